@@ -1,0 +1,139 @@
+//! The function library: Sprig v3 (as kube-compare exposes it) plus kube-compare's own
+//! functions, as one table of typed Go-like signatures.
+//!
+//! Each function declares its Go parameter types. The executor checks and converts arguments
+//! exactly as text/template's `evalArg`/`validateType` do (a literal `3` fits an `int`
+//! parameter, a data `int64` does not: `wrong type for value; expected int; got int64`), so an
+//! implementation receives values that already match its declared parameters. Go's builtins
+//! (`and`, `or`, `eq`, `index`, …) are not here: they live in the executor, because they take
+//! `reflect.Value`s and short-circuit.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::value::{FuncError, IntKind, Value};
+
+mod convert;
+mod crypto;
+mod date;
+mod defaults;
+mod dicts;
+mod encoding;
+mod kube;
+mod lists;
+mod math;
+mod paths;
+mod regex;
+mod semver;
+mod strings;
+
+pub use convert::*;
+
+/// A Go parameter type as text/template checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// `interface{}`: anything; a missing value arrives as [`Value::Nil`].
+    Any,
+    String,
+    Bool,
+    Int(IntKind),
+    Float64,
+    /// `[]interface{}`; a missing value arrives as a nil list.
+    List,
+    /// `map[string]interface{}`; a missing value arrives as a nil map.
+    Map,
+    /// A named type provided by an [`crate::value::Object`], matched by `%T` name
+    /// (`"time.Time"`, `"sprig.certificate"`).
+    Named(&'static str),
+}
+
+/// The signature of a function implementation. `args` already match the declared parameters
+/// (variadic arguments follow the fixed ones).
+pub type FuncImpl = fn(&mut Ctx<'_>, &[Value]) -> Result<Value, FuncError>;
+
+/// One entry of the function table.
+#[derive(Clone, Copy)]
+pub struct Func {
+    pub name: &'static str,
+    pub params: &'static [Param],
+    pub variadic: Option<Param>,
+    pub imp: FuncImpl,
+}
+
+/// Bounds against hostile templates and data. Exceeding one is an error, never a hang.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Maximum bytes of rendered output.
+    pub max_output: usize,
+    /// Maximum nesting of `template` calls.
+    pub max_depth: usize,
+    /// Maximum number of evaluation steps (nodes executed, range iterations).
+    pub fuel: u64,
+    /// Maximum length of a list made by `until`, `untilStep`, `seq`, `list`…
+    pub max_list_len: usize,
+    /// Maximum length of a string made by `repeat`, `indent`, `randAlpha`…
+    pub max_string_len: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_output: 16 << 20,
+            // Go's text/template allows 100000 nested template calls; we stop much earlier:
+            // a recursion this deep is never a real reference.
+            max_depth: 10_000,
+            fuel: 50_000_000,
+            max_list_len: 1_000_000,
+            max_string_len: 16 << 20,
+        }
+    }
+}
+
+/// What a function may see of the execution: limits and kube-compare's cluster CRs (for
+/// `lookupCR`/`lookupCRs`). No environment, network or file access is offered, on purpose.
+pub struct Ctx<'a> {
+    pub limits: &'a Limits,
+    /// Cluster CRs in load order (each a `map[string]interface {}`).
+    pub crs: &'a [Value],
+}
+
+/// Registers functions into a table; each library module provides one `register`.
+pub struct Registry {
+    map: HashMap<&'static str, Func>,
+}
+
+impl Registry {
+    pub fn add(&mut self, name: &'static str, params: &'static [Param], variadic: Option<Param>, imp: FuncImpl) {
+        self.map.insert(name, Func { name, params, variadic, imp });
+    }
+}
+
+static TABLE: LazyLock<HashMap<&'static str, Func>> = LazyLock::new(|| {
+    let mut r = Registry { map: HashMap::new() };
+    strings::register(&mut r);
+    regex::register(&mut r);
+    encoding::register(&mut r);
+    crypto::register(&mut r);
+    paths::register(&mut r);
+    math::register(&mut r);
+    lists::register(&mut r);
+    dicts::register(&mut r);
+    defaults::register(&mut r);
+    semver::register(&mut r);
+    date::register(&mut r);
+    // kube-compare's functions last: they replace Sprig's `toJson`/`fromJson`.
+    kube::register(&mut r);
+    r.map
+});
+
+/// Looks a library function up by name (Go builtins excluded).
+pub fn lookup(name: &str) -> Option<&'static Func> {
+    TABLE.get(name)
+}
+
+/// Every library function name, sorted.
+pub fn names() -> Vec<&'static str> {
+    let mut v: Vec<_> = TABLE.keys().copied().collect();
+    v.sort_unstable();
+    v
+}

@@ -1,0 +1,1 @@
+//! driftlint: lint Kubernetes manifests against a kube-compare reference configuration.
