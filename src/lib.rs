@@ -1,1 +1,13 @@
 //! driftlint: lint Kubernetes manifests against a kube-compare reference configuration.
+//!
+//! The pipeline reads as verbs over nouns: [`input`] collects sources, [`document`] turns them
+//! into Kubernetes objects with spans, later stages correlate and compare them with a
+//! reference, and every finding is a [`diagnostic::Diagnostic`].
+
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod diagnostic;
+pub mod document;
+pub mod input;
+pub mod line_index;

@@ -1,0 +1,166 @@
+//! `driftlint ls`: every Kubernetes object found in the inputs, with file and line — the
+//! answer to "what does driftlint see?".
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{InputArgs, ListFormat};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::document::{self, Collection, Document, Identity, Origin};
+use crate::input::{self, SourcePath, WalkOptions};
+use crate::line_index::LineIndex;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: ListFormat,
+}
+
+#[derive(Serialize)]
+struct Listing<'a> {
+    objects: Vec<ObjectEntry<'a>>,
+    diagnostics: Vec<DiagnosticEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct ObjectEntry<'a> {
+    #[serde(flatten)]
+    identity: &'a Identity,
+    file: String,
+    line: usize,
+    column: usize,
+    /// 0-based YAML document index in the file.
+    document: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    item: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<OriginEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct OriginEntry<'a> {
+    #[serde(flatten)]
+    origin: &'a Origin,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct DiagnosticEntry<'a> {
+    rule: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let walk = WalkOptions { respect_ignore_files: !args.input.no_ignore, ..WalkOptions::default() };
+    let collected = input::load_sources(&args.input.paths(), &walk);
+    let opts = document::Options { origin_root: args.input.origin_root.clone() };
+    let mut collection = document::collect(collected.sources, &opts);
+    collection.diagnostics.extend(collected.diagnostics);
+    let lines = Lines::new(&collection);
+
+    let objects: Vec<ObjectEntry> = collection.documents.iter().map(|d| lines.object(&collection, d)).collect();
+    let diagnostics: Vec<DiagnosticEntry> = collection.diagnostics.iter().map(|d| lines.diagnostic(&collection, d)).collect();
+
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        ListFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &Listing { objects, diagnostics })?;
+            writeln!(out)?;
+        }
+        ListFormat::Human => {
+            for o in &objects {
+                let ns = if o.identity.namespace.is_empty() { String::new() } else { format!("{}/", o.identity.namespace) };
+                write!(out, "{}:{}:{}: {} {} {}{}", o.file, o.line, o.column, o.identity.api_version, o.identity.kind, ns, o.identity.name)?;
+                if let Some(origin) = &o.origin {
+                    match (&origin.file, origin.line) {
+                        (Some(f), Some(l)) => write!(out, " (from {f}:{l})")?,
+                        _ => write!(out, " (from {})", origin.origin.path)?,
+                    }
+                }
+                writeln!(out)?;
+            }
+            let mut err = std::io::stderr().lock();
+            for d in &diagnostics {
+                let at = match (d.line, d.column) {
+                    (Some(l), Some(c)) => format!("{}:{l}:{c}", d.file),
+                    _ => d.file.clone(),
+                };
+                writeln!(err, "{at}: {}[{}]: {}", d.severity, d.rule, d.message)?;
+            }
+            writeln!(out, "{} object(s) in {} source(s)", objects.len(), collection.sources.len())?;
+        }
+    }
+    let failed = collection.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Line indexes of every source, built once per listing.
+struct Lines {
+    indexes: Vec<LineIndex>,
+}
+
+impl Lines {
+    fn new(c: &Collection) -> Lines {
+        Lines { indexes: c.sources.iter().map(|s| LineIndex::new(&s.text)).collect() }
+    }
+
+    fn object<'a>(&self, c: &Collection, d: &'a Document) -> ObjectEntry<'a> {
+        let src = &c.sources[d.source];
+        let (line, column) = self.indexes[d.source].line_col(&src.text, d.range.start);
+        let origin = d.origin.as_ref().map(|o| {
+            let (file, line) = match &o.resolved {
+                Some((path, range)) => {
+                    let text = std::fs::read_to_string(path).unwrap_or_default();
+                    let (l, _) = LineIndex::new(&text).line_col(&text, range.start);
+                    (Some(path.display().to_string()), Some(l))
+                }
+                None => (None, None),
+            };
+            OriginEntry { origin: o, file, line }
+        });
+        ObjectEntry {
+            identity: &d.identity,
+            file: src.path.display(),
+            line,
+            column,
+            document: d.doc_index,
+            item: d.item_index,
+            origin,
+        }
+    }
+
+    fn diagnostic<'a>(&self, c: &Collection, d: &'a Diagnostic) -> DiagnosticEntry<'a> {
+        let pos = c
+            .sources
+            .iter()
+            .position(|s| s.path == d.primary.path)
+            .zip(d.primary.range.as_ref())
+            .map(|(i, r)| self.indexes[i].line_col(&c.sources[i].text, r.start));
+        DiagnosticEntry {
+            rule: d.rule.id(),
+            severity: d.severity.as_str(),
+            message: &d.message,
+            file: match &d.primary.path {
+                SourcePath::File(p) => p.display().to_string(),
+                SourcePath::Stdin => "<stdin>".into(),
+            },
+            line: pos.map(|p| p.0),
+            column: pos.map(|p| p.1),
+        }
+    }
+}

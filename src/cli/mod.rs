@@ -1,0 +1,77 @@
+//! The command line: argument parsing, dispatch and exit codes.
+//!
+//! Exit codes are the same for every subcommand and output format: 0 when the run found
+//! nothing at error level, 1 when it did, 2 for usage and runtime errors (printed to stderr as
+//! a cause chain).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod ls;
+mod template;
+
+#[derive(Debug, Parser)]
+#[command(name = "driftlint", version, about = "Keep Kubernetes manifests true to a kube-compare reference configuration")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every Kubernetes object driftlint finds in the inputs, with file and line.
+    Ls(ls::Args),
+    /// Work with Go templates the way a reference renders them.
+    #[command(subcommand)]
+    Template(template::Command),
+}
+
+/// Output formats shared by listing commands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    #[default]
+    Human,
+    Json,
+}
+
+/// Inputs common to commands that read manifests.
+#[derive(Debug, clap::Args)]
+pub struct InputArgs {
+    /// Files or directories to read; `-` reads standard input. Defaults to the current directory.
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+    /// Do not honour `.gitignore` / `.ignore` files while walking directories.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Directory that relative origin paths from stdin (kustomize `config.kubernetes.io/origin`)
+    /// are resolved against. Defaults to the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub origin_root: Option<PathBuf>,
+}
+
+impl InputArgs {
+    pub fn paths(&self) -> Vec<PathBuf> {
+        if self.paths.is_empty() { vec![PathBuf::from(".")] } else { self.paths.clone() }
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ls(args) => ls::run(&args),
+        Command::Template(cmd) => template::run(cmd),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            for cause in err.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! Kubernetes objects in sources: splitting multi-document streams, unwrapping `kind: List`,
+//! identity, spans, and mapping rendered stdin back to its helm or kustomize source.
+//!
+//! A [`Document`] is one Kubernetes object with its spanned YAML tree (for locations) and its
+//! JSON form (for comparison). Everything that is not an object becomes a diagnostic: a syntax
+//! error, a duplicate key, a YAML document without `apiVersion`/`kind` — never a silent skip.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use driftlint_yaml::{Node, NodeValue};
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::input::{Source, SourcePath};
+
+/// What identifies a Kubernetes object (kube-compare's "apiKindNamespaceName").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Identity {
+    #[serde(rename = "apiVersion")]
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    pub name: String,
+}
+
+impl Identity {
+    fn of(object: &serde_json::Value) -> Identity {
+        let s = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).unwrap_or_default().to_string();
+        let meta = object.get("metadata");
+        Identity {
+            api_version: s(object.get("apiVersion")),
+            kind: s(object.get("kind")),
+            namespace: s(meta.and_then(|m| m.get("namespace"))),
+            name: s(meta.and_then(|m| m.get("name"))),
+        }
+    }
+
+    /// kube-compare's CR id: `apiVersion_kind_namespace_name`, or `apiVersion_kind_name` when
+    /// the object has no namespace.
+    pub fn cr_id(&self) -> String {
+        if self.namespace.is_empty() {
+            format!("{}_{}_{}", self.api_version, self.kind, self.name)
+        } else {
+            format!("{}_{}_{}_{}", self.api_version, self.kind, self.namespace, self.name)
+        }
+    }
+}
+
+/// Which tool rendered a stdin document, and where its source is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OriginKind {
+    /// `# Source: chart/templates/x.yaml` from `helm template`.
+    Helm,
+    /// `config.kubernetes.io/origin` from `kustomize build` with origin annotations.
+    Kustomize,
+}
+
+/// The file a rendered document came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    pub kind: OriginKind,
+    /// The path as the renderer wrote it.
+    pub path: String,
+    /// When the source file could be read and the object found in it: that file and the byte
+    /// range of the object there.
+    #[serde(skip)]
+    pub resolved: Option<(PathBuf, Range<usize>)>,
+}
+
+/// One Kubernetes object.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// Index of its source in [`Collection::sources`].
+    pub source: usize,
+    /// 0-based index of the YAML document in its file or stream.
+    pub doc_index: usize,
+    /// Index inside a `kind: List`'s `items`, when it was unwrapped from one.
+    pub item_index: Option<usize>,
+    /// Byte range of the object in its source.
+    pub range: Range<usize>,
+    pub identity: Identity,
+    /// The spanned tree, for locations.
+    pub node: Node,
+    /// The object as Kubernetes reads it (go-yaml v2 scalars, JSON numbers).
+    pub object: serde_json::Value,
+    pub origin: Option<Origin>,
+}
+
+/// Every source read, the objects found in them and the diagnostics met on the way.
+#[derive(Debug, Default)]
+pub struct Collection {
+    pub sources: Vec<Source>,
+    pub documents: Vec<Document>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Options for turning sources into documents.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Directory that relative kustomize origin paths are resolved against.
+    pub origin_root: Option<PathBuf>,
+}
+
+/// Splits every source into Kubernetes objects.
+pub fn collect(sources: Vec<Source>, opts: &Options) -> Collection {
+    let mut out = Collection::default();
+    for (idx, source) in sources.iter().enumerate() {
+        parse_source(idx, source, opts, &mut out.documents, &mut out.diagnostics);
+    }
+    out.sources = sources;
+    out
+}
+
+fn parse_source(idx: usize, source: &Source, opts: &Options, docs: &mut Vec<Document>, diags: &mut Vec<Diagnostic>) {
+    let stream = driftlint_yaml::parse_stream(&source.text);
+    let mut prev_end = 0;
+    for (doc_index, doc) in stream.documents.iter().enumerate() {
+        for w in &doc.warnings {
+            diags.push(duplicate_key(&source.path, w));
+        }
+        // The text between the previous document and this object holds helm's `# Source:`.
+        let lead = &source.text[prev_end.min(doc.root.span.start)..doc.root.span.start];
+        prev_end = doc.range.end;
+        let helm = if source.path == SourcePath::Stdin { helm_source(lead) } else { None };
+        take_object(idx, source, doc_index, None, &doc.root, helm.as_deref(), opts, docs, diags);
+    }
+    if let Some(err) = &stream.error {
+        diags.push(Diagnostic::error(
+            Rule::YamlSyntaxError,
+            source.path.clone(),
+            Some(err.offset..err.offset),
+            err.message.clone(),
+        ));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn take_object(
+    idx: usize,
+    source: &Source,
+    doc_index: usize,
+    item_index: Option<usize>,
+    node: &Node,
+    helm: Option<&str>,
+    opts: &Options,
+    docs: &mut Vec<Document>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if matches!(node.value, NodeValue::Null) && item_index.is_none() {
+        // An empty document (`---` alone, or only comments) is no object and no mistake.
+        return;
+    }
+    let object = node.to_json();
+    let identity = Identity::of(&object);
+    let is_object = object.is_object() && !identity.api_version.is_empty() && !identity.kind.is_empty();
+    if !is_object {
+        let what = match item_index {
+            Some(i) => format!("item {i} of the List in document {}", doc_index + 1),
+            None => format!("document {}", doc_index + 1),
+        };
+        diags.push(Diagnostic::new(
+            Rule::NotKubernetesObject,
+            Severity::Note,
+            source.path.clone(),
+            Some(node.span.start..node.span.start),
+            format!("{what} is not a Kubernetes object (no apiVersion and kind); skipped"),
+        ));
+        return;
+    }
+    // `kind: List` and `*List` wrap objects in `items` (kubectl unwraps them too).
+    if item_index.is_none()
+        && identity.kind.ends_with("List")
+        && let Some(items) = mapping_get(node, "items")
+        && let NodeValue::Sequence(seq) = &items.value
+    {
+        for (i, item) in seq.iter().enumerate() {
+            take_object(idx, source, doc_index, Some(i), item, helm, opts, docs, diags);
+        }
+        return;
+    }
+    let origin = if source.path == SourcePath::Stdin {
+        helm.map(|p| Origin { kind: OriginKind::Helm, path: p.to_string(), resolved: None })
+            .or_else(|| kustomize_origin(&object, &identity, opts))
+    } else {
+        None
+    };
+    docs.push(Document {
+        source: idx,
+        doc_index,
+        item_index,
+        range: node.span.clone(),
+        identity,
+        node: node.clone(),
+        object,
+        origin,
+    });
+}
+
+/// The value node of `key` in a mapping node.
+pub fn mapping_get<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
+    match &node.value {
+        NodeValue::Mapping(entries) => entries.iter().rev().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// helm's `# Source: <path>` comment in the text that precedes a document.
+fn helm_source(lead: &str) -> Option<String> {
+    lead.lines()
+        .filter_map(|l| l.trim().strip_prefix("# Source:"))
+        .map(|p| p.trim().to_string())
+        .next_back()
+        .filter(|p| !p.is_empty())
+}
+
+/// kustomize's `config.kubernetes.io/origin` annotation (a small YAML document with `path:`),
+/// resolved against the origin root and located in its file when that file can be read.
+fn kustomize_origin(object: &serde_json::Value, identity: &Identity, opts: &Options) -> Option<Origin> {
+    let annotations = object.get("metadata")?.get("annotations")?;
+    let text = annotations.get("config.kubernetes.io/origin")?.as_str()?;
+    let origin = parse_yaml_json(text).ok()??;
+    let path = origin.get("path")?.as_str()?.to_string();
+    let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
+    let resolved = locate_in_file(&root.join(&path), identity);
+    Some(Origin { kind: OriginKind::Kustomize, path, resolved })
+}
+
+/// Finds the object with `identity` (ignoring the namespace, which kustomize may set) in a file.
+fn locate_in_file(path: &Path, identity: &Identity) -> Option<(PathBuf, Range<usize>)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let stream = driftlint_yaml::parse_stream(&text);
+    stream.documents.iter().find_map(|doc| {
+        let id = Identity::of(&doc.root.to_json());
+        (id.kind == identity.kind && id.name == identity.name).then(|| (normalize(path), doc.root.span.clone()))
+    })
+}
+
+/// `a/b/../c` → `a/c`, without touching the file system (the path exists; symlinks are rare in
+/// kustomize trees and the shown path is for humans).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn duplicate_key(path: &SourcePath, w: &driftlint_yaml::Warning) -> Diagnostic {
+    Diagnostic::new(
+        Rule::DuplicateKey,
+        Severity::Warning,
+        path.clone(),
+        Some(w.duplicate.clone()),
+        format!("duplicate key `{}`: the last value wins", w.key),
+    )
+    .with_secondary(path.clone(), Some(w.first.clone()), "first defined here")
+}
+
+/// Parses the first document of a YAML or JSON text into its Kubernetes JSON form; `None` for
+/// an empty text.
+pub fn parse_yaml_json(text: &str) -> Result<Option<serde_json::Value>, String> {
+    let stream = driftlint_yaml::parse_stream(text);
+    if let Some(doc) = stream.documents.first() {
+        return Ok(Some(doc.root.to_json()));
+    }
+    match stream.error {
+        Some(e) => Err(format!("{}:{}: {}", e.line, e.column, e.message)),
+        None => Ok(None),
+    }
+}
