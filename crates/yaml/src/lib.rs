@@ -1,1 +1,34 @@
-//! Spanned YAML with Kubernetes' scalar rules (go-yaml v2, YAML 1.1 flavour).
+//! Spanned YAML with Kubernetes' scalar rules (go-yaml v2, YAML 1.1 flavour), and a writer
+//! that reproduces `sigs.k8s.io/yaml.Marshal` byte for byte.
+//!
+//! Kubernetes reads manifests with `sigs.k8s.io/yaml`: go-yaml **v2** (YAML 1.1: `on`/`yes`
+//! are booleans, `0755` is octal, `1_000` is a number), then JSON. This crate loads YAML the
+//! same way while keeping every key, value and sequence item's byte range, so a finding about
+//! a JSON pointer can point at a line of the file.
+//!
+//! * [`parse_stream`] → [`Stream`] of [`Document`]s (each with a root [`Node`], its byte
+//!   range and [`Warning`]s), stopping at the first [`Error`] but keeping earlier documents.
+//! * [`Node::pointer`] follows a JSON pointer; [`Node::to_json`] gives the `serde_json` value
+//!   Kubernetes would see (whole floats become integers).
+//! * [`parse_scalar`] is go-yaml v2's plain-scalar resolution table.
+//! * [`to_yaml_string`] writes a JSON value like `sigs.k8s.io/yaml.Marshal` (natural key
+//!   order, go-yaml v2 quoting, literal blocks, 80-column folding); [`key_less`] is its order.
+//! * [`LineIndex`] turns byte offsets into 1-based lines and columns for display.
+//!
+//! This crate knows YAML and Kubernetes' decoding rules, nothing about references,
+//! templates or diagnostics.
+
+mod error;
+mod gofmt;
+mod line_index;
+mod load;
+mod mapping;
+mod node;
+mod scalar;
+
+pub use error::{Error, ErrorKind, Warning};
+pub use gofmt::{format_g as format_float_g, format_json_float};
+pub use line_index::{LineColumn, LineIndex};
+pub use load::{Document, Limits, Stream, parse_stream, parse_stream_with};
+pub use node::{Node, NodeValue, ScalarStyle, float_to_json};
+pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};

@@ -1,0 +1,466 @@
+//! Builds spanned [`Node`] trees from `saphyr-parser` events, one [`Document`] per YAML
+//! document, with go-yaml v2 semantics for scalars, anchors, aliases and merge keys.
+//!
+//! This module owns positions (saphyr counts characters; we keep byte offsets), limits and the
+//! per-document anchor table. Scalar typing lives in `scalar`, mapping assembly in `mapping`.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use saphyr_parser::{Event, Parser, ScalarStyle as SaphyrStyle, ScanError, Span, Tag};
+
+use crate::error::{Error, ErrorKind, Warning};
+use crate::line_index::LineIndex;
+use crate::mapping::build_mapping;
+use crate::node::{Node, NodeValue, ScalarStyle};
+use crate::scalar::{Scalar, Tagged, parse_scalar, resolve_tagged};
+
+/// Resource limits for untrusted input. Exceeding one stops the stream with an [`Error`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum nesting of sequences and mappings, counted after alias expansion (default 256).
+    pub max_depth: usize,
+    /// Maximum input size in bytes (default 64 MiB).
+    pub max_bytes: usize,
+    /// Maximum number of nodes created by alias expansion in one document (default 1,000,000).
+    pub max_alias_nodes: usize,
+    /// Alias expansion may create at most this many nodes per node written in the document,
+    /// once past `max_alias_nodes / 100` nodes (default 100). go-yaml v2 has a similar ratio
+    /// check ("document contains excessive aliasing").
+    pub alias_ratio: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_depth: 256, max_bytes: 64 << 20, max_alias_nodes: 1_000_000, alias_ratio: 100 }
+    }
+}
+
+/// One YAML document of a stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// The root node (`Null` for an empty document).
+    pub root: Node,
+    /// The byte range of the document in the file, from its `---` (if any) to the end of its
+    /// content (or its `...`).
+    pub range: Range<usize>,
+    /// Problems that did not stop loading (duplicate keys, …).
+    pub warnings: Vec<Warning>,
+}
+
+/// The result of loading a stream: every document read before the first error, and that error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stream {
+    /// Complete documents, in order.
+    pub documents: Vec<Document>,
+    /// The error that stopped loading, if any. The document it happened in is not included.
+    pub error: Option<Error>,
+}
+
+impl Stream {
+    /// The documents, or the error if there was one.
+    ///
+    /// # Errors
+    /// The error that stopped loading.
+    pub fn into_result(self) -> Result<Vec<Document>, Error> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.documents),
+        }
+    }
+}
+
+/// Loads every document of `text` with the default [`Limits`].
+#[must_use]
+pub fn parse_stream(text: &str) -> Stream {
+    parse_stream_with(text, &Limits::default())
+}
+
+/// Loads every document of `text`. Never panics; see [`Stream`] for partial results.
+#[must_use]
+pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
+    let mut documents = Vec::new();
+    if text.len() > limits.max_bytes {
+        let message = format!(
+            "input is {} bytes, larger than the limit of {} bytes",
+            text.len(),
+            limits.max_bytes
+        );
+        let error = located(text, ErrorKind::SizeLimit, message, limits.max_bytes, 0);
+        return Stream { documents, error: Some(error) };
+    }
+    let mut loader = Loader::new(text, limits);
+    let error = loader.run(&mut documents).err();
+    Stream { documents, error }
+}
+
+/// Builds an [`Error`] with its line and column.
+fn located(text: &str, kind: ErrorKind, message: String, offset: usize, document: usize) -> Error {
+    let at = LineIndex::new(text).line_column(text, offset);
+    let offset = offset.min(text.len());
+    Error { kind, message, offset, line: at.line, column: at.column, document }
+}
+
+/// Converts saphyr's character indices to byte offsets. ASCII text maps one to one; otherwise
+/// a checkpoint every `STRIDE` characters bounds the walk.
+struct Offsets<'a> {
+    text: &'a str,
+    checkpoints: Option<Vec<usize>>,
+}
+
+const STRIDE: usize = 32;
+
+impl<'a> Offsets<'a> {
+    fn new(text: &'a str) -> Self {
+        let checkpoints = (!text.is_ascii())
+            .then(|| text.char_indices().step_by(STRIDE).map(|(i, _)| i).collect());
+        Offsets { text, checkpoints }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        let Some(checkpoints) = &self.checkpoints else {
+            return char_index.min(self.text.len());
+        };
+        let Some(&base) = checkpoints.get(char_index / STRIDE) else {
+            return self.text.len();
+        };
+        let skip = char_index % STRIDE;
+        let rest = &self.text[base..];
+        base + rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i)
+    }
+
+    fn range(&self, span: Span) -> Range<usize> {
+        let start = self.byte(span.start.index());
+        start..self.byte(span.end.index()).max(start)
+    }
+}
+
+/// An open collection.
+struct Frame {
+    kind: FrameKind,
+    /// Byte offset where the collection starts, and whether it is a flow collection.
+    start: usize,
+    flow: bool,
+    anchor: usize,
+    tag: Option<Box<str>>,
+    /// 1 + the largest height among children.
+    height: usize,
+    /// 1 + the nodes of all children (prices alias expansion of this collection).
+    nodes: usize,
+}
+
+enum FrameKind {
+    Sequence(Vec<Node>),
+    Mapping { pairs: Vec<(Node, Node)>, key: Option<Node> },
+}
+
+/// A finished anchored node, kept for aliases.
+struct Anchored {
+    node: Node,
+    nodes: usize,
+    height: usize,
+}
+
+struct Loader<'a> {
+    text: &'a str,
+    offsets: Offsets<'a>,
+    limits: &'a Limits,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Anchored>,
+    warnings: Vec<Warning>,
+    /// Nodes written in the document, and nodes created by alias expansion.
+    real_nodes: usize,
+    alias_nodes: usize,
+    /// End of the last scalar, alias or flow token: where a block scalar header is searched.
+    prev_end: usize,
+    document: usize,
+    doc_start: Option<(usize, bool)>,
+    root: Option<Node>,
+}
+
+type Step<T = ()> = Result<T, Error>;
+
+impl<'a> Loader<'a> {
+    fn new(text: &'a str, limits: &'a Limits) -> Self {
+        Loader {
+            text,
+            offsets: Offsets::new(text),
+            limits,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            warnings: Vec::new(),
+            real_nodes: 0,
+            alias_nodes: 0,
+            prev_end: 0,
+            document: 0,
+            doc_start: None,
+            root: None,
+        }
+    }
+
+    fn error(&self, kind: ErrorKind, message: impl Into<String>, offset: usize) -> Error {
+        located(self.text, kind, message.into(), offset, self.document)
+    }
+
+    fn scan_error(&self, e: &ScanError) -> Error {
+        let offset = self.offsets.byte(e.marker().index());
+        // saphyr guards its own recursion; report that like our depth limit.
+        let kind = if e.info().contains("recursion limit") {
+            ErrorKind::DepthLimit
+        } else {
+            ErrorKind::Syntax
+        };
+        self.error(kind, e.info().to_owned(), offset)
+    }
+
+    fn run(&mut self, documents: &mut Vec<Document>) -> Step {
+        let mut parser = Parser::new_from_str(self.text);
+        while let Some(next) = parser.next_event() {
+            let (event, span) = next.map_err(|e| self.scan_error(&e))?;
+            let range = self.offsets.range(span);
+            match event {
+                Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+                Event::DocumentStart(explicit) => {
+                    self.doc_start = Some((range.start, explicit));
+                    self.prev_end = range.end;
+                }
+                Event::DocumentEnd => documents.push(self.finish_document(range)),
+                Event::Alias(id) => self.alias(id, range)?,
+                Event::Scalar(value, style, anchor, tag) => {
+                    self.scalar(value.into_owned(), style, anchor, tag.as_deref(), range)?;
+                }
+                Event::SequenceStart(anchor, tag) => {
+                    self.open(FrameKind::Sequence(Vec::new()), anchor, tag.as_deref(), range)?;
+                }
+                Event::MappingStart(anchor, tag) => {
+                    let kind = FrameKind::Mapping { pairs: Vec::new(), key: None };
+                    self.open(kind, anchor, tag.as_deref(), range)?;
+                }
+                Event::SequenceEnd | Event::MappingEnd => self.close(range)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn finish_document(&mut self, end: Range<usize>) -> Document {
+        let root = self.root.take().unwrap_or_else(|| Node::new(NodeValue::Null, 0..0));
+        let (start, explicit) = self.doc_start.take().unwrap_or((root.span.start, false));
+        let start = if explicit { start } else { root.span.start };
+        // An explicit `...` ends the document; an implicit end sits at the next token.
+        let explicit_end = self.text.get(end.clone()).is_some_and(|t| t.starts_with("..."));
+        let end = if explicit_end { end.end.max(root.span.end) } else { root.span.end };
+        self.anchors.clear();
+        self.real_nodes = 0;
+        self.alias_nodes = 0;
+        self.document += 1;
+        Document { range: start..end.max(start), root, warnings: std::mem::take(&mut self.warnings) }
+    }
+
+    fn open(&mut self, kind: FrameKind, anchor: usize, tag: Option<&Tag>, range: Range<usize>) -> Step {
+        if self.stack.len() >= self.limits.max_depth {
+            let msg = format!("nesting deeper than the limit of {}", self.limits.max_depth);
+            return Err(self.error(ErrorKind::DepthLimit, msg, range.start));
+        }
+        self.real_nodes += 1;
+        // Flow collections start with their bracket; block ones have an empty (or
+        // properties-only) start span and end where their last child ends.
+        let flow = matches!(self.text.as_bytes().get(range.end.wrapping_sub(1)), Some(b'[' | b'{'))
+            && !range.is_empty();
+        if flow {
+            self.prev_end = range.end;
+        }
+        let tag = tag.map(short_tag);
+        self.stack.push(Frame { kind, start: range.start, flow, anchor, tag, height: 1, nodes: 1 });
+        Ok(())
+    }
+
+    fn close(&mut self, range: Range<usize>) -> Step {
+        let Some(frame) = self.stack.pop() else {
+            return Ok(());
+        };
+        let (value, end, first) = match frame.kind {
+            FrameKind::Sequence(items) => {
+                let end = items.last().map(|n| n.span.end);
+                let first = items.first().map(|n| n.span.start);
+                (NodeValue::Sequence(items), end, first)
+            }
+            FrameKind::Mapping { pairs, .. } => {
+                let end = pairs.last().map(|(_, v)| v.span.end);
+                let first = pairs.first().map(|(k, _)| k.span.start);
+                let entries = build_mapping(pairs, &mut self.warnings)
+                    .map_err(|(msg, at)| self.error(ErrorKind::Merge, msg, at))?;
+                (NodeValue::Mapping(entries), end, first)
+            }
+        };
+        let span = if frame.flow {
+            self.prev_end = range.end;
+            frame.start..range.end
+        } else {
+            let start = match (&value, first) {
+                (NodeValue::Sequence(_), Some(first)) => self.dash_before(first),
+                (_, Some(first)) => frame.start.min(first),
+                _ => frame.start,
+            };
+            start..end.unwrap_or(frame.start).max(start)
+        };
+        let mut node = Node::new(value, span);
+        node.tag = frame.tag;
+        self.complete(node, frame.anchor, frame.height, frame.nodes)
+    }
+
+    /// The `-` of a block sequence's first entry, found by walking back over blanks.
+    fn dash_before(&self, first: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut i = first.min(bytes.len());
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i > 0 && bytes[i - 1] == b'-' { i - 1 } else { first }
+    }
+
+    fn scalar(
+        &mut self,
+        value: String,
+        style: SaphyrStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        mut range: Range<usize>,
+    ) -> Step {
+        self.real_nodes += 1;
+        let style = match style {
+            SaphyrStyle::Plain => ScalarStyle::Plain,
+            SaphyrStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+            SaphyrStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+            SaphyrStyle::Literal => ScalarStyle::Literal,
+            SaphyrStyle::Folded => ScalarStyle::Folded,
+        };
+        if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+            range.start = self.block_header(range.start);
+        } else if range.is_empty() && value.is_empty() {
+            // An empty value (`key:`) has no text; place it right after what precedes it.
+            range = self.prev_end..self.prev_end;
+        }
+        self.prev_end = self.prev_end.max(range.end);
+        let tag = tag.map(short_tag);
+        let resolved = match (&tag, style) {
+            (Some(t), _) if is_core_tag(t) => match resolve_tagged(t, &value) {
+                Tagged::Value(s) => s,
+                Tagged::Mismatch { found } => {
+                    let msg = format!("cannot decode {found} `{value}` as a {t}");
+                    return Err(self.error(ErrorKind::Tag, msg, range.start));
+                }
+            },
+            (None, ScalarStyle::Plain) => parse_scalar(&value),
+            _ => Scalar::String,
+        };
+        let node_value = match resolved {
+            Scalar::Null => NodeValue::Null,
+            Scalar::Bool(b) => NodeValue::Bool(b),
+            Scalar::Int(i) => NodeValue::Int(i),
+            Scalar::Uint(u) => NodeValue::Float(u as f64),
+            Scalar::Float(f) => {
+                if !f.is_finite() {
+                    self.warnings.push(Warning::NonFiniteFloat { span: range.clone() });
+                }
+                NodeValue::Float(f)
+            }
+            Scalar::Timestamp | Scalar::String => NodeValue::String(String::new()),
+        };
+        let mut node = Node::new(node_value, range);
+        node.style = Some(style);
+        node.tag = tag;
+        match &mut node.value {
+            NodeValue::String(s) => *s = value,
+            _ => node.raw = Some(value.into_boxed_str()),
+        }
+        self.complete(node, anchor, 0, 1)
+    }
+
+    /// Block scalar spans from saphyr start at the content; move the start back to the `|`/`>`
+    /// header so that a diagnostic lands on the key's line.
+    fn block_header(&self, content: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut i = self.prev_end.min(content);
+        while i < content {
+            match bytes[i] {
+                b' ' | b'\t' | b'\r' | b'\n' | b':' | b'-' | b'?' | b',' => i += 1,
+                b'#' => {
+                    while i < content && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'|' | b'>' | b'&' | b'!' => return i,
+                _ => return content,
+            }
+        }
+        content
+    }
+
+    fn alias(&mut self, id: usize, range: Range<usize>) -> Step {
+        self.prev_end = self.prev_end.max(range.end);
+        let Some(anchored) = self.anchors.get(&id) else {
+            let msg = "alias refers to a node that contains it";
+            return Err(self.error(ErrorKind::RecursiveAlias, msg, range.start));
+        };
+        let (nodes, height) = (anchored.nodes, anchored.height);
+        if self.stack.len() + height > self.limits.max_depth {
+            let msg = format!(
+                "alias expands to nesting deeper than the limit of {}",
+                self.limits.max_depth
+            );
+            return Err(self.error(ErrorKind::DepthLimit, msg, range.start));
+        }
+        self.alias_nodes = self.alias_nodes.saturating_add(nodes);
+        let ratio_floor = self.limits.max_alias_nodes / 100;
+        if self.alias_nodes > self.limits.max_alias_nodes
+            || (self.alias_nodes > ratio_floor
+                && self.alias_nodes / self.limits.alias_ratio.max(1) > self.real_nodes)
+        {
+            let msg = format!(
+                "excessive aliasing: aliases expand to more than {} nodes",
+                self.alias_nodes.min(self.limits.max_alias_nodes)
+            );
+            return Err(self.error(ErrorKind::AliasLimit, msg, range.start));
+        }
+        let mut node = anchored.node.clone();
+        node.alias = Some(range);
+        self.complete(node, 0, height, nodes)
+    }
+
+    /// Hands a finished node to its parent (or makes it the root), registering its anchor.
+    fn complete(&mut self, node: Node, anchor: usize, height: usize, nodes: usize) -> Step {
+        if anchor != 0 {
+            self.anchors.insert(anchor, Anchored { node: node.clone(), nodes, height });
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            self.root = Some(node);
+            return Ok(());
+        };
+        parent.height = parent.height.max(height + 1);
+        parent.nodes = parent.nodes.saturating_add(nodes);
+        match &mut parent.kind {
+            FrameKind::Sequence(items) => items.push(node),
+            FrameKind::Mapping { pairs, key } => match key.take() {
+                None => *key = Some(node),
+                Some(k) => pairs.push((k, node)),
+            },
+        }
+        Ok(())
+    }
+}
+
+fn short_tag(tag: &Tag) -> Box<str> {
+    let s = if tag.handle == "tag:yaml.org,2002:" {
+        format!("!!{}", tag.suffix)
+    } else {
+        format!("{}{}", tag.handle, tag.suffix)
+    };
+    s.into_boxed_str()
+}
+
+fn is_core_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "!!str" | "!!int" | "!!bool" | "!!float" | "!!null" | "!!timestamp" | "!!binary"
+    )
+}
