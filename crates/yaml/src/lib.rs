@@ -18,6 +18,8 @@
 //! This crate knows YAML and Kubernetes' decoding rules, nothing about references,
 //! templates or diagnostics.
 
+mod emit;
+mod emit_scalar;
 mod error;
 mod gofmt;
 mod line_index;
@@ -25,10 +27,13 @@ mod load;
 mod mapping;
 mod node;
 mod scalar;
+mod sort;
 
+pub use emit::to_yaml_string;
 pub use error::{Error, ErrorKind, Warning};
 pub use gofmt::{format_g as format_float_g, format_json_float};
 pub use line_index::{LineColumn, LineIndex};
 pub use load::{Document, Limits, Stream, parse_stream, parse_stream_with};
 pub use node::{Node, NodeValue, ScalarStyle, float_to_json};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
+pub use sort::{key_cmp, key_less};
