@@ -94,7 +94,7 @@ pub fn key_cmp(a: &str, b: &str) -> Ordering {
 
 /// Sorts with a merge sort that only asks `less`, so an inconsistent order (possible with
 /// odd digit runs) can never make the sort panic, as `slice::sort_by` may.
-pub(crate) fn sort_keys<'a>(keys: &mut Vec<&'a str>) {
+pub(crate) fn sort_keys(keys: &mut Vec<&str>) {
     if keys.len() < 2 {
         return;
     }

@@ -115,26 +115,26 @@ fn multi_line_strings_use_literal_blocks() {
 
 #[test]
 fn long_strings_fold_at_80_columns() {
-    let groups = vec!["0123456789"; 10].join(" ");
-    let first = vec!["0123456789"; 8].join(" ");
+    let groups = ["0123456789"; 10].join(" ");
+    let first = ["0123456789"; 8].join(" ");
     assert_eq!(y(&json!({"k": groups})), format!("k: {first}\n  0123456789 0123456789\n"));
     // Deeper nesting: continuation lines are indented to the value's level + 2.
     // "  b: " is 5 columns, so the break comes after the 7th group (column 81).
     let deep = y(&json!({"a": {"b": groups}}));
-    let first7 = vec!["0123456789"; 7].join(" ");
+    let first7 = ["0123456789"; 7].join(" ");
     assert_eq!(deep, format!("a:\n  b: {first7}\n    0123456789 0123456789 0123456789\n"));
     // No spaces: never folded.
     let long = "x".repeat(200);
     assert_eq!(y(&json!({"k": long})), format!("k: {long}\n"));
     // Double-quoted strings fold too, with the space dropped at the break.
-    let dq = format!("\t{}", vec!["0123456789"; 9].join(" "));
+    let dq = format!("\t{}", ["0123456789"; 9].join(" "));
     assert_eq!(y(&json!({"k": dq})), format!("k: \"\\t{first7}\n  0123456789 0123456789\"\n"));
     // Simple keys (up to 128 bytes) are never folded; longer keys become complex keys,
     // which are.
-    let key = vec!["word"; 25].join(" ");
+    let key = ["word"; 25].join(" ");
     assert_eq!(y(&json!({ key.clone(): 1 })), format!("{key}: 1\n"));
-    let key = vec!["word"; 30].join(" ");
-    let (a, b) = (vec!["word"; 16].join(" "), vec!["word"; 14].join(" "));
+    let key = ["word"; 30].join(" ");
+    let (a, b) = (["word"; 16].join(" "), ["word"; 14].join(" "));
     assert_eq!(y(&json!({ key: 1 })), format!("? {a}\n  {b}\n: 1\n"));
     // Double spaces are not a break point in plain scalars.
     let spaced = format!("{}  tail", "y".repeat(85));
@@ -143,7 +143,7 @@ fn long_strings_fold_at_80_columns() {
 
 #[test]
 fn single_quoted_strings_fold() {
-    let text = format!("#{}", vec!["abcdefghi"; 10].join(" "));
+    let text = format!("#{}", ["abcdefghi"; 10].join(" "));
     // "k: '" is 4 columns; each "abcdefghi " group is 10.
     let out = y(&json!({ "k": text }));
     let lines: Vec<&str> = out.lines().collect();
@@ -236,4 +236,44 @@ fn round_trip_through_the_loader() {
         "a:\n  s: |\n    multi\n    line\n  t: '  x'\n  u: \"tab\\there\"\nb:\n- 1\n- two\n- \"3\"\n- true\n- null\n- 1.5\n"
     );
     assert_eq!(parse_stream(&written).documents[0].root.to_json(), json);
+}
+
+/// Recorded `toYaml` outputs from the Go template corpus (`shared/conformance/gotemplate`,
+/// kube-compare function map; `toYaml` is `sigs.k8s.io/yaml.Marshal` minus the final newline).
+#[test]
+fn gotemplate_corpus_toyaml_cases() {
+    let cases = [
+        (
+            json!({"a": ["x", "y1"], "b": 1, "c": {"d": true, "e": null}}),
+            "a:\n- x\n- y1\nb: 1\nc:\n  d: true\n  e: null",
+        ),
+        (
+            json!(["yes", "no", "on", "off", "true", "123", "1.5", "null", "~", "", " lead", "a: b",
+                   "#c", "- d", "0x1F", "1e3", "y", "n", "0755", "@x"]),
+            "- \"yes\"\n- \"no\"\n- \"on\"\n- \"off\"\n- \"true\"\n- \"123\"\n- \"1.5\"\n- \"null\"\n- \"~\"\n- \"\"\n- ' lead'\n- 'a: b'\n- '#c'\n- '- d'\n- \"0x1F\"\n- \"1e3\"\n- \"y\"\n- \"n\"\n- \"0755\"\n- '@x'",
+        ),
+        (json!([1, "two", {"a": [1], "k": "v"}, ["x"]]), "- 1\n- two\n- a:\n  - 1\n  k: v\n- - x"),
+        (
+            json!({"big": 9007199254740993_i64, "f": 0.25, "huge": 1e21, "i": 42, "neg": -7, "small": 1e-7}),
+            "big: 9007199254740993\nf: 0.25\nhuge: 1e+21\ni: 42\nneg: -7\nsmall: 1e-07",
+        ),
+        (
+            json!(["héllo", "tab\there", "quote\"s", "back\\slash", "emoji ✓"]),
+            "- héllo\n- \"tab\\there\"\n- quote\"s\n- back\\slash\n- emoji ✓",
+        ),
+        (
+            json!({"k": "abcd ".repeat(30)}),
+            "k: 'abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd\n  abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd '",
+        ),
+        (json!({"b": 1, "a": 2, "B": 3, "_": 4, "10": 5, "9": 6}), "_: 4\n\"9\": 6\n\"10\": 5\nB: 3\na: 2\nb: 1"),
+        (
+            json!({"app.kubernetes.io/name": "x", "with space": 1, "yes": 2, "123": 3}),
+            "\"123\": 3\napp.kubernetes.io/name: x\nwith space: 1\n\"yes\": 2",
+        ),
+        (json!({"s": "line1\nline2\n", "t": "no-trailing\nnewline"}), "s: |\n  line1\n  line2\nt: |-\n  no-trailing\n  newline"),
+        (json!({"_0": "a", "_1": "b"}), "_0: a\n_1: b"),
+    ];
+    for (value, want) in cases {
+        assert_eq!(y(&value).strip_suffix('\n'), Some(want), "{value}");
+    }
 }
