@@ -89,8 +89,15 @@ pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
         let error = located(text, ErrorKind::SizeLimit, message, limits.max_bytes, 0);
         return Stream { documents, error: Some(error) };
     }
-    let mut loader = Loader::new(text, limits);
-    let error = loader.run(&mut documents).err();
+    // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
+    // becomes an error at the end of what was read (the documents before it are kept).
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        Loader::new(text, limits).run(&mut documents).err()
+    }));
+    let error = run.unwrap_or_else(|_| {
+        let message = "internal YAML parser error".to_owned();
+        Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
+    });
     Stream { documents, error }
 }
 
