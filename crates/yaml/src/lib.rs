@@ -17,6 +17,21 @@
 //!
 //! This crate knows YAML and Kubernetes' decoding rules, nothing about references,
 //! templates or diagnostics.
+//!
+//! # Where this differs from Kubernetes, on purpose
+//!
+//! * Keys Kubernetes cannot turn into JSON keys (null, integers above `int64`, sequences,
+//!   mappings) make `sigs.k8s.io/yaml` reject the document; here they become strings (`null`,
+//!   the decimal text, compact JSON) and a [`Warning::UnsupportedKey`] is recorded.
+//! * `.nan`/`.inf` values, which Kubernetes' JSON encoding rejects, become `null` in
+//!   [`Node::to_json`] with a [`Warning::NonFiniteFloat`].
+//! * Two keys that give the same JSON key: Go keeps one at random (map order); here the
+//!   later one wins, with a [`Warning::DuplicateKey`].
+//!
+//! Faithful to go-yaml v2 even where it surprises: a merge key `<<` is applied where it
+//! stands, so an explicit key written *before* `<<` is overwritten by the merged value; `<<`
+//! as a string value or key is written plain; characters outside the BMP are written as
+//! `\U` escapes; mapping keys longer than 128 bytes are written as `? key` complex keys.
 
 mod emit;
 mod emit_scalar;
