@@ -1,5 +1,245 @@
-//! Sprig / kube-compare functions: regex.
+//! Sprig v3.3.0 regular-expression functions (`regex.go`) over Go RE2 semantics.
+//!
+//! Patterns are Go syntax, translated to Rust's `regex` by [`syntax`]. Iteration, splitting and
+//! `$`-expansion follow Go's `regexp` package rather than Rust's, because they differ at the
+//! edges (an empty match right after a match is skipped; `$1x` names group `1x`).
+//!
+//! Error behaviour is Sprig's: `regexMatch` swallows a bad pattern (false); the other non-must
+//! functions call `regexp.MustCompile`, whose panic text text/template reports
+//! (`regexp: Compile(`…`): error parsing regexp: …`); `mustRegex*` return the compile error.
 
-use super::Registry;
+mod syntax;
 
-pub(super) fn register(_r: &mut Registry) {}
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use regex::Regex;
+
+use super::strings::{go_quote, int_arg, str_arg};
+use super::{Ctx, Param, Registry};
+use crate::value::{FuncError, IntKind, Type, Value};
+
+const S: Param = Param::String;
+const I: Param = Param::Int(IntKind::Int);
+
+type R = Result<Value, FuncError>;
+
+pub(super) fn register(r: &mut Registry) {
+    r.add("regexMatch", &[S, S], None, |_, a| {
+        Ok(Value::Bool(compile(str_arg(a, 0)).is_ok_and(|re| re.is_match(str_arg(a, 1)))))
+    });
+    r.add("mustRegexMatch", &[S, S], None, |_, a| Ok(Value::Bool(must(str_arg(a, 0))?.is_match(str_arg(a, 1)))));
+    r.add("regexFind", &[S, S], None, |_, a| find(panicking(str_arg(a, 0))?, str_arg(a, 1)));
+    r.add("mustRegexFind", &[S, S], None, |_, a| find(must(str_arg(a, 0))?, str_arg(a, 1)));
+    r.add("regexFindAll", &[S, S, I], None, |c, a| find_all(c, panicking(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("mustRegexFindAll", &[S, S, I], None, |c, a| find_all(c, must(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("regexReplaceAll", &[S, S, S], None, |c, a| replace(c, &*panicking(str_arg(a, 0))?, a, true));
+    r.add("mustRegexReplaceAll", &[S, S, S], None, |c, a| replace(c, &*must(str_arg(a, 0))?, a, true));
+    r.add("regexReplaceAllLiteral", &[S, S, S], None, |c, a| replace(c, &*panicking(str_arg(a, 0))?, a, false));
+    r.add("mustRegexReplaceAllLiteral", &[S, S, S], None, |c, a| replace(c, &*must(str_arg(a, 0))?, a, false));
+    r.add("regexSplit", &[S, S, I], None, |c, a| split(c, panicking(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("mustRegexSplit", &[S, S, I], None, |c, a| split(c, must(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("regexQuoteMeta", &[S], None, |_, a| Ok(Value::str(quote_meta(str_arg(a, 0)))));
+}
+
+thread_local! {
+    /// Compiled patterns: templates call these functions in loops with the same pattern.
+    static CACHE: RefCell<HashMap<String, Result<Rc<Regex>, String>>> = RefCell::new(HashMap::new());
+}
+
+/// Compiles a Go pattern (cached); the error is Go's `error parsing regexp: …` text.
+fn compile(pat: &str) -> Result<Rc<Regex>, String> {
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(pat).cloned()) {
+        return hit;
+    }
+    let res = syntax::translate(pat).map_err(|e| e.to_string()).and_then(|rust| {
+        regex::RegexBuilder::new(&rust).size_limit(64 << 20).build().map(Rc::new).map_err(|e| match e {
+            regex::Error::CompiledTooBig(_) => format!("error parsing regexp: expression too large: `{pat}`"),
+            other => format!("error parsing regexp: {}: `{pat}`", other.to_string().lines().last().unwrap_or("invalid pattern").trim_start_matches("error: ")),
+        })
+    });
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 256 {
+            c.clear();
+        }
+        c.insert(pat.to_string(), res.clone());
+    });
+    res
+}
+
+fn must(pat: &str) -> Result<Rc<Regex>, FuncError> {
+    compile(pat).map_err(FuncError::Msg)
+}
+
+/// `regexp.MustCompile`: its panic message quotes the pattern with backquotes when it can.
+fn panicking(pat: &str) -> Result<Rc<Regex>, FuncError> {
+    compile(pat).map_err(|e| {
+        let can_backquote = !pat.chars().any(|c| c == '`' || c == '\u{FEFF}' || (c.is_control() && c != '\t'));
+        let q = if can_backquote { format!("`{pat}`") } else { go_quote(pat) };
+        FuncError::msg(format!("regexp: Compile({q}): {e}"))
+    })
+}
+
+/// Go's `allMatches`: successive non-overlapping matches, skipping an empty match that abuts
+/// the previous match; at most `n` (all when negative).
+fn matches(re: &Regex, s: &str, n: i64) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let limit = if n < 0 { usize::MAX } else { n as usize };
+    let mut pos = 0usize;
+    let mut prev_end: Option<usize> = None;
+    while out.len() < limit && pos <= s.len() {
+        let Some(m) = re.find_at(s, pos) else { break };
+        let mut accept = true;
+        if m.end() == pos {
+            if Some(m.start()) == prev_end {
+                accept = false;
+            }
+            pos += s[pos..].chars().next().map_or(1, char::len_utf8);
+        } else {
+            pos = m.end();
+        }
+        prev_end = Some(m.end());
+        if accept {
+            out.push((m.start(), m.end()));
+        }
+    }
+    out
+}
+
+fn find(re: Rc<Regex>, s: &str) -> R {
+    Ok(Value::str(re.find(s).map_or("", |m| m.as_str())))
+}
+
+/// `FindAllString`: nil (printed `[]`) when nothing matches or `n == 0`.
+fn find_all(c: &Ctx<'_>, re: Rc<Regex>, s: &str, n: i64) -> R {
+    if n == 0 {
+        return Ok(Value::nil_list(Type::String));
+    }
+    let ms = matches(&re, s, n);
+    if ms.is_empty() {
+        return Ok(Value::nil_list(Type::String));
+    }
+    check_list(c, ms.len())?;
+    Ok(Value::string_list(ms.into_iter().map(|(a, b)| &s[a..b])))
+}
+
+/// `Regexp.Split`.
+fn split(c: &Ctx<'_>, re: Rc<Regex>, s: &str, n: i64) -> R {
+    if n == 0 {
+        return Ok(Value::nil_list(Type::String));
+    }
+    if !re.as_str().is_empty() && s.is_empty() {
+        return Ok(Value::string_list([""]));
+    }
+    let ms = matches(&re, s, n);
+    let mut parts: Vec<&str> = Vec::with_capacity(ms.len() + 1);
+    let (mut beg, mut end) = (0usize, 0usize);
+    for (a, b) in ms {
+        if n > 0 && parts.len() as i64 == n - 1 {
+            break;
+        }
+        end = a;
+        if b != 0 {
+            parts.push(&s[beg..end]);
+        }
+        beg = b;
+    }
+    if end != s.len() {
+        parts.push(&s[beg..]);
+    }
+    check_list(c, parts.len())?;
+    Ok(Value::string_list(parts))
+}
+
+/// `ReplaceAllString` (with Go's `$` expansion) or `ReplaceAllLiteralString`.
+fn replace(c: &Ctx<'_>, re: &Regex, a: &[Value], expand: bool) -> R {
+    let (s, repl) = (str_arg(a, 1), str_arg(a, 2));
+    let mut out = String::with_capacity(s.len());
+    let mut last_end = 0usize;
+    let mut pos = 0usize;
+    let mut locs = re.capture_locations();
+    while pos <= s.len() {
+        let Some(m) = re.captures_read_at(&mut locs, s, pos) else { break };
+        let (ms, me) = (m.start(), m.end());
+        out.push_str(&s[last_end..ms]);
+        // No replacement for an empty match right after the previous match.
+        if me > last_end || ms == 0 {
+            if expand {
+                expand_into(&mut out, re, &locs, s, repl);
+            } else {
+                out.push_str(repl);
+            }
+            if out.len() > c.limits.max_string_len {
+                return Err(FuncError::Limit(format!("string exceeds the limit of {} bytes", c.limits.max_string_len)));
+            }
+        }
+        last_end = me;
+        let width = s[pos..].chars().next().map_or(0, char::len_utf8);
+        if pos + width > me {
+            pos += width;
+        } else if pos + 1 > me {
+            pos += 1;
+        } else {
+            pos = me;
+        }
+    }
+    out.push_str(&s[last_end..]);
+    Ok(Value::str(out))
+}
+
+/// Go's `Regexp.expand`: `$$` is `$`; `$name`/`${name}` takes the longest run of letters,
+/// digits and `_` (so `$1W` is the group named `1W`, which is empty); a number names a group
+/// by index; a malformed reference leaves the `$` as text.
+fn expand_into(out: &mut String, re: &Regex, locs: &regex::CaptureLocations, s: &str, mut t: &str) {
+    let group = |i: usize| locs.get(i).map(|(a, b)| &s[a..b]);
+    while let Some(d) = t.find('$') {
+        out.push_str(&t[..d]);
+        t = &t[d + 1..];
+        if let Some(rest) = t.strip_prefix('$') {
+            out.push('$');
+            t = rest;
+            continue;
+        }
+        let brace = t.starts_with('{');
+        let body = if brace { &t[1..] } else { t };
+        let len = body.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(body.len());
+        if len == 0 || (brace && !body[len..].starts_with('}')) {
+            out.push('$');
+            continue;
+        }
+        let name = &body[..len];
+        t = &body[len + usize::from(brace)..];
+        let num = if name.bytes().all(|b| b.is_ascii_digit()) && !(name.starts_with('0') && name.len() > 1) && name.len() <= 8 {
+            name.parse::<usize>().ok()
+        } else {
+            None
+        };
+        let text = match num {
+            Some(i) => group(i),
+            None => re.capture_names().position(|n| n == Some(name)).and_then(group),
+        };
+        out.push_str(text.unwrap_or(""));
+    }
+    out.push_str(t);
+}
+
+/// Go's `regexp.QuoteMeta`: escapes exactly `\.+*?()|[]{}^$`.
+fn quote_meta(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 2);
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn check_list(c: &Ctx<'_>, len: usize) -> Result<(), FuncError> {
+    if len > c.limits.max_list_len {
+        return Err(FuncError::Limit(format!("list of {len} items exceeds the limit of {} items", c.limits.max_list_len)));
+    }
+    Ok(())
+}
