@@ -4,12 +4,124 @@
 //! times against [`Value`] data, maps rendered output back to template spans, and bounds the
 //! work a hostile template can do. File names follow Go's own (`lex`, `parse`, `node`, `exec`,
 //! `funcs`) so the two can be read side by side.
+//!
+//! A [`TemplateSet`] reproduces what kube-compare builds for one reference CR template: the
+//! main template parsed first, then the reference's function files into the same set, with
+//! Go's replacement rules between definitions of the same name.
 
 #![forbid(unsafe_code)]
 
+pub mod case;
+mod error;
+mod exec;
 pub mod fmt;
 pub mod funcs;
+mod lex;
+pub mod node;
+mod parse;
+mod strconv;
 pub mod value;
 
+use std::collections::HashMap;
+
+pub use error::{Error, ErrorKind};
 pub use funcs::{Ctx, Func, Limits, Param};
+pub use node::Span;
 pub use value::{FuncError, IntKind, List, Map, Object, Type, Value};
+
+/// A parsed set of templates: immutable, `Send + Sync`, executed any number of times.
+#[derive(Debug)]
+pub struct TemplateSet {
+    /// Source file names, indexed by [`Span::file`].
+    files: Vec<String>,
+    /// Every tree ever associated, in parse order; replaced ones stay (the main tree may be
+    /// one of them).
+    trees: Vec<(String, Vec<node::Node>)>,
+    /// Current definition of each name (what `{{template "x"}}` runs).
+    by_name: HashMap<String, usize>,
+    /// The tree `Execute` runs: the main file's own, even if a function file later
+    /// redefines the main name.
+    main: usize,
+}
+
+/// Output of one execution.
+#[derive(Clone, Debug, Default)]
+pub struct Rendered {
+    pub text: String,
+    /// For each write, the output offset where it starts and the template span that produced
+    /// it (a text node or an action); offsets are increasing.
+    pub provenance: Vec<(usize, Span)>,
+}
+
+impl Rendered {
+    /// The template span that produced the output byte at `offset`.
+    pub fn source_of(&self, offset: usize) -> Option<Span> {
+        let i = self.provenance.partition_point(|(start, _)| *start <= offset);
+        i.checked_sub(1).map(|i| self.provenance[i].1)
+    }
+}
+
+impl TemplateSet {
+    /// Parses the main template and then each function file into one set, as kube-compare's
+    /// `template.New(main).Funcs(…).ParseFS(main)` followed by `ParseFS(function files…)`.
+    pub fn parse<N: AsRef<str>, T: AsRef<str>>(
+        main_name: &str,
+        main_text: &str,
+        function_files: &[(N, T)],
+    ) -> Result<TemplateSet, Error> {
+        let mut set = TemplateSet { files: Vec::new(), trees: Vec::new(), by_name: HashMap::new(), main: 0 };
+        set.add_file(main_name, main_text)?;
+        set.main = set.by_name[main_name];
+        for (name, text) in function_files {
+            set.add_file(name.as_ref(), text.as_ref())?;
+        }
+        Ok(set)
+    }
+
+    fn add_file(&mut self, name: &str, text: &str) -> Result<(), Error> {
+        let idx = self.files.len() as u32;
+        self.files.push(name.to_string());
+        let trees = parse::parse_file(name, text, idx).map_err(|e| Error::parse(&e.file, e.line, e.message))?;
+        for (tname, root) in trees {
+            // Go's `associate`: an empty body never replaces an existing definition.
+            if self.by_name.contains_key(&tname) && node::is_empty_tree(&root) {
+                continue;
+            }
+            self.trees.push((tname.clone(), root));
+            self.by_name.insert(tname, self.trees.len() - 1);
+        }
+        Ok(())
+    }
+
+    /// Executes the main template with `data` as dot (and `$`).
+    pub fn execute(&self, data: &Value, limits: &Limits, crs: &[Value]) -> Result<Rendered, Error> {
+        exec::execute(self, self.main, data, limits, crs)
+    }
+
+    /// Executes the template currently defined under `name`, if any.
+    pub fn execute_named(&self, name: &str, data: &Value, limits: &Limits, crs: &[Value]) -> Option<Result<Rendered, Error>> {
+        let idx = self.lookup(name)?;
+        Some(exec::execute(self, idx, data, limits, crs))
+    }
+
+    /// The name of the source file with index `file` (see [`Span::file`]).
+    pub fn file_name(&self, file: u32) -> &str {
+        self.files.get(file as usize).map_or("", String::as_str)
+    }
+
+    /// Names of the defined templates, sorted.
+    pub fn template_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.by_name.keys().map(String::as_str).collect();
+        v.sort_unstable();
+        v
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    pub(crate) fn tree(&self, idx: usize) -> (&str, &[node::Node]) {
+        let (n, root) = &self.trees[idx];
+        (n, root)
+    }
+}
