@@ -276,8 +276,9 @@ fn escape(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Res
             out.push(n);
             Ok(i + 2)
         }
-        c if c.is_ascii_punctuation() => {
-            // Go allows escaping any ASCII punctuation; Rust only its meta characters.
+        c if c.is_ascii() && !c.is_ascii_alphanumeric() => {
+            // Go lets any ASCII character other than a letter or digit escape itself (space
+            // included); Rust only accepts escaped meta characters.
             out.push_str(&regex::escape(&c.to_string()));
             Ok(i + 2)
         }
