@@ -154,7 +154,17 @@ fn key_pem(key: &Key) -> Result<String, FuncError> {
             Ok(pem_encode("RSA PRIVATE KEY", der.as_bytes()))
         }
         Key::Ec(k) => {
-            let der = k.to_sec1_der().map_err(|e| FuncError::msg(format!("error pem-encoding key: {e}")))?;
+            // SEC 1 ECPrivateKey as Go's MarshalECPrivateKey writes it: version 1, the scalar,
+            // [0] the named curve (prime256v1), [1] the uncompressed public point.
+            let point = p256::EncodedPoint::from(k.public_key());
+            let mut bits = vec![0u8];
+            bits.extend_from_slice(point.as_bytes());
+            let der = seq(&[
+                &[0x02, 0x01, 0x01],
+                &tlv(0x04, &k.to_bytes()),
+                &tlv(0xA0, OID_P256),
+                &tlv(0xA1, &tlv(0x03, &bits)),
+            ]);
             Ok(pem_encode("EC PRIVATE KEY", &der))
         }
         Key::Ed(k) => {
@@ -238,6 +248,7 @@ fn uint(b: &[u8]) -> Vec<u8> {
 const OID_CN: &[u8] = &[0x06, 0x03, 0x55, 0x04, 0x03];
 const OID_SHA256_RSA: &[u8] = &[0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B];
 const OID_ECDSA_SHA256: &[u8] = &[0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02];
+const OID_P256: &[u8] = &[0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07];
 const OID_ED25519: &[u8] = &[0x06, 0x03, 0x2B, 0x65, 0x70];
 const OID_KEY_USAGE: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x0F];
 const OID_EXT_KEY_USAGE: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x25];
