@@ -14,6 +14,7 @@ use crate::input::SourcePath;
 pub enum Rule {
     YamlSyntaxError,
     DuplicateKey,
+    UnsupportedYaml,
     NotKubernetesObject,
     IoError,
 }
@@ -23,6 +24,7 @@ impl Rule {
         match self {
             Rule::YamlSyntaxError => "yaml-syntax-error",
             Rule::DuplicateKey => "duplicate-key",
+            Rule::UnsupportedYaml => "unsupported-yaml",
             Rule::NotKubernetesObject => "not-kubernetes-object",
             Rule::IoError => "io-error",
         }

@@ -119,7 +119,7 @@ fn parse_source(idx: usize, source: &Source, opts: &Options, docs: &mut Vec<Docu
     let mut prev_end = 0;
     for (doc_index, doc) in stream.documents.iter().enumerate() {
         for w in &doc.warnings {
-            diags.push(duplicate_key(&source.path, w));
+            diags.push(warning(&source.path, w));
         }
         // The text between the previous document and this object holds helm's `# Source:`.
         let lead = &source.text[prev_end.min(doc.root.span.start)..doc.root.span.start];
@@ -254,15 +254,31 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-fn duplicate_key(path: &SourcePath, w: &driftlint_yaml::Warning) -> Diagnostic {
-    Diagnostic::new(
-        Rule::DuplicateKey,
-        Severity::Warning,
-        path.clone(),
-        Some(w.duplicate.clone()),
-        format!("duplicate key `{}`: the last value wins", w.key),
-    )
-    .with_secondary(path.clone(), Some(w.first.clone()), "first defined here")
+fn warning(path: &SourcePath, w: &driftlint_yaml::Warning) -> Diagnostic {
+    use driftlint_yaml::Warning;
+    match w {
+        Warning::DuplicateKey { key, first, duplicate } => Diagnostic::new(
+            Rule::DuplicateKey,
+            Severity::Warning,
+            path.clone(),
+            Some(duplicate.clone()),
+            format!("duplicate key `{key}`: the last value wins"),
+        )
+        .with_secondary(path.clone(), Some(first.clone()), "first defined here"),
+        Warning::UnsupportedKey { key, span } => Diagnostic::error(
+            Rule::UnsupportedYaml,
+            path.clone(),
+            Some(span.clone()),
+            format!("key `{key}` cannot be a JSON key: Kubernetes rejects this document"),
+        ),
+        Warning::NonFiniteFloat { span } => Diagnostic::new(
+            Rule::UnsupportedYaml,
+            Severity::Warning,
+            path.clone(),
+            Some(span.clone()),
+            "`.nan`/`.inf` cannot be encoded as JSON: Kubernetes rejects this value",
+        ),
+    }
 }
 
 /// Parses the first document of a YAML or JSON text into its Kubernetes JSON form; `None` for

@@ -86,11 +86,14 @@ pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
 }
 
 fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
-    let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
+    // File types, not overrides: in the `ignore` crate an override glob would take precedence
+    // over `.gitignore`, while a type selection only narrows what the ignore rules let through.
+    let mut types = ignore::types::TypesBuilder::new();
     for glob in &opts.include {
-        // Invalid globs are rejected when the configuration is resolved; ignore here.
-        let _ = overrides.add(glob);
+        // Invalid globs are rejected when the configuration is resolved; skip them here.
+        let _ = types.add("manifest", glob);
     }
+    types.select("manifest");
     let mut builder = ignore::WalkBuilder::new(dir);
     builder
         .git_ignore(opts.respect_ignore_files)
@@ -101,8 +104,8 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
         // `.gitignore` applies even outside a git repository (a fresh checkout, a tarball).
         .require_git(false)
         .sort_by_file_path(|a, b| a.cmp(b));
-    if let Ok(ov) = overrides.build() {
-        builder.overrides(ov);
+    if let Ok(t) = types.build() {
+        builder.types(t);
     }
     for entry in builder.build() {
         match entry {

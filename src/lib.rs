@@ -10,4 +10,4 @@ pub mod cli;
 pub mod diagnostic;
 pub mod document;
 pub mod input;
-pub mod line_index;
+pub mod reference;

@@ -11,7 +11,7 @@ use super::{InputArgs, ListFormat};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{self, Collection, Document, Identity, Origin};
 use crate::input::{self, SourcePath, WalkOptions};
-use crate::line_index::LineIndex;
+use driftlint_yaml::LineIndex;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -121,12 +121,13 @@ impl Lines {
 
     fn object<'a>(&self, c: &Collection, d: &'a Document) -> ObjectEntry<'a> {
         let src = &c.sources[d.source];
-        let (line, column) = self.indexes[d.source].line_col(&src.text, d.range.start);
+        let lc = self.indexes[d.source].line_column(&src.text, d.range.start);
+        let (line, column) = (lc.line, lc.column);
         let origin = d.origin.as_ref().map(|o| {
             let (file, line) = match &o.resolved {
                 Some((path, range)) => {
                     let text = std::fs::read_to_string(path).unwrap_or_default();
-                    let (l, _) = LineIndex::new(&text).line_col(&text, range.start);
+                    let l = LineIndex::new(&text).line_column(&text, range.start).line;
                     (Some(path.display().to_string()), Some(l))
                 }
                 None => (None, None),
@@ -150,7 +151,8 @@ impl Lines {
             .iter()
             .position(|s| s.path == d.primary.path)
             .zip(d.primary.range.as_ref())
-            .map(|(i, r)| self.indexes[i].line_col(&c.sources[i].text, r.start));
+            .map(|(i, r)| self.indexes[i].line_column(&c.sources[i].text, r.start))
+            .map(|lc| (lc.line, lc.column));
         DiagnosticEntry {
             rule: d.rule.id(),
             severity: d.severity.as_str(),

@@ -1,0 +1,3 @@
+//! End-to-end tests: the `driftlint` binary driven as a user drives it.
+
+mod cli;
