@@ -61,11 +61,7 @@ pub fn strval(v: &Value) -> String {
 pub fn float_to_int64(f: f64) -> i64 {
     // 2^63 as f64; every finite float strictly inside (-2^63, 2^63) converts exactly.
     const LIMIT: f64 = 9_223_372_036_854_775_808.0;
-    if f.is_nan() || f >= LIMIT || f < -LIMIT {
-        i64::MIN
-    } else {
-        f.trunc() as i64
-    }
+    if f.is_nan() || !(-LIMIT..LIMIT).contains(&f) { i64::MIN } else { f.trunc() as i64 }
 }
 
 /// spf13/cast's `trimZeroDecimal`: `"12.00"` → `"12"`, `"12.01"` unchanged, `"12."` unchanged.
@@ -165,7 +161,7 @@ fn underscore_ok(s: &str) -> bool {
     if b.len() >= 2 && b[0] == b'0' && matches!(b[1].to_ascii_lowercase(), b'b' | b'o' | b'x') {
         i = 2;
         saw = b'0';
-        hex = b[1].to_ascii_lowercase() == b'x';
+        hex = b[1].eq_ignore_ascii_case(&b'x');
     }
     while i < b.len() {
         let c = b[i];

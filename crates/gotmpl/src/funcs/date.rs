@@ -11,8 +11,8 @@ mod duration;
 mod layout;
 mod time;
 
-pub(crate) use time::month_or_weekday_number;
 use time::GoTime;
+pub(crate) use time::month_or_weekday_number;
 
 use super::convert::int_of_kinds;
 use super::{Ctx, Param, Registry};

@@ -185,8 +185,7 @@ fn mergo_maps(dst: &Map, src: &Map, overwrite: bool, depth: usize) -> Result<(),
     if depth > MAX_DEPTH {
         return Err(FuncError::msg("merge: maps nested too deeply (a map contains itself?)"));
     }
-    let src_entries: Vec<(String, Value)> =
-        src.entries.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let src_entries: Vec<(String, Value)> = src.entries.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     for (key, s) in src_entries {
         let d = dst.entries.borrow().get(&key).cloned();
         match &s {
@@ -302,7 +301,11 @@ fn copy_value(v: &Value, depth: usize) -> Result<Value, FuncError> {
                 .iter()
                 .map(|(k, x)| Ok((k.clone(), copy_value(x, depth + 1)?)))
                 .collect::<Result<BTreeMap<_, _>, FuncError>>()?;
-            Value::Map(Map { elem: m.elem.clone(), entries: std::rc::Rc::new(std::cell::RefCell::new(entries)), nil: m.nil })
+            Value::Map(Map {
+                elem: m.elem.clone(),
+                entries: std::rc::Rc::new(std::cell::RefCell::new(entries)),
+                nil: m.nil,
+            })
         }
         other => other.clone(),
     })

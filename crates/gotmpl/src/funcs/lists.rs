@@ -171,8 +171,9 @@ fn slice(_: &mut Ctx<'_>, args: &[Value]) -> Result<Value, FuncError> {
 fn concat(ctx: &mut Ctx<'_>, args: &[Value]) -> Result<Value, FuncError> {
     let mut res: Vec<Value> = Vec::new();
     for a in args {
-        let l = as_list(a, "Cannot concat type")
-            .map_err(|e| if matches!(a, Value::Nil | Value::Invalid) { e } else { FuncError::msg(format!("{e} as list")) })?;
+        let l = as_list(a, "Cannot concat type").map_err(|e| {
+            if matches!(a, Value::Nil | Value::Invalid) { e } else { FuncError::msg(format!("{e} as list")) }
+        })?;
         check_len(ctx, res.len() + l.items.len())?;
         res.extend(l.items.iter().cloned());
     }

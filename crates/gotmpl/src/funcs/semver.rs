@@ -110,16 +110,14 @@ impl Version {
     /// `Version.Compare`: by major, minor, patch, then prerelease (a release sorts after its
     /// prereleases); metadata is ignored.
     pub fn compare(&self, o: &Version) -> Ordering {
-        self.major
-            .cmp(&o.major)
-            .then(self.minor.cmp(&o.minor))
-            .then(self.patch.cmp(&o.patch))
-            .then_with(|| match (self.pre.is_empty(), o.pre.is_empty()) {
+        self.major.cmp(&o.major).then(self.minor.cmp(&o.minor)).then(self.patch.cmp(&o.patch)).then_with(|| {
+            match (self.pre.is_empty(), o.pre.is_empty()) {
                 (true, true) => Ordering::Equal,
                 (true, false) => Ordering::Greater,
                 (false, true) => Ordering::Less,
                 (false, false) => compare_prerelease(&self.pre, &o.pre),
-            })
+            }
+        })
     }
 
     fn original_v_prefix(&self) -> &str {
@@ -239,9 +237,9 @@ fn go_quote_value(v: &Value) -> String {
 
 fn string_arg<'a>(name: &str, args: &'a [Value]) -> Result<&'a str, FuncError> {
     want_args(name, args, 1)?;
-    args[0].as_str().ok_or_else(|| {
-        FuncError::msg(format!("wrong type for value; expected string; got {}", args[0].type_name()))
-    })
+    args[0]
+        .as_str()
+        .ok_or_else(|| FuncError::msg(format!("wrong type for value; expected string; got {}", args[0].type_name())))
 }
 
 fn is_identifier_list(s: &str) -> bool {
@@ -378,18 +376,15 @@ const CV: &str = concat!(
     r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
 );
 
-static CONSTRAINT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"^{WS}*({OPS}){WS}*({CV}){WS}*$")).expect("valid constraint regex")
-});
+static CONSTRAINT_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^{WS}*({OPS}){WS}*({CV}){WS}*$")).expect("valid constraint regex"));
 static RANGE_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"{WS}*({CV}){WS}+-{WS}+({CV}){WS}*")).expect("valid range regex"));
 static FIND_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"({OPS}){WS}*({CV})")).expect("valid find regex"));
 static VALID_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
-        r"^({WS}*({OPS}){WS}*({CV}){WS}*)((?:{WS}+|,{WS}*)({OPS}){WS}*({CV}){WS}*)*$"
-    ))
-    .expect("valid constraint-list regex")
+    Regex::new(&format!(r"^({WS}*({OPS}){WS}*({CV}){WS}*)((?:{WS}+|,{WS}*)({OPS}){WS}*({CV}){WS}*)*$"))
+        .expect("valid constraint-list regex")
 });
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -556,11 +551,7 @@ impl Constraint {
                 if !self.dirty {
                     return v.compare(c).is_le();
                 }
-                if v.major > c.major {
-                    false
-                } else {
-                    !(v.major == c.major && v.minor > c.minor && !self.minor_dirty)
-                }
+                if v.major > c.major { false } else { !(v.major == c.major && v.minor > c.minor && !self.minor_dirty) }
             }
             Op::Tilde => self.tilde(v),
             Op::TildeOrEqual => {
@@ -586,7 +577,7 @@ impl Constraint {
         if v.major != c.major {
             return false;
         }
-        !(v.minor != c.minor && !self.minor_dirty)
+        v.minor == c.minor || self.minor_dirty
     }
 
     fn caret(&self, v: &Version) -> bool {

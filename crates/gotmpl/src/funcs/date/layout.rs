@@ -89,8 +89,9 @@ fn next_std_chunk(layout: &[u8]) -> (&[u8], Option<Std>, &[u8]) {
             }
             b'0' => {
                 if layout.len() >= i + 2 && (b'1'..=b'6').contains(&layout[i + 1]) {
-                    let std = [Std::ZeroMonth, Std::ZeroDay, Std::ZeroHour12, Std::ZeroMinute, Std::ZeroSecond, Std::Year]
-                        [usize::from(layout[i + 1] - b'1')];
+                    let std =
+                        [Std::ZeroMonth, Std::ZeroDay, Std::ZeroHour12, Std::ZeroMinute, Std::ZeroSecond, Std::Year]
+                            [usize::from(layout[i + 1] - b'1')];
                     hit(std, 2)
                 } else if at(i, "002") {
                     hit(Std::ZeroYearDay, 3)

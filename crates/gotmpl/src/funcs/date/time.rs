@@ -41,9 +41,15 @@ pub(crate) enum Loc {
     /// `time.Local`, which is UTC here (see the module header).
     Local,
     /// `time.FixedZone(name, offset)`; the name may be empty.
-    Fixed { name: Rc<str>, offset: i32 },
+    Fixed {
+        name: Rc<str>,
+        offset: i32,
+    },
     /// A zone loaded by `time.LoadLocation`.
-    Zone { name: Rc<str>, tz: jiff::tz::TimeZone },
+    Zone {
+        name: Rc<str>,
+        tz: jiff::tz::TimeZone,
+    },
 }
 
 impl Loc {
@@ -259,8 +265,8 @@ impl GoTime {
 
     /// `Time.Sub(u)`, saturating like Go.
     fn sub(&self, u: &GoTime) -> i64 {
-        let d = (i128::from(self.secs) - i128::from(u.secs)) * 1_000_000_000 + i128::from(self.nsec)
-            - i128::from(u.nsec);
+        let d =
+            (i128::from(self.secs) - i128::from(u.secs)) * 1_000_000_000 + i128::from(self.nsec) - i128::from(u.nsec);
         d.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
 
@@ -319,10 +325,9 @@ fn duration_arg(name: &str, args: &[Value]) -> Result<i64, FuncError> {
             Ok(o.as_any().downcast_ref::<GoDuration>().map_or(0, |d| d.0))
         }
         Value::Int(i, IntKind::Int) => Ok(*i),
-        other => Err(FuncError::msg(format!(
-            "wrong type for value; expected time.Duration; got {}",
-            other.type_name()
-        ))),
+        other => {
+            Err(FuncError::msg(format!("wrong type for value; expected time.Duration; got {}", other.type_name())))
+        }
     }
 }
 
@@ -393,21 +398,17 @@ impl Object for GoTime {
             "YearDay" => int(self.fields().yday),
             "Weekday" => no_args().map(|()| Value::object(CalendarName::Weekday(self.fields().weekday))),
             "Unix" => no_args().map(|()| Value::int64(self.secs)),
-            "UnixMilli" => {
-                no_args().map(|()| Value::int64(self.secs.wrapping_mul(1000).wrapping_add(i64::from(self.nsec / 1_000_000))))
-            }
-            "UnixMicro" => {
-                no_args().map(|()| Value::int64(self.secs.wrapping_mul(1_000_000).wrapping_add(i64::from(self.nsec / 1000))))
-            }
+            "UnixMilli" => no_args()
+                .map(|()| Value::int64(self.secs.wrapping_mul(1000).wrapping_add(i64::from(self.nsec / 1_000_000)))),
+            "UnixMicro" => no_args()
+                .map(|()| Value::int64(self.secs.wrapping_mul(1_000_000).wrapping_add(i64::from(self.nsec / 1000)))),
             "UnixNano" => no_args().map(|()| Value::int64(self.unix_nano())),
-            "Format" => {
-                want_args(name, args, 1).and_then(|()| match &args[0] {
-                    Value::String(layout) => Ok(Value::str(format(self, layout))),
-                    other => {
-                        Err(FuncError::msg(format!("wrong type for value; expected string; got {}", other.type_name())))
-                    }
-                })
-            }
+            "Format" => want_args(name, args, 1).and_then(|()| match &args[0] {
+                Value::String(layout) => Ok(Value::str(format(self, layout))),
+                other => {
+                    Err(FuncError::msg(format!("wrong type for value; expected string; got {}", other.type_name())))
+                }
+            }),
             "String" => no_args().map(|()| Value::str(self.string())),
             "UTC" => no_args().map(|()| Value::object(GoTime { mono: None, ..self.with_loc(Loc::Utc) })),
             "Local" => no_args().map(|()| Value::object(self.with_loc(Loc::Local))),
@@ -432,7 +433,9 @@ impl Object for GoTime {
                 ))
             }),
             "Location" => no_args().map(|()| Value::object(GoLocation(self.loc.clone()))),
-            "MarshalJSON" => no_args().and_then(|()| self.marshal_text("MarshalJSON").map(|s| byte_slice(&format!("\"{s}\"")))),
+            "MarshalJSON" => {
+                no_args().and_then(|()| self.marshal_text("MarshalJSON").map(|s| byte_slice(&format!("\"{s}\""))))
+            }
             "MarshalText" => no_args().and_then(|()| self.marshal_text("MarshalText").map(|s| byte_slice(&s))),
             _ => return None,
         };
@@ -445,7 +448,10 @@ impl Object for GoTime {
 
     fn deep_equal(&self, other: &dyn Object) -> bool {
         other.as_any().downcast_ref::<GoTime>().is_some_and(|o| {
-            o.secs == self.secs && o.nsec == self.nsec && o.loc.same(&self.loc) && o.mono.is_some() == self.mono.is_some()
+            o.secs == self.secs
+                && o.nsec == self.nsec
+                && o.loc.same(&self.loc)
+                && o.mono.is_some() == self.mono.is_some()
         })
     }
 

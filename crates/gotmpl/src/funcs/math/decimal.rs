@@ -75,11 +75,8 @@ impl Decimal {
             return Err(FuncError::msg("decimal division by 0"));
         }
         let e = self.exp - o.exp + DIVISION_PRECISION;
-        let (aa, bb) = if e < 0 {
-            (self.value.clone(), &o.value * pow10(-e))
-        } else {
-            (&self.value * pow10(e), o.value.clone())
-        };
+        let (aa, bb) =
+            if e < 0 { (self.value.clone(), &o.value * pow10(-e)) } else { (&self.value * pow10(e), o.value.clone()) };
         let mut q = &aa / &bb;
         let r = &aa % &bb;
         let twice_r: BigInt = r.magnitude().clone().into();
