@@ -487,3 +487,224 @@ fn durations() {
     assert!(call("now", &[]).is_ok());
     assert!(call("ago", &[i(0)]).is_ok());
 }
+
+#[test]
+fn zone_names_are_exact() {
+    let fmt = |zone: &str| show("dateInZone", &[s("15:04 MST"), i(0), s(zone)]);
+    assert_eq!(fmt("US/Eastern"), "19:00 EST");
+    assert_eq!(fmt("Etc/GMT+5"), "19:00 -05");
+    assert_eq!(fmt("america/new_york"), "00:00 UTC");
+    assert_eq!(fmt("Europe/Paris"), "01:00 CET");
+    assert_eq!(fmt("Local"), "00:00 UTC");
+    assert_eq!(fmt(""), "00:00 UTC");
+    assert_eq!(fmt("../etc/passwd"), "00:00 UTC");
+}
+
+/// Every sprig-b function, with arguments of its declared parameter types drawn from a pool of
+/// awkward values, returns (a value or an error) without panicking.
+#[test]
+fn no_panics_on_awkward_arguments() {
+    use driftlint_gotmpl::Param;
+    let names = [
+        "add",
+        "add1",
+        "sub",
+        "mul",
+        "div",
+        "mod",
+        "max",
+        "biggest",
+        "min",
+        "addf",
+        "add1f",
+        "subf",
+        "mulf",
+        "divf",
+        "maxf",
+        "minf",
+        "floor",
+        "ceil",
+        "round",
+        "int",
+        "int64",
+        "float64",
+        "toDecimal",
+        "seq",
+        "until",
+        "untilStep",
+        "list",
+        "tuple",
+        "append",
+        "push",
+        "mustAppend",
+        "mustPush",
+        "prepend",
+        "mustPrepend",
+        "first",
+        "mustFirst",
+        "last",
+        "mustLast",
+        "rest",
+        "mustRest",
+        "initial",
+        "mustInitial",
+        "reverse",
+        "mustReverse",
+        "uniq",
+        "mustUniq",
+        "without",
+        "mustWithout",
+        "has",
+        "mustHas",
+        "slice",
+        "mustSlice",
+        "concat",
+        "chunk",
+        "mustChunk",
+        "compact",
+        "mustCompact",
+        "dict",
+        "get",
+        "set",
+        "unset",
+        "hasKey",
+        "pluck",
+        "keys",
+        "values",
+        "pick",
+        "omit",
+        "merge",
+        "mustMerge",
+        "mergeOverwrite",
+        "mustMergeOverwrite",
+        "dig",
+        "deepCopy",
+        "mustDeepCopy",
+        "default",
+        "empty",
+        "coalesce",
+        "all",
+        "any",
+        "ternary",
+        "fail",
+        "typeOf",
+        "typeIs",
+        "typeIsLike",
+        "kindOf",
+        "kindIs",
+        "deepEqual",
+        "semver",
+        "semverCompare",
+        "date",
+        "dateInZone",
+        "date_in_zone",
+        "htmlDate",
+        "htmlDateInZone",
+        "toDate",
+        "mustToDate",
+        "dateModify",
+        "date_modify",
+        "mustDateModify",
+        "must_date_modify",
+        "unixEpoch",
+        "duration",
+        "durationRound",
+        "ago",
+    ];
+    let self_ref = dict(&[("a", i(1))]);
+    call("set", &[self_ref.clone(), s("self"), self_ref.clone()]).unwrap();
+    let anys = vec![
+        Value::Nil,
+        i(i64::MIN),
+        i(-1),
+        i(0),
+        i64v(i64::MAX),
+        Value::Int(u64::MAX as i64, IntKind::Uint64),
+        f(f64::NAN),
+        f(f64::INFINITY),
+        f(-1e308),
+        f(5e-324),
+        s(""),
+        s("-9223372036854775808"),
+        s("1e400"),
+        s("_"),
+        s("0x"),
+        s("é"),
+        s("99999999999999999999.1.1"),
+        s(">= 1 || x"),
+        s("-2562047h47m16.854775808s"),
+        Value::Bool(true),
+        list(vec![]),
+        list(vec![i(1), Value::Nil, list(vec![])]),
+        Value::nil_list(Type::Interface),
+        Value::string_list(["a", "b"]),
+        dict(&[]),
+        Value::nil_map(),
+        call("semver", &[s("1.2.3-rc.1")]).unwrap(),
+        call("toDate", &[s("2006"), s("9999")]).unwrap(),
+        call("toDate", &[s("2006"), s("0000")]).unwrap(),
+    ];
+    // A map that contains itself (Go would overflow its stack printing it; fmt is not ours to
+    // guard, so only the recursive functions of this module see it).
+    for (name, args) in [
+        ("merge", vec![self_ref.clone(), self_ref.clone()]),
+        ("mergeOverwrite", vec![dict(&[("self", dict(&[]))]), self_ref.clone()]),
+        ("deepCopy", vec![self_ref.clone()]),
+        ("dig", vec![s("self"), s("self"), s("a"), i(0), self_ref.clone()]),
+        ("has", vec![self_ref.clone(), list(vec![self_ref.clone()])]),
+        ("keys", vec![self_ref.clone()]),
+    ] {
+        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(name, &args)));
+        assert!(res.is_ok(), "{name} panicked on a self-referencing map");
+    }
+    let strings: Vec<Value> = anys.iter().filter(|v| matches!(v, Value::String(_))).cloned().collect::<Vec<_>>();
+    let strings =
+        [strings, vec![s("2006-01-02T15:04:05.999999999Z07:00"), s("__2 002 Z070000 .000 ,999"), s("Etc/GMT-14")]]
+            .concat();
+    let ints: Vec<Value> = [i64::MIN, -3, 0, 1, 3, i64::MAX].into_iter().map(i).collect();
+    let maps: Vec<Value> = anys.iter().filter(|v| matches!(v, Value::Map(_))).cloned().collect();
+    let times: Vec<Value> = anys.iter().filter(|v| v.type_name() == "time.Time").cloned().collect();
+    let pool = |p: &Param| -> Vec<Value> {
+        match p {
+            Param::Any => anys.clone(),
+            Param::String => strings.clone(),
+            Param::Int(_) => ints.clone(),
+            Param::Float64 => vec![f(f64::NAN), f(0.5), f(-1e300)],
+            Param::Bool => vec![Value::Bool(false)],
+            Param::Map => maps.clone(),
+            Param::Named(_) => times.clone(),
+            Param::List => vec![list(vec![])],
+        }
+    };
+    for name in names {
+        let func = driftlint_gotmpl::funcs::lookup(name).unwrap();
+        let mut shapes: Vec<Vec<Param>> = vec![func.params.to_vec()];
+        if let Some(v) = func.variadic {
+            shapes.push([func.params, &[v]].concat());
+            shapes.push([func.params, &[v, v]].concat());
+        }
+        for shape in shapes {
+            // All combinations would be large: vary one position at a time over its pool,
+            // the others taken pairwise from the same index.
+            let pools: Vec<Vec<Value>> = shape.iter().map(&pool).collect();
+            let longest = pools.iter().map(Vec::len).max().unwrap_or(0);
+            for pos in 0..shape.len().max(1) {
+                for k in 0..longest {
+                    for j in 0..longest {
+                        let args: Vec<Value> = pools
+                            .iter()
+                            .enumerate()
+                            .map(|(n, p)| p[if n == pos { k } else { j } % p.len()].clone())
+                            .collect();
+                        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(name, &args)));
+                        assert!(
+                            res.is_ok(),
+                            "{name} panicked on {:?}",
+                            args.iter().map(sprint_value).collect::<Vec<_>>()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -32,8 +32,9 @@ pub(super) fn register(r: &mut Registry) {
 }
 
 /// How deep `merge` and `deepCopy` recurse. Go has no bound (a map that contains itself, made
-/// with `set`, overflows Go's stack); we stop with an error instead.
-const MAX_DEPTH: usize = 10_000;
+/// with `set`, overflows Go's stack); we stop with an error instead. Decoded data cannot nest
+/// this deep anyway (the JSON and YAML readers stop at 128 levels).
+const MAX_DEPTH: usize = 256;
 
 fn map_arg(v: &Value) -> Result<&Map, FuncError> {
     match v {
@@ -291,16 +292,19 @@ fn copy_value(v: &Value, depth: usize) -> Result<Value, FuncError> {
     }
     Ok(match v {
         Value::List(l) => {
-            let items = l.items.iter().map(|x| copy_value(x, depth + 1)).collect::<Result<Vec<_>, _>>()?;
+            let mut items = Vec::with_capacity(l.items.len());
+            for x in l.items.iter() {
+                items.push(copy_value(x, depth + 1)?);
+            }
             Value::List(crate::value::List { elem: l.elem.clone(), items: std::rc::Rc::new(items), nil: l.nil })
         }
         Value::Map(m) => {
-            let entries = m
-                .entries
-                .borrow()
-                .iter()
-                .map(|(k, x)| Ok((k.clone(), copy_value(x, depth + 1)?)))
-                .collect::<Result<BTreeMap<_, _>, FuncError>>()?;
+            let snapshot: Vec<(String, Value)> =
+                m.entries.borrow().iter().map(|(k, x)| (k.clone(), x.clone())).collect();
+            let mut entries = BTreeMap::new();
+            for (k, x) in snapshot {
+                entries.insert(k, copy_value(&x, depth + 1)?);
+            }
             Value::Map(Map {
                 elem: m.elem.clone(),
                 entries: std::rc::Rc::new(std::cell::RefCell::new(entries)),

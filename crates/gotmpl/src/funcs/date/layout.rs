@@ -825,7 +825,7 @@ pub(crate) fn parse_in_local(layout_str: &str, value_str: &str) -> Result<GoTime
     }
     if zone_offset != -1 {
         let mut t = GoTime::date(year, month, day, hour, min, sec, nsec, Loc::Utc);
-        t.secs -= zone_offset;
+        t.secs = t.secs.saturating_sub(zone_offset);
         // Local is UTC: its offset is 0 and its abbreviation "UTC".
         if zone_offset == 0 && (zone_name.is_empty() || zone_name == "UTC") {
             return Ok(t.with_loc(Loc::Local));

@@ -123,7 +123,7 @@ pub(crate) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 
 /// The (year, month, day) of a day count since 1970-01-01.
 pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
+    let z = z.saturating_add(719_468);
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
@@ -199,7 +199,10 @@ impl GoTime {
     /// `time.Date(year, month, day, hour, min, sec, nsec, loc)` with Go's normalization.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn date(year: i64, month: i64, day: i64, hour: i64, min: i64, sec: i64, nsec: i64, loc: Loc) -> GoTime {
-        let sec = sec + nsec.div_euclid(1_000_000_000);
+        // Go wraps silently on absurd inputs; clamp them so the arithmetic stays defined.
+        const BIG: i64 = 1 << 40;
+        let (year, month, day) = (year.clamp(-BIG, BIG), month.clamp(-BIG, BIG), day.clamp(-BIG, BIG));
+        let sec = sec.saturating_add(nsec.div_euclid(1_000_000_000));
         let nsec = nsec.rem_euclid(1_000_000_000);
         let days = days_from_civil(year, month, day);
         let local = days
@@ -210,10 +213,10 @@ impl GoTime {
         // Go: look the offset up at the local time taken as UTC, and again at the corrected
         // instant when that falls outside the first zone period.
         let (_, off1) = loc.lookup(local);
-        let mut unix = local - i64::from(off1);
+        let mut unix = local.saturating_sub(i64::from(off1));
         let (_, off2) = loc.lookup(unix);
         if off2 != off1 {
-            unix = local - i64::from(off2);
+            unix = local.saturating_sub(i64::from(off2));
         }
         GoTime::new(unix, nsec as u32, loc)
     }
@@ -224,7 +227,7 @@ impl GoTime {
 
     pub(crate) fn fields(&self) -> Fields {
         let (zone, offset) = self.loc.lookup(self.secs);
-        let local = self.secs + i64::from(offset);
+        let local = self.secs.saturating_add(i64::from(offset));
         let days = local.div_euclid(86_400);
         let rem = local.rem_euclid(86_400);
         let (year, month, day) = civil_from_days(days);
@@ -422,9 +425,9 @@ impl Object for GoTime {
             "AddDate" => int_args(name, args, 3).map(|ymd| {
                 let f = self.fields();
                 Value::object(GoTime::date(
-                    f.year + ymd[0],
-                    f.month + ymd[1],
-                    f.day + ymd[2],
+                    f.year.saturating_add(ymd[0]),
+                    f.month.saturating_add(ymd[1]),
+                    f.day.saturating_add(ymd[2]),
                     f.hour,
                     f.min,
                     f.sec,
