@@ -155,6 +155,25 @@ mod regex {
     }
 
     #[test]
+    fn go_dialect() {
+        // ASCII-only classes and word boundaries.
+        assert_eq!(out("regexFindAll", &[s("\\bfoo\\b"), s("éfooé foo"), i(-1)]), "[foo foo]");
+        assert_eq!(out("regexFindAll", &[s("\\w+"), s("héllo"), i(-1)]), "[h llo]");
+        // Literal braces, brackets and set-operation look-alikes.
+        assert_eq!(out("regexFind", &[s("x{,2}"), s("x{,2}")]), "x{,2}");
+        assert_eq!(out("regexFind", &[s("[[]+"), s("a[[b")]), "[[");
+        assert_eq!(out("regexFind", &[s("[a&&b]+"), s("x&&ab")]), "&&ab");
+        assert_eq!(out("regexFind", &[s("\\<a\\>"), s("<a>")]), "<a>");
+        // \Q…\E, octal and escaped space.
+        assert_eq!(out("regexFind", &[s("\\Q*.\\E+"), s("*..")]), "*..");
+        assert_eq!(out("regexFind", &[s("\\101\\ b"), s("zA b")]), "A b");
+        // What Go rejects although Rust would accept it.
+        for bad in ["a{1001}", "(?x) a", "\\e", "a**"] {
+            assert_eq!(out("regexMatch", &[s(bad), s("a")]), "false", "{bad}");
+        }
+    }
+
+    #[test]
     fn finding() {
         assert_eq!(out("regexFind", &[s("a|ab"), s("ab")]), "a");
         assert_eq!(

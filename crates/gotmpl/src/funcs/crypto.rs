@@ -52,6 +52,27 @@ const ALPHA: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const ASCII: &[u8] = b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
 
+thread_local! {
+    /// OS randomness read 4 KiB at a time: `randAlpha 1000000` would otherwise make a million
+    /// `getrandom` calls.
+    static POOL: std::cell::RefCell<(Box<[u8; 4096]>, usize)> = std::cell::RefCell::new((Box::new([0; 4096]), 4096));
+}
+
+fn next_u64() -> u64 {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let (buf, pos) = &mut *p;
+        if *pos + 8 > buf.len() {
+            OsRng.fill_bytes(&mut buf[..]);
+            *pos = 0;
+        }
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&buf[*pos..*pos + 8]);
+        *pos += 8;
+        u64::from_le_bytes(w)
+    })
+}
+
 /// A uniform random integer in `0..n` (`n > 0`), by rejection sampling.
 pub(super) fn rand_below(n: u64) -> u64 {
     if n <= 1 {
@@ -59,7 +80,7 @@ pub(super) fn rand_below(n: u64) -> u64 {
     }
     let zone = u64::MAX - (u64::MAX % n) - 1;
     loop {
-        let v = OsRng.next_u64();
+        let v = next_u64();
         if v <= zone {
             return v % n;
         }
