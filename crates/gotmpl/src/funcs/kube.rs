@@ -24,10 +24,10 @@ const A: Param = Param::Any;
 type R = Result<Value, FuncError>;
 
 pub(super) fn register(r: &mut Registry) {
-    r.add("toYaml", &[A], None, |_, a| Ok(Value::str(yaml::to_yaml(&a[0]))));
+    r.add("toYaml", &[A], None, |_, a| Ok(Value::str(yaml::to_yaml(arg(a, 0)))));
     r.add("fromYaml", &[S], None, |_, a| Ok(yaml::from_yaml(arg_str(a, 0))));
     r.add("fromYamlArray", &[S], None, |_, a| Ok(yaml::from_yaml_array(arg_str(a, 0))));
-    r.add("toJson", &[A], None, |_, a| Ok(Value::str(json::marshal(&a[0], json::Style::MARSHAL).unwrap_or_default())));
+    r.add("toJson", &[A], None, |_, a| Ok(Value::str(json::marshal(arg(a, 0), json::Style::MARSHAL).unwrap_or_default())));
     r.add("fromJson", &[S], None, |_, a| Ok(from_json(arg_str(a, 0))));
     r.add("fromJsonArray", &[S], None, |_, a| Ok(from_json_array(arg_str(a, 0))));
     r.add("toToml", &[A], None, to_toml);
@@ -37,13 +37,18 @@ pub(super) fn register(r: &mut Registry) {
 
     // Sprig v3 (`defaults.go`): the plain forms swallow errors, except toRawJson, which panics.
     r.add("toPrettyJson", &[A], None, |_, a| {
-        Ok(Value::str(json::marshal(&a[0], json::Style::PRETTY).unwrap_or_default()))
+        Ok(Value::str(json::marshal(arg(a, 0), json::Style::PRETTY).unwrap_or_default()))
     });
-    r.add("toRawJson", &[A], None, |_, a| must(json::marshal(&a[0], json::Style::RAW)));
-    r.add("mustToJson", &[A], None, |_, a| must(json::marshal(&a[0], json::Style::MARSHAL)));
-    r.add("mustToPrettyJson", &[A], None, |_, a| must(json::marshal(&a[0], json::Style::PRETTY)));
-    r.add("mustToRawJson", &[A], None, |_, a| must(json::marshal(&a[0], json::Style::RAW)));
+    r.add("toRawJson", &[A], None, |_, a| must(json::marshal(arg(a, 0), json::Style::RAW)));
+    r.add("mustToJson", &[A], None, |_, a| must(json::marshal(arg(a, 0), json::Style::MARSHAL)));
+    r.add("mustToPrettyJson", &[A], None, |_, a| must(json::marshal(arg(a, 0), json::Style::PRETTY)));
+    r.add("mustToRawJson", &[A], None, |_, a| must(json::marshal(arg(a, 0), json::Style::RAW)));
     r.add("mustFromJson", &[S], None, must_from_json);
+}
+
+/// An argument; the executor passes exactly the declared parameters, `Nil` guards the rest.
+fn arg(a: &[Value], i: usize) -> &Value {
+    a.get(i).unwrap_or(&Value::Nil)
 }
 
 /// A `string` parameter; the executor has already checked the type.
@@ -100,7 +105,7 @@ fn must_from_json(_: &mut Ctx<'_>, a: &[Value]) -> R {
 }
 
 fn to_toml(_: &mut Ctx<'_>, a: &[Value]) -> R {
-    match toml::encode(&a[0]) {
+    match toml::encode(arg(a, 0)) {
         Ok(s) => Ok(Value::str(s)),
         // kube-compare returns the error text as the function's result.
         Err(toml::TomlError::Encode(e)) => Ok(Value::str(e)),

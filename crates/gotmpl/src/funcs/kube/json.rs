@@ -17,9 +17,9 @@ use crate::value::{Map, Value};
 /// Go's scanner limit (`maxNestingDepth`); deeper input is a syntax error there too.
 const MAX_DECODE_DEPTH: usize = 10_000;
 
-/// Beyond this nesting the encoder gives up instead of risking the stack. Go has no limit (its
-/// stacks grow), but only a template building a list in a loop can get here.
-const MAX_ENCODE_DEPTH: usize = 2_000;
+/// Beyond this nesting the encoders (JSON, YAML, TOML) give up instead of risking the stack.
+/// Go has no limit (its stacks grow), but only a template building a list in a loop gets here.
+pub(crate) const MAX_ENCODE_DEPTH: usize = 1_000;
 
 /// How to lay out the encoding.
 #[derive(Clone, Copy, Debug)]
@@ -404,8 +404,10 @@ impl Decoder<'_> {
                             }
                             b']' => {
                                 self.i += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else { unreachable!() };
-                                v = Value::list(items);
+                                v = match stack.pop() {
+                                    Some(Frame::Array(items)) => Value::list(items),
+                                    _ => Value::Nil,
+                                };
                             }
                             c => return Err(invalid(c, "after array element")),
                         }
@@ -422,8 +424,10 @@ impl Decoder<'_> {
                             }
                             b'}' => {
                                 self.i += 1;
-                                let Some(Frame::Object(map, _)) = stack.pop() else { unreachable!() };
-                                v = Value::map(map);
+                                v = match stack.pop() {
+                                    Some(Frame::Object(map, _)) => Value::map(map),
+                                    _ => Value::Nil,
+                                };
                             }
                             c => return Err(invalid(c, "after object key:value pair")),
                         }
@@ -643,6 +647,31 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_is_bounded() {
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let (v, _) = unmarshal(&deep).unwrap();
+        assert!(marshal(&v, Style::MARSHAL).is_err());
+        // Tear down without deep recursion in the test thread's small stack.
+        let mut cur = v;
+        while let Value::List(l) = cur {
+            cur = l.items.first().cloned().unwrap_or(Value::Nil);
+        }
+        let mut list = Value::list(vec![]);
+        for _ in 0..MAX_ENCODE_DEPTH + 5 {
+            list = Value::list(vec![list]);
+        }
+        assert!(marshal(&list, Style::PRETTY).is_err());
+        assert_eq!(crate::funcs::kube::yaml::to_yaml(&list), "");
+        let mut list = Value::list(vec![]);
+        for _ in 0..MAX_ENCODE_DEPTH - 5 {
+            list = Value::list(vec![list]);
+        }
+        assert!(marshal(&list, Style::PRETTY).is_ok());
+        let too_deep = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        assert_eq!(unmarshal(&too_deep).unwrap_err(), "exceeded max depth");
+    }
+
+    #[test]
     fn pretty_layout() {
         let (v, _) = unmarshal(r#"{"b":[1,2],"a":{"c":"<x>"},"e":{},"f":[]}"#).unwrap();
         assert_eq!(
@@ -658,6 +687,7 @@ mod tests {
             inner.entries.borrow_mut().insert("self".into(), m.clone());
         }
         assert!(marshal(&m, Style::MARSHAL).unwrap_err().contains("encountered a cycle"));
+        assert_eq!(crate::funcs::kube::yaml::to_yaml(&m), "");
         // Break the cycle so the test does not leak.
         if let Value::Map(inner) = &m {
             inner.entries.borrow_mut().clear();

@@ -45,9 +45,8 @@ struct Encoder {
     written: bool,
 }
 
-/// The encoder recurses along the value; a template can nest lists arbitrarily, so stop early
-/// rather than exhaust the stack.
-const MAX_DEPTH: usize = 2_000;
+/// Values nested deeper than this are refused rather than risking the stack.
+const MAX_DEPTH: usize = super::json::MAX_ENCODE_DEPTH;
 
 fn too_deep() -> TomlError {
     TomlError::Encode("toml: value nested too deeply".into())

@@ -17,12 +17,16 @@ use driftlint_yaml::{Warning, parse_stream};
 use super::json;
 use crate::value::{Type, Value};
 
-/// Deeper values are refused (as a marshalling error) rather than risking the stack.
-const MAX_DEPTH: usize = 2_000;
+/// Values nested deeper than this are refused rather than risking the stack.
+const MAX_DEPTH: usize = super::json::MAX_ENCODE_DEPTH;
 
 /// `toYaml`: the YAML text without its final newline, or `""` when `json.Marshal` fails
 /// (NaN, a cycle, an unsupported type).
 pub(crate) fn to_yaml(v: &Value) -> String {
+    // json.Marshal first: it finds what Go refuses (NaN, cycles, unsupported types) cheaply.
+    if json::marshal(v, json::Style::MARSHAL).is_err() {
+        return String::new();
+    }
     match go_yaml_view(v, 0) {
         Ok(j) => {
             let mut s = driftlint_yaml::to_yaml_string(&j);
