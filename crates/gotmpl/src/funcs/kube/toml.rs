@@ -289,7 +289,7 @@ impl Encoder {
                 let s = if f.is_nan() {
                     if f.is_sign_negative() { "-nan".to_string() } else { "nan".to_string() }
                 } else if f.is_infinite() {
-                    if *f < 0.0 { "-inf".to_string() } else { "+inf".to_string() }
+                    if *f < 0.0 { "-inf".to_string() } else { "inf".to_string() }
                 } else {
                     // floatAddDecimal: TOML floats need a decimal point.
                     let s = super::json::shortest_fixed(*f);
@@ -375,6 +375,10 @@ mod tests {
         assert_eq!(toml(&Value::list(vec![m(vec![])])), format!("ERR {ERR_NO_KEY}"));
         assert_eq!(toml(&Value::Nil), "ERR reflect: call of reflect.Value.Type on zero Value");
         assert_eq!(toml(&m(vec![("f", Value::Float(3.0)), ("i", Value::int(3))])), "f = 3.0\ni = 3\n");
+        assert_eq!(toml(&Value::Float(f64::INFINITY)), "inf");
+        assert_eq!(toml(&Value::Float(1e21)), "1000000000000000000000.0");
+        assert_eq!(toml(&Value::nil_list(crate::value::Type::Interface)), "[]");
+        assert_eq!(toml(&Value::nil_map()), "");
     }
 
     #[test]
