@@ -366,3 +366,33 @@ mod paths {
         );
     }
 }
+
+mod limits {
+    use super::*;
+
+    fn limited(name: &str, args: &[Value]) -> Result<Value, FuncError> {
+        let limits = Limits { max_string_len: 64, max_list_len: 8, ..Limits::default() };
+        let mut ctx = Ctx { limits: &limits, crs: &[] };
+        (lookup(name).expect("registered").imp)(&mut ctx, args)
+    }
+
+    #[test]
+    fn growth_is_bounded() {
+        let long = "y".repeat(40);
+        for (name, args) in [
+            ("repeat", vec![i(100), s("ab")]),
+            ("indent", vec![i(100), s("a")]),
+            ("randAlpha", vec![i(65)]),
+            ("randBytes", vec![i(65)]),
+            ("replace", vec![s("a"), s(&long), s("aaa")]),
+            ("wrapWith", vec![i(1), s(&long), s("abcdef")]),
+            ("join", vec![s(&long), strs(&["a", "b", "c"])]),
+            ("regexReplaceAll", vec![s("a"), s("aaa"), s(&long)]),
+        ] {
+            assert!(matches!(limited(name, &args), Err(FuncError::Limit(_))), "{name}");
+        }
+        assert!(matches!(limited("splitList", &[s(","), s("a,b,c,d,e,f,g,h,i")]), Err(FuncError::Limit(_))));
+        assert!(matches!(limited("regexFindAll", &[s("."), s("abcdefghi"), i(-1)]), Err(FuncError::Limit(_))));
+        assert!(limited("repeat", &[i(3), s("ab")]).is_ok());
+    }
+}

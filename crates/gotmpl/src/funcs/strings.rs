@@ -63,8 +63,8 @@ pub(super) fn register(r: &mut Registry) {
         let (l, w, s) = (int_arg(a, 0), int_arg(a, 1), str_arg(a, 2));
         Ok(Value::str(if w < 4 || (l > 0 && w < 7) { s.to_string() } else { abbreviate(s, l, w) }))
     });
-    r.add("wrap", &[I, S], None, |_, a| Ok(Value::str(wrap(str_arg(a, 1), int_arg(a, 0), "\n", false))));
-    r.add("wrapWith", &[I, S, S], None, |_, a| Ok(Value::str(wrap(str_arg(a, 2), int_arg(a, 0), str_arg(a, 1), true))));
+    r.add("wrap", &[I, S], None, |c, a| Ok(Value::str(wrap(c, str_arg(a, 1), int_arg(a, 0), "\n", false)?)));
+    r.add("wrapWith", &[I, S, S], None, |c, a| Ok(Value::str(wrap(c, str_arg(a, 2), int_arg(a, 0), str_arg(a, 1), true)?)));
     r.add("quote", &[], Some(A), |_, a| {
         Ok(Value::str(a.iter().filter(|v| !is_nil(v)).map(|v| go_quote(&strval(v))).collect::<Vec<_>>().join(" ")))
     });
@@ -86,7 +86,12 @@ pub(super) fn register(r: &mut Registry) {
         check_list(c, parts.len())?;
         Ok(Value::string_list(parts))
     });
-    r.add("join", &[S, A], None, |_, a| Ok(Value::str(strslice(a.get(1).unwrap_or(&Value::Nil)).join(str_arg(a, 0)))));
+    r.add("join", &[S, A], None, |c, a| {
+        let (sep, parts) = (str_arg(a, 0), strslice(a.get(1).unwrap_or(&Value::Nil)));
+        let total: u128 = parts.iter().map(|p| p.len() as u128).sum::<u128>() + parts.len().saturating_sub(1) as u128 * sep.len() as u128;
+        check_len(c, total)?;
+        Ok(Value::str(parts.join(sep)))
+    });
     r.add("sortAlpha", &[A], None, sort_alpha);
     r.add("toStrings", &[A], None, |_, a| Ok(Value::string_list(strslice(a.first().unwrap_or(&Value::Nil)))));
     r.add("toString", &[A], None, |_, a| Ok(Value::str(strval(a.first().unwrap_or(&Value::Nil)))));
@@ -212,9 +217,9 @@ fn abbreviate(s: &str, offset: i64, width: i64) -> String {
 
 /// goutils `WrapCustom`: breaks at the last space within the width; long words are cut
 /// (`wrapWith`) or left whole (`wrap`). Byte-based.
-fn wrap(s: &str, width: i64, newline: &str, wrap_long: bool) -> String {
+fn wrap(c: &Ctx<'_>, s: &str, width: i64, newline: &str, wrap_long: bool) -> Result<String, FuncError> {
     if s.is_empty() {
-        return String::new();
+        return Ok(String::new());
     }
     let newline = if newline.is_empty() { "\n" } else { newline };
     let width = width.max(1) as u64 as usize;
@@ -223,6 +228,8 @@ fn wrap(s: &str, width: i64, newline: &str, wrap_long: bool) -> String {
     let mut offset = 0usize;
     let mut out: Vec<u8> = Vec::with_capacity(len + 8);
     while len - offset > width {
+        // A long separator can multiply the text: at most one per input byte.
+        check_len(c, (out.len() + len - offset) as u128)?;
         if b[offset] == b' ' {
             offset += 1;
             continue;
@@ -256,7 +263,8 @@ fn wrap(s: &str, width: i64, newline: &str, wrap_long: bool) -> String {
         }
     }
     out.extend_from_slice(&b[offset..]);
-    from_bytes(&out)
+    check_len(c, out.len() as u128)?;
+    Ok(from_bytes(&out))
 }
 
 /// Sprig's `indent`: the pad before the text and after every newline.
