@@ -84,7 +84,10 @@ mod strings {
         assert_eq!(out("abbrev", &[i(5), s("hello world")]), "he...");
         assert_eq!(out("abbrevboth", &[i(5), i(10), s("1234 5678 9123")]), "...5678...");
         assert_eq!(out("abbrevboth", &[i(0), i(6), s("abcdefghij")]), "abc...");
-        assert_eq!(out("wrap", &[i(10), s("the quick brown fox jumps over the lazy dog")]), "the quick\nbrown fox\njumps over\nthe lazy\ndog");
+        assert_eq!(
+            out("wrap", &[i(10), s("the quick brown fox jumps over the lazy dog")]),
+            "the quick\nbrown fox\njumps over\nthe lazy\ndog"
+        );
         assert_eq!(out("wrap", &[i(4), s("abcdefgh ij")]), "abcdefgh\nij");
         assert_eq!(out("wrapWith", &[i(3), s("<br>"), s("abcdefg")]), "abc<br>def<br>g");
     }
@@ -151,7 +154,10 @@ mod regex {
         // Go's \w and \d are ASCII-only.
         assert_eq!(out("regexMatch", &[s("^\\w+$"), s("héllo")]), "false");
         assert_eq!(err("mustRegexMatch", &[s("["), s("abc")]), "error parsing regexp: missing closing ]: `[`");
-        assert_eq!(err("mustRegexMatch", &[s("(a)\\1"), s("aa")]), "error parsing regexp: invalid escape sequence: `\\1`");
+        assert_eq!(
+            err("mustRegexMatch", &[s("(a)\\1"), s("aa")]),
+            "error parsing regexp: invalid escape sequence: `\\1`"
+        );
     }
 
     #[test]
@@ -206,7 +212,10 @@ mod regex {
         assert_eq!(out("regexSplit", &[s("z+"), s("pizza"), i(1)]), "[pizza]");
         assert_eq!(out("regexSplit", &[s(","), s("a,b,c"), i(2)]), "[a b,c]");
         assert_eq!(out("regexSplit", &[s(""), s("abc"), i(-1)]), "[a b c]");
-        assert_eq!(out("regexQuoteMeta", &[s("1.5+2*3?(x)[y]{z}^$|\\")]), "1\\.5\\+2\\*3\\?\\(x\\)\\[y\\]\\{z\\}\\^\\$\\|\\\\");
+        assert_eq!(
+            out("regexQuoteMeta", &[s("1.5+2*3?(x)[y]{z}^$|\\")]),
+            "1\\.5\\+2\\*3\\?\\(x\\)\\[y\\]\\{z\\}\\^\\$\\|\\\\"
+        );
     }
 }
 
@@ -233,15 +242,24 @@ mod encoding {
     #[test]
     fn derive_password() {
         let u32v = |n| Value::Int(n, driftlint_gotmpl::IntKind::Uint32);
-        assert_eq!(out("derivePassword", &[u32v(1), s("long"), s("password"), s("user"), s("example.com")]), "ZedaFaxcZaso9*");
+        assert_eq!(
+            out("derivePassword", &[u32v(1), s("long"), s("password"), s("user"), s("example.com")]),
+            "ZedaFaxcZaso9*"
+        );
         // scrypt (N=32768) is slow in unoptimised builds: the other corpus values
         // ("2461", "Gtc9iwP8", …) are checked by the conformance scorer in release builds.
-        assert_eq!(out("derivePassword", &[u32v(1), s("nosuch"), s("p"), s("u"), s("s")]), "cannot find password template nosuch");
+        assert_eq!(
+            out("derivePassword", &[u32v(1), s("nosuch"), s("p"), s("u"), s("s")]),
+            "cannot find password template nosuch"
+        );
     }
 
     #[test]
     fn aes() {
-        assert_eq!(out("decryptAES", &[s("secretkey"), s("aIREDgLsS4wK0jaJ4ka2S1IqTlf7RKpZl1ETOkOO4+w=")]), "plaintext value");
+        assert_eq!(
+            out("decryptAES", &[s("secretkey"), s("aIREDgLsS4wK0jaJ4ka2S1IqTlf7RKpZl1ETOkOO4+w=")]),
+            "plaintext value"
+        );
         assert_eq!(out("decryptAES", &[s("k"), s("")]), "");
         assert_eq!(err("decryptAES", &[s("k"), s("###")]), "illegal base64 data at input byte 0");
         let enc = out("encryptAES", &[s("key"), s("round trip text")]);
@@ -308,11 +326,24 @@ mod certs {
         assert!(field(&ca, "Cert").starts_with("-----BEGIN CERTIFICATE-----"));
         assert!(field(&ca, "Key").starts_with("-----BEGIN RSA PRIVATE KEY-----"));
         let ec = out("genPrivateKey", &[s("ecdsa")]);
-        let c = call("genSignedCertWithKey", &[s("svc"), Value::nil_list(driftlint_gotmpl::Type::Interface), strs(&["svc.local"]), i(30), ca.clone(), s(&ec)]).unwrap();
+        let c = call(
+            "genSignedCertWithKey",
+            &[
+                s("svc"),
+                Value::nil_list(driftlint_gotmpl::Type::Interface),
+                strs(&["svc.local"]),
+                i(30),
+                ca.clone(),
+                s(&ec),
+            ],
+        )
+        .unwrap();
         assert!(field(&c, "Cert").starts_with("-----BEGIN CERTIFICATE-----"));
         assert_ne!(field(&c, "Cert"), field(&ca, "Cert"));
         let ed = out("genPrivateKey", &[s("ed25519")]);
-        let ss = call("genSelfSignedCertWithKey", &[s("cn"), strs(&["10.0.0.1"]), strs(&["example.com"]), i(30), s(&ed)]).unwrap();
+        let ss =
+            call("genSelfSignedCertWithKey", &[s("cn"), strs(&["10.0.0.1"]), strs(&["example.com"]), i(30), s(&ed)])
+                .unwrap();
         // buildCustomCert accepts what the generators produce.
         let b64 = |x: &str| out("b64enc", &[s(x)]);
         let rebuilt = call("buildCustomCert", &[s(&b64(&field(&ss, "Cert"))), s(&b64(&field(&ss, "Key")))]).unwrap();
@@ -326,7 +357,10 @@ mod certs {
             err("genSelfSignedCert", &[s("example.com"), strs(&["not-an-ip"]), nil.clone(), i(30)]),
             "error parsing ip: not-an-ip"
         );
-        assert_eq!(err("genCAWithKey", &[s("ca"), i(30), s("not a pem key")]), "parsing private key: no PEM data in input");
+        assert_eq!(
+            err("genCAWithKey", &[s("ca"), i(30), s("not a pem key")]),
+            "parsing private key: no PEM data in input"
+        );
         assert_eq!(err("buildCustomCert", &[s("bm90IGEgY2VydA=="), s("bm90IGEga2V5")]), "unable to decode certificate");
         assert_eq!(err("buildCustomCert", &[s("%%%"), s("%%%")]), "unable to decode base64 certificate");
     }
@@ -358,8 +392,14 @@ mod paths {
         let parsed = call("urlParse", &[s("https://u@h.example/p?q=1#f")]).unwrap();
         assert_eq!(out("urlJoin", &[parsed]), "https://u@h.example/p?q=1#f");
         let dict = |kv: &[(&str, Value)]| Value::map(kv.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
-        assert_eq!(out("urlJoin", &[dict(&[("scheme", s("http")), ("host", s("h")), ("path", s("/a b/ü"))])]), "http://h/a%20b/%C3%BC");
-        assert_eq!(out("urlJoin", &[dict(&[("scheme", s("https")), ("host", s("h")), ("userinfo", s("u:p"))])]), "https://u:p@h");
+        assert_eq!(
+            out("urlJoin", &[dict(&[("scheme", s("http")), ("host", s("h")), ("path", s("/a b/ü"))])]),
+            "http://h/a%20b/%C3%BC"
+        );
+        assert_eq!(
+            out("urlJoin", &[dict(&[("scheme", s("https")), ("host", s("h")), ("userinfo", s("u:p"))])]),
+            "https://u:p@h"
+        );
         assert_eq!(
             err("urlJoin", &[dict(&[("host", i(5))])]),
             "unable to parse host key, must be of type string, but int found"
@@ -394,5 +434,175 @@ mod limits {
         assert!(matches!(limited("splitList", &[s(","), s("a,b,c,d,e,f,g,h,i")]), Err(FuncError::Limit(_))));
         assert!(matches!(limited("regexFindAll", &[s("."), s("abcdefghi"), i(-1)]), Err(FuncError::Limit(_))));
         assert!(limited("repeat", &[i(3), s("ab")]).is_ok());
+    }
+}
+
+mod robustness {
+    use super::*;
+    use driftlint_gotmpl::{IntKind, Param, Type};
+
+    const NAMES: &[&str] = &[
+        "abbrev",
+        "abbrevboth",
+        "camelcase",
+        "cat",
+        "contains",
+        "hasPrefix",
+        "hasSuffix",
+        "indent",
+        "initials",
+        "kebabcase",
+        "lower",
+        "nindent",
+        "nospace",
+        "plural",
+        "quote",
+        "repeat",
+        "replace",
+        "shuffle",
+        "snakecase",
+        "split",
+        "splitList",
+        "splitn",
+        "squote",
+        "substr",
+        "swapcase",
+        "title",
+        "toString",
+        "toStrings",
+        "trim",
+        "trimAll",
+        "trimPrefix",
+        "trimSuffix",
+        "trimall",
+        "trunc",
+        "untitle",
+        "upper",
+        "wrap",
+        "wrapWith",
+        "join",
+        "sortAlpha",
+        "atoi",
+        "regexMatch",
+        "mustRegexMatch",
+        "regexFind",
+        "mustRegexFind",
+        "regexFindAll",
+        "mustRegexFindAll",
+        "regexReplaceAll",
+        "mustRegexReplaceAll",
+        "regexReplaceAllLiteral",
+        "mustRegexReplaceAllLiteral",
+        "regexSplit",
+        "mustRegexSplit",
+        "regexQuoteMeta",
+        "b64enc",
+        "b64dec",
+        "b32enc",
+        "b32dec",
+        "sha1sum",
+        "sha256sum",
+        "sha512sum",
+        "adler32sum",
+        "decryptAES",
+        "encryptAES",
+        "randAlpha",
+        "randAlphaNum",
+        "randAscii",
+        "randNumeric",
+        "randBytes",
+        "randInt",
+        "uuidv4",
+        "buildCustomCert",
+        "genCAWithKey",
+        "genSelfSignedCertWithKey",
+        "base",
+        "dir",
+        "clean",
+        "ext",
+        "isAbs",
+        "osBase",
+        "osClean",
+        "osDir",
+        "osExt",
+        "osIsAbs",
+        "urlParse",
+        "urlJoin",
+    ];
+
+    fn candidates(p: Param) -> Vec<Value> {
+        let strings = [
+            "",
+            " ",
+            "a",
+            "é✓\u{0}",
+            "\\",
+            "[",
+            "(?",
+            "$1${x}$$",
+            "a{2,1}",
+            "\\Q",
+            "-----BEGIN X-----\nAA==\n-----END X-----\n",
+            "http://[::1]:80/%zz",
+            "//a@b@c:x/",
+            "aGVsbG8=",
+            "=",
+            "::",
+            "ǆ_ẞ-ＡＢ１",
+            "A\u{300}BC1dE",
+        ];
+        match p {
+            Param::String | Param::Any => strings.iter().map(|x| s(x)).collect(),
+            Param::Int(k) => {
+                [-1i64, 0, 1, 3, 7, 1 << 40, i64::MIN, i64::MAX].iter().map(|&n| Value::Int(n, k)).collect()
+            }
+            Param::List => vec![
+                Value::nil_list(Type::Interface),
+                strs(&["", "1.2.3.4", "::1"]),
+                Value::list(vec![i(1), Value::Nil]),
+            ],
+            Param::Map => vec![
+                Value::nil_map(),
+                Value::map(
+                    [("host".to_string(), s("h:1")), ("userinfo".to_string(), s("a b:c@"))].into_iter().collect(),
+                ),
+                Value::map([("path".to_string(), Value::Nil)].into_iter().collect()),
+            ],
+            _ => vec![Value::Nil],
+        }
+    }
+
+    #[test]
+    fn no_panics_on_odd_arguments() {
+        let limits = Limits { max_string_len: 1 << 16, max_list_len: 1 << 12, ..Limits::default() };
+        for name in NAMES {
+            let f = lookup(name).expect("registered");
+            let mut params: Vec<Param> = f.params.to_vec();
+            if let Some(v) = f.variadic {
+                params.extend([v, v]);
+            }
+            let sets: Vec<Vec<Value>> = params.iter().map(|&p| candidates(p)).collect();
+            // Vary one argument at a time around a fixed base (all first candidates), plus
+            // the diagonal, to keep the sweep small.
+            let base: Vec<Value> = sets.iter().map(|c| c[0].clone()).collect();
+            let mut calls = vec![base.clone()];
+            for (k, set) in sets.iter().enumerate() {
+                for v in set {
+                    let mut args = base.clone();
+                    args[k] = v.clone();
+                    calls.push(args);
+                }
+            }
+            let width = sets.iter().map(Vec::len).max().unwrap_or(0);
+            for j in 0..width {
+                calls.push(sets.iter().map(|c| c[j % c.len()].clone()).collect());
+            }
+            for args in calls {
+                let mut ctx = Ctx { limits: &limits, crs: &[] };
+                let _ = (f.imp)(&mut ctx, &args);
+            }
+        }
+        // Keep the `IntKind` import honest: unsigned counters go through the same path.
+        assert!(lookup("derivePassword").is_some_and(|f| f.params[0] == Param::Int(IntKind::Uint32)));
     }
 }
