@@ -708,3 +708,27 @@ fn no_panics_on_awkward_arguments() {
         }
     }
 }
+
+#[test]
+fn merge_into_a_nested_typed_map_panics_like_go() {
+    let typed = Value::typed_map(Type::String, [("a".to_string(), s("x"))].into_iter().collect());
+    let dst = dict(&[("m", typed)]);
+    let src = dict(&[("m", dict(&[("b", i(1))]))]);
+    assert_eq!(
+        err("merge", &[dst, src]),
+        "reflect.Value.SetMapIndex: value of type interface {} is not assignable to type string"
+    );
+}
+
+#[test]
+fn go_syntax_of_objects() {
+    let t = call("toDate", &[s("2006-01-02"), s("2024-03-05")]).unwrap();
+    let Value::Object(o) = &t else { panic!() };
+    assert_eq!(o.go_syntax(), "time.Date(2024, time.March, 5, 0, 0, 0, 0, time.Local)");
+    let v = call("semver", &[s("1.2.3")]).unwrap();
+    let Value::Object(o) = &v else { panic!() };
+    assert_eq!(
+        o.go_syntax(),
+        r#"&semver.Version{major:0x1, minor:0x2, patch:0x3, pre:"", metadata:"", original:"1.2.3"}"#
+    );
+}

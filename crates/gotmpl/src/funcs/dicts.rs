@@ -192,7 +192,7 @@ fn mergo_maps(dst: &Map, src: &Map, overwrite: bool, depth: usize) -> Result<(),
         match &s {
             Value::Nil | Value::Invalid => {
                 if overwrite {
-                    dst.entries.borrow_mut().insert(key, Value::Nil);
+                    assign(dst, key, Value::Nil, &src.elem)?;
                 }
                 continue;
             }
@@ -212,7 +212,8 @@ fn mergo_maps(dst: &Map, src: &Map, overwrite: bool, depth: usize) -> Result<(),
                 };
                 let dst_empty = dst.entries.borrow().is_empty();
                 let new = if overwrite || dst_empty { s.clone() } else { dst_slice };
-                dst.entries.borrow_mut().insert(key.clone(), new);
+                let ty = new.type_of().unwrap_or(Type::Interface);
+                assign(dst, key.clone(), new, &ty)?;
             }
             _ => {}
         }
@@ -227,9 +228,23 @@ fn mergo_maps(dst: &Map, src: &Map, overwrite: bool, depth: usize) -> Result<(),
             }
         }
         if overwrite || d.as_ref().is_none_or(mergo_empty) {
-            dst.entries.borrow_mut().insert(key, s);
+            assign(dst, key, s, &src.elem)?;
         }
     }
+    Ok(())
+}
+
+/// `reflect.Value.SetMapIndex`: a value whose static type is `ty` goes into `dst` only when
+/// assignable to its element type. Only a nested typed map (a `map[string]string` from `split`)
+/// can refuse, and Go panics there.
+fn assign(dst: &Map, key: String, v: Value, ty: &Type) -> Result<(), FuncError> {
+    if dst.elem != Type::Interface && dst.elem != *ty {
+        return Err(FuncError::msg(format!(
+            "reflect.Value.SetMapIndex: value of type {ty} is not assignable to type {}",
+            dst.elem
+        )));
+    }
+    dst.entries.borrow_mut().insert(key, v);
     Ok(())
 }
 

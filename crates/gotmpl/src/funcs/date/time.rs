@@ -449,6 +449,26 @@ impl Object for GoTime {
         self.string()
     }
 
+    /// `Time.GoString()`: `time.Date(2024, time.March, 5, 0, 0, 0, 0, time.Local)`.
+    fn go_syntax(&self) -> String {
+        let f = self.fields();
+        let loc = match &self.loc {
+            Loc::Utc => "time.UTC".to_string(),
+            Loc::Local => "time.Local".to_string(),
+            other => format!("time.Location({})", super::duration::time_quote(other.name())),
+        };
+        format!(
+            "time.Date({}, time.{}, {}, {}, {}, {}, {}, {loc})",
+            f.year,
+            MONTH_NAMES[(f.month - 1) as usize],
+            f.day,
+            f.hour,
+            f.min,
+            f.sec,
+            f.nsec
+        )
+    }
+
     fn deep_equal(&self, other: &dyn Object) -> bool {
         other.as_any().downcast_ref::<GoTime>().is_some_and(|o| {
             o.secs == self.secs
