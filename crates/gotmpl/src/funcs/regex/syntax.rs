@@ -26,7 +26,10 @@ impl std::fmt::Display for GoError {
 }
 
 fn err(code: &'static str, expr: &str) -> GoError {
-    GoError { code, expr: expr.to_string() }
+    GoError {
+        code,
+        expr: expr.to_string(),
+    }
 }
 
 const DIGIT: &str = "0-9";
@@ -49,7 +52,9 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
         let start = i;
         match c {
             '\\' => {
-                let Some(n) = at(i + 1) else { return Err(err("trailing backslash at end of expression", "")) };
+                let Some(n) = at(i + 1) else {
+                    return Err(err("trailing backslash at end of expression", ""));
+                };
                 i += 2;
                 match n {
                     'd' => out.push_str("[0-9]"),
@@ -71,7 +76,10 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
                             None => (rest, pat.len()),
                         };
                         out.push_str(&regex::escape(lit));
-                        i = chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len());
+                        i = chars
+                            .iter()
+                            .position(|&(b, _)| b >= after)
+                            .unwrap_or(chars.len());
                         operand = !lit.is_empty();
                         last_repeat = None;
                         continue;
@@ -146,7 +154,10 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
                 }
                 let text = &pat[byte(i)..byte(j)];
                 if let Some(prev) = last_repeat {
-                    return Err(err("invalid nested repetition operator", &pat[byte(prev)..byte(j)]));
+                    return Err(err(
+                        "invalid nested repetition operator",
+                        &pat[byte(prev)..byte(j)],
+                    ));
                 }
                 if !operand {
                     return Err(err("missing argument to repetition operator", text));
@@ -199,7 +210,11 @@ fn repeat_count(chars: &[(usize, char)], i: usize) -> Option<(usize, u64, Option
         '}' => Some(min),
         ',' => {
             j += 1;
-            if chars.get(j)?.1 == '}' { None } else { Some(num(&mut j)?) }
+            if chars.get(j)?.1 == '}' {
+                None
+            } else {
+                Some(num(&mut j)?)
+            }
         }
         _ => return None,
     };
@@ -211,12 +226,25 @@ fn repeat_count(chars: &[(usize, char)], i: usize) -> Option<(usize, u64, Option
 
 /// An escape other than the class shorthands, outside or inside a class, starting at the
 /// backslash `i`. Returns the index after it.
-fn escape(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Result<usize, GoError> {
+fn escape(
+    pat: &str,
+    chars: &[(usize, char)],
+    i: usize,
+    out: &mut String,
+) -> Result<usize, GoError> {
     let byte = |k: usize| chars.get(k).map_or(pat.len(), |&(b, _)| b);
-    let Some(&(_, n)) = chars.get(i + 1) else { return Err(err("trailing backslash at end of expression", "")) };
+    let Some(&(_, n)) = chars.get(i + 1) else {
+        return Err(err("trailing backslash at end of expression", ""));
+    };
     let bad = |k: usize| Err(err("invalid escape sequence", &pat[byte(i)..byte(k)]));
     match n {
-        '1'..='7' if !chars.get(i + 2).is_some_and(|&(_, c)| ('0'..='7').contains(&c)) => bad(i + 2),
+        '1'..='7'
+            if !chars
+                .get(i + 2)
+                .is_some_and(|&(_, c)| ('0'..='7').contains(&c)) =>
+        {
+            bad(i + 2)
+        }
         '0'..='7' => {
             // Octal: up to three digits.
             let mut j = i + 1;
@@ -229,7 +257,9 @@ fn escape(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Res
             Ok(j)
         }
         'x' => {
-            let Some(&(_, c)) = chars.get(i + 2) else { return bad(i + 2) };
+            let Some(&(_, c)) = chars.get(i + 2) else {
+                return bad(i + 2);
+            };
             if c == '{' {
                 let mut j = i + 3;
                 let mut v: u32 = 0;
@@ -259,7 +289,9 @@ fn escape(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Res
         }
         'p' | 'P' => {
             // Unicode class: \pL or \p{Name}; Go and Rust share the syntax.
-            let Some(&(_, c)) = chars.get(i + 2) else { return bad(i + 2) };
+            let Some(&(_, c)) = chars.get(i + 2) else {
+                return bad(i + 2);
+            };
             if c == '{' {
                 let Some(close) = chars[i + 3..].iter().position(|&(_, c)| c == '}') else {
                     return Err(err("invalid character class range", &pat[byte(i)..]));
@@ -320,7 +352,10 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
                 };
                 out.push_str(&rest[..end + 2]);
                 let after = byte(j) + end + 2;
-                j = chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len());
+                j = chars
+                    .iter()
+                    .position(|&(b, _)| b >= after)
+                    .unwrap_or(chars.len());
             }
             '[' | '&' | '~' => {
                 out.push('\\');
@@ -366,7 +401,12 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
 
 /// `(?` at index `i`: a named group `(?P<name>` / `(?<name>`, or flags `(?imsU-imsU)` /
 /// `(?flags:`. Returns the index after what was consumed.
-fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Result<usize, GoError> {
+fn group_flags(
+    pat: &str,
+    chars: &[(usize, char)],
+    i: usize,
+    out: &mut String,
+) -> Result<usize, GoError> {
     let byte = |k: usize| chars.get(k).map_or(pat.len(), |&(b, _)| b);
     let at = |k: usize| chars.get(k).map(|&(_, c)| c);
     let rest = &pat[byte(i)..];
@@ -378,7 +418,9 @@ fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -
         None
     };
     if let Some(begin) = named {
-        let Some(end) = rest.find('>') else { return Err(err("invalid named capture", rest)) };
+        let Some(end) = rest.find('>') else {
+            return Err(err("invalid named capture", rest));
+        };
         let name = &rest[begin..end];
         if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
             return Err(err("invalid named capture", &rest[..end + 1]));
@@ -387,7 +429,10 @@ fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -
         out.push_str(name);
         out.push('>');
         let after = byte(i) + end + 1;
-        return Ok(chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len()));
+        return Ok(chars
+            .iter()
+            .position(|&(b, _)| b >= after)
+            .unwrap_or(chars.len()));
     }
     let mut j = i + 2;
     let mut negated = false;
@@ -414,7 +459,10 @@ fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -
             _ => break,
         }
     }
-    Err(err("invalid or unsupported Perl syntax", &pat[byte(i)..byte(j)]))
+    Err(err(
+        "invalid or unsupported Perl syntax",
+        &pat[byte(i)..byte(j)],
+    ))
 }
 
 #[cfg(test)]
@@ -426,14 +474,35 @@ mod tests {
         let e = |p: &str| translate(p).unwrap_err().to_string();
         assert_eq!(e("["), "error parsing regexp: missing closing ]: `[`");
         assert_eq!(e("("), "error parsing regexp: missing closing ): `(`");
-        assert_eq!(e("*"), "error parsing regexp: missing argument to repetition operator: `*`");
-        assert_eq!(e("(?"), "error parsing regexp: invalid or unsupported Perl syntax: `(?`");
-        assert_eq!(e("a(?=b)"), "error parsing regexp: invalid or unsupported Perl syntax: `(?=`");
-        assert_eq!(e("(a)\\1"), "error parsing regexp: invalid escape sequence: `\\1`");
-        assert_eq!(e("a**"), "error parsing regexp: invalid nested repetition operator: `**`");
-        assert_eq!(e("a{1001}"), "error parsing regexp: invalid repeat count: `{1001}`");
+        assert_eq!(
+            e("*"),
+            "error parsing regexp: missing argument to repetition operator: `*`"
+        );
+        assert_eq!(
+            e("(?"),
+            "error parsing regexp: invalid or unsupported Perl syntax: `(?`"
+        );
+        assert_eq!(
+            e("a(?=b)"),
+            "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"
+        );
+        assert_eq!(
+            e("(a)\\1"),
+            "error parsing regexp: invalid escape sequence: `\\1`"
+        );
+        assert_eq!(
+            e("a**"),
+            "error parsing regexp: invalid nested repetition operator: `**`"
+        );
+        assert_eq!(
+            e("a{1001}"),
+            "error parsing regexp: invalid repeat count: `{1001}`"
+        );
         assert_eq!(e("a)"), "error parsing regexp: unexpected ): `a)`");
-        assert_eq!(e("(?x)a"), "error parsing regexp: invalid or unsupported Perl syntax: `(?x`");
+        assert_eq!(
+            e("(?x)a"),
+            "error parsing regexp: invalid or unsupported Perl syntax: `(?x`"
+        );
     }
 
     #[test]
