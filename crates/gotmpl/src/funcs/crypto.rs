@@ -7,6 +7,7 @@
 //! shapes (lengths, prefixes) of these results.
 
 mod cert;
+mod der;
 
 use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
 use hmac::Mac;
