@@ -50,7 +50,12 @@ pub struct OmitEntry {
 
 impl OmitEntry {
     fn built_in(path: &str) -> Self {
-        OmitEntry { path_to_key: Some(path.to_owned()), is_prefix: false, include: String::new(), span: 0..0 }
+        OmitEntry {
+            path_to_key: Some(path.to_owned()),
+            is_prefix: false,
+            include: String::new(),
+            span: 0..0,
+        }
     }
 }
 
@@ -105,16 +110,41 @@ fn with_built_in(raw: RawFieldsToOmit) -> Processed {
         // A repeated key (only possible via case-different spellings) replaces the earlier one.
         items.insert(key, entries);
     }
-    items.insert(BUILT_IN_KEY.to_owned(), BUILT_IN_PATHS.iter().map(|p| OmitEntry::built_in(p)).collect());
-    let default_omit_ref =
-        if raw.default_omit_ref.is_empty() { BUILT_IN_KEY.to_owned() } else { raw.default_omit_ref };
-    Processed { fields: FieldsToOmit { default_omit_ref, items, resolved: IndexMap::new() }, warnings }
+    items.insert(
+        BUILT_IN_KEY.to_owned(),
+        BUILT_IN_PATHS
+            .iter()
+            .map(|p| OmitEntry::built_in(p))
+            .collect(),
+    );
+    let default_omit_ref = if raw.default_omit_ref.is_empty() {
+        BUILT_IN_KEY.to_owned()
+    } else {
+        raw.default_omit_ref
+    };
+    Processed {
+        fields: FieldsToOmit {
+            default_omit_ref,
+            items,
+            resolved: IndexMap::new(),
+        },
+        warnings,
+    }
 }
 
 fn parse(entry: &OmitEntry, path: &str) -> Result<OmitPath, Problem> {
     parse_path_to_key(path)
-        .map(|segments| OmitPath { path_to_key: path.to_owned(), is_prefix: entry.is_prefix, segments })
-        .map_err(|e| Problem::new(format!("failed to parse path: {e}"), Some(entry.span.clone())))
+        .map(|segments| OmitPath {
+            path_to_key: path.to_owned(),
+            is_prefix: entry.is_prefix,
+            segments,
+        })
+        .map_err(|e| {
+            Problem::new(
+                format!("failed to parse path: {e}"),
+                Some(entry.span.clone()),
+            )
+        })
 }
 
 /// v1 processing: the default must exist (checked first, alone), then every path parses.
@@ -124,7 +154,10 @@ pub(crate) fn process_v1(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>
     let fields = &mut processed.fields;
     if !fields.items.contains_key(&fields.default_omit_ref) {
         return Err(vec![Problem::new(
-            format!("fieldsToOmit's defaultOmitRef \"{}\" not found in items", fields.default_omit_ref),
+            format!(
+                "fieldsToOmit's defaultOmitRef \"{}\" not found in items",
+                fields.default_omit_ref
+            ),
             default_span,
         )]);
     }
@@ -139,14 +172,22 @@ pub(crate) fn process_v1(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>
         }
         fields.resolved.insert(key.clone(), paths);
     }
-    if errors.is_empty() { Ok(processed) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(processed)
+    } else {
+        Err(errors)
+    }
 }
 
 /// v2 processing: entries with `pathToKey` and/or `include`, expanded recursively.
 /// The default is deliberately not checked (§2.6, observed).
 pub(crate) fn process_v2(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>> {
     let mut processed = with_built_in(raw);
-    let mut expander = Expander { items: &processed.fields.items, cache: HashMap::new(), fuel: INCLUDE_FUEL };
+    let mut expander = Expander {
+        items: &processed.fields.items,
+        cache: HashMap::new(),
+        fuel: INCLUDE_FUEL,
+    };
     let mut errors = Vec::new();
     let mut resolved = IndexMap::new();
     for key in processed.fields.items.keys() {
@@ -158,7 +199,11 @@ pub(crate) fn process_v2(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>
         }
     }
     processed.fields.resolved = resolved;
-    if errors.is_empty() { Ok(processed) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(processed)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Go's `processFieldsToOmitEntries` / `FieldsToOmitV2Entry.process`, including the quirk
@@ -176,7 +221,9 @@ impl Expander<'_> {
         let mut paths = Vec::new();
         let mut errors = Vec::new();
         // An include of a missing key is silently empty.
-        let Some((key_index, _, entries)) = self.items.get_full(key) else { return (paths, errors) };
+        let Some((key_index, _, entries)) = self.items.get_full(key) else {
+            return (paths, errors);
+        };
         for (i, entry) in entries.iter().enumerate() {
             let (p, e) = self.entry(key_index, i, entry, &current);
             if e.is_empty() {
@@ -200,12 +247,18 @@ impl Expander<'_> {
         }
         let span = Some(entry.span.clone());
         if self.fuel == 0 {
-            return (Vec::new(), vec![Problem::new("fieldsToOmit includes expand too far", span)]);
+            return (
+                Vec::new(),
+                vec![Problem::new("fieldsToOmit includes expand too far", span)],
+            );
         }
         self.fuel -= 1;
         let path = entry.path_to_key.as_deref().unwrap_or("");
         if entry.include.is_empty() && path.is_empty() {
-            return (Vec::new(), vec![Problem::new("must have either include or pathToKey", span)]);
+            return (
+                Vec::new(),
+                vec![Problem::new("must have either include or pathToKey", span)],
+            );
         }
         let mut paths = Vec::new();
         let mut errors = Vec::new();
@@ -216,11 +269,17 @@ impl Expander<'_> {
             }
         }
         if !entry.include.is_empty() {
-            if previous.iter().any(|k| *k == entry.include) {
+            if previous.contains(&entry.include) {
                 let mut chain = previous.to_vec();
                 chain.push(entry.include.clone());
                 // Returned before caching, like Go.
-                return (paths, vec![Problem::new(format!("circular import found {}", chain.join(" -> ")), span)]);
+                return (
+                    paths,
+                    vec![Problem::new(
+                        format!("circular import found {}", chain.join(" -> ")),
+                        span,
+                    )],
+                );
             }
             let (p, e) = self.key(&entry.include, previous);
             if e.is_empty() {
@@ -230,7 +289,8 @@ impl Expander<'_> {
             }
         }
         if !paths.is_empty() {
-            self.cache.insert((key_index, index), (paths.clone(), errors.clone()));
+            self.cache
+                .insert((key_index, index), (paths.clone(), errors.clone()));
         }
         (paths, errors)
     }
@@ -242,17 +302,27 @@ impl FieldsToOmit {
     /// Unknown refs give kube-compare's (sic) message, one per ref.
     pub fn paths_for(&self, refs: &[String]) -> Result<Vec<OmitPath>, Vec<String>> {
         if refs.is_empty() {
-            return Ok(self.resolved.get(&self.default_omit_ref).cloned().unwrap_or_default());
+            return Ok(self
+                .resolved
+                .get(&self.default_omit_ref)
+                .cloned()
+                .unwrap_or_default());
         }
         let mut paths = Vec::new();
         let mut errors = Vec::new();
         for r in refs {
             match self.resolved.get(r) {
                 Some(p) => paths.extend(p.iter().cloned()),
-                None => errors.push(format!("fieldsToOmitRefs entry \"{r}\" not found it fieldsToOmit Items")),
+                None => errors.push(format!(
+                    "fieldsToOmitRefs entry \"{r}\" not found it fieldsToOmit Items"
+                )),
             }
         }
-        if errors.is_empty() { Ok(paths) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(paths)
+        } else {
+            Err(errors)
+        }
     }
 }
 
@@ -261,14 +331,22 @@ mod tests {
     use super::*;
 
     fn entry(path: Option<&str>, include: &str) -> OmitEntry {
-        OmitEntry { path_to_key: path.map(str::to_owned), is_prefix: false, include: include.to_owned(), span: 0..0 }
+        OmitEntry {
+            path_to_key: path.map(str::to_owned),
+            is_prefix: false,
+            include: include.to_owned(),
+            span: 0..0,
+        }
     }
 
     fn raw(default: &str, items: Vec<(&str, Vec<OmitEntry>)>) -> RawFieldsToOmit {
         RawFieldsToOmit {
             default_omit_ref: default.to_owned(),
             default_span: None,
-            items: items.into_iter().map(|(k, e)| (k.to_owned(), 0..0, e)).collect(),
+            items: items
+                .into_iter()
+                .map(|(k, e)| (k.to_owned(), 0..0, e))
+                .collect(),
         }
     }
 
@@ -298,11 +376,29 @@ mod tests {
 
     #[test]
     fn include_and_defaults() {
-        let r = raw("a", vec![("a", vec![entry(Some("x.y"), "b")]), ("b", vec![entry(Some("z"), "missing")])]);
+        let r = raw(
+            "a",
+            vec![
+                ("a", vec![entry(Some("x.y"), "b")]),
+                ("b", vec![entry(Some("z"), "missing")]),
+            ],
+        );
         let p = process_v2(r).ok().unwrap();
-        let a: Vec<_> = p.fields.paths_for(&[]).unwrap().into_iter().map(|p| p.segments).collect();
+        let a: Vec<_> = p
+            .fields
+            .paths_for(&[])
+            .unwrap()
+            .into_iter()
+            .map(|p| p.segments)
+            .collect();
         assert_eq!(a, [vec!["x", "y"], vec!["z"]]);
-        assert_eq!(p.fields.paths_for(&[BUILT_IN_KEY.to_owned()]).unwrap().len(), 11);
+        assert_eq!(
+            p.fields
+                .paths_for(&[BUILT_IN_KEY.to_owned()])
+                .unwrap()
+                .len(),
+            11
+        );
         assert_eq!(
             p.fields.paths_for(&["nope".to_owned()]).unwrap_err(),
             ["fieldsToOmitRefs entry \"nope\" not found it fieldsToOmit Items"]
@@ -314,12 +410,14 @@ mod tests {
             messages(process_v1(raw("nope", vec![]))),
             ["fieldsToOmit's defaultOmitRef \"nope\" not found in items"]
         );
-        assert_eq!(messages(process_v2(raw("", vec![("a", vec![entry(None, "")])]))), [
-            "must have either include or pathToKey"
-        ]);
-        assert_eq!(messages(process_v1(raw("", vec![("a", vec![entry(Some(""), "")])]))), [
-            "failed to parse path: EOF"
-        ]);
+        assert_eq!(
+            messages(process_v2(raw("", vec![("a", vec![entry(None, "")])]))),
+            ["must have either include or pathToKey"]
+        );
+        assert_eq!(
+            messages(process_v1(raw("", vec![("a", vec![entry(Some(""), "")])]))),
+            ["failed to parse path: EOF"]
+        );
     }
 
     #[test]
