@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod compare;
 mod ls;
 mod template;
 
@@ -23,6 +24,9 @@ pub struct Cli {
 enum Command {
     /// List every Kubernetes object driftlint finds in the inputs, with file and line.
     Ls(ls::Args),
+    /// Compare CRs with a reference, as kube-compare's offline mode does (same flags,
+    /// outputs and exit codes).
+    Compare(compare::Args),
     /// Work with Go templates the way a reference renders them.
     #[command(subcommand)]
     Template(template::Command),
@@ -63,6 +67,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Ls(args) => ls::run(&args),
         Command::Template(cmd) => template::run(cmd),
+        Command::Compare(args) => compare::run(args),
     };
     match result {
         Ok(code) => code,
