@@ -9,9 +9,28 @@ use std::ops::Range;
 
 use crate::input::SourcePath;
 
-/// Stable rule ids (kebab-case): the same id appears in every output and in suppressions.
+/// Stable rule ids (kebab-case): the same id appears in every output, in suppressions and in
+/// `driftlint explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
+    /// A field's value differs from the reference.
+    ValueDrift,
+    /// A field the reference expects is absent from the manifest.
+    MissingField,
+    /// The manifest has a field the reference does not specify.
+    UnexpectedField,
+    /// A CR the reference requires is not in the inputs.
+    MissingResource,
+    /// A CR that no reference template matches.
+    UnmatchedResource,
+    /// A v2 group rule (`oneOf`, `noneOf`, `allOrNoneOf`, …) is broken.
+    CardinalityViolation,
+    /// Several templates matched a CR equally well.
+    AmbiguousCorrelation,
+    /// A reference template failed to render with a manifest.
+    TemplateRenderError,
+    /// The reference itself is invalid (metadata.yaml or a template).
+    InvalidReference,
     YamlSyntaxError,
     DuplicateKey,
     UnsupportedYaml,
@@ -20,14 +39,46 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in documentation order.
+    pub const ALL: [Rule; 14] = [
+        Rule::ValueDrift,
+        Rule::MissingField,
+        Rule::UnexpectedField,
+        Rule::MissingResource,
+        Rule::UnmatchedResource,
+        Rule::CardinalityViolation,
+        Rule::AmbiguousCorrelation,
+        Rule::TemplateRenderError,
+        Rule::InvalidReference,
+        Rule::YamlSyntaxError,
+        Rule::DuplicateKey,
+        Rule::UnsupportedYaml,
+        Rule::NotKubernetesObject,
+        Rule::IoError,
+    ];
+
     pub fn id(self) -> &'static str {
         match self {
+            Rule::ValueDrift => "value-drift",
+            Rule::MissingField => "missing-field",
+            Rule::UnexpectedField => "unexpected-field",
+            Rule::MissingResource => "missing-resource",
+            Rule::UnmatchedResource => "unmatched-resource",
+            Rule::CardinalityViolation => "cardinality-violation",
+            Rule::AmbiguousCorrelation => "ambiguous-correlation",
+            Rule::TemplateRenderError => "template-render-error",
+            Rule::InvalidReference => "invalid-reference",
             Rule::YamlSyntaxError => "yaml-syntax-error",
             Rule::DuplicateKey => "duplicate-key",
             Rule::UnsupportedYaml => "unsupported-yaml",
             Rule::NotKubernetesObject => "not-kubernetes-object",
             Rule::IoError => "io-error",
         }
+    }
+
+    /// The rule with this id.
+    pub fn from_id(id: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.id() == id)
     }
 }
 
@@ -71,6 +122,13 @@ pub struct Diagnostic {
     pub primary: Label,
     pub secondary: Vec<Label>,
     pub help: Vec<String>,
+    /// The Kubernetes object concerned (kube-compare CR id), when there is one.
+    pub object: Option<String>,
+    /// The field concerned, as a JSON pointer into the object.
+    pub field: Option<String>,
+    /// Set when a reviewer-visible suppression (annotation or config entry) silenced the
+    /// finding; the text is the reason given. Suppressed findings never fail a run.
+    pub suppressed: Option<String>,
 }
 
 impl Diagnostic {
@@ -88,6 +146,9 @@ impl Diagnostic {
             primary: Label { path, range, message: None },
             secondary: Vec::new(),
             help: Vec::new(),
+            object: None,
+            field: None,
+            suppressed: None,
         }
     }
 
@@ -103,5 +164,28 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help.push(help.into());
         self
+    }
+
+    pub fn with_object(mut self, object: impl Into<String>, field: Option<String>) -> Self {
+        self.object = Some(object.into());
+        self.field = field;
+        self
+    }
+
+    /// A stable identity for "the same finding" across runs and line moves: rule, path,
+    /// object and field, never line numbers (SARIF `partialFingerprints`, `--new-only`).
+    pub fn fingerprint(&self) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        for part in [
+            self.rule.id(),
+            &self.primary.path.display(),
+            self.object.as_deref().unwrap_or(""),
+            self.field.as_deref().unwrap_or(""),
+        ] {
+            h.update(part.as_bytes());
+            h.update([0u8]);
+        }
+        h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
     }
 }
