@@ -7,7 +7,9 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod correlate;
 pub mod diagnostic;
 pub mod document;
 pub mod input;
+pub mod kubecompare;
 pub mod reference;

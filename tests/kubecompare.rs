@@ -1,0 +1,281 @@
+//! Byte-level parity of the kube-compare outputs and input collection, against the recorded
+//! conformance corpus (`../shared/conformance/kube-compare`).
+//!
+//! Each case's `expected.json` is read back into the report model and rendered again: the
+//! JSON must match byte for byte, and so must the text report (`expected.txt`), the YAML and
+//! JUnit reports where recorded, and the generate-patches list. The CRs collected from each
+//! case's inputs must cover every `CRName` and unmatched id of the report.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use driftlint::kubecompare::{self, Output};
+use serde_json::Value;
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/kube-compare");
+    // Canonical, because collected paths are cleaned like Go's `filepath.Join` does.
+    p.canonicalize().ok().filter(|p| p.is_dir())
+}
+
+struct Case {
+    name: String,
+    dir: PathBuf,
+    meta: Value,
+}
+
+fn cases() -> Vec<Case> {
+    let Some(root) = corpus() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Case> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("case.yaml").is_file())
+        .map(|e| {
+            let dir = e.path();
+            let text = std::fs::read_to_string(dir.join("case.yaml")).unwrap();
+            let stream = driftlint_yaml::parse_stream(&text);
+            let meta = stream.documents[0].root.to_json();
+            Case {
+                name: e.file_name().to_string_lossy().into_owned(),
+                dir,
+                meta,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn read(case: &Case, file: &str) -> Option<String> {
+    std::fs::read_to_string(case.dir.join(file)).ok()
+}
+
+fn output(case: &Case) -> Option<(String, Output)> {
+    let json = read(case, "expected.json")?;
+    let value: Value = serde_json::from_str(&json).unwrap();
+    Some((json, Output::from_value(&value).unwrap()))
+}
+
+/// Compares and collects a readable failure instead of stopping at the first case.
+fn check(failures: &mut Vec<String>, case: &str, what: &str, got: &str, want: &str) {
+    if got != want {
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        failures.push(format!(
+            "{case} {what}: first difference at line {}\n got: {:?}\nwant: {:?}",
+            line + 1,
+            got.lines().nth(line),
+            want.lines().nth(line)
+        ));
+    }
+}
+
+fn finish(failures: Vec<String>, checked: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn json_round_trips_byte_for_byte() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for case in cases() {
+        let Some((json, out)) = output(&case) else {
+            continue;
+        };
+        n += 1;
+        check(
+            &mut failures,
+            &case.name,
+            "json",
+            &kubecompare::to_json(&out),
+            &json,
+        );
+        let code = case.meta["expectExit"].as_i64().unwrap_or(-1);
+        if out.exit_code() != i32::try_from(code).unwrap_or(-1) {
+            failures.push(format!("{}: exit {} != {code}", case.name, out.exit_code()));
+        }
+    }
+    finish(failures, n);
+}
+
+#[test]
+fn text_report_matches() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for case in cases() {
+        let (Some((_, out)), Some(txt)) = (output(&case), read(&case, "expected.txt")) else {
+            continue;
+        };
+        n += 1;
+        let verbose = case.meta["verbose"].as_bool().unwrap_or(false);
+        check(
+            &mut failures,
+            &case.name,
+            "text",
+            &kubecompare::to_text(&out, verbose),
+            &txt,
+        );
+    }
+    finish(failures, n);
+}
+
+#[test]
+fn native_formats_match() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for case in cases() {
+        let Some((_, out)) = output(&case) else {
+            continue;
+        };
+        if let Some(yaml) = read(&case, "expected.native.yaml") {
+            n += 1;
+            // The corpus shortened temp paths and dates *after* go-yaml folded long strings at
+            // 80 columns, so folded DiffOutput lines cannot match byte for byte: compare the
+            // values, and the bytes when no diff text is folded.
+            let got = kubecompare::to_yaml(&out);
+            let parse = |s: &str| driftlint_yaml::parse_stream(s).documents[0].root.to_json();
+            if parse(&got) != parse(&yaml) {
+                failures.push(format!("{}: yaml values differ", case.name));
+            }
+            if out.diffs.iter().all(|d| d.diff_output.is_empty()) {
+                check(&mut failures, &case.name, "yaml", &got, &yaml);
+            }
+        }
+        if let Some(xml) = read(&case, "expected.native.junit.xml") {
+            n += 1;
+            check(
+                &mut failures,
+                &case.name,
+                "junit",
+                &kubecompare::to_junit(&out, "TIME"),
+                &xml,
+            );
+        }
+    }
+    assert!(n > 0 || corpus().is_none());
+    finish(failures, n);
+}
+
+#[test]
+fn generate_patches_round_trip() {
+    let mut n = 0;
+    for case in cases() {
+        let Some(want) = read(&case, "expected.native.patches.yaml").filter(|s| !s.is_empty())
+        else {
+            continue;
+        };
+        n += 1;
+        let entries = driftlint_yaml::parse_stream(&want).documents[0]
+            .root
+            .to_json();
+        let list = entries.as_array().cloned().unwrap_or_default();
+        let (loaded, new) = list.split_at(list.len() / 2);
+        assert_eq!(
+            kubecompare::generate_patches_yaml(loaded, new),
+            want,
+            "{}",
+            case.name
+        );
+    }
+    assert!(n > 0 || corpus().is_none());
+}
+
+fn inputs(case: &Case) -> Vec<String> {
+    case.meta["inputs"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|s| case.dir.join(s).display().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn collection_covers_reported_crs() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for case in cases() {
+        let Some((_, out)) = output(&case) else {
+            continue;
+        };
+        let recursive = case.meta["recursive"].as_bool().unwrap_or(false);
+        let collected = match kubecompare::collect_crs(&inputs(&case), recursive) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{}: {e}", case.name));
+                continue;
+            }
+        };
+        n += 1;
+        let ids: BTreeSet<&str> = collected.crs.iter().map(|c| c.id.as_str()).collect();
+        let reported: BTreeSet<&str> = out
+            .diffs
+            .iter()
+            .map(|d| d.cr_name.as_str())
+            .chain(out.summary.unmatched_crs.iter().map(String::as_str))
+            .collect();
+        if !reported.is_subset(&ids) {
+            failures.push(format!(
+                "{}: reported but not collected: {:?}",
+                case.name,
+                reported.difference(&ids)
+            ));
+        }
+        if case.meta["allResources"].as_bool() == Some(true) && reported != ids {
+            failures.push(format!(
+                "{}: -A but collected {ids:?} != reported {reported:?}",
+                case.name
+            ));
+        }
+        // Skip warnings: same text as the recorded stderr once the case folder is made relative.
+        if let Some(stderr) = read(&case, "expected.stderr") {
+            let prefix = format!("{}/", case.dir.display());
+            for w in &collected.warnings {
+                let rel = w.replace(&prefix, "");
+                if !stderr.contains(&rel) {
+                    failures.push(format!("{}: warning not in stderr: {rel:?}", case.name));
+                }
+            }
+        }
+    }
+    finish(failures, n);
+}
+
+#[test]
+fn collection_errors_match_recorded_stderr() {
+    let mut n = 0;
+    for case in cases() {
+        let Some(stderr) = read(&case, "expected.stderr") else {
+            continue;
+        };
+        let Some(line) = stderr
+            .lines()
+            .find(|l| l.starts_with("error: failed to collect resources"))
+        else {
+            continue;
+        };
+        n += 1;
+        let recursive = case.meta["recursive"].as_bool().unwrap_or(false);
+        let err = kubecompare::collect_crs(&inputs(&case), recursive).unwrap_err();
+        let prefix = format!("{}/", case.dir.display());
+        assert_eq!(
+            format!("error: {err}").replace(&prefix, ""),
+            line,
+            "{}",
+            case.name
+        );
+    }
+    assert!(n > 0 || corpus().is_none());
+}
