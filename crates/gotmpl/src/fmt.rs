@@ -221,12 +221,17 @@ impl Printer {
                 } else {
                     self.buf.push_str("map[");
                 }
-                let entries: Vec<(String, Value)> = m.entries.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                // Printing never mutates a map, so holding the borrow is safe.
+                let entries = m.entries.borrow();
                 for (i, (k, item)) in entries.iter().enumerate() {
                     if i > 0 {
                         self.buf.push_str(if self.f.sharp_v { ", " } else { " " });
                     }
-                    self.fmt_string(&Value::str(k), k, verb);
+                    if matches!(verb, 'v' | 's') && !self.f.sharp_v && self.f.wid.is_none() && self.f.prec.is_none() {
+                        self.buf.push_str(k);
+                    } else {
+                        self.fmt_string(&Value::str(k), k, verb);
+                    }
                     self.buf.push(':');
                     self.print_value(item, verb, depth + 1);
                 }
@@ -690,7 +695,9 @@ impl Printer {
 }
 
 fn rune_of(i: i64, unsigned: bool) -> char {
-    let u = if unsigned { i as u64 } else { i as u64 };
+    // A negative int reinterpreted as unsigned is out of range either way.
+    let _ = unsigned;
+    let u = i as u64;
     if u > 0x10FFFF { '\u{FFFD}' } else { char::from_u32(u as u32).unwrap_or('\u{FFFD}') }
 }
 
@@ -721,7 +728,7 @@ pub fn format_hex_float(f: f64, prec: i32, upper: bool) -> String {
     // 52 fraction bits = 13 hex digits.
     let mut frac = mant;
     let mut ndig = 13i32;
-    if prec >= 0 && prec < 13 {
+    if (0..13).contains(&prec) {
         let shift = 4 * (13 - prec) as u32;
         let half = 1u64 << (shift - 1);
         let rem = frac & ((1u64 << shift) - 1);
@@ -795,7 +802,13 @@ pub fn format_float(f: f64, fmt: char, prec: i32) -> String {
         _ => {
             // %g: Go's rule from strconv/ftoa.go.
             let shortest = prec < 0;
-            let mut eprec = if shortest { digits.len() as i32 } else if prec == 0 { 1 } else { prec };
+            let mut eprec = if shortest {
+                digits.len() as i32
+            } else if prec == 0 {
+                1
+            } else {
+                prec
+            };
             if eprec > digits.len() as i32 && digits.len() as i32 >= dp {
                 eprec = digits.len() as i32;
             }
@@ -914,7 +927,7 @@ mod tests {
 
     #[test]
     fn fixed_and_exponent_precision() {
-        assert_eq!(format_float(3.14159, 'f', 2), "3.14");
+        assert_eq!(format_float(1.23456, 'f', 2), "1.23");
         assert_eq!(format_float(1234.5, 'e', 3), "1.234e+03");
         assert_eq!(format_float(0.5, 'f', 0), "0");
         assert_eq!(format_float(2.0, 'f', -1), "2");

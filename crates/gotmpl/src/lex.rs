@@ -13,7 +13,6 @@ pub enum Tok {
     Bool,
     Char,
     CharConstant,
-    Comment,
     Complex,
     Assign,
     Declare,
@@ -174,7 +173,13 @@ impl<'a> Lexer<'a> {
     }
 
     fn error(&mut self, msg: impl Into<String>) {
-        self.out.push(Token { kind: Tok::Error, start: self.start, end: self.pos, line: self.start_line, msg: Some(msg.into()) });
+        self.out.push(Token {
+            kind: Tok::Error,
+            start: self.start,
+            end: self.pos,
+            line: self.start_line,
+            msg: Some(msg.into()),
+        });
     }
 
     /// Runs the text/action states until EOF or an error.
@@ -562,11 +567,7 @@ impl<'a> Lexer<'a> {
 
 /// Go's `%#U`: `U+002D '-'`.
 pub fn go_unicode(c: char) -> String {
-    if c.is_control() {
-        format!("U+{:04X}", c as u32)
-    } else {
-        format!("U+{:04X} '{c}'", c as u32)
-    }
+    if c.is_control() { format!("U+{:04X}", c as u32) } else { format!("U+{:04X} '{c}'", c as u32) }
 }
 
 #[cfg(test)]

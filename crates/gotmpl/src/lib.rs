@@ -64,6 +64,7 @@ impl Rendered {
 impl TemplateSet {
     /// Parses the main template and then each function file into one set, as kube-compare's
     /// `template.New(main).Funcs(…).ParseFS(main)` followed by `ParseFS(function files…)`.
+    #[allow(clippy::result_large_err)] // errors are rare and carry their location
     pub fn parse<N: AsRef<str>, T: AsRef<str>>(
         main_name: &str,
         main_text: &str,
@@ -78,6 +79,7 @@ impl TemplateSet {
         Ok(set)
     }
 
+    #[allow(clippy::result_large_err)]
     fn add_file(&mut self, name: &str, text: &str) -> Result<(), Error> {
         let idx = self.files.len() as u32;
         self.files.push(name.to_string());
@@ -94,14 +96,23 @@ impl TemplateSet {
     }
 
     /// Executes the main template with `data` as dot (and `$`).
+    #[allow(clippy::result_large_err)]
     pub fn execute(&self, data: &Value, limits: &Limits, crs: &[Value]) -> Result<Rendered, Error> {
         exec::execute(self, self.main, data, limits, crs)
     }
 
     /// Executes the template currently defined under `name`, if any.
+    #[allow(clippy::result_large_err)]
     pub fn execute_named(&self, name: &str, data: &Value, limits: &Limits, crs: &[Value]) -> Option<Result<Rendered, Error>> {
         let idx = self.lookup(name)?;
         Some(exec::execute(self, idx, data, limits, crs))
+    }
+
+    /// The top-level nodes of the main file's own tree (Go's `t.Tree.Root.Nodes`): without
+    /// its `{{define}}` bodies and untouched by later redefinitions of the main name.
+    /// kube-compare's metadata hash is built from these nodes.
+    pub fn main_tree(&self) -> &[node::Node] {
+        &self.trees[self.main].1
     }
 
     /// The name of the source file with index `file` (see [`Span::file`]).

@@ -107,18 +107,36 @@ pub struct Number {
 #[derive(Clone, Debug)]
 pub enum Arg {
     /// `.a.b`
-    Field { span: Span, idents: Vec<String> },
+    Field {
+        span: Span,
+        idents: Vec<String>,
+    },
     /// `$x` or `$x.a.b` (the first ident includes the `$`).
-    Variable { span: Span, idents: Vec<String> },
+    Variable {
+        span: Span,
+        idents: Vec<String>,
+    },
     /// `(pipe).a.b`, `$x` never (that is a `Variable`).
-    Chain { span: Span, node: Box<Arg>, fields: Vec<String> },
-    Ident { span: Span, name: String, func: FuncRef },
+    Chain {
+        span: Span,
+        node: Box<Arg>,
+        fields: Vec<String>,
+    },
+    Ident {
+        span: Span,
+        name: String,
+        func: FuncRef,
+    },
     Dot(Span),
     Nil(Span),
     Bool(Span, bool),
     Number(Span, Box<Number>),
     /// `quoted` is the source form, `text` the value.
-    Str { span: Span, quoted: String, text: String },
+    Str {
+        span: Span,
+        quoted: String,
+        text: String,
+    },
     Pipe(Box<Pipe>),
 }
 
@@ -163,13 +181,24 @@ pub struct Branch {
 /// A statement of a template body.
 #[derive(Clone, Debug)]
 pub enum Node {
-    Text { span: Span, text: String },
-    Action { span: Span, pipe: Pipe },
+    Text {
+        span: Span,
+        text: String,
+    },
+    Action {
+        span: Span,
+        pipe: Pipe,
+    },
     If(Box<Branch>),
     Range(Box<Branch>),
     With(Box<Branch>),
     /// `span` covers the action; `name_span` the name string, where Go reports errors.
-    Template { span: Span, name_span: Span, name: String, pipe: Option<Pipe> },
+    Template {
+        span: Span,
+        name_span: Span,
+        name: String,
+        pipe: Option<Pipe>,
+    },
     Break(Span),
     Continue(Span),
     Comment(Span),

@@ -288,6 +288,10 @@ impl<'a> Parser<'a> {
 
     /// `if`, `range`, `with` after the keyword (Go's `parseControl`).
     fn control(&mut self, context: &str, start: usize) -> PResult<Branch> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.control_inner(context, start))
+    }
+
+    fn control_inner(&mut self, context: &str, start: usize) -> PResult<Branch> {
         self.nest()?;
         let nvars = self.vars.len();
         let pipe = self.pipeline(context, Tok::RightDelim)?;
@@ -421,7 +425,10 @@ impl<'a> Parser<'a> {
                         return self.err(format!("missing value for {context}"));
                     }
                     for (i, c) in pipe.cmds.iter().enumerate().skip(1) {
-                        if matches!(c.args[0], Arg::Bool(..) | Arg::Dot(_) | Arg::Nil(_) | Arg::Number(..) | Arg::Str { .. }) {
+                        if matches!(
+                            c.args[0],
+                            Arg::Bool(..) | Arg::Dot(_) | Arg::Nil(_) | Arg::Number(..) | Arg::Str { .. }
+                        ) {
                             return self.err(format!("non executable command in pipeline stage {}", i + 1));
                         }
                     }
@@ -533,7 +540,9 @@ impl<'a> Parser<'a> {
             },
             Tok::LeftParen => {
                 self.nest()?;
-                let mut p = self.pipeline("parenthesized pipeline", Tok::RightParen)?;
+                let mut p = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                    self.pipeline("parenthesized pipeline", Tok::RightParen)
+                })?;
                 self.nesting -= 1;
                 p.span.start = t.start as u32;
                 p.span.end = self.toks[self.idx - 1].end as u32;
@@ -576,12 +585,15 @@ pub fn new_number(text: &str, kind: Tok) -> Result<Number, String> {
             let split = text
                 .char_indices()
                 .skip(1)
-                .filter(|&(i, c)| (c == '+' || c == '-') && !matches!(text.as_bytes()[i - 1], b'e' | b'E' | b'p' | b'P'))
+                .filter(|&(i, c)| {
+                    (c == '+' || c == '-') && !matches!(text.as_bytes()[i - 1], b'e' | b'E' | b'p' | b'P')
+                })
                 .map(|(i, _)| i)
                 .last()
                 .ok_or_else(|| format!("illegal number syntax: {text:?}"))?;
             let re = strconv::parse_float(&text[..split]).ok_or_else(|| format!("expected integer; found {text}"))?;
-            let im = strconv::parse_float(&text[split..text.len() - 1]).ok_or_else(|| format!("illegal number syntax: {text:?}"))?;
+            let im = strconv::parse_float(&text[split..text.len() - 1])
+                .ok_or_else(|| format!("illegal number syntax: {text:?}"))?;
             n.is_complex = true;
             n.complex = (re, im);
             simplify_complex(&mut n);

@@ -223,7 +223,8 @@ pub fn parse_float(s: &str) -> Option<f64> {
     let v = if body.len() > 2 && body.as_bytes()[0] == b'0' && body.as_bytes()[1] | 0x20 == b'x' {
         parse_hex_float(&body[2..])?
     } else {
-        if body.is_empty() || !body.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')) {
+        if body.is_empty() || !body.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
+        {
             return None;
         }
         body.parse::<f64>().ok()?
@@ -235,10 +236,9 @@ pub fn parse_float(s: &str) -> Option<f64> {
 }
 
 fn parse_hex_float(s: &str) -> Option<f64> {
-    let (mant, exp) = match s.find(['p', 'P']) {
-        Some(i) => (&s[..i], s[i + 1..].parse::<i32>().ok()?),
-        None => (s, 0),
-    };
+    // Go requires the `p` exponent on a hexadecimal mantissa.
+    let i = s.find(['p', 'P'])?;
+    let (mant, exp) = (&s[..i], s[i + 1..].parse::<i32>().ok()?);
     let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
     if int.is_empty() && frac.is_empty() {
         return None;

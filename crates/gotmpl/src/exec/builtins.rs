@@ -186,14 +186,24 @@ fn eq(a: &Value, bs: &[Value]) -> Result<bool, String> {
                         || matches!(a, Value::Invalid | Value::Nil)
                         || matches!(b, Value::Invalid | Value::Nil);
                     if !same_kind {
-                        return Err(format!("non-comparable types {}: {}, {}: {}", crate::fmt::sprint_value(a), a.type_name(), b.type_name(), crate::fmt::sprint_value(b)));
+                        return Err(format!(
+                            "non-comparable types {}: {}, {}: {}",
+                            crate::fmt::sprint_value(a),
+                            a.type_name(),
+                            b.type_name(),
+                            crate::fmt::sprint_value(b)
+                        ));
                     }
                     if a_nil || b_nil {
                         a_nil == b_nil
                     } else {
                         match b {
                             Value::List(_) | Value::Map(_) => {
-                                return Err(format!("non-comparable type {}: {}", crate::fmt::sprint_value(b), b.type_name()));
+                                return Err(format!(
+                                    "non-comparable type {}: {}",
+                                    crate::fmt::sprint_value(b),
+                                    b.type_name()
+                                ));
                             }
                             _ => a.deep_equal(b),
                         }

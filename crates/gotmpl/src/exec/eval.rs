@@ -61,24 +61,28 @@ fn assignable(v: &Value, p: Param) -> bool {
 
 impl<'t> Exec<'t> {
     pub(super) fn eval_pipeline(&mut self, dot: &Value, pipe: &'t Pipe) -> R<Value> {
-        stacker::maybe_grow(super::RED_ZONE, super::STACK_SEGMENT, || {
-            self.at = At::Pipe(pipe);
-            let mut value: Option<Value> = None;
-            for cmd in &pipe.cmds {
-                let v = self.eval_command(dot, cmd, value.take())?;
-                // A nil interface{} result is "no value" from here on (Go digs into interfaces).
-                value = Some(if matches!(v, Value::Nil) { Value::Invalid } else { v });
+        self.at = At::Pipe(pipe);
+        let mut value: Option<Value> = None;
+        for cmd in &pipe.cmds {
+            let v = self.eval_command(dot, cmd, value.take())?;
+            // A nil interface{} result is "no value" from here on (Go digs into interfaces).
+            value = Some(if matches!(v, Value::Nil) { Value::Invalid } else { v });
+        }
+        let value = value.unwrap_or(Value::Invalid);
+        for (_, name) in &pipe.decl {
+            if pipe.is_assign {
+                self.set_var(name, value.clone())?;
+            } else {
+                self.vars.push((name.as_str(), value.clone()));
             }
-            let value = value.unwrap_or(Value::Invalid);
-            for (_, name) in &pipe.decl {
-                if pipe.is_assign {
-                    self.set_var(name, value.clone())?;
-                } else {
-                    self.vars.push((name.as_str(), value.clone()));
-                }
-            }
-            Ok(value)
-        })
+        }
+        Ok(value)
+    }
+
+    /// A parenthesized pipeline: the one place where expressions nest, so the stack is grown
+    /// here (the parser bounds the nesting, the stack must still hold it).
+    fn eval_nested_pipeline(&mut self, dot: &Value, pipe: &'t Pipe) -> R<Value> {
+        stacker::maybe_grow(super::RED_ZONE, super::STACK_SEGMENT, || self.eval_pipeline(dot, pipe))
     }
 
     fn not_a_function(&self, args: &[Arg], fin: &Option<Value>) -> R<()> {
@@ -102,7 +106,7 @@ impl<'t> Exec<'t> {
             }
             Arg::Pipe(p) => {
                 self.not_a_function(&cmd.args, &fin)?;
-                return self.eval_pipeline(dot, p);
+                return self.eval_nested_pipeline(dot, p);
             }
             Arg::Variable { idents, .. } => return self.eval_variable(dot, first, idents, &cmd.args, fin),
             _ => {}
@@ -122,7 +126,8 @@ impl<'t> Exec<'t> {
     /// Go's `idealConstant`: a literal number as a value of its natural type.
     fn ideal_constant(&self, n: &Number) -> R<Value> {
         let t = n.text.as_str();
-        let is_hex_int = t.len() > 2 && t.starts_with('0') && matches!(t.as_bytes()[1], b'x' | b'X') && !t.contains(['p', 'P']);
+        let is_hex_int =
+            t.len() > 2 && t.starts_with('0') && matches!(t.as_bytes()[1], b'x' | b'X') && !t.contains(['p', 'P']);
         let is_rune = t.starts_with('\'');
         if n.is_complex {
             return Ok(Value::Complex(n.complex.0, n.complex.1));
@@ -139,7 +144,14 @@ impl<'t> Exec<'t> {
         Ok(Value::Invalid)
     }
 
-    fn eval_variable(&mut self, dot: &Value, node: &'t Arg, idents: &'t [String], args: &'t [Arg], fin: Option<Value>) -> R<Value> {
+    fn eval_variable(
+        &mut self,
+        dot: &Value,
+        node: &'t Arg,
+        idents: &'t [String],
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Value> {
         self.at = At::Arg(node);
         let value = self.var_value(&idents[0])?;
         if idents.len() == 1 {
@@ -151,7 +163,15 @@ impl<'t> Exec<'t> {
         self.eval_field_chain(dot, value, &idents[1..], args, fin)
     }
 
-    fn eval_chain(&mut self, dot: &Value, chain: &'t Arg, node: &'t Arg, fields: &'t [String], args: &'t [Arg], fin: Option<Value>) -> R<Value> {
+    fn eval_chain(
+        &mut self,
+        dot: &Value,
+        chain: &'t Arg,
+        node: &'t Arg,
+        fields: &'t [String],
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Value> {
         self.at = At::Arg(chain);
         if let Arg::Nil(_) = node {
             return Err(self.errorf(format!("indirection through explicit nil in {chain}")));
@@ -166,7 +186,14 @@ impl<'t> Exec<'t> {
         self.eval_arg(dot, ArgType::Reflect, arg)
     }
 
-    pub(super) fn eval_field_chain(&mut self, dot: &Value, mut recv: Value, idents: &'t [String], args: &'t [Arg], fin: Option<Value>) -> R<Value> {
+    pub(super) fn eval_field_chain(
+        &mut self,
+        dot: &Value,
+        mut recv: Value,
+        idents: &'t [String],
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Value> {
         let n = idents.len();
         for name in &idents[..n - 1] {
             recv = self.eval_field(dot, name, &[], None, recv)?;
@@ -240,9 +267,11 @@ impl<'t> Exec<'t> {
                     _ => Err(self.errorf(format!("cannot assign nil to {ty}"))),
                 };
             }
-            Arg::Field { idents, .. } => self.eval_field_chain(dot, dot.clone(), idents, std::slice::from_ref(arg), None)?,
+            Arg::Field { idents, .. } => {
+                self.eval_field_chain(dot, dot.clone(), idents, std::slice::from_ref(arg), None)?
+            }
             Arg::Variable { idents, .. } => self.eval_variable(dot, arg, idents, &[], None)?,
-            Arg::Pipe(p) => self.eval_pipeline(dot, p)?,
+            Arg::Pipe(p) => self.eval_nested_pipeline(dot, p)?,
             Arg::Ident { name, func, .. } => self.eval_function(dot, arg, At::Arg(arg), name, *func, &[], None)?,
             Arg::Chain { node, fields, .. } => self.eval_chain(dot, arg, node, fields, &[], None)?,
             Arg::Bool(..) | Arg::Number(..) | Arg::Str { .. } => return self.eval_literal(ty, arg),
@@ -263,8 +292,12 @@ impl<'t> Exec<'t> {
             (Param::Bool, _) => Err(self.errorf(format!("expected bool; found {arg}"))),
             (Param::String, _) => Err(self.errorf(format!("expected string; found {arg}"))),
             (Param::Int(k), Arg::Number(_, n)) if k.is_unsigned() && n.is_uint => Ok(Value::Int(n.uint64 as i64, k)),
-            (Param::Int(k), Arg::Number(_, n)) if !k.is_unsigned() && n.is_int => Ok(Value::Int(wrap_int(n.int64, k), k)),
-            (Param::Int(k), _) if k.is_unsigned() => Err(self.errorf(format!("expected unsigned integer; found {arg}"))),
+            (Param::Int(k), Arg::Number(_, n)) if !k.is_unsigned() && n.is_int => {
+                Ok(Value::Int(wrap_int(n.int64, k), k))
+            }
+            (Param::Int(k), _) if k.is_unsigned() => {
+                Err(self.errorf(format!("expected unsigned integer; found {arg}")))
+            }
             (Param::Int(_), _) => Err(self.errorf(format!("expected integer; found {arg}"))),
             (Param::Float64, Arg::Number(_, n)) if n.is_float => Ok(Value::Float(n.float64)),
             (Param::Float64, _) => Err(self.errorf(format!("expected float; found {arg}"))),
@@ -298,7 +331,16 @@ impl<'t> Exec<'t> {
 
     /// Go's `evalFunction` + `evalCall`: `args` excludes the function name.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn eval_function(&mut self, dot: &Value, ident: &'t Arg, call_at: At<'t>, name: &str, func: FuncRef, args: &'t [Arg], fin: Option<Value>) -> R<Value> {
+    pub(super) fn eval_function(
+        &mut self,
+        dot: &Value,
+        ident: &'t Arg,
+        call_at: At<'t>,
+        name: &str,
+        func: FuncRef,
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Value> {
         self.at = At::Arg(ident);
         match func {
             FuncRef::Table(f) => self.call_table(dot, call_at, f, args, fin),
@@ -307,12 +349,21 @@ impl<'t> Exec<'t> {
     }
 
     /// Checks the argument count and evaluates the arguments for a signature.
-    pub(super) fn eval_args(&mut self, dot: &Value, name: &str, params: &[ArgType], variadic: Option<ArgType>, args: &'t [Arg], fin: Option<Value>) -> R<Vec<Value>> {
+    pub(super) fn eval_args(
+        &mut self,
+        dot: &Value,
+        name: &str,
+        sig: Sig<'_>,
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Vec<Value>> {
         let num_in = args.len() + usize::from(fin.is_some());
-        let num_fixed = params.len();
+        let num_fixed = sig.len();
+        let variadic = sig.variadic();
         match variadic {
             Some(_) if num_in < num_fixed => {
-                return Err(self.errorf(format!("wrong number of args for {name}: want at least {num_fixed} got {}", args.len())));
+                return Err(self
+                    .errorf(format!("wrong number of args for {name}: want at least {num_fixed} got {}", args.len())));
             }
             None if num_in != num_fixed => {
                 return Err(self.errorf(format!("wrong number of args for {name}: want {num_fixed} got {num_in}")));
@@ -321,23 +372,29 @@ impl<'t> Exec<'t> {
         }
         let mut argv = Vec::with_capacity(num_in);
         for (i, a) in args.iter().enumerate() {
-            let ty = if i < num_fixed { params[i] } else { variadic.unwrap_or(ArgType::Reflect) };
+            let ty = if i < num_fixed { sig.at(i) } else { variadic.unwrap_or(ArgType::Reflect) };
             argv.push(self.eval_arg(dot, ty, a)?);
         }
         if let Some(f) = fin {
             let ty = match variadic {
-                Some(v) if num_in - 1 >= num_fixed => v,
-                Some(_) => params[num_in - 1],
-                None => params[num_fixed - 1],
+                Some(v) if num_in > num_fixed => v,
+                Some(_) => sig.at(num_in - 1),
+                None => sig.at(num_fixed - 1),
             };
             argv.push(self.validate_type(f, ty)?);
         }
         Ok(argv)
     }
 
-    fn call_table(&mut self, dot: &Value, call_at: At<'t>, f: &'static Func, args: &'t [Arg], fin: Option<Value>) -> R<Value> {
-        let params: Vec<ArgType> = f.params.iter().map(|p| ArgType::P(*p)).collect();
-        let argv = self.eval_args(dot, f.name, &params, f.variadic.map(ArgType::P), args, fin)?;
+    fn call_table(
+        &mut self,
+        dot: &Value,
+        call_at: At<'t>,
+        f: &'static Func,
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Value> {
+        let argv = self.eval_args(dot, f.name, Sig::Table(f), args, fin)?;
         let mut ctx = Ctx { limits: self.limits, crs: self.crs };
         match (f.imp)(&mut ctx, &argv) {
             Ok(v) => Ok(v),
@@ -348,11 +405,21 @@ impl<'t> Exec<'t> {
         }
     }
 
-    fn call_builtin(&mut self, dot: &Value, call_at: At<'t>, name: &str, b: Builtin, args: &'t [Arg], fin: Option<Value>) -> R<Value> {
+    fn call_builtin(
+        &mut self,
+        dot: &Value,
+        call_at: At<'t>,
+        name: &str,
+        b: Builtin,
+        args: &'t [Arg],
+        fin: Option<Value>,
+    ) -> R<Value> {
         use ArgType::Reflect;
         const ANY: ArgType = ArgType::P(Param::Any);
         let (params, variadic): (&[ArgType], Option<ArgType>) = match b {
-            Builtin::And | Builtin::Or | Builtin::Call | Builtin::Index | Builtin::Slice | Builtin::Eq => (&[Reflect], Some(Reflect)),
+            Builtin::And | Builtin::Or | Builtin::Call | Builtin::Index | Builtin::Slice | Builtin::Eq => {
+                (&[Reflect], Some(Reflect))
+            }
             Builtin::Not | Builtin::Len => (&[Reflect], None),
             Builtin::Html | Builtin::Js | Builtin::UrlQuery | Builtin::Print | Builtin::Println => (&[], Some(ANY)),
             Builtin::Printf => (&[ArgType::P(Param::String)], Some(ANY)),
@@ -377,13 +444,41 @@ impl<'t> Exec<'t> {
             }
             return Ok(v);
         }
-        let argv = self.eval_args(dot, name, params, variadic, args, fin)?;
+        let argv = self.eval_args(dot, name, Sig::Builtin(params, variadic), args, fin)?;
         match super::builtins::call(b, &argv, args) {
             Ok(v) => Ok(v),
             Err(m) => {
                 self.at = call_at;
                 Err(self.errorf(format!("error calling {name}: {m}")))
             }
+        }
+    }
+}
+
+/// A function signature: a table entry's Go parameter types or a builtin's.
+#[derive(Clone, Copy)]
+pub(super) enum Sig<'a> {
+    Table(&'static Func),
+    Builtin(&'a [ArgType], Option<ArgType>),
+}
+
+impl Sig<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Sig::Table(f) => f.params.len(),
+            Sig::Builtin(p, _) => p.len(),
+        }
+    }
+    fn at(&self, i: usize) -> ArgType {
+        match self {
+            Sig::Table(f) => ArgType::P(f.params[i]),
+            Sig::Builtin(p, _) => p[i],
+        }
+    }
+    fn variadic(&self) -> Option<ArgType> {
+        match self {
+            Sig::Table(f) => f.variadic.map(ArgType::P),
+            Sig::Builtin(_, v) => *v,
         }
     }
 }

@@ -54,6 +54,7 @@ pub(crate) struct Exec<'t> {
 const RED_ZONE: usize = 128 * 1024;
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
+#[allow(clippy::result_large_err)] // errors are rare; the public type stays unboxed
 pub(crate) fn execute<'t>(
     set: &'t TemplateSet,
     main: usize,
@@ -67,8 +68,8 @@ pub(crate) fn execute<'t>(
         tmpl: name,
         vars: vec![("$", data.clone())],
         depth: 0,
-        out: String::new(),
-        prov: Vec::new(),
+        out: String::with_capacity(4096),
+        prov: Vec::with_capacity(128),
         limits,
         crs,
         fuel: limits.fuel,
@@ -156,11 +157,11 @@ impl<'t> Exec<'t> {
                 let v = self.eval_pipeline(dot, pipe)?;
                 if pipe.decl.is_empty() {
                     self.at = At::Node(node);
-                    let text = match &v {
-                        Value::Invalid => "<no value>".to_string(),
-                        v => sprint_value(v),
-                    };
-                    self.write(&text, *span)?;
+                    match &v {
+                        Value::Invalid => self.write("<no value>", *span)?,
+                        Value::String(s) => self.write(s, *span)?,
+                        v => self.write(&sprint_value(v), *span)?,
+                    }
                 }
             }
             Node::If(b) => return self.walk_if_or_with(false, dot, b),
@@ -216,7 +217,9 @@ impl<'t> Exec<'t> {
             }
             Value::Int(n, k) => {
                 if r.pipe.decl.len() > 1 {
-                    return Err(self.errorf(format!("can't use {} to iterate over more than one variable", sprint_value(&val))));
+                    return Err(
+                        self.errorf(format!("can't use {} to iterate over more than one variable", sprint_value(&val)))
+                    );
                 }
                 let n = if k.is_unsigned() { (*n as u64).min(i64::MAX as u64) as i64 } else { *n };
                 for i in 0..n.max(0) {
@@ -228,7 +231,8 @@ impl<'t> Exec<'t> {
             }
             Value::Map(m) => {
                 // Go sorts the keys once, before the first iteration.
-                let entries: Vec<(String, Value)> = m.entries.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                let entries: Vec<(String, Value)> =
+                    m.entries.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 for (k, v) in &entries {
                     if self.iteration(r, mark, Value::str(k), v)? {
                         break;
@@ -281,7 +285,9 @@ impl<'t> Exec<'t> {
             return Err(self.errorf(format!("template {name:?} not defined")));
         };
         if self.depth >= self.limits.max_depth {
-            return Err(self.fail(ErrorKind::Limit, format!("exceeded maximum template depth ({})", self.limits.max_depth)));
+            return Err(
+                self.fail(ErrorKind::Limit, format!("exceeded maximum template depth ({})", self.limits.max_depth))
+            );
         }
         let dot = match pipe {
             Some(p) => self.eval_pipeline(dot, p)?,
