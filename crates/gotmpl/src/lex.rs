@@ -343,12 +343,12 @@ impl<'a> Lexer<'a> {
                     true
                 }
                 ')' => {
-                    self.emit(Tok::RightParen);
                     self.paren_depth -= 1;
                     if self.paren_depth < 0 {
                         self.error("unexpected right paren");
                         return false;
                     }
+                    self.emit(Tok::RightParen);
                     true
                 }
                 c if c.is_ascii() && !c.is_ascii_control() => {

@@ -487,12 +487,15 @@ impl<'a> Parser<'a> {
         }
         let mut fields = Vec::new();
         let mut end = node.span().end;
+        // Go positions the combined node at its first chained field (`.x` of `.a.x`), which
+        // is where its error messages point; the span still ends at the last field.
+        let chain_start = self.peek().start;
         while self.peek().kind == Tok::Field {
             let f = self.next();
             fields.push(f.text(self.src)[1..].to_string());
             end = f.end as u32;
         }
-        let mut span = node.span();
+        let mut span = self.span(chain_start, end as usize);
         span.end = end;
         Ok(Some(match node {
             Arg::Field { mut idents, .. } => {

@@ -63,7 +63,7 @@ fn exec_errors_read_like_go() {
     let err = render("line1\n{{ eq 1 1.0 }}", "{}").unwrap_err();
     assert_eq!(
         err,
-        r#"template: main.yaml:2:3: executing "main.yaml" at <eq 1 1.0>: error calling eq: incompatible types for comparison"#
+        r#"template: main.yaml:2:3: executing "main.yaml" at <eq 1 1.0>: error calling eq: incompatible types for comparison: int and float64"#
     );
     let err = render("{{ repeat .n \"a\" }}", r#"{"n": 2}"#).unwrap_err();
     assert!(err.ends_with("at <.n>: wrong type for value; expected int; got int64"), "{err}");

@@ -73,7 +73,7 @@ fn index_arg(i: &Value, len: usize) -> Result<usize, String> {
     }
     if x == len as i128 {
         // Go checks against the capacity and then lets reflect panic at the length.
-        return Err(format!("reflect: slice index out of range: {x} with length {len}"));
+        return Err("reflect: slice index out of range".into());
     }
     Ok(x as usize)
 }
@@ -168,7 +168,7 @@ fn eq(a: &Value, bs: &[Value]) -> Result<bool, String> {
                 (Kind::Uint, Kind::Int, Value::Int(x, _), Value::Int(y, _)) => *y >= 0 && *x as u64 == *y as u64,
                 _ => {
                     if !matches!(a, Value::Invalid | Value::Nil) && !matches!(b, Value::Invalid | Value::Nil) {
-                        return Err("incompatible types for comparison".into());
+                        return Err(incompatible(a, b));
                     }
                     false
                 }
@@ -188,7 +188,7 @@ fn eq(a: &Value, bs: &[Value]) -> Result<bool, String> {
                     if !same_kind {
                         return Err(format!(
                             "non-comparable types {}: {}, {}: {}",
-                            crate::fmt::sprint_value(a),
+                            sprintf("%s", std::slice::from_ref(a)),
                             a.type_name(),
                             b.type_name(),
                             crate::fmt::sprint_value(b)
@@ -197,13 +197,17 @@ fn eq(a: &Value, bs: &[Value]) -> Result<bool, String> {
                     if a_nil || b_nil {
                         a_nil == b_nil
                     } else {
-                        match b {
-                            Value::List(_) | Value::Map(_) => {
+                        match (a, b) {
+                            (_, Value::List(_) | Value::Map(_)) => {
                                 return Err(format!(
                                     "non-comparable type {}: {}",
-                                    crate::fmt::sprint_value(b),
+                                    sprintf("%s", std::slice::from_ref(b)),
                                     b.type_name()
                                 ));
+                            }
+                            // Go's == on pointers is identity; on structs (time.Time) equality.
+                            (Value::Object(x), Value::Object(y)) if x.type_name().starts_with('*') => {
+                                std::rc::Rc::ptr_eq(x, y)
                             }
                             _ => a.deep_equal(b),
                         }
@@ -218,6 +222,11 @@ fn eq(a: &Value, bs: &[Value]) -> Result<bool, String> {
     Ok(false)
 }
 
+/// Go's `errBadComparison`, with the operand types as Go 1.24+ words it.
+fn incompatible(a: &Value, b: &Value) -> String {
+    format!("incompatible types for comparison: {} and {}", a.type_name(), b.type_name())
+}
+
 /// Go's `lt`.
 fn lt(a: &Value, b: &Value) -> Result<bool, String> {
     let (k1, k2) = (basic_kind(a), basic_kind(b));
@@ -228,7 +237,7 @@ fn lt(a: &Value, b: &Value) -> Result<bool, String> {
         return match (k1, k2, a, b) {
             (Kind::Int, Kind::Uint, Value::Int(x, _), Value::Int(y, _)) => Ok(*x < 0 || (*x as u64) < *y as u64),
             (Kind::Uint, Kind::Int, Value::Int(x, _), Value::Int(y, _)) => Ok(*y >= 0 && (*x as u64) < *y as u64),
-            _ => Err("incompatible types for comparison".into()),
+            _ => Err(incompatible(a, b)),
         };
     }
     Ok(match (a, b) {

@@ -98,7 +98,7 @@ impl<'t> Exec<'t> {
         match first {
             Arg::Field { idents, .. } => {
                 self.at = At::Arg(first);
-                return self.eval_field_chain(dot, dot.clone(), idents, &cmd.args, fin);
+                return self.eval_field_chain(dot, dot.clone(), self.dot_iface, idents, &cmd.args, fin);
             }
             Arg::Chain { node, fields, .. } => return self.eval_chain(dot, first, node, fields, &cmd.args, fin),
             Arg::Ident { name, func, .. } => {
@@ -160,7 +160,7 @@ impl<'t> Exec<'t> {
             }
             return Ok(value);
         }
-        self.eval_field_chain(dot, value, &idents[1..], args, fin)
+        self.eval_field_chain(dot, value, false, &idents[1..], args, fin)
     }
 
     fn eval_chain(
@@ -178,7 +178,7 @@ impl<'t> Exec<'t> {
         }
         let recv = self.eval_operand(dot, node)?;
         self.at = At::Arg(chain);
-        self.eval_field_chain(dot, recv, fields, args, fin)
+        self.eval_field_chain(dot, recv, false, fields, args, fin)
     }
 
     /// An operand evaluated without a parameter type (Go's `evalArg` with a nil type).
@@ -186,24 +186,38 @@ impl<'t> Exec<'t> {
         self.eval_arg(dot, ArgType::Reflect, arg)
     }
 
+    /// Field steps from `recv`. `iface` says whether `recv` is held in an `interface {}` (an
+    /// element of a data map or list), which is the type Go names in its error messages.
     pub(super) fn eval_field_chain(
         &mut self,
         dot: &Value,
         mut recv: Value,
+        mut iface: bool,
         idents: &'t [String],
         args: &'t [Arg],
         fin: Option<Value>,
     ) -> R<Value> {
         let n = idents.len();
         for name in &idents[..n - 1] {
-            recv = self.eval_field(dot, name, &[], None, recv)?;
+            let next_iface = matches!(&recv, Value::Map(m) if m.elem == Type::Interface);
+            recv = self.eval_field(dot, name, &[], None, recv, iface)?;
+            iface = next_iface;
         }
-        self.eval_field(dot, &idents[n - 1], args, fin, recv)
+        self.eval_field(dot, &idents[n - 1], args, fin, recv, iface)
     }
 
     /// Go's `evalField`: a method of an object, a struct field, or a map key.
-    fn eval_field(&mut self, dot: &Value, name: &str, args: &'t [Arg], fin: Option<Value>, recv: Value) -> R<Value> {
+    fn eval_field(
+        &mut self,
+        dot: &Value,
+        name: &str,
+        args: &'t [Arg],
+        fin: Option<Value>,
+        recv: Value,
+        iface: bool,
+    ) -> R<Value> {
         let has_args = args.len() > 1 || fin.is_some();
+        let type_name = |v: &Value| if iface { "interface {}".to_string() } else { v.type_name() };
         match &recv {
             Value::Invalid => Ok(Value::Invalid),
             Value::Nil => Err(self.errorf(format!("nil pointer evaluating interface {{}}.{name}"))),
@@ -221,7 +235,7 @@ impl<'t> Exec<'t> {
                     return match o.call_method(name, &argv) {
                         Some(Ok(v)) => Ok(v),
                         Some(Err(e)) => Err(self.func_error(name, e)),
-                        None => Err(self.errorf(format!("can't evaluate field {name} in type {}", o.type_name()))),
+                        None => Err(self.errorf(format!("can't evaluate field {name} in type {}", type_name(&recv)))),
                     };
                 }
                 if let Some(v) = o.field(name) {
@@ -233,7 +247,7 @@ impl<'t> Exec<'t> {
                 if o.is_nil() {
                     return Err(self.errorf(format!("nil pointer evaluating {}.{name}", o.type_name())));
                 }
-                Err(self.errorf(format!("can't evaluate field {name} in type {}", o.type_name())))
+                Err(self.errorf(format!("can't evaluate field {name} in type {}", type_name(&recv))))
             }
             Value::Map(m) => {
                 if has_args {
@@ -241,7 +255,7 @@ impl<'t> Exec<'t> {
                 }
                 Ok(m.entries.borrow().get(name).cloned().unwrap_or(Value::Invalid))
             }
-            other => Err(self.errorf(format!("can't evaluate field {name} in type {}", other.type_name()))),
+            other => Err(self.errorf(format!("can't evaluate field {name} in type {}", type_name(other)))),
         }
     }
 
@@ -268,7 +282,7 @@ impl<'t> Exec<'t> {
                 };
             }
             Arg::Field { idents, .. } => {
-                self.eval_field_chain(dot, dot.clone(), idents, std::slice::from_ref(arg), None)?
+                self.eval_field_chain(dot, dot.clone(), self.dot_iface, idents, std::slice::from_ref(arg), None)?
             }
             Arg::Variable { idents, .. } => self.eval_variable(dot, arg, idents, &[], None)?,
             Arg::Pipe(p) => self.eval_nested_pipeline(dot, p)?,

@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind};
 use crate::fmt::sprint_value;
 use crate::funcs::Limits;
 use crate::node::{Arg, Branch, Command, Node, Pipe, Span};
-use crate::value::Value;
+use crate::value::{Type, Value};
 use crate::{Rendered, TemplateSet};
 
 type R<T> = Result<T, Box<Error>>;
@@ -47,6 +47,9 @@ pub(crate) struct Exec<'t> {
     crs: &'t [Value],
     fuel: u64,
     at: At<'t>,
+    /// Whether dot is held in an `interface {}` (a range element of a data list or map); only
+    /// error messages depend on it (`can't evaluate field x in type interface {}`).
+    dot_iface: bool,
 }
 
 /// Stack kept free before recursing, and the size of each extra segment: deep template
@@ -74,6 +77,7 @@ pub(crate) fn execute<'t>(
         crs,
         fuel: limits.fuel,
         at: At::None,
+        dot_iface: false,
     };
     match s.walk_list(data, root) {
         Ok(_) => Ok(Rendered { text: s.out, provenance: s.prov }),
@@ -167,7 +171,7 @@ impl<'t> Exec<'t> {
             Node::If(b) => return self.walk_if_or_with(false, dot, b),
             Node::With(b) => return self.walk_if_or_with(true, dot, b),
             Node::Range(b) => {
-                return stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.walk_range(dot, node, b));
+                return stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.walk_range(dot, b));
             }
             Node::Template { name, pipe, .. } => {
                 stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.walk_template(dot, node, name, pipe.as_ref()))?;
@@ -184,7 +188,14 @@ impl<'t> Exec<'t> {
         let val = self.eval_pipeline(dot, &b.pipe)?;
         let flow = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             if val.truth().0 {
-                if with { self.walk_list(&val, &b.list) } else { self.walk_list(dot, &b.list) }
+                if with {
+                    let outer = std::mem::replace(&mut self.dot_iface, false);
+                    let r = self.walk_list(&val, &b.list);
+                    self.dot_iface = outer;
+                    r
+                } else {
+                    self.walk_list(dot, &b.list)
+                }
             } else if let Some(e) = &b.else_list {
                 self.walk_list(dot, e)
             } else {
@@ -195,17 +206,30 @@ impl<'t> Exec<'t> {
         flow
     }
 
-    fn walk_range(&mut self, dot: &Value, node: &'t Node, r: &'t Branch) -> R<Flow> {
+    fn walk_range(&mut self, dot: &Value, r: &'t Branch) -> R<Flow> {
         let mark0 = self.vars.len();
-        let result = self.range_inner(dot, node, r);
+        let result = self.range_inner(dot, r);
         self.vars.truncate(mark0);
         result.map(|_| Flow::Normal)
     }
 
-    fn range_inner(&mut self, dot: &Value, node: &'t Node, r: &'t Branch) -> R<()> {
+    fn range_inner(&mut self, dot: &Value, r: &'t Branch) -> R<()> {
         let val = self.eval_pipeline(dot, &r.pipe)?;
         let mark = self.vars.len();
-        let ran = match &val {
+        let outer_iface = self.dot_iface;
+        self.dot_iface = matches!(&val, Value::List(l) if l.elem == Type::Interface)
+            || matches!(&val, Value::Map(m) if m.elem == Type::Interface);
+        let ran = self.range_over(r, &val, mark);
+        self.dot_iface = outer_iface;
+        if !ran? && let Some(e) = &r.else_list {
+            self.walk_list(dot, e)?;
+        }
+        Ok(())
+    }
+
+    /// The iterations of a range; false when there were none (the else branch runs).
+    fn range_over(&mut self, r: &'t Branch, val: &Value, mark: usize) -> R<bool> {
+        Ok(match val {
             Value::List(l) => {
                 let items = l.items.clone();
                 for (i, item) in items.iter().enumerate() {
@@ -218,7 +242,7 @@ impl<'t> Exec<'t> {
             Value::Int(n, k) => {
                 if r.pipe.decl.len() > 1 {
                     return Err(
-                        self.errorf(format!("can't use {} to iterate over more than one variable", sprint_value(&val)))
+                        self.errorf(format!("can't use {} to iterate over more than one variable", sprint_value(val)))
                     );
                 }
                 let n = if k.is_unsigned() { (*n as u64).min(i64::MAX as u64) as i64 } else { *n };
@@ -242,15 +266,8 @@ impl<'t> Exec<'t> {
             }
             Value::Invalid => false,
             Value::Object(o) if o.is_nil() => false,
-            other => {
-                let _ = node;
-                return Err(self.errorf(format!("range can't iterate over {}", sprint_value(other))));
-            }
-        };
-        if !ran && let Some(e) = &r.else_list {
-            self.walk_list(dot, e)?;
-        }
-        Ok(())
+            other => return Err(self.errorf(format!("range can't iterate over {}", sprint_value(other)))),
+        })
     }
 
     /// One range iteration; true when the body said `{{break}}`.
@@ -297,9 +314,11 @@ impl<'t> Exec<'t> {
         // No dynamic scoping: the callee sees only `$`, bound to its dot.
         let vars = std::mem::replace(&mut self.vars, vec![("$", dot.clone())]);
         let outer = std::mem::replace(&mut self.tmpl, tname);
+        let outer_iface = std::mem::replace(&mut self.dot_iface, false);
         self.depth += 1;
         let r = self.walk_list(&dot, root);
         self.depth -= 1;
+        self.dot_iface = outer_iface;
         self.tmpl = outer;
         self.vars = vars;
         r.map(|_| ())
