@@ -70,6 +70,9 @@ struct Printer {
     good_arg_num: bool,
 }
 
+/// Nesting beyond which values are not printed (only cyclic data gets there).
+const MAX_PRINT_DEPTH: usize = 1000;
+
 const LDIGITS: &[u8; 16] = b"0123456789abcdef";
 const UDIGITS: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -148,6 +151,12 @@ impl Printer {
     }
 
     fn print_value(&mut self, v: &Value, verb: char, depth: usize) {
+        // A map that contains itself (`set $d "self" $d`) makes Go's fmt recurse until the
+        // goroutine stack is exhausted; we stop instead of overflowing ours.
+        if depth > MAX_PRINT_DEPTH {
+            self.buf.push_str("<too deep>");
+            return;
+        }
         match v {
             Value::Invalid if depth == 0 => self.buf.push_str("<invalid reflect.Value>"),
             Value::Invalid | Value::Nil => {

@@ -162,3 +162,9 @@ fn missing_and_null_values() {
     );
     assert!(render("{{ .n.x }}", r#"{"n": null}"#).unwrap_err().contains("nil pointer evaluating interface {}.x"));
 }
+
+#[test]
+fn a_map_containing_itself_prints_without_overflowing() {
+    let out = render(r#"{{ $d := dict }}{{ $_ := set $d "self" $d }}{{ len (printf "%v" $d) | lt 100 }}"#, "{}");
+    assert_eq!(out.unwrap(), "true");
+}

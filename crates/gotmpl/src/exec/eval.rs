@@ -410,7 +410,18 @@ impl<'t> Exec<'t> {
     ) -> R<Value> {
         let argv = self.eval_args(dot, f.name, Sig::Table(f), args, fin)?;
         let mut ctx = Ctx { limits: self.limits, crs: self.crs };
-        match (f.imp)(&mut ctx, &argv) {
+        // Go's `safeCall` turns a panicking function into `error calling X: …`; a panic in a
+        // library function (a bug, reached by untrusted input) must not take the process down.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (f.imp)(&mut ctx, &argv)))
+            .unwrap_or_else(|p| {
+                let msg = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "internal error".into());
+                Err(FuncError::Msg(format!("internal error: {msg}")))
+            });
+        match result {
             Ok(v) => Ok(v),
             Err(e) => {
                 self.at = call_at;
