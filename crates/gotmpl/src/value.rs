@@ -182,6 +182,12 @@ pub trait Object: fmt::Debug {
     fn has_method(&self, _name: &str) -> bool {
         false
     }
+    /// The Go parameter types of a method (fixed, then variadic), when the type declares them:
+    /// the executor then converts and checks arguments exactly as for table functions
+    /// (`expected string; found 5`). `None` passes arguments as `interface {}` values.
+    fn method_params(&self, _name: &str) -> Option<(&'static [crate::funcs::Param], Option<crate::funcs::Param>)> {
+        None
+    }
     /// `%v` form: what Go's fmt prints, honouring `String()`/`Error()` methods.
     fn display(&self) -> String;
     /// `%#v` form; defaults to the `%v` form.

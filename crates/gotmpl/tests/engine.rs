@@ -168,3 +168,59 @@ fn a_map_containing_itself_prints_without_overflowing() {
     let out = render(r#"{{ $d := dict }}{{ $_ := set $d "self" $d }}{{ len (printf "%v" $d) | lt 100 }}"#, "{}");
     assert_eq!(out.unwrap(), "true");
 }
+
+/// A stand-in for `time.Time`: one method with a typed parameter, one field.
+#[derive(Debug)]
+struct Clock;
+
+impl driftlint_gotmpl::Object for Clock {
+    fn type_name(&self) -> &str {
+        "test.Clock"
+    }
+    fn field(&self, name: &str) -> Option<Value> {
+        (name == "Hour").then(|| Value::int(7))
+    }
+    fn has_method(&self, name: &str) -> bool {
+        name == "Format"
+    }
+    fn method_params(&self, name: &str) -> Option<(&'static [driftlint_gotmpl::Param], Option<driftlint_gotmpl::Param>)> {
+        (name == "Format").then_some((&[driftlint_gotmpl::Param::String][..], None))
+    }
+    fn call_method(&self, name: &str, args: &[Value]) -> Option<Result<Value, driftlint_gotmpl::FuncError>> {
+        (name == "Format").then(|| Ok(Value::str(format!("fmt:{}", args[0].as_str().unwrap_or("?")))))
+    }
+    fn display(&self) -> String {
+        "clock".into()
+    }
+    fn deep_equal(&self, _other: &dyn driftlint_gotmpl::Object) -> bool {
+        true
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[test]
+fn object_methods_get_go_argument_checks() {
+    let set = TemplateSet::parse(
+        "main.yaml",
+        r#"{{ .c.Format "x" }} {{ "y" | .c.Format }} {{ .c.Hour }} {{ .c }} {{ printf "%T" .c }}"#,
+        &[] as &[(&str, &str)],
+    )
+    .unwrap();
+    let mut m = std::collections::BTreeMap::new();
+    m.insert("c".to_string(), Value::object(Clock));
+    let d = Value::map(m);
+    let out = set.execute(&d, &Limits::default(), &[]).unwrap();
+    assert_eq!(out.text, "fmt:x fmt:y 7 clock test.Clock");
+    for (t, want) in [
+        (r#"{{ .c.Format 5 }}"#, "at <5>: expected string; found 5"),
+        (r#"{{ .c.Format }}"#, "at <.c.Format>: wrong number of args for Format: want 1 got 0"),
+        (r#"{{ .c.Hour 1 }}"#, "Hour has arguments but cannot be invoked as function"),
+        (r#"{{ .c.Nope }}"#, "can't evaluate field Nope in type interface {}"),
+    ] {
+        let set = TemplateSet::parse("main.yaml", t, &[] as &[(&str, &str)]).unwrap();
+        let err = set.execute(&d, &Limits::default(), &[]).unwrap_err().to_string();
+        assert!(err.ends_with(want), "{t}: {err}");
+    }
+}

@@ -224,13 +224,22 @@ impl<'t> Exec<'t> {
             Value::Object(o) => {
                 if o.has_method(name) {
                     let at = self.at;
-                    let mut argv = Vec::new();
-                    for a in args.iter().skip(1) {
-                        argv.push(self.eval_arg(dot, ArgType::P(Param::Any), a)?);
-                    }
-                    if let Some(f) = fin {
-                        argv.push(self.validate_type(f, ArgType::P(Param::Any))?);
-                    }
+                    let call_args = args.get(1..).unwrap_or(&[]);
+                    let argv = match o.method_params(name) {
+                        Some((params, variadic)) => {
+                            self.eval_args(dot, name, Sig::Method(params, variadic), call_args, fin)?
+                        }
+                        None => {
+                            let mut argv = Vec::with_capacity(call_args.len() + 1);
+                            for a in call_args {
+                                argv.push(self.eval_arg(dot, ArgType::P(Param::Any), a)?);
+                            }
+                            if let Some(f) = fin {
+                                argv.push(self.validate_type(f, ArgType::P(Param::Any))?);
+                            }
+                            argv
+                        }
+                    };
                     self.at = at;
                     return match o.call_method(name, &argv) {
                         Some(Ok(v)) => Ok(v),
@@ -484,6 +493,7 @@ impl<'t> Exec<'t> {
 #[derive(Clone, Copy)]
 pub(super) enum Sig<'a> {
     Table(&'static Func),
+    Method(&'static [Param], Option<Param>),
     Builtin(&'a [ArgType], Option<ArgType>),
 }
 
@@ -491,18 +501,21 @@ impl Sig<'_> {
     fn len(&self) -> usize {
         match self {
             Sig::Table(f) => f.params.len(),
+            Sig::Method(p, _) => p.len(),
             Sig::Builtin(p, _) => p.len(),
         }
     }
     fn at(&self, i: usize) -> ArgType {
         match self {
             Sig::Table(f) => ArgType::P(f.params[i]),
+            Sig::Method(p, _) => ArgType::P(p[i]),
             Sig::Builtin(p, _) => p[i],
         }
     }
     fn variadic(&self) -> Option<ArgType> {
         match self {
             Sig::Table(f) => f.variadic.map(ArgType::P),
+            Sig::Method(_, v) => v.map(ArgType::P),
             Sig::Builtin(_, v) => *v,
         }
     }
