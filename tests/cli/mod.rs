@@ -1,3 +1,5 @@
+mod check;
+mod compare;
 mod ls;
 mod template;
 
