@@ -9,6 +9,7 @@
 //! Correlation lives in [`crate::correlate`]; this module knows nothing about templates.
 
 pub mod collect;
+pub mod engine;
 pub mod glob;
 pub mod json;
 pub mod junit;

@@ -1,0 +1,446 @@
+//! The comparison engine: every collected CR correlated and compared against a compiled
+//! reference, with kube-compare's processing semantics (spec §4, §5.1, Appendix C), shared by
+//! `driftlint compare` ([`super::run`]) and the linter.
+//!
+//! The engine owns the loop "for each CR: candidates → per-candidate pipeline → best" and
+//! nothing around it: it does not load references, read files, compute the summary (§2.4,
+//! §2.5) or render reports. It reports *what happened* per CR ([`CrResult`]) and leaves
+//! kube-compare's policy (which errors are fatal, what is listed as unmatched) to small
+//! helpers on [`Comparison`] so the linter can turn the same facts into diagnostics.
+//!
+//! Parallelism: the sequential semantics matter only through
+//! * in-place omission on a CR across its candidates (§5.1 step 1): a per-CR affair, so CRs
+//!   are compared in parallel (rayon) and each CR's candidates in order;
+//! * `lookupCR(s)` seeing the other CRs as omitted *so far* (§3.4, §10 #9): order-dependent,
+//!   so when any template, function file or `go-template` override can call them, the CRs
+//!   are processed strictly in input order on one thread, exactly as kube-compare does.
+//!
+//! Results are collected in input order, so the output is identical either way.
+
+use driftlint_gotmpl::Value as GoValue;
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::collect::{self, Cr};
+use crate::compare::{self, Candidate, CompareError, DiffProgram, FieldFunc, InlineDiff, Outcome, RenderError, UserOverride, Verdict};
+use crate::correlate::{Correlator, OverrideCorrelator, OverrideFields, ReferenceIndex, TemplateMeta, Via};
+use crate::reference::Compiled;
+
+pub use crate::correlate::ManualError;
+
+/// Template functions whose result depends on the other CRs (§3.4).
+const LOOKUP_FUNCS: [&str; 1] = ["lookupCR"]; // also a prefix of `lookupCRs`
+
+/// How CRs are scheduled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Parallelism {
+    /// In parallel on rayon's current pool, unless the reference uses `lookupCR(s)`.
+    #[default]
+    Auto,
+    /// Always one CR after the other on the calling thread.
+    Sequential,
+    /// kube-compare's loop verbatim: sequential, with the `lookupCR(s)` view of all CRs built
+    /// and refreshed after every candidate even when no template can read it. Slow; the
+    /// reference against which the other modes are checked and benchmarked.
+    Exact,
+}
+
+/// What each [`Compared`] keeps of the winning [`Outcome`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Retain {
+    /// The whole outcome: merged/live objects and their YAML texts (needed for
+    /// [`Outcome::field_diffs`] and [`Outcome::patch_for_generate`]).
+    #[default]
+    Full,
+    /// Only `score`, `diff_output` and `name`; the objects become `null` and the YAML texts
+    /// empty as soon as the CR is done. Keeps memory near the input size for large runs.
+    DiffOnly,
+}
+
+/// Run-wide settings of the engine.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// How the two sides are diffed (`DiffProgram::from_env()` for kube-compare's
+    /// `KUBECTL_EXTERNAL_DIFF`; the in-process diff spawns nothing).
+    pub diff: DiffProgram,
+    /// `--show-managed-fields`.
+    pub show_managed_fields: bool,
+    /// `-v`: long overlap warnings (§4.7).
+    pub verbose: bool,
+    pub parallelism: Parallelism,
+    pub retain: Retain,
+}
+
+/// A reference compiled once, with its correlators and per-template settings, ready to
+/// compare any number of CR sets. `Send + Sync`.
+pub struct Engine<'a> {
+    compiled: &'a Compiled,
+    overrides: Vec<UserOverride>,
+    metas: Vec<TemplateMeta>,
+    correlator: Correlator,
+    override_correlator: OverrideCorrelator,
+    /// Per compiled template: its valid v2 `perField` functions.
+    per_field: Vec<Vec<FieldFunc>>,
+    options: Options,
+    uses_lookups: bool,
+    warnings: Vec<String>,
+}
+
+/// One candidate template tried for a CR.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tried {
+    /// Index into [`Compiled::templates`].
+    pub template: usize,
+    pub result: TriedResult,
+}
+
+/// What the §5.1 pipeline gave for one candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TriedResult {
+    /// Compared, with its go-diff score (§5.8).
+    Score(usize),
+    /// The template called `doNotMatch` (§4.4).
+    DoNotMatch,
+    /// A pipeline error (kube-compare's text, §4.3).
+    Error(String),
+}
+
+/// A CR with a winning candidate (§4.3).
+#[derive(Debug, Clone)]
+pub struct Compared {
+    /// Index into [`Compiled::templates`] of the best candidate (lowest score, earliest on ties).
+    pub template: usize,
+    /// The winner's outcome (see [`Retain`]).
+    pub outcome: Box<Outcome>,
+}
+
+/// What happened to one CR (§4.8).
+#[derive(Debug, Clone)]
+pub enum Status {
+    /// No correlator produced candidates (listed as unmatched only with `-A`, §4.6).
+    Unmatched,
+    /// Every candidate called `doNotMatch`: silently skipped (§4.4).
+    AllDoNotMatch,
+    /// A candidate error whose text kube-compare downgrades (§4.3): a skip warning, and the
+    /// CR is listed as unmatched even without `-A`.
+    Downgraded { warning: String },
+    /// Candidate errors (joined by newlines): fatal for kube-compare (§4.3).
+    Failed(String),
+    /// A best candidate was found.
+    Compared(Compared),
+}
+
+/// The engine's account of one CR.
+#[derive(Debug, Clone)]
+pub struct CrResult {
+    /// Index of the CR in the input (= processing order).
+    pub cr: usize,
+    /// Which correlator link produced the candidates (`None`: unmatched).
+    pub via: Option<Via>,
+    /// Every candidate tried, in order (empty when unmatched).
+    pub tried: Vec<Tried>,
+    /// Indices into [`Engine::overrides`] of the `-p` overrides matched to the CR (§6.2),
+    /// whether or not they apply to the winning template.
+    pub overrides: Vec<usize>,
+    pub status: Status,
+}
+
+impl CrResult {
+    /// The winning comparison, if any.
+    #[must_use]
+    pub fn compared(&self) -> Option<&Compared> {
+        match &self.status {
+            Status::Compared(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The templates sharing the best score when more than one candidate has it (the
+    /// linter's ambiguous correlation); empty otherwise.
+    #[must_use]
+    pub fn ambiguous(&self) -> Vec<usize> {
+        let scores = || self.tried.iter().filter_map(|t| match t.result {
+            TriedResult::Score(s) => Some((t.template, s)),
+            _ => None,
+        });
+        let Some(best) = scores().map(|(_, s)| s).min() else { return Vec::new() };
+        let tied: Vec<usize> = scores().filter(|&(_, s)| s == best).map(|(t, _)| t).collect();
+        if tied.len() > 1 { tied } else { Vec::new() }
+    }
+}
+
+/// The result of [`Engine::compare`].
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// The CRs as given, after in-place omission (§5.1 step 1): what the LIVE sides and
+    /// generate-patches see.
+    pub crs: Vec<Cr>,
+    /// One per CR, in input order (`results[i].cr == i`).
+    pub results: Vec<CrResult>,
+    /// Templates matched through ownerReferences/RBAC subjects only (§4.5), reference order.
+    pub reference_only: Vec<usize>,
+    /// Per compiled template: reference-only matches plus CRs it won (§4.3, §4.5).
+    pub match_count: Vec<usize>,
+    /// Skip warnings of downgraded errors, in processing order (without `Warning: `).
+    pub warnings: Vec<String>,
+}
+
+impl Comparison {
+    /// kube-compare's fatal error (§4.3): every failed CR's text, one per line; `None` when
+    /// no CR failed.
+    #[must_use]
+    pub fn fatal_error(&self) -> Option<String> {
+        let errors: Vec<&str> = self
+            .results
+            .iter()
+            .filter_map(|r| match &r.status {
+                Status::Failed(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        (!errors.is_empty()).then(|| format!("error occurred while trying to process resources: {}", errors.join("\n")))
+    }
+
+    /// `UnmatchedCRS` (§4.6): CR ids in processing order; CRs without candidates only when
+    /// `all_resources` (`-A`), downgraded ones always.
+    #[must_use]
+    pub fn unmatched_ids(&self, all_resources: bool) -> Vec<String> {
+        self.results
+            .iter()
+            .filter(|r| match r.status {
+                Status::Unmatched => all_resources,
+                Status::Downgraded { .. } => true,
+                _ => false,
+            })
+            .map(|r| self.crs[r.cr].id.clone())
+            .collect()
+    }
+
+    /// The compared CRs in processing order.
+    pub fn compared(&self) -> impl Iterator<Item = (&Cr, &CrResult, &Compared)> {
+        self.results.iter().filter_map(|r| r.compared().map(|c| (&self.crs[r.cr], r, c)))
+    }
+}
+
+impl<'a> Engine<'a> {
+    /// Builds the correlators (§4.1, §6.2) over `compiled`. `overrides` are the `-p` entries
+    /// in file order; `user_pairs` the `-c` `correlationPairs` (CR id → template path).
+    ///
+    /// # Errors
+    /// A pair naming an unknown template (§2.8).
+    pub fn new(
+        compiled: &'a Compiled,
+        overrides: Vec<UserOverride>,
+        user_pairs: &[(String, String)],
+        options: Options,
+    ) -> Result<Engine<'a>, ManualError> {
+        let metas = template_metas(compiled);
+        let correlator = Correlator::new(&metas, user_pairs)?;
+        let ids: Vec<String> = metas.iter().map(|m| m.path.clone()).collect();
+        let warnings = correlator.group().overlap_warnings(&ids, options.verbose);
+        let override_fields: Vec<OverrideFields> = overrides
+            .iter()
+            .map(|o| OverrideFields {
+                exact_match: o.exact_match.clone(),
+                api_version: o.api_version.clone(),
+                kind: o.kind.clone(),
+                name: o.name.clone(),
+                namespace: o.namespace.clone(),
+            })
+            .collect();
+        let override_correlator = OverrideCorrelator::new(&override_fields);
+        let per_field = compiled
+            .templates
+            .iter()
+            .map(|t| {
+                compiled.reference.templates[t.entry]
+                    .config
+                    .per_field
+                    .iter()
+                    .filter_map(|p| {
+                        InlineDiff::from_name(&p.inline_diff_func)
+                            .map(|func| FieldFunc { path_to_key: p.path_to_key.clone(), func })
+                    })
+                    .collect()
+            })
+            .collect();
+        let uses_lookups = uses_lookups(compiled, &overrides);
+        Ok(Engine { compiled, overrides, metas, correlator, override_correlator, per_field, options, uses_lookups, warnings })
+    }
+
+    /// The overlap warnings of §4.7 (without `Warning: `), in kube-compare's order.
+    #[must_use]
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The `-p` overrides, indexed by [`CrResult::overrides`].
+    #[must_use]
+    pub fn overrides(&self) -> &[UserOverride] {
+        &self.overrides
+    }
+
+    /// The compiled reference.
+    #[must_use]
+    pub fn compiled(&self) -> &'a Compiled {
+        self.compiled
+    }
+
+    /// Correlation metadata per compiled template (path and fixed fields, §3.6).
+    #[must_use]
+    pub fn metas(&self) -> &[TemplateMeta] {
+        &self.metas
+    }
+
+    /// Whether a template, function file or `go-template` override may call `lookupCR(s)`,
+    /// which forces sequential processing. Detected from the source text: Go templates can
+    /// only call functions named literally, so a text without the name cannot call it (a
+    /// mention in plain text only costs the parallelism).
+    #[must_use]
+    pub fn uses_lookups(&self) -> bool {
+        self.uses_lookups
+    }
+
+    /// Correlates and compares every CR (Appendix C's loop). Never fails: per-CR errors are
+    /// in [`Status::Failed`]; [`Comparison::fatal_error`] gives kube-compare's verdict.
+    #[must_use]
+    pub fn compare(&self, mut crs: Vec<Cr>) -> Comparison {
+        // §4.5: reference-only matches count before any comparison (and before omission).
+        let mut match_count = vec![0usize; self.compiled.templates.len()];
+        let index = ReferenceIndex::new(crs.iter().map(|c| &c.object));
+        let reference_only = index.reference_only(&self.metas);
+        for &i in &reference_only {
+            match_count[i] += 1;
+        }
+        let results: Vec<CrResult> = if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
+            // What lookupCR(s) see: all CRs, each updated as its omission changes it (§3.4).
+            let mut lookups: Vec<GoValue> = crs.iter().map(|c| GoValue::from_json(&c.object)).collect();
+            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, Some(&mut lookups))).collect()
+        } else if self.options.parallelism == Parallelism::Sequential {
+            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, None)).collect()
+        } else {
+            // Indexed parallel iterators collect in input order: identical to the loop above.
+            crs.par_iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, None)).collect()
+        };
+        let mut warnings = Vec::new();
+        for r in &results {
+            match &r.status {
+                Status::Compared(c) => match_count[c.template] += 1,
+                Status::Downgraded { warning } => warnings.push(warning.clone()),
+                _ => {}
+            }
+        }
+        Comparison { crs, results, reference_only, match_count, warnings }
+    }
+
+    /// §4.1–§4.3 and §5.1 for CR `ci`. `lookups` is `Some` in lookup mode: what
+    /// `lookupCR(s)` see, with this CR's entry refreshed after each candidate's omission.
+    fn compare_cr(&self, ci: usize, cr: &mut Cr, index: &ReferenceIndex, mut lookups: Option<&mut Vec<GoValue>>) -> CrResult {
+        let Some((candidates, via)) = self.correlator.candidates(&cr.object, &cr.id, Some(index)) else {
+            return CrResult { cr: ci, via: None, tried: Vec::new(), overrides: Vec::new(), status: Status::Unmatched };
+        };
+        let matched = self.override_correlator.candidates(&cr.object, &cr.id);
+        let matched_overrides: Vec<&UserOverride> = matched.iter().map(|&i| &self.overrides[i]).collect();
+        let options = compare::Options { diff: self.options.diff.clone(), show_managed_fields: self.options.show_managed_fields };
+        let mut best: Option<(usize, Box<Outcome>)> = None;
+        let mut tried = Vec::with_capacity(candidates.len());
+        let mut errors: Vec<CompareError> = Vec::new();
+        for &ti in &candidates {
+            let entry = &self.compiled.reference.templates[self.compiled.templates[ti].entry];
+            let candidate = Candidate {
+                id: &entry.path,
+                omit: &entry.omit_paths,
+                ignore_unspecified_fields: entry.config.ignore_unspecified_fields,
+                per_field: &self.per_field[ti],
+            };
+            let seen: &[GoValue] = lookups.as_deref().map_or(&[], Vec::as_slice);
+            let render = |data: &Value| -> Result<String, RenderError> {
+                match self.compiled.render(ti, data, seen) {
+                    Ok(r) => Ok(r.text),
+                    Err(e) if e.kind == driftlint_gotmpl::ErrorKind::DoNotMatch => Err(RenderError::DoNotMatch),
+                    Err(e) => Err(RenderError::Failed(format!("failed to constuct template: {e}"))),
+                }
+            };
+            let verdict = compare::compare_one(&mut cr.object, render, &candidate, &matched_overrides, seen, &options);
+            if let Some(l) = lookups.as_deref_mut() {
+                // The CR was omitted in place: later lookups see it that way (§10 #9).
+                l[ci] = GoValue::from_json(&cr.object);
+            }
+            let result = match verdict {
+                Ok(Verdict::DoNotMatch) => TriedResult::DoNotMatch,
+                Ok(Verdict::Compared(outcome)) => {
+                    let score = outcome.score;
+                    // §4.3: ties go to the earliest candidate (strict `<`).
+                    if best.as_ref().is_none_or(|(_, b)| score < b.score) {
+                        best = Some((ti, outcome));
+                    }
+                    TriedResult::Score(score)
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    errors.push(e);
+                    TriedResult::Error(text)
+                }
+            };
+            tried.push(Tried { template: ti, result });
+        }
+        let status = if !errors.is_empty() {
+            let text = errors.iter().map(CompareError::to_string).collect::<Vec<_>>().join("\n");
+            // §4.3: two error texts are downgraded to a skip warning and an unmatched CR.
+            if text.contains("error parsing") || text.contains("Object 'Kind' is missing") {
+                let tail = text.rsplit(':').next().unwrap_or_default();
+                Status::Downgraded { warning: collect::skip_warning("failed", tail) }
+            } else {
+                Status::Failed(text)
+            }
+        } else {
+            match best {
+                None => Status::AllDoNotMatch,
+                Some((template, mut outcome)) => {
+                    if self.options.retain == Retain::DiffOnly {
+                        outcome.merged = Value::Null;
+                        outcome.live = Value::Null;
+                        outcome.merged_yaml = String::new();
+                        outcome.live_yaml = String::new();
+                    }
+                    Status::Compared(Compared { template, outcome })
+                }
+            }
+        };
+        CrResult { cr: ci, via: Some(via), tried, overrides: matched, status }
+    }
+}
+
+/// Correlation metadata of every compiled template, in reference order.
+fn template_metas(compiled: &Compiled) -> Vec<TemplateMeta> {
+    compiled
+        .templates
+        .iter()
+        .map(|t| TemplateMeta {
+            path: compiled.reference.templates[t.entry].path.clone(),
+            api_version: t.fixed.api_version.clone(),
+            kind: t.fixed.kind.clone(),
+            name: t.fixed.name.clone(),
+            namespace: t.fixed.namespace.clone(),
+        })
+        .collect()
+}
+
+/// See [`Engine::uses_lookups`]. `go-template` overrides are checked for the names and for
+/// nested `go-template` patches (whose text only exists at run time).
+fn uses_lookups(compiled: &Compiled, overrides: &[UserOverride]) -> bool {
+    let mentions = |text: &str| LOOKUP_FUNCS.iter().any(|f| text.contains(f));
+    let templates = compiled.templates.iter().any(|t| {
+        compiled.reference.templates[t.entry].source.files.iter().any(|f| mentions(&f.text))
+    });
+    let functions = compiled.reference.function_files.iter().flat_map(|f| f.source.files.iter()).any(|f| mentions(&f.text));
+    let patches = overrides.iter().any(|o| o.type_ == "go-template" && (mentions(&o.patch) || o.patch.contains("go-template")));
+    templates || functions || patches
+}
+
+// Compile-time guarantee: an engine is shared by rayon's threads.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Engine<'static>>();
+    assert_send_sync::<Comparison>();
+};
