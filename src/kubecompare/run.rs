@@ -1,21 +1,20 @@
 //! `driftlint compare`: kube-compare's offline run, end to end (spec Appendix C).
 //!
-//! Load and compile the reference, build the correlators, collect the CRs, compare every CR
-//! with each of its candidate templates, keep the best, then compute the summary and render
-//! the chosen format. Every piece lives elsewhere ([`crate::reference`], [`crate::correlate`],
-//! [`crate::compare`], the sibling modules); this module only sequences them with
-//! kube-compare's error texts and exit codes.
+//! Load and compile the reference, build the [`Engine`] (correlators), collect the CRs,
+//! let the engine compare every CR with its candidate templates, then compute the summary
+//! and render the chosen format. Every piece lives elsewhere ([`crate::reference`],
+//! [`super::engine`], the sibling modules); this module only sequences them with
+//! kube-compare's error texts, warning order and exit codes.
 
 use std::path::Path;
 
-use driftlint_gotmpl::Value as GoValue;
 use serde_json::Value;
 
 use super::collect::{self, Collected};
+use super::engine::{self, Compared, Engine, Parallelism, Retain, Status};
 use super::output::{self, DiffSum, Output, Summary, Warning};
 use super::summary::{self, ComponentRule, TemplateRef};
-use crate::compare::{self, Candidate, CompareError, FieldFunc, InlineDiff, RenderError, UserOverride, Verdict};
-use crate::correlate::{Correlator, OverrideCorrelator, OverrideFields, ReferenceIndex, TemplateMeta};
+use crate::compare::{self, UserOverride};
 use crate::reference::{self, Compiled, ComponentKind, Version};
 
 /// What the command line asked for, already validated for usage errors.
@@ -87,23 +86,23 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     } else {
         compare::load_overrides(Path::new(&opts.overrides)).map_err(|e| Fatal::new(e.to_string(), &stderr))?
     };
-    let metas = template_metas(&compiled);
-    let correlator = Correlator::new(&metas, &user_pairs).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
-    let ids: Vec<String> = metas.iter().map(|m| m.path.clone()).collect();
-    for w in correlator.group().overlap_warnings(&ids, opts.verbose) {
+    let engine_options = engine::Options {
+        diff: compare::DiffProgram::from_env(),
+        show_managed_fields: opts.show_managed_fields,
+        verbose: opts.verbose,
+        parallelism: Parallelism::Auto,
+        // Only generate-patches reads the merged/live objects of the winners (§6.3).
+        retain: if opts.output == "generate-patches" && !opts.generate_override_for.is_empty() {
+            Retain::Full
+        } else {
+            Retain::DiffOnly
+        },
+    };
+    let engine =
+        Engine::new(&compiled, overrides, &user_pairs, engine_options).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
+    for w in engine.warnings() {
         warn(&mut stderr, w);
     }
-    let override_fields: Vec<OverrideFields> = overrides
-        .iter()
-        .map(|o| OverrideFields {
-            exact_match: o.exact_match.clone(),
-            api_version: o.api_version.clone(),
-            kind: o.kind.clone(),
-            name: o.name.clone(),
-            namespace: o.namespace.clone(),
-        })
-        .collect();
-    let override_correlator = OverrideCorrelator::new(&override_fields);
 
     // §1.7: collect the CRs.
     let Collected { crs, warnings } = collect::collect_crs(&opts.inputs, opts.recursive).map_err(|e| {
@@ -114,123 +113,53 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         Fatal::new(e.to_string(), &pre)
     })?;
     stderr.extend(warnings);
-    let mut objects: Vec<Value> = crs.iter().map(|c| c.object.clone()).collect();
-    // What lookupCR(s) see: the same objects, updated as omission changes them (§3.4).
-    let mut lookups: Vec<GoValue> = objects.iter().map(GoValue::from_json).collect();
 
-    // §4.5: reference-only matches count before any comparison.
-    let mut match_count = vec![0usize; compiled.templates.len()];
-    let index = ReferenceIndex::new(objects.iter());
-    let reference_only = index.reference_only(&metas);
-    for &i in &reference_only {
-        match_count[i] += 1;
+    // Appendix C's loop, then kube-compare's policy over its results.
+    let mut comparison = engine.compare(crs);
+    for w in &comparison.warnings {
+        warn(&mut stderr, w);
     }
-
-    let options = compare::Options { diff: compare::DiffProgram::from_env(), show_managed_fields: opts.show_managed_fields };
-    let per_field: Vec<Vec<FieldFunc>> = compiled
-        .templates
-        .iter()
-        .map(|t| {
-            let entry = &compiled.reference.templates[t.entry];
-            entry
-                .config
-                .per_field
-                .iter()
-                .filter_map(|p| {
-                    InlineDiff::from_name(&p.inline_diff_func)
-                        .map(|func| FieldFunc { path_to_key: p.path_to_key.clone(), func })
-                })
-                .collect()
-        })
-        .collect();
-
+    if let Some(message) = comparison.fatal_error() {
+        return Err(Fatal::new(message, &stderr));
+    }
+    let unmatched = comparison.unmatched_ids(opts.all_resources);
     let mut diffs = Vec::new();
-    let mut unmatched = Vec::new();
     let mut num_diff = 0i64;
     let mut patched_crs = 0i64;
     let mut new_patches = Vec::new();
-    let mut errors = Vec::new();
-    for (ci, cr) in crs.iter().enumerate() {
-        let Some((candidates, _via)) = correlator.candidates(&objects[ci], &cr.id, Some(&index)) else {
-            if opts.all_resources {
-                unmatched.push(cr.id.clone());
-            }
-            continue;
-        };
-        let matched_overrides: Vec<&UserOverride> =
-            override_correlator.candidates(&objects[ci], &cr.id).into_iter().map(|i| &overrides[i]).collect();
-        let mut best: Option<(usize, Box<compare::Outcome>)> = None;
-        let mut cr_errors = Vec::new();
-        for &ti in &candidates {
-            let entry = &compiled.reference.templates[compiled.templates[ti].entry];
-            let candidate = Candidate {
-                id: &entry.path,
-                omit: &entry.omit_paths,
-                ignore_unspecified_fields: entry.config.ignore_unspecified_fields,
-                per_field: &per_field[ti],
-            };
-            let render = |data: &Value| -> Result<String, RenderError> {
-                match compiled.render(ti, data, &lookups) {
-                    Ok(r) => Ok(r.text),
-                    Err(e) if e.kind == driftlint_gotmpl::ErrorKind::DoNotMatch => Err(RenderError::DoNotMatch),
-                    Err(e) => Err(RenderError::Failed(format!("failed to constuct template: {e}"))),
-                }
-            };
-            let verdict = compare::compare_one(&mut objects[ci], render, &candidate, &matched_overrides, &lookups, &options);
-            // The CR was omitted in place: later lookups see it that way.
-            lookups[ci] = GoValue::from_json(&objects[ci]);
-            match verdict {
-                Ok(Verdict::DoNotMatch) => {}
-                Ok(Verdict::Compared(outcome)) => {
-                    if best.as_ref().is_none_or(|(_, b)| outcome.score < b.score) {
-                        best = Some((ti, outcome));
-                    }
-                }
-                Err(e) => cr_errors.push(e),
-            }
-        }
-        if !cr_errors.is_empty() {
-            let text = cr_errors.iter().map(CompareError::to_string).collect::<Vec<_>>().join("\n");
-            // §4.3: two error texts are downgraded to a skip warning and an unmatched CR.
-            if text.contains("error parsing") || text.contains("Object 'Kind' is missing") {
-                let tail = text.rsplit(':').next().unwrap_or_default();
-                warn(&mut stderr, collect::skip_warning("failed", tail));
-                unmatched.push(cr.id.clone());
-                continue;
-            }
-            errors.push(text);
-            continue;
-        }
-        let Some((ti, outcome)) = best else { continue };
-        let entry = &compiled.reference.templates[compiled.templates[ti].entry];
-        match_count[ti] += 1;
+    for r in &mut comparison.results {
+        let Status::Compared(Compared { template: ti, outcome }) = &mut r.status else { continue };
+        let cr = &comparison.crs[r.cr];
+        let entry = &compiled.reference.templates[compiled.templates[*ti].entry];
         if outcome.score > 0 {
             num_diff += 1;
         }
         if opts.output == "generate-patches" && opts.generate_override_for.iter().any(|p| p == &entry.path) {
-            new_patches.push(new_override(&objects[ci], &entry.path, &opts.override_reason, &outcome));
+            new_patches.push(new_override(&cr.object, &entry.path, &opts.override_reason, outcome));
         }
         let mut diff = DiffSum {
-            diff_output: outcome.diff_output.clone(),
+            // Moved, not cloned: the comparison is not used for anything else.
+            diff_output: std::mem::take(&mut outcome.diff_output),
             correlated_template: entry.path.clone(),
             cr_name: cr.id.clone(),
             description: entry.effective_description.clone(),
             ..DiffSum::default()
         };
-        if !matched_overrides.is_empty() {
+        if !r.overrides.is_empty() {
             patched_crs += 1;
             diff.patched = opts.overrides.clone();
-            diff.override_reasons =
-                matched_overrides.iter().filter(|o| !o.reason.is_empty()).map(|o| o.reason.clone()).collect();
+            diff.override_reasons = r
+                .overrides
+                .iter()
+                .map(|&i| &engine.overrides()[i])
+                .filter(|o| !o.reason.is_empty())
+                .map(|o| o.reason.clone())
+                .collect();
         }
         diffs.push(diff);
     }
-    if !errors.is_empty() {
-        return Err(Fatal::new(
-            format!("error occurred while trying to process resources: {}", errors.join("\n")),
-            &stderr,
-        ));
-    }
+    let match_count = comparison.match_count;
+    let reference_only = comparison.reference_only;
 
     let rules = component_rules(&compiled);
     let paths: Vec<&str> = compiled.templates.iter().map(|t| compiled.reference.templates[t.entry].path.as_str()).collect();
@@ -262,26 +191,12 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         "yaml" => (output::to_yaml(&out), out.exit_code()),
         "junit" => (super::junit::to_junit(&out, &now_rfc3339()), out.exit_code()),
         "generate-patches" => {
-            let loaded: Vec<Value> = overrides.iter().map(override_value).collect();
+            let loaded: Vec<Value> = engine.overrides().iter().map(override_value).collect();
             (super::patches::generate_patches_yaml(&loaded, &new_patches), 0)
         }
         _ => (super::text::to_text(&out, opts.verbose), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
-}
-
-fn template_metas(compiled: &Compiled) -> Vec<TemplateMeta> {
-    compiled
-        .templates
-        .iter()
-        .map(|t| TemplateMeta {
-            path: compiled.reference.templates[t.entry].path.clone(),
-            api_version: t.fixed.api_version.clone(),
-            kind: t.fixed.kind.clone(),
-            name: t.fixed.name.clone(),
-            namespace: t.fixed.namespace.clone(),
-        })
-        .collect()
 }
 
 /// Maps the reference's components onto the summary rules (§2.4, §2.5).

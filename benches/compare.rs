@@ -1,0 +1,220 @@
+//! Throughput and memory of the comparison engine ([`driftlint::kubecompare::engine`]).
+//!
+//! Generates 1k / 10k / 50k cluster CRs (Deployments of two kinds, Services, ConfigMaps,
+//! about one in five with drift, plus a few kinds the reference does not know), correlates
+//! them against `fixtures/bench-reference/` and compares them in process. Each size runs in a
+//! child process of its own so that `VmHWM` (peak resident memory, `/proc/self/status`) is
+//! that size's alone. Plain timing, no statistics framework.
+//!
+//! ```text
+//! cargo bench --bench compare                       # 1k, 10k, 50k, parallel (the default)
+//! cargo bench --bench compare -- --mode exact 10000 # kube-compare's loop verbatim
+//! ```
+//! Modes: `auto` (rayon), `sequential`, `exact` (sequential with the `lookupCR` view kept up
+//! to date, as kube-compare does). The printed checksum covers every CR's template, score
+//! and diff text, so equal checksums across modes mean identical results.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use driftlint::kubecompare::Cr;
+use driftlint::kubecompare::engine::{Engine, Options, Parallelism, Retain, Status};
+use driftlint::reference;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let mut mode = "auto".to_owned();
+    let mut sizes = Vec::new();
+    let mut child = false;
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--mode" => mode = it.next().unwrap_or_default(),
+            "--child" => child = true,
+            n => match n.parse::<usize>() {
+                Ok(n) => sizes.push(n),
+                Err(_) => eprintln!("ignoring argument {n:?}"),
+            },
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![1_000, 10_000, 50_000];
+    }
+    if child {
+        for n in sizes {
+            if let Err(e) = run_one(n, &mode) {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    println!("mode {mode}, {} rayon threads", rayon::current_num_threads());
+    println!(
+        "{:>7} {:>9} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
+        "CRs", "compared", "input MB", "parse s", "compare s", "CRs/s", "base MB", "peak MB", "peak/in"
+    );
+    let exe = std::env::current_exe().unwrap_or_else(|_| "compare".into());
+    for n in sizes {
+        let status = Command::new(&exe).args(["--child", "--mode", &mode, &n.to_string()]).status();
+        if !status.is_ok_and(|s| s.success()) {
+            eprintln!("size {n} failed");
+        }
+    }
+}
+
+fn run_one(n: usize, mode: &str) -> Result<(), String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference/metadata.yaml");
+    let loaded = reference::load_reference(&dir).map_err(|e| e.to_string())?;
+    let compiled = reference::compile::compile_owned(loaded).map_err(|e| e.to_string())?;
+    let parallelism = match mode {
+        "sequential" => Parallelism::Sequential,
+        "exact" => Parallelism::Exact,
+        _ => Parallelism::Auto,
+    };
+    let options = Options { parallelism, retain: Retain::DiffOnly, ..Options::default() };
+    let engine = Engine::new(&compiled, Vec::new(), &[], options).map_err(|e| e.to_string())?;
+    let base = vm_hwm_kb();
+
+    let text = generate(n);
+    let input_bytes = text.len();
+    let t = Instant::now();
+    let crs = parse(&text);
+    drop(text);
+    let parse_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let comparison = engine.compare(crs);
+    let compare_s = t.elapsed().as_secs_f64();
+    if let Some(e) = comparison.fatal_error() {
+        return Err(e);
+    }
+    let peak = vm_hwm_kb();
+
+    let mut compared = 0usize;
+    let mut hash = Fnv::default();
+    for r in &comparison.results {
+        if let Status::Compared(c) = &r.status {
+            compared += 1;
+            hash.write(&c.template.to_le_bytes());
+            hash.write(&c.outcome.score.to_le_bytes());
+            hash.write(c.outcome.diff_output.as_bytes());
+        }
+    }
+    let mb = |kb: u64| kb as f64 / 1024.0;
+    println!(
+        "{n:>7} {compared:>9} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
+        input_bytes as f64 / 1_048_576.0,
+        n as f64 / compare_s,
+        mb(base),
+        mb(peak),
+        (peak.saturating_sub(base) * 1024) as f64 / input_bytes as f64,
+        hash.0,
+    );
+    Ok(())
+}
+
+/// `VmHWM` of this process in KiB (0 where `/proc` is unavailable).
+fn vm_hwm_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The CRs as a cluster dump would hold them: one multi-document YAML stream with the
+/// server-side fields (uid, resourceVersion, status, …) that the default omissions remove.
+fn generate(n: usize) -> String {
+    let mut s = String::with_capacity(n * 1200);
+    for i in 0..n {
+        let ns = format!("team-{}", i % 37);
+        let drift = i % 5 == 0;
+        let common = |s: &mut String, api: &str, kind: &str, name: &str| {
+            let _ = write!(
+                s,
+                "---\napiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {ns}\n  uid: 6f1c{i:08x}-7a2b-4c3d-9e8f-0a1b2c3d4e5f\n  resourceVersion: \"{}\"\n  creationTimestamp: \"2024-05-01T10:00:00Z\"\n",
+                100_000 + i
+            );
+        };
+        match i % 10 {
+            // Web Deployments: two candidates, the worker template declines with doNotMatch.
+            0..=3 => {
+                let name = format!("web-{i}");
+                common(&mut s, "apps/v1", "Deployment", &name);
+                let replicas = if drift { 5 } else { 2 };
+                let image = if i % 20 == 0 { "registry.example.com/web:1.5" } else { "registry.example.com/web:1.4" };
+                let _ = write!(
+                    s,
+                    "  labels:\n    app: {name}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: web\n    spec:\n      containers:\n      - name: web\n        image: {image}\n        ports:\n        - containerPort: 8080\n          protocol: TCP\n        resources:\n          limits:\n            cpu: 500m\n            memory: 256Mi\n          requests:\n            cpu: 100m\n            memory: 128Mi\n        readinessProbe:\n          httpGet:\n            path: /healthz\n            port: 8080\nstatus:\n  availableReplicas: {replicas}\n  observedGeneration: 3\n  readyReplicas: {replicas}\n  replicas: {replicas}\n"
+                );
+            }
+            // Worker Deployments: both templates render; the worker one wins.
+            4 => {
+                let name = format!("worker-{i}");
+                common(&mut s, "apps/v1", "Deployment", &name);
+                let memory = if drift { "1Gi" } else { "512Mi" };
+                let _ = write!(
+                    s,
+                    "  labels:\n    app: {name}\n    tier: worker\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: worker\n    spec:\n      containers:\n      - name: worker\n        image: registry.example.com/worker:2.0\n        args:\n        - --queue=default\n        resources:\n          limits:\n            memory: {memory}\nstatus:\n  replicas: 1\n"
+                );
+            }
+            5..=7 => {
+                let name = format!("svc-{i}");
+                common(&mut s, "v1", "Service", &name);
+                let port = if drift { 8081 } else { 8080 };
+                let _ = write!(
+                    s,
+                    "spec:\n  type: ClusterIP\n  clusterIP: 10.96.{}.{}\n  selector:\n    app: {name}\n  ports:\n  - name: http\n    port: 80\n    protocol: TCP\n    targetPort: {port}\nstatus:\n  loadBalancer: {{}}\n",
+                    (i / 256) % 256,
+                    i % 256
+                );
+            }
+            8 => {
+                common(&mut s, "v1", "ConfigMap", &format!("settings-{i}"));
+                let level = if drift { "debug" } else { "info" };
+                let _ = write!(
+                    s,
+                    "data:\n  log-level: {level}\n  endpoint: https://api-{i}.example.com/api\n  feature-flags: \"a,b,c\"\n  extra-{i}: kept by ignore-unspecified-fields\n"
+                );
+            }
+            // Kinds the reference does not know: unmatched.
+            _ => {
+                common(&mut s, "v1", "Secret", &format!("token-{i}"));
+                s.push_str("type: Opaque\ndata:\n  token: c2VjcmV0\n");
+            }
+        }
+    }
+    s
+}
+
+/// Parses the stream the way `collect` does for a file (first CR per id; ids are unique here).
+fn parse(text: &str) -> Vec<Cr> {
+    let stream = driftlint_yaml::parse_stream(text);
+    stream
+        .documents
+        .into_iter()
+        .map(|d| {
+            let object = d.root.to_json();
+            Cr { id: driftlint::kubecompare::collect::cr_id(&object), object, source: "bench".to_owned() }
+        })
+        .collect()
+}
+
+/// FNV-1a, enough to tell two runs' results apart.
+struct Fnv(u64);
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
