@@ -12,9 +12,11 @@
 //! prints `error: {err}` identically, and whose parts carry metadata line and column for the
 //! linter.
 
+pub mod compile;
 mod decode;
 mod error;
 mod fs;
+pub mod hash;
 mod load;
 mod metadata;
 mod omit;
@@ -24,7 +26,9 @@ pub mod userconfig;
 use std::ops::Range;
 use std::path::PathBuf;
 
+pub use compile::{Compiled, CompiledTemplate, Fixed, compile};
 pub use error::{LoadError, Problem};
+pub use hash::metadata_hash;
 pub use load::load_reference;
 pub use omit::{BUILT_IN_KEY, BUILT_IN_PATHS, FieldsToOmit, OmitEntry, OmitPath};
 pub use path::parse_path_to_key;
