@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod check;
 pub mod cli;
 pub mod correlate;
 pub mod diagnostic;

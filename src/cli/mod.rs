@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod check;
 mod compare;
+mod config;
 mod ls;
 mod template;
 
@@ -22,6 +24,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Lint manifests against the reference: drift, missing and unmatched objects, with the
+    /// manifest line and the template line that set the expectation.
+    Check(check::Args),
+    /// Work with driftlint's configuration (`.driftlint.yaml`).
+    #[command(subcommand)]
+    Config(config::Command),
     /// List every Kubernetes object driftlint finds in the inputs, with file and line.
     Ls(ls::Args),
     /// Compare CRs with a reference, as kube-compare's offline mode does (same flags,
@@ -65,6 +73,8 @@ impl InputArgs {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Config(cmd) => config::run(&cmd),
         Command::Ls(args) => ls::run(&args),
         Command::Template(cmd) => template::run(cmd),
         Command::Compare(args) => compare::run(args),

@@ -1,0 +1,457 @@
+//! `.driftlint.yaml`: discovery, strict decoding from the spanned YAML tree, and the
+//! effective configuration after command-line flags.
+//!
+//! The file is decoded by hand from [`driftlint_yaml::Node`] rather than through serde so that
+//! every error — an unknown key, a wrong type, an unknown rule — names the file, line and
+//! column of the offending node. [`FIELDS`] is the one description of the format: the decoder
+//! rejects anything not in it, `driftlint config show` prints it, and the JSON Schema in
+//! `docs/driftlint.schema.json` is generated from it ([`json_schema`]).
+//!
+//! This module knows nothing about how a check runs; [`super::Settings`] is built from it.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use driftlint_yaml::{LineIndex, Node, NodeValue};
+
+use crate::diagnostic::{Rule, Severity};
+
+/// The file name looked for in each directory.
+pub const FILE_NAME: &str = ".driftlint.yaml";
+
+/// What a rule is set to in `rules:`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Off,
+    On(Severity),
+}
+
+impl Level {
+    pub const NAMES: [&'static str; 4] = ["off", "note", "warning", "error"];
+
+    pub fn parse(s: &str) -> Option<Level> {
+        match s {
+            "off" => Some(Level::Off),
+            _ => parse_severity(s).map(Level::On),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Off => "off",
+            Level::On(s) => s.as_str(),
+        }
+    }
+}
+
+pub fn parse_severity(s: &str) -> Option<Severity> {
+    match s {
+        "note" => Some(Severity::Note),
+        "warning" => Some(Severity::Warning),
+        "error" => Some(Severity::Error),
+        _ => None,
+    }
+}
+
+/// One reviewer-visible suppression from `ignore:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IgnoreEntry {
+    /// A kube-compare CR id (`apps/v1_Deployment_web_frontend`) or a glob over it (`*`, `?`).
+    pub object: String,
+    /// A rule id, or `*` for every rule.
+    pub rule: String,
+    /// A JSON pointer; the entry then silences only findings about that field (or below it).
+    pub field: Option<String>,
+    pub reason: String,
+}
+
+/// A decoded configuration file (or the defaults). Paths are as written; [`Config::dir`]
+/// is what relative ones are relative to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// The file it was read from, if any.
+    pub file: Option<PathBuf>,
+    /// The directory relative paths in the file are resolved against.
+    pub dir: PathBuf,
+    pub reference: Option<String>,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    pub diff_config: Option<String>,
+    pub overrides: Option<String>,
+    pub rules: BTreeMap<Rule, Level>,
+    pub format: Option<String>,
+    pub fail_level: Option<Severity>,
+    pub ignore: Vec<IgnoreEntry>,
+}
+
+/// The keys of the file, their JSON Schema type and what they mean.
+pub const FIELDS: [(&str, &str, &str); 9] = [
+    ("reference", "string", "The reference: a metadata.yaml file or the directory holding it, relative to this file."),
+    ("include", "strings", "File-name globs a directory walk takes (default: *.yaml, *.yml, *.json)."),
+    ("exclude", "strings", "gitignore-style globs, relative to this file, of inputs to leave out."),
+    ("diff-config", "string", "A kube-compare diff config (correlationSettings), relative to this file."),
+    ("overrides", "string", "A kube-compare overrides file (-p), relative to this file."),
+    ("rules", "rules", "Per-rule level: off, note, warning or error."),
+    ("format", "string", "Output formats, FMT[=FILE],… (human, concise, json, sarif, github, markdown, junit)."),
+    ("fail-level", "severity", "The lowest severity that makes the run fail (default: error)."),
+    ("ignore", "ignores", "Suppressions: each names an object (CR id or glob), a rule, optionally a field, and a reason."),
+];
+
+const IGNORE_FIELDS: [&str; 4] = ["object", "rule", "field", "reason"];
+
+/// A configuration that cannot be used: where and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {message}", path.display())]
+    Read { path: PathBuf, message: String },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Invalid { path: PathBuf, line: usize, column: usize, message: String },
+}
+
+/// Finds `.driftlint.yaml` in `start` or a parent, stopping after the first directory that
+/// holds `.git` (the repository root), as ruff and typos stop at their project root.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    let start = if start.as_os_str().is_empty() { Path::new(".") } else { start };
+    let mut dir = std::path::absolute(start).ok()?;
+    loop {
+        let candidate = dir.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if dir.join(".git").exists() || !dir.pop() {
+            return None;
+        }
+    }
+}
+
+/// Reads and decodes a configuration file.
+pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ConfigError::Read { path: path.to_path_buf(), message: e.to_string() })?;
+    parse_config(path, &text)
+}
+
+/// Decodes a configuration text; `path` names it in errors and anchors relative paths.
+pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+    let mut config = Config { file: Some(path.to_path_buf()), dir, ..Config::default() };
+    let invalid = |offset: usize, message: String| {
+        let at = LineIndex::new(text).line_column(text, offset);
+        ConfigError::Invalid { path: path.to_path_buf(), line: at.line, column: at.column, message }
+    };
+    let stream = driftlint_yaml::parse_stream(text);
+    if let Some(e) = &stream.error {
+        return Err(invalid(e.offset, format!("invalid YAML: {}", e.message)));
+    }
+    if let Some(w) = stream.documents.iter().flat_map(|d| &d.warnings).next() {
+        return Err(invalid(w.span().start, w.message()));
+    }
+    if stream.documents.len() > 1 {
+        return Err(invalid(stream.documents[1].range.start, "expected one YAML document".into()));
+    }
+    let Some(root) = stream.documents.first().map(|d| &d.root) else { return Ok(config) };
+    let entries = match &root.value {
+        NodeValue::Null => return Ok(config),
+        NodeValue::Mapping(entries) => entries,
+        _ => return Err(invalid(root.span.start, "expected a mapping of settings".into())),
+    };
+    let d = Decoder { invalid: &invalid };
+    for (key, value) in entries {
+        let name = key.json_key();
+        match name.as_ref() {
+            "reference" => config.reference = d.opt_string(value)?,
+            "include" => config.include = d.strings(value)?,
+            "exclude" => config.exclude = d.strings(value)?,
+            "diff-config" => config.diff_config = d.opt_string(value)?,
+            "overrides" => config.overrides = d.opt_string(value)?,
+            "format" => config.format = d.opt_string(value)?,
+            "fail-level" => {
+                config.fail_level = match d.opt_string(value)? {
+                    None => None,
+                    Some(s) => Some(parse_severity(&s).ok_or_else(|| {
+                        invalid(value.span.start, format!("unknown severity `{s}` (expected note, warning or error)"))
+                    })?),
+                }
+            }
+            "rules" => config.rules = d.rules(value)?,
+            "ignore" => config.ignore = d.ignores(value)?,
+            other => {
+                let known: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
+                return Err(invalid(key.span.start, format!("unknown key `{other}` (expected one of: {})", known.join(", "))));
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// Typed reads of nodes, failing with the node's location.
+struct Decoder<'a> {
+    invalid: &'a dyn Fn(usize, String) -> ConfigError,
+}
+
+impl Decoder<'_> {
+    fn string(&self, node: &Node) -> Result<String, ConfigError> {
+        match &node.value {
+            NodeValue::String(s) => Ok(s.clone()),
+            _ => Err((self.invalid)(node.span.start, format!("expected a string, found {}", kind(node)))),
+        }
+    }
+
+    fn opt_string(&self, node: &Node) -> Result<Option<String>, ConfigError> {
+        match node.value {
+            NodeValue::Null => Ok(None),
+            _ => self.string(node).map(Some),
+        }
+    }
+
+    fn strings(&self, node: &Node) -> Result<Vec<String>, ConfigError> {
+        match &node.value {
+            NodeValue::Null => Ok(Vec::new()),
+            NodeValue::Sequence(items) => items.iter().map(|i| self.string(i)).collect(),
+            _ => Err((self.invalid)(node.span.start, format!("expected a list of strings, found {}", kind(node)))),
+        }
+    }
+
+    fn mapping<'n>(&self, node: &'n Node) -> Result<&'n [(Node, Node)], ConfigError> {
+        match &node.value {
+            NodeValue::Null => Ok(&[]),
+            NodeValue::Mapping(entries) => Ok(entries),
+            _ => Err((self.invalid)(node.span.start, format!("expected a mapping, found {}", kind(node)))),
+        }
+    }
+
+    fn rules(&self, node: &Node) -> Result<BTreeMap<Rule, Level>, ConfigError> {
+        let mut out = BTreeMap::new();
+        for (k, v) in self.mapping(node)? {
+            let id = k.json_key();
+            let rule = Rule::from_id(&id)
+                .ok_or_else(|| (self.invalid)(k.span.start, format!("unknown rule `{id}` (see `driftlint check --help`)")))?;
+            // `off` is a YAML 1.1 boolean: accept `false` as off too, rather than surprise.
+            let level = match &v.value {
+                NodeValue::Bool(false) => Level::Off,
+                NodeValue::String(s) => Level::parse(s).ok_or_else(|| {
+                    (self.invalid)(v.span.start, format!("unknown level `{s}` (expected one of: {})", Level::NAMES.join(", ")))
+                })?,
+                _ => return Err((self.invalid)(v.span.start, format!("expected off, note, warning or error, found {}", kind(v)))),
+            };
+            out.insert(rule, level);
+        }
+        Ok(out)
+    }
+
+    fn ignores(&self, node: &Node) -> Result<Vec<IgnoreEntry>, ConfigError> {
+        let items = match &node.value {
+            NodeValue::Null => return Ok(Vec::new()),
+            NodeValue::Sequence(items) => items,
+            _ => return Err((self.invalid)(node.span.start, format!("expected a list of entries, found {}", kind(node)))),
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let mut e = IgnoreEntry { object: String::new(), rule: String::new(), field: None, reason: String::new() };
+            for (k, v) in self.mapping(item)? {
+                match k.json_key().as_ref() {
+                    "object" => e.object = self.string(v)?,
+                    "rule" => {
+                        e.rule = self.string(v)?;
+                        if e.rule != "*" && Rule::from_id(&e.rule).is_none() {
+                            return Err((self.invalid)(v.span.start, format!("unknown rule `{}`", e.rule)));
+                        }
+                    }
+                    "field" => e.field = self.opt_string(v)?,
+                    "reason" => e.reason = self.string(v)?,
+                    other => {
+                        return Err((self.invalid)(
+                            k.span.start,
+                            format!("unknown key `{other}` in an ignore entry (expected one of: {})", IGNORE_FIELDS.join(", ")),
+                        ));
+                    }
+                }
+            }
+            // A suppression a reviewer cannot understand is worse than none.
+            for (name, value) in [("object", &e.object), ("rule", &e.rule), ("reason", &e.reason)] {
+                if value.trim().is_empty() {
+                    return Err((self.invalid)(item.span.start, format!("ignore entry without `{name}` (object, rule and reason are required)")));
+                }
+            }
+            out.push(e);
+        }
+        Ok(out)
+    }
+}
+
+fn kind(node: &Node) -> &'static str {
+    match node.value {
+        NodeValue::Null => "null",
+        NodeValue::Bool(_) => "a boolean",
+        NodeValue::Int(_) | NodeValue::Float(_) => "a number",
+        NodeValue::String(_) => "a string",
+        NodeValue::Sequence(_) => "a list",
+        NodeValue::Mapping(_) => "a mapping",
+    }
+}
+
+impl Config {
+    /// A path from the file, resolved against its directory and tidied (`a/../b` → `b`).
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        normalize(&self.dir.join(path))
+    }
+
+    /// The configuration as YAML (`driftlint config show`): every key, defaults included.
+    pub fn to_yaml(&self) -> String {
+        let mut m = serde_json::Map::new();
+        let opt = |v: &Option<String>| v.clone().map_or(serde_json::Value::Null, serde_json::Value::String);
+        m.insert("reference".into(), opt(&self.reference));
+        m.insert("include".into(), self.include.clone().into());
+        m.insert("exclude".into(), self.exclude.clone().into());
+        m.insert("diff-config".into(), opt(&self.diff_config));
+        m.insert("overrides".into(), opt(&self.overrides));
+        let rules: serde_json::Map<String, serde_json::Value> =
+            self.rules.iter().map(|(r, l)| (r.id().to_string(), l.name().into())).collect();
+        m.insert("rules".into(), rules.into());
+        m.insert("format".into(), opt(&self.format));
+        m.insert("fail-level".into(), self.fail_level.map_or(serde_json::Value::Null, |s| s.as_str().into()));
+        let ignore: Vec<serde_json::Value> = self
+            .ignore
+            .iter()
+            .map(|e| {
+                let mut o = serde_json::json!({"object": e.object, "rule": e.rule});
+                if let Some(f) = &e.field {
+                    o["field"] = f.clone().into();
+                }
+                o["reason"] = e.reason.clone().into();
+                o
+            })
+            .collect();
+        m.insert("ignore".into(), ignore.into());
+        driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
+    }
+}
+
+/// `a/./b/../c` → `a/c` without touching the file system.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() { PathBuf::from(".") } else { out }
+}
+
+/// The JSON Schema of the file, generated from [`FIELDS`] (a test keeps the shipped copy in
+/// `docs/driftlint.schema.json` current).
+pub fn json_schema() -> serde_json::Value {
+    use serde_json::json;
+    let severity = json!({"enum": ["note", "warning", "error"]});
+    let mut props = serde_json::Map::new();
+    for (name, ty, description) in FIELDS {
+        let mut schema = match ty {
+            "string" => json!({"type": "string"}),
+            "strings" => json!({"type": "array", "items": {"type": "string"}}),
+            "severity" => severity.clone(),
+            "rules" => {
+                let rules: serde_json::Map<String, serde_json::Value> = Rule::ALL
+                    .iter()
+                    .map(|r| (r.id().to_string(), json!({"enum": ["off", "note", "warning", "error"]})))
+                    .collect();
+                json!({"type": "object", "properties": rules, "additionalProperties": false})
+            }
+            _ => {
+                let mut rule_ids: Vec<&str> = vec!["*"];
+                rule_ids.extend(Rule::ALL.iter().map(|r| r.id()));
+                json!({
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "object": {"type": "string", "description": "CR id (apiVersion_kind[_namespace]_name) or a glob over it."},
+                            "rule": {"enum": rule_ids},
+                            "field": {"type": "string", "description": "JSON pointer of the field (and everything below it)."},
+                            "reason": {"type": "string", "minLength": 1},
+                        },
+                        "required": ["object", "rule", "reason"],
+                        "additionalProperties": false,
+                    }
+                })
+            }
+        };
+        schema["description"] = description.into();
+        props.insert(name.to_string(), schema);
+    }
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://github.com/driftlint/driftlint/blob/main/docs/driftlint.schema.json",
+        "title": ".driftlint.yaml",
+        "type": "object",
+        "properties": props,
+        "additionalProperties": false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse_config(Path::new("dir/.driftlint.yaml"), text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn decodes_every_key() {
+        let text = "reference: ../ref\ninclude: ['*.yaml']\nexclude: [tmp/]\ndiff-config: dc.yaml\noverrides: o.yaml\n\
+                    rules: {value-drift: warning, unexpected-field: off}\nformat: json\nfail-level: warning\n\
+                    ignore:\n  - {object: 'v1_ConfigMap_*', rule: value-drift, field: /data, reason: tuned}\n";
+        let c = parse_config(Path::new("dir/.driftlint.yaml"), text).unwrap();
+        assert_eq!(c.resolve(c.reference.as_deref().unwrap()), PathBuf::from("ref"));
+        assert_eq!(c.rules[&Rule::ValueDrift], Level::On(Severity::Warning));
+        assert_eq!(c.rules[&Rule::UnexpectedField], Level::Off);
+        assert_eq!(c.fail_level, Some(Severity::Warning));
+        assert_eq!(c.ignore[0].field.as_deref(), Some("/data"));
+        assert!(c.to_yaml().contains("value-drift: warning"));
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        assert_eq!(err("reference: r\nfoo: 1\n"), "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, ignore)");
+        assert_eq!(err("rules:\n  value-drif: error\n"), "dir/.driftlint.yaml:2:3: unknown rule `value-drif` (see `driftlint check --help`)");
+        assert_eq!(err("rules:\n  value-drift: loud\n"), "dir/.driftlint.yaml:2:16: unknown level `loud` (expected one of: off, note, warning, error)");
+        assert_eq!(err("include: x\n"), "dir/.driftlint.yaml:1:10: expected a list of strings, found a string");
+        assert!(err("ignore:\n  - {object: x, rule: value-drift}\n").starts_with("dir/.driftlint.yaml:2:5: ignore entry without `reason`"));
+        assert!(err("ignore:\n  - {object: x, rule: '*', reason: r, why: 1}\n").contains("2:40: unknown key `why`"));
+        assert!(err("a: [\n").starts_with("dir/.driftlint.yaml:"));
+    }
+
+    #[test]
+    fn empty_file_is_the_defaults() {
+        let c = parse_config(Path::new(".driftlint.yaml"), "# nothing\n").unwrap();
+        assert_eq!(c.reference, None);
+        assert_eq!(c.dir, PathBuf::from("."));
+    }
+
+    #[test]
+    fn normalizes_lexically() {
+        assert_eq!(normalize(Path::new("fixtures/repo/../reference")), PathBuf::from("fixtures/reference"));
+        assert_eq!(normalize(Path::new("./a")), PathBuf::from("a"));
+        assert_eq!(normalize(Path::new("../a")), PathBuf::from("../a"));
+    }
+}
+
+#[cfg(test)]
+mod schema_tests {
+    /// `docs/driftlint.schema.json` is generated; `DRIFTLINT_BLESS=1 cargo test` rewrites it.
+    #[test]
+    fn shipped_schema_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/driftlint.schema.json");
+        let want = serde_json::to_string_pretty(&super::json_schema()).unwrap_or_default() + "\n";
+        if std::env::var_os("DRIFTLINT_BLESS").is_some() {
+            std::fs::write(&path, &want).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        }
+        let got = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(got == want, "{} is stale: run `DRIFTLINT_BLESS=1 cargo test -p driftlint --lib schema`", path.display());
+    }
+}

@@ -1,0 +1,260 @@
+//! Findings: the engine's per-CR facts and the reference's validation summary turned into
+//! located [`Diagnostic`]s, one rule id per kind of problem.
+//!
+//! Severities here are the defaults; `rules:` in the configuration changes them afterwards
+//! ([`super::suppress`]). This module decides *what* is reported and *where*; it does not
+//! filter, suppress or sort.
+
+use driftlint_gotmpl::Value as GoValue;
+use serde_json::Value;
+
+use super::locate::{self, Files};
+use crate::compare::{FieldDiff, FieldDiffKind};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::document::{Collection, Document};
+use crate::input::SourcePath;
+use crate::kubecompare::engine::{Comparison, CrResult, Engine, Status};
+use crate::kubecompare::summary::{self, ComponentRule, TemplateRef};
+use crate::reference::{self, Compiled, ComponentKind, LoadError, Version};
+
+/// The severity a rule's findings have unless `rules:` says otherwise (one table for every
+/// rule: [`crate::rules`]).
+pub fn default_severity(rule: Rule) -> Severity {
+    crate::rules::doc(rule).default_severity
+}
+
+/// One diagnostic per problem of a reference that failed to load or compile.
+pub fn invalid_reference(err: &LoadError, severity: Severity) -> Vec<Diagnostic> {
+    err.problems
+        .iter()
+        .map(|p| {
+            Diagnostic::new(Rule::InvalidReference, severity, SourcePath::File(err.path.clone()), p.span.clone(), p.message.clone())
+        })
+        .collect()
+}
+
+/// Every finding about the compared objects: field drift, unmatched and ambiguous objects,
+/// comparison failures.
+pub fn object_findings(engine: &Engine<'_>, comparison: &Comparison, coll: &Collection, files: &mut Files) -> Vec<Diagnostic> {
+    let compiled = engine.compiled();
+    let lookups: Vec<GoValue> =
+        if engine.uses_lookups() { comparison.crs.iter().map(|c| GoValue::from_json(&c.object)).collect() } else { Vec::new() };
+    let mut out = Vec::new();
+    for result in &comparison.results {
+        let Some(doc) = coll.documents.get(result.cr) else { continue };
+        let id = doc.identity.cr_id();
+        let what = format!("{} `{}`", doc.identity.kind, display_name(doc));
+        let anchor = |files: &mut Files| object_anchor(doc, coll, files);
+        match &result.status {
+            Status::Unmatched => {
+                let (path, range) = anchor(files);
+                out.push(
+                    Diagnostic::new(Rule::UnmatchedResource, default_severity(Rule::UnmatchedResource), path, Some(range), format!("no reference template matches {what}"))
+                        .with_object(id.clone(), None),
+                );
+            }
+            Status::AllDoNotMatch => {
+                let (path, range) = anchor(files);
+                out.push(
+                    Diagnostic::new(Rule::UnmatchedResource, Severity::Note, path, Some(range), format!("every candidate template declined {what} (doNotMatch)"))
+                        .with_object(id.clone(), None),
+                );
+            }
+            Status::Downgraded { warning } | Status::Failed(warning) => {
+                let (path, range) = anchor(files);
+                let first = warning.lines().next().unwrap_or_default();
+                let mut d = Diagnostic::new(Rule::TemplateRenderError, Severity::Error, path, Some(range), format!("cannot compare {what}: {first}"))
+                    .with_object(id.clone(), None);
+                for t in failed_templates(result, compiled) {
+                    d = d.with_help(format!("candidate template: {t}"));
+                }
+                out.push(d);
+            }
+            Status::Compared(c) => {
+                let ambiguous = result.ambiguous();
+                if ambiguous.len() > 1 {
+                    let names: Vec<String> =
+                        ambiguous.iter().filter_map(|&t| compiled.entry(t)).map(|e| format!("`{}`", e.path)).collect();
+                    let (path, range) = anchor(files);
+                    out.push(
+                        Diagnostic::new(Rule::AmbiguousCorrelation, default_severity(Rule::AmbiguousCorrelation), path, Some(range),
+                            format!("{what} matches {} templates equally well: {}; the first was used", names.len(), names.join(", ")))
+                            .with_help("pair it with one template in a diff config (`diff-config:`, kube-compare's correlationSettings)")
+                            .with_object(id.clone(), None),
+                    );
+                }
+                let diffs = c.outcome.field_diffs();
+                if diffs.is_empty() {
+                    continue;
+                }
+                let rendered = comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, &lookups).ok());
+                for diff in &diffs {
+                    out.push(field_finding(doc, coll, compiled, c.template, rendered.as_ref(), diff, &id, files));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The names of the templates whose comparison failed for a CR.
+fn failed_templates<'c>(result: &CrResult, compiled: &'c Compiled) -> Vec<&'c str> {
+    use crate::kubecompare::engine::TriedResult;
+    result
+        .tried
+        .iter()
+        .filter(|t| matches!(t.result, TriedResult::Error(_)))
+        .filter_map(|t| compiled.entry(t.template).map(|e| e.path.as_str()))
+        .collect()
+}
+
+/// `namespace/name` or `name`.
+fn display_name(doc: &Document) -> String {
+    if doc.identity.namespace.is_empty() {
+        doc.identity.name.clone()
+    } else {
+        format!("{}/{}", doc.identity.namespace, doc.identity.name)
+    }
+}
+
+/// Where a finding about a whole object points: its `metadata.name`, the line a reader
+/// recognises the object by (the object's start when it has no name).
+fn object_anchor(doc: &Document, coll: &Collection, files: &mut Files) -> (SourcePath, std::ops::Range<usize>) {
+    let source = &coll.sources[doc.source];
+    locate::manifest_location(doc, source, "/metadata/name", FieldDiffKind::Changed, files)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn field_finding(
+    doc: &Document,
+    coll: &Collection,
+    compiled: &Compiled,
+    template: usize,
+    rendered: Option<&driftlint_gotmpl::Rendered>,
+    diff: &FieldDiff,
+    id: &str,
+    files: &mut Files,
+) -> Diagnostic {
+    let source = &coll.sources[doc.source];
+    let (path, range) = locate::manifest_location(doc, source, &diff.pointer, diff.kind, files);
+    let entry = compiled.entry(template);
+    let template_name = entry.map_or("", |e| e.path.as_str());
+    let field = &diff.pointer;
+    let (rule, message, label) = match diff.kind {
+        FieldDiffKind::Changed => (
+            Rule::ValueDrift,
+            format!("`{field}` is {}, the reference expects {}", show(diff.actual.as_ref()), show(diff.expected.as_ref())),
+            "expected value set here",
+        ),
+        FieldDiffKind::Missing => (
+            Rule::MissingField,
+            format!("`{field}` is missing; the reference expects {}", show(diff.expected.as_ref())),
+            "required here",
+        ),
+        FieldDiffKind::Extra => (Rule::UnexpectedField, format!("`{field}` is not in reference template `{template_name}`"), ""),
+    };
+    let mut d = Diagnostic::new(rule, default_severity(rule), path, Some(range), message);
+    if diff.kind != FieldDiffKind::Extra
+        && let Some(r) = rendered
+        && let Some((tpath, trange)) = locate::template_location(compiled, template, r, &diff.pointer, diff.kind, files)
+    {
+        d = d.with_secondary(SourcePath::File(tpath), Some(trange), label);
+    }
+    if let Some(e) = entry {
+        let desc = e.effective_description.trim();
+        d = d.with_help(if desc.is_empty() { format!("template `{}`", e.path) } else { format!("template `{}`: {desc}", e.path) });
+    }
+    d.with_help(format!("field: {field}")).with_object(id, Some(field.clone()))
+}
+
+/// A value as shown in a message: strings in backticks, anything else as compact JSON,
+/// shortened so that a message stays one readable line.
+fn show(v: Option<&Value>) -> String {
+    let text = match v {
+        None => return "absent".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    };
+    let text = text.replace('\n', "\\n");
+    if text.chars().count() > 60 {
+        format!("`{}…`", text.chars().take(57).collect::<String>())
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// Missing CRs and broken group rules, from kube-compare's validation summary (§2.4, §2.5):
+/// a missing CR points at its template entry in `metadata.yaml`, a broken group at its
+/// component.
+pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Diagnostic> {
+    let r = &compiled.reference;
+    let meta = SourcePath::File(r.path.clone());
+    let paths: Vec<&str> = compiled.templates.iter().map(|t| r.templates[t.entry].path.as_str()).collect();
+    let count_of = |path: &str| -> usize {
+        paths.iter().zip(&comparison.match_count).filter(|(p, _)| **p == path).map(|(_, c)| *c).sum()
+    };
+    let mut out = Vec::new();
+    for part in &r.parts {
+        for comp in &part.components {
+            let rule = component_rule(compiled, &part.name, comp);
+            let (issues, _) = summary::validation_issues(std::slice::from_ref(&rule), &count_of);
+            let Some(issue) = issues.get(&part.name).and_then(|p| p.get(&comp.name)) else { continue };
+            let desc = if comp.description.is_empty() { &part.description } else { &comp.description };
+            if issue.msg == "Missing CRs" {
+                for path in &issue.crs {
+                    let entry = comp.template_indices().into_iter().map(|i| &r.templates[i]).find(|e| &e.path == path);
+                    let mut d = Diagnostic::error(
+                        Rule::MissingResource,
+                        meta.clone(),
+                        entry.map(|e| e.span.clone()).or(Some(comp.span.clone())),
+                        format!("no object matches required template `{path}` (part `{}`, component `{}`)", part.name, comp.name),
+                    )
+                    .with_object(path.clone(), None);
+                    if let Some(desc) = entry.map(|e| e.effective_description.as_str()).filter(|s| !s.is_empty()) {
+                        d = d.with_help(desc.to_string());
+                    }
+                    out.push(d);
+                }
+                continue;
+            }
+            let list = issue.crs.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+            let message = match issue.msg.as_str() {
+                "One of the following is required" => format!("component `{}` needs one of {list}; none is present", comp.name),
+                "Should only match one but matched" => format!("component `{}` allows one of its templates, but {list} all matched", comp.name),
+                _ => format!("component `{}` forbids {list}, but they matched", comp.name),
+            };
+            let mut d = Diagnostic::error(Rule::CardinalityViolation, meta.clone(), Some(comp.span.clone()), message)
+                .with_object(format!("{}/{}", part.name, comp.name), None);
+            if !desc.is_empty() {
+                d = d.with_help(desc.clone());
+            }
+            out.push(d);
+        }
+    }
+    out
+}
+
+fn component_rule(compiled: &Compiled, part: &str, comp: &reference::Component) -> ComponentRule {
+    let r = &compiled.reference;
+    let tref = |i: usize, v2: bool| {
+        let e = &r.templates[i];
+        TemplateRef { path: e.path.clone(), description: if v2 { e.effective_description.clone() } else { e.description.clone() } }
+    };
+    let rule = match &comp.kind {
+        ComponentKind::V1 { type_, required, .. } => {
+            summary::Rule::V1 { type_: type_.clone(), required: required.iter().map(|&i| tref(i, false)).collect() }
+        }
+        ComponentKind::V2 { group, templates } => summary::Rule::V2 {
+            group: match group {
+                reference::Group::AllOf => summary::Group::AllOf,
+                reference::Group::AllOrNoneOf => summary::Group::AllOrNoneOf,
+                reference::Group::AnyOf => summary::Group::AnyOf,
+                reference::Group::OneOf => summary::Group::OneOf,
+                reference::Group::NoneOf => summary::Group::NoneOf,
+                reference::Group::AnyOneOf => summary::Group::AnyOneOf,
+            },
+            templates: templates.iter().map(|&i| tref(i, r.version == Version::V2)).collect(),
+        },
+    };
+    ComponentRule { part: part.to_string(), component: comp.name.clone(), rule }
+}

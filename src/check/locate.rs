@@ -1,0 +1,226 @@
+//! Locations of drift: the manifest node a field diff is about, and the reference template
+//! line that produced the expected value.
+//!
+//! Manifest side: a JSON pointer is followed in the document's spanned tree — the value for a
+//! changed field, the parent for a missing one, the key for an extra one, the item for list
+//! items. A document read from stdin whose kustomize origin was found on disk is located in
+//! that file instead, by following the same pointer there.
+//!
+//! Template side: the winning template is rendered again (with the CR as omitted by the
+//! comparison), the same pointer is followed in the *rendered* YAML, and the rendered offset is
+//! mapped back through the engine's provenance table to a template file and byte range.
+//! kube-compare strips `<no value>` from the output before parsing it (§3.2), so offsets in
+//! the parsed text are shifted back by the removed occurrences first.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use driftlint_gotmpl::Rendered;
+use driftlint_yaml::{Node, NodeValue};
+
+use crate::compare::FieldDiffKind;
+use crate::document::Document;
+use crate::input::{Source, SourcePath};
+use crate::reference::Compiled;
+
+const NO_VALUE: &str = "<no value>";
+
+/// Where in a spanned tree a diff at `pointer` should be shown; falls back to the deepest
+/// ancestor that exists, so a finding always has a place.
+pub fn node_range(root: &Node, pointer: &str, kind: FieldDiffKind) -> Range<usize> {
+    let parent = split_pointer(pointer).0;
+    let exact = root.pointer_entry(pointer);
+    match (kind, exact) {
+        // A changed value: the value itself (a list item is its own value).
+        (FieldDiffKind::Changed, Some((_, value))) => value.span.clone(),
+        // An extra field: its key, so that the line reads `key: …`.
+        (FieldDiffKind::Extra, Some((key, value))) => key.map_or_else(|| value.span.clone(), |k| k.span.clone()),
+        // A missing field: the mapping (or list) that should hold it, by its key when it has one.
+        (FieldDiffKind::Missing, _) | (_, None) => {
+            let mut p = parent;
+            loop {
+                if let Some((key, value)) = root.pointer_entry(p) {
+                    break key.map_or_else(|| value.span.clone(), |k| k.span.clone());
+                }
+                if p.is_empty() {
+                    break root.span.clone();
+                }
+                p = split_pointer(p).0;
+            }
+        }
+    }
+}
+
+/// `("/a/b", "c")` for `/a/b/c`; the parent of a top-level pointer is the root (`""`).
+fn split_pointer(pointer: &str) -> (&str, &str) {
+    pointer.rfind('/').map_or(("", pointer), |i| (&pointer[..i], &pointer[i + 1..]))
+}
+
+/// Sources read while locating (kustomize origin files, reference templates), by path.
+#[derive(Debug, Default)]
+pub struct Files {
+    texts: HashMap<PathBuf, Option<String>>,
+}
+
+impl Files {
+    pub fn text(&mut self, path: &Path) -> Option<&str> {
+        self.texts.entry(path.to_path_buf()).or_insert_with(|| std::fs::read_to_string(path).ok()).as_deref()
+    }
+
+    /// Every file that was read, as sources for the report.
+    pub fn into_sources(self) -> Vec<Source> {
+        let mut v: Vec<Source> = self
+            .texts
+            .into_iter()
+            .filter_map(|(p, t)| t.map(|text| Source { path: SourcePath::File(p), text }))
+            .collect();
+        v.sort_by(|a, b| a.path.cmp(&b.path));
+        v
+    }
+}
+
+/// The manifest location of a diff in `doc`: its own source, or the kustomize origin file
+/// when the document came from stdin and the origin could be found.
+pub fn manifest_location(
+    doc: &Document,
+    source: &Source,
+    pointer: &str,
+    kind: FieldDiffKind,
+    files: &mut Files,
+) -> (SourcePath, Range<usize>) {
+    if let Some((path, range)) = doc.origin.as_ref().and_then(|o| o.resolved.as_ref())
+        && let Some(text) = files.text(path)
+    {
+        let stream = driftlint_yaml::parse_stream(text);
+        if let Some(d) = stream.documents.iter().find(|d| d.root.span.start == range.start)
+            && d.root.pointer(split_pointer(pointer).0).is_some()
+        {
+            return (SourcePath::File(path.clone()), node_range(&d.root, pointer, kind));
+        }
+    }
+    (source.path.clone(), node_range(&doc.node, pointer, kind))
+}
+
+/// The template file and byte range that produced the rendered value at `pointer`, if it is
+/// in the rendered output at all (a value set by an override or a merge is not).
+pub fn template_location(
+    compiled: &Compiled,
+    template: usize,
+    rendered: &Rendered,
+    pointer: &str,
+    kind: FieldDiffKind,
+    files: &mut Files,
+) -> Option<(PathBuf, Range<usize>)> {
+    let stripped = rendered.text.replace(NO_VALUE, "");
+    let stream = driftlint_yaml::parse_stream(&stripped);
+    let root = &stream.documents.first()?.root;
+    let (key, value) = root.pointer_entry(pointer)?;
+    // The value carries the expectation; for a missing block (a mapping or list) the key line
+    // is the one a reader recognises.
+    let node = match (&value.value, key) {
+        (NodeValue::Mapping(_) | NodeValue::Sequence(_), Some(k)) => k,
+        _ if kind == FieldDiffKind::Missing && key.is_some() => key.unwrap_or(value),
+        _ => value,
+    };
+    let offset = raw_offset(&rendered.text, node.span.start);
+    let i = rendered.provenance.partition_point(|(start, _)| *start <= offset).checked_sub(1)?;
+    let (out_start, span) = rendered.provenance[i];
+    let out_end = rendered.provenance.get(i + 1).map_or(rendered.text.len(), |(s, _)| *s);
+    let t = compiled.templates.get(template)?;
+    let name = t.set.file_name(span.file);
+    let path = template_file(compiled, t.entry, name)?;
+    let text = files.text(&path)?;
+    let (start, end) = (span.start as usize, span.end as usize);
+    let produced = rendered.text.get(out_start..out_end)?;
+    // A text node is copied verbatim: the offset inside it is the offset in the template, and
+    // the line holding it is the label. An action keeps its own span.
+    if text.get(start..end) == Some(produced) {
+        let at = start + (offset - out_start);
+        return Some((path, line_at(text, at)));
+    }
+    (end <= text.len()).then_some((path, start..end))
+}
+
+/// Maps an offset in the text after `<no value>` removal to the raw rendered text.
+fn raw_offset(raw: &str, stripped: usize) -> usize {
+    let mut removed = 0;
+    for (pos, _) in raw.match_indices(NO_VALUE) {
+        if pos - removed > stripped {
+            break;
+        }
+        removed += NO_VALUE.len();
+    }
+    stripped + removed
+}
+
+/// The range of the line holding `at`, without its indentation and line break.
+fn line_at(text: &str, at: usize) -> Range<usize> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[start..end];
+    let indent = line.len() - line.trim_start().len();
+    let trail = line.len() - line.trim_end().len();
+    (start + indent).min(end - trail)..end - trail
+}
+
+/// The file on disk of template set file `name` (a base name) for entry `entry`: one of the
+/// entry's matched files, else a function file.
+fn template_file(compiled: &Compiled, entry: usize, name: &str) -> Option<PathBuf> {
+    let reference = &compiled.reference;
+    let base = |n: &str| n.rsplit('/').next().unwrap_or(n).to_string();
+    let own = reference.templates.get(entry)?.source.files.iter().rev().find(|f| base(&f.name) == name);
+    let func = || reference.function_files.iter().flat_map(|f| f.source.files.iter()).find(|f| base(&f.name) == name);
+    own.or_else(func).map(|f| f.path.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(text: &str) -> Node {
+        driftlint_yaml::parse_stream(text).documents.remove(0).root
+    }
+
+    fn line_of(text: &str, r: &Range<usize>) -> usize {
+        text[..r.start].matches('\n').count() + 1
+    }
+
+    #[test]
+    fn points_at_value_parent_key_and_item() {
+        let text = "spec:\n  replicas: 3\n  template:\n    ports:\n      - 80\n      - 81\n  extra: x\n";
+        let root = tree(text);
+        let r = node_range(&root, "/spec/replicas", FieldDiffKind::Changed);
+        assert_eq!(&text[r.clone()], "3");
+        let r = node_range(&root, "/spec/template/resources", FieldDiffKind::Missing);
+        assert_eq!(&text[r.clone()], "template");
+        let r = node_range(&root, "/spec/extra", FieldDiffKind::Extra);
+        assert_eq!(&text[r.clone()], "extra");
+        let r = node_range(&root, "/spec/template/ports/1", FieldDiffKind::Extra);
+        assert_eq!((&text[r.clone()], line_of(text, &r)), ("81", 6));
+        // Missing deep below something absent: the deepest ancestor that exists.
+        let r = node_range(&root, "/spec/a/b/c", FieldDiffKind::Missing);
+        assert_eq!(&text[r], "spec");
+        let r = node_range(&root, "/nothing", FieldDiffKind::Missing);
+        assert_eq!(r, root.span);
+    }
+
+    #[test]
+    fn maps_stripped_offsets_back_to_raw() {
+        let raw = "a: <no value>\nb: x<no value>y\n";
+        let stripped = raw.replace(NO_VALUE, "");
+        let at = stripped.find('y').unwrap();
+        assert_eq!(&raw[raw_offset(raw, at)..raw_offset(raw, at) + 1], "y");
+        let at = stripped.find('b').unwrap();
+        assert_eq!(&raw[raw_offset(raw, at)..raw_offset(raw, at) + 1], "b");
+        assert_eq!(raw_offset("abc", 2), 2);
+    }
+
+    #[test]
+    fn line_without_indentation() {
+        let t = "a:\n    memory: 256Mi\nz";
+        let r = line_at(t, t.find("256").unwrap());
+        assert_eq!(&t[r], "memory: 256Mi");
+    }
+}

@@ -1,0 +1,238 @@
+//! `driftlint check`: the linter pipeline.
+//!
+//! inputs → documents → reference (load, compile) → the comparison engine → findings
+//! (field drift located in the manifest and in the template, missing and unmatched objects,
+//! group rules) → rule levels → suppressions → sorted diagnostics.
+//!
+//! The pipeline returns data ([`Report`]); printing and exit codes belong to the CLI, and the
+//! output formats to [`crate::report`]. A problem the user fixes by editing a checked file or
+//! the reference is a diagnostic; a problem that stops the run (no reference, unreadable diff
+//! config) is a [`CheckError`].
+
+pub mod config;
+pub mod findings;
+pub mod locate;
+pub mod suppress;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::document;
+use crate::input::{self, Source, SourcePath, WalkOptions};
+use crate::kubecompare::collect::Cr;
+use crate::kubecompare::engine::{self, Engine};
+use crate::reference;
+
+pub use config::{Config, ConfigError, IgnoreEntry, Level};
+
+/// Everything a check needs, resolved from the configuration file and the command line.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// `metadata.yaml`, or the directory holding it.
+    pub reference: Option<PathBuf>,
+    /// Files and directories to check; `-` is standard input.
+    pub paths: Vec<PathBuf>,
+    /// File-name globs a directory walk takes (empty: the walker's defaults).
+    pub include: Vec<String>,
+    /// gitignore-style globs of inputs to leave out, relative to `exclude_root`.
+    pub exclude: Vec<String>,
+    pub exclude_root: PathBuf,
+    pub no_ignore: bool,
+    /// What relative kustomize origin paths from stdin are relative to.
+    pub origin_root: Option<PathBuf>,
+    pub diff_config: Option<PathBuf>,
+    pub overrides: Option<PathBuf>,
+    pub rules: BTreeMap<Rule, Level>,
+    pub ignore: Vec<IgnoreEntry>,
+}
+
+/// The outcome of a check.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Sorted by path, position and rule.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The texts the diagnostics point into: inputs, reference files, kustomize origins.
+    pub sources: Vec<Source>,
+    /// Ids of the objects checked (JUnit lists one test case per object).
+    pub objects: Vec<String>,
+}
+
+/// A check that could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("no reference configured: pass --reference or set `reference:` in .driftlint.yaml")]
+    NoReference,
+    #[error("reference {} does not exist", .0.display())]
+    ReferenceNotFound(PathBuf),
+    #[error("invalid diff config {}: {message}", path.display())]
+    DiffConfig { path: PathBuf, message: String },
+    #[error("invalid overrides file {}: {message}", path.display())]
+    Overrides { path: PathBuf, message: String },
+    #[error("invalid exclude glob `{glob}`: {message}")]
+    Exclude { glob: String, message: String },
+    #[error(transparent)]
+    Manual(#[from] engine::ManualError),
+}
+
+/// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
+/// directory.
+pub fn metadata_path(reference: &Path) -> PathBuf {
+    if reference.is_dir() { reference.join("metadata.yaml") } else { reference.to_path_buf() }
+}
+
+/// Runs the linter.
+pub fn check(settings: &Settings) -> Result<Report, CheckError> {
+    let reference_path = metadata_path(settings.reference.as_deref().ok_or(CheckError::NoReference)?);
+    if !reference_path.is_file() {
+        return Err(CheckError::ReferenceNotFound(reference_path));
+    }
+    let user_pairs = match &settings.diff_config {
+        None => Vec::new(),
+        Some(p) => reference::userconfig::load_user_config(p)
+            .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: located(&e) })?
+            .correlation_pairs
+            .into_iter()
+            .map(|p| (p.cr_id, p.template))
+            .collect(),
+    };
+    let overrides = match &settings.overrides {
+        None => Vec::new(),
+        Some(p) => crate::compare::load_overrides(p)
+            .map_err(|e| CheckError::Overrides { path: p.clone(), message: e.to_string() })?,
+    };
+
+    // Inputs.
+    let mut walk = WalkOptions { respect_ignore_files: !settings.no_ignore, ..WalkOptions::default() };
+    if !settings.include.is_empty() {
+        walk.include = settings.include.clone();
+    }
+    let collected = input::load_sources(&settings.paths, &walk);
+    let mut sources = exclude(collected.sources, &settings.exclude, &settings.exclude_root)?;
+    // The configuration file is YAML too, but never a manifest.
+    sources.retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
+    // A walk of `.` yields `./app/x.yaml`; users read and write `app/x.yaml`.
+    for s in &mut sources {
+        if let SourcePath::File(p) = &mut s.path
+            && let Ok(rest) = p.strip_prefix(".")
+            && !rest.as_os_str().is_empty()
+        {
+            *p = rest.to_path_buf();
+        }
+    }
+    let mut coll = document::collect(sources, &document::Options { origin_root: settings.origin_root.clone() });
+    let mut diags = collected.diagnostics;
+    diags.append(&mut coll.diagnostics);
+    let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
+    let mut files = locate::Files::default();
+    let _ = files.text(&reference_path);
+
+    // Reference. Its problems are findings at their line in metadata.yaml, and nothing can
+    // be compared without it.
+    let compiled = reference::load_reference(&reference_path).and_then(|loaded| {
+        for w in &loaded.warnings {
+            diags.push(Diagnostic::new(
+                Rule::InvalidReference,
+                Severity::Warning,
+                SourcePath::File(loaded.path.clone()),
+                w.span.clone(),
+                w.message.clone(),
+            ));
+        }
+        reference::compile::compile_owned(loaded)
+    });
+    match compiled {
+        Err(e) => diags.extend(findings::invalid_reference(&e, Severity::Error)),
+        Ok(compiled) => {
+            let engine = Engine::new(&compiled, overrides, &user_pairs, engine::Options::default())?;
+            let crs: Vec<Cr> = coll
+                .documents
+                .iter()
+                .map(|d| Cr {
+                    id: d.identity.cr_id(),
+                    object: without_tool_annotations(d),
+                    source: coll.sources[d.source].path.display(),
+                })
+                .collect();
+            let comparison = engine.compare(crs);
+            diags.extend(findings::object_findings(&engine, &comparison, &coll, &mut files));
+            diags.extend(findings::summary_findings(&compiled, &comparison));
+        }
+    }
+
+    suppress::apply_levels(&mut diags, &settings.rules);
+    suppress::apply_suppressions(&mut diags, &coll.documents, &settings.ignore);
+    sort(&mut diags);
+    let mut sources = coll.sources;
+    sources.extend(files.into_sources());
+    Ok(Report { diagnostics: diags, sources, objects })
+}
+
+/// The object as the reference should see it: without driftlint's own suppression
+/// annotation, nor the origin annotation kustomize adds to its output — neither is part of
+/// the configuration under review, so neither may show up as an unexpected field.
+fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
+    let mut object = doc.object.clone();
+    let kustomized = doc.origin.as_ref().is_some_and(|o| o.kind == document::OriginKind::Kustomize);
+    if let Some(meta) = object.get_mut("metadata").and_then(serde_json::Value::as_object_mut)
+        && let Some(annotations) = meta.get_mut("annotations").and_then(serde_json::Value::as_object_mut)
+    {
+        annotations.shift_remove(suppress::ANNOTATION);
+        if kustomized {
+            annotations.shift_remove("config.kubernetes.io/origin");
+        }
+        if annotations.is_empty() {
+            meta.shift_remove("annotations");
+        }
+    }
+    object
+}
+
+/// Deterministic order: path, position, rule, then the rest so equal keys never flip.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (&a.primary.path, a.primary.range.as_ref().map(|r| (r.start, r.end)), a.rule, &a.message, &a.object, &a.field).cmp(&(
+            &b.primary.path,
+            b.primary.range.as_ref().map(|r| (r.start, r.end)),
+            b.rule,
+            &b.message,
+            &b.object,
+            &b.field,
+        ))
+    });
+}
+
+/// `path:line:col: message` for each problem of a load error.
+fn located(e: &reference::LoadError) -> String {
+    e.problems
+        .iter()
+        .map(|p| match p.location {
+            Some(at) => format!("{}:{}:{}: {}", e.path.display(), at.line, at.column, p.message),
+            None => p.message.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Drops sources matched by an exclude glob (gitignore syntax, relative to `root`).
+fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<Source>, CheckError> {
+    if globs.is_empty() {
+        return Ok(sources);
+    }
+    let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
+    for g in globs {
+        builder.add_line(None, g).map_err(|e| CheckError::Exclude { glob: g.clone(), message: e.to_string() })?;
+    }
+    let matcher = builder.build().map_err(|e| CheckError::Exclude { glob: globs.join(", "), message: e.to_string() })?;
+    Ok(sources
+        .into_iter()
+        .filter(|s| match &s.path {
+            SourcePath::File(p) => {
+                // The matcher wants paths below its root (it asserts so): others are kept.
+                let rel = p.strip_prefix(root).unwrap_or(p);
+                rel.has_root() || !matcher.matched_path_or_any_parents(rel, false).is_ignore()
+            }
+            SourcePath::Stdin => true,
+        })
+        .collect())
+}

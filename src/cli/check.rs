@@ -1,0 +1,149 @@
+//! `driftlint check`: flags and configuration resolved into [`Settings`], the linter run,
+//! outputs written, exit code decided (0 clean, 1 findings at or above the fail level,
+//! 2 usage or runtime error — whatever the format).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use crate::check::{self, Config, Settings, config};
+use crate::diagnostic::Severity;
+use crate::report;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or directories to check; `-` reads standard input (helm or kustomize output).
+    /// Defaults to the directory of the configuration file, else the current directory.
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// The reference: a `metadata.yaml` or the directory holding it.
+    #[arg(long, short = 'r', value_name = "REF")]
+    pub reference: Option<PathBuf>,
+    /// Output formats, comma-separated `FMT[=FILE]`: human, concise, json, sarif, github,
+    /// markdown, junit (default: human).
+    #[arg(long, value_name = "FMT[=FILE],…")]
+    pub format: Option<String>,
+    /// The lowest severity that fails the run (exit code 1).
+    #[arg(long, value_name = "LEVEL", value_parser = ["note", "warning", "error"])]
+    pub fail_level: Option<String>,
+    /// A kube-compare diff config (`correlationSettings`) pairing objects with templates.
+    #[arg(long, value_name = "FILE")]
+    pub diff_config: Option<PathBuf>,
+    /// A kube-compare overrides file (`-p`).
+    #[arg(long, value_name = "FILE")]
+    pub overrides: Option<PathBuf>,
+    /// Do not honour `.gitignore` / `.ignore` files while walking directories.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Directory that relative kustomize origin paths from stdin are resolved against.
+    #[arg(long, value_name = "DIR")]
+    pub origin_root: Option<PathBuf>,
+}
+
+/// Which configuration file is used.
+#[derive(Debug, clap::Args)]
+pub struct ConfigArgs {
+    /// The configuration file (instead of discovering `.driftlint.yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ignore every configuration file.
+    #[arg(long, conflicts_with = "config")]
+    pub isolated: bool,
+}
+
+impl ConfigArgs {
+    /// The configuration: `--config`, else `.driftlint.yaml` found walking up from `start`,
+    /// else the defaults (also with `--isolated`).
+    pub fn load(&self, start: &Path) -> Result<Config> {
+        if self.isolated {
+            return Ok(Config { dir: PathBuf::from("."), ..Config::default() });
+        }
+        let file = match &self.config {
+            Some(f) => Some(f.clone()),
+            None => config::discover(start).map(|abs| relative_to_cwd(&abs)),
+        };
+        match file {
+            Some(f) => Ok(config::load_config(&f)?),
+            None => Ok(Config { dir: PathBuf::from("."), ..Config::default() }),
+        }
+    }
+}
+
+/// Where configuration discovery starts: the first named path's directory, so that
+/// `driftlint check some/repo` uses `some/repo/.driftlint.yaml`; else the working directory.
+pub fn discovery_start(paths: &[PathBuf]) -> PathBuf {
+    match paths.iter().find(|p| p.as_os_str() != "-") {
+        Some(p) if p.is_dir() => p.clone(),
+        Some(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+        None => PathBuf::from("."),
+    }
+}
+
+/// `abs` relative to the working directory when it is below it, so that reported paths stay
+/// short and relative (as users typed them).
+fn relative_to_cwd(abs: &Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir() else { return abs.to_path_buf() };
+    match abs.strip_prefix(&cwd) {
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => abs.to_path_buf(),
+    }
+}
+
+/// The effective configuration: the file's settings with command-line flags on top.
+pub fn effective(args: &Args) -> Result<Config> {
+    let mut cfg = args.config.load(&discovery_start(&args.paths))?;
+    if let Some(r) = &args.reference {
+        cfg.reference = Some(r.display().to_string());
+    }
+    if let Some(f) = &args.format {
+        cfg.format = Some(f.clone());
+    }
+    if let Some(l) = &args.fail_level {
+        cfg.fail_level = config::parse_severity(l);
+    }
+    if let Some(d) = &args.diff_config {
+        cfg.diff_config = Some(d.display().to_string());
+    }
+    if let Some(o) = &args.overrides {
+        cfg.overrides = Some(o.display().to_string());
+    }
+    Ok(cfg)
+}
+
+/// Settings for the pipeline. Paths given on the command line are relative to the working
+/// directory; paths in the file are relative to the file.
+fn settings(args: &Args, cfg: &Config) -> Settings {
+    let from_cli = |cli: &Option<PathBuf>, file: &Option<String>| match (cli, file) {
+        (Some(p), _) => Some(p.clone()),
+        (None, Some(f)) => Some(cfg.resolve(f)),
+        (None, None) => None,
+    };
+    Settings {
+        reference: from_cli(&args.reference, &cfg.reference),
+        paths: if args.paths.is_empty() { vec![cfg.dir.clone()] } else { args.paths.clone() },
+        include: cfg.include.clone(),
+        exclude: cfg.exclude.clone(),
+        exclude_root: cfg.dir.clone(),
+        no_ignore: args.no_ignore,
+        origin_root: args.origin_root.clone(),
+        diff_config: from_cli(&args.diff_config, &cfg.diff_config),
+        overrides: from_cli(&args.overrides, &cfg.overrides),
+        rules: cfg.rules.clone(),
+        ignore: cfg.ignore.clone(),
+    }
+}
+
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let cfg = effective(args)?;
+    let outputs = report::parse_outputs(cfg.format.as_deref().unwrap_or("human")).context("invalid --format")?;
+    let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
+    let result = check::check(&settings(args, &cfg))?;
+    let sources = report::SourceResolver::from_sources(&result.sources);
+    let cwd = std::env::current_dir().ok();
+    let opts = report::Options { color: true, cwd: cwd.as_deref(), root: cwd.as_deref(), objects: &result.objects, ..report::Options::default() };
+    report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;
+    Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
+}

@@ -1,0 +1,45 @@
+//! `driftlint config show`: the effective configuration as YAML — the file that was found
+//! (named in a leading comment), with every default spelled out.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::check::{ConfigArgs, discovery_start};
+use crate::check::Level;
+use crate::diagnostic::Rule;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Print the effective configuration (YAML), defaults included.
+    Show(ShowArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// Discover the configuration as `driftlint check PATHS` would.
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+pub fn run(cmd: &Command) -> Result<ExitCode> {
+    let Command::Show(args) = cmd;
+    let mut cfg = args.config.load(&discovery_start(&args.paths))?;
+    for rule in Rule::ALL {
+        cfg.rules.entry(rule).or_insert(Level::On(crate::check::findings::default_severity(rule)));
+    }
+    cfg.format.get_or_insert_with(|| "human".into());
+    cfg.fail_level.get_or_insert(crate::diagnostic::Severity::Error);
+    if cfg.include.is_empty() {
+        cfg.include = crate::input::WalkOptions::default().include;
+    }
+    match &cfg.file {
+        Some(f) => println!("# {}", f.display()),
+        None => println!("# no configuration file: defaults"),
+    }
+    print!("{}", cfg.to_yaml());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,193 @@
+//! `driftlint check`: every seeded drift at its file and line with the template line, exit
+//! codes, configuration errors, suppressions, and stdin mapped back to helm/kustomize sources.
+
+use std::path::Path;
+
+use super::{json, root, run, run_in};
+
+/// (rule, file:line, first secondary label as file:line) of every diagnostic.
+fn findings(v: &serde_json::Value) -> Vec<(String, String, String)> {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let at = |l: &serde_json::Value| format!("{}:{}", l["file"].as_str().unwrap_or(""), l["line"]);
+            let secondary = d["labels"].as_array().unwrap().iter().find(|l| l["primary"] == false).map(at).unwrap_or_default();
+            (d["rule"].as_str().unwrap().to_string(), at(d), secondary)
+        })
+        .collect()
+}
+
+fn strs(v: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    v.iter().map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())).collect()
+}
+
+#[test]
+fn seeded_drift_is_reported_at_manifest_and_template_lines() {
+    let r = run(&["check", "fixtures/repo", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(
+        findings(&v),
+        strs(&[
+            ("value-drift", "fixtures/repo/app/frontend.yaml:24", "fixtures/reference/deployment.yaml:23"),
+            ("value-drift", "fixtures/repo/config/settings.yaml:10", "fixtures/reference/configmap.yaml:7"),
+            ("unmatched-resource", "fixtures/repo/config/settings.yaml:14", ""),
+        ])
+    );
+    let drift = &v["diagnostics"][0];
+    assert_eq!(drift["message"], "`/spec/template/spec/containers/0/resources/limits/memory` is `512Mi`, the reference expects `256Mi`");
+    assert_eq!(drift["object"], "apps/v1_Deployment_web_frontend");
+    assert_eq!(drift["field"], "/spec/template/spec/containers/0/resources/limits/memory");
+    let help: Vec<&str> = drift["help"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect();
+    assert_eq!(help, ["template `deployment.yaml`: Deployment and Service of the web front end", "field: /spec/template/spec/containers/0/resources/limits/memory"]);
+    // `replicas: 3` is not drift: the template takes `.spec.replicas | default 2`.
+    assert!(!r.stdout.contains("/spec/replicas"));
+}
+
+#[test]
+fn human_output_and_exit_codes() {
+    let r = run(&["check", "fixtures/repo"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("fixtures/repo/app/frontend.yaml:24:23"), "{}", r.stdout);
+    assert!(r.stdout.contains("fixtures/reference/deployment.yaml:23"), "{}", r.stdout);
+    let clean = run(&["check", "fixtures/clean-repo"]);
+    assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
+    assert!(clean.stdout.contains("no problems found"), "{}", clean.stdout);
+    // Same exit code whatever the format.
+    for f in ["concise", "json", "sarif", "github", "markdown", "junit"] {
+        assert_eq!(run(&["check", "fixtures/repo", "--format", f]).code, 1, "{f}");
+        assert_eq!(run(&["check", "fixtures/clean-repo", "--format", f]).code, 0, "{f}");
+    }
+}
+
+#[test]
+fn runs_from_inside_the_repository_with_discovered_config() {
+    let r = run_in(&root().join("fixtures/repo"), &["check", "--format", "concise"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("app/frontend.yaml:24:23: error[value-drift]"), "{}", r.stdout);
+    assert!(r.stdout.contains("config/settings.yaml:14:13: warning[unmatched-resource]"), "{}", r.stdout);
+    // `exclude:` leaves the values file out.
+    assert!(!r.stdout.contains("values.yaml"), "{}", r.stdout);
+}
+
+#[test]
+fn usage_and_configuration_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".driftlint.yaml"), "reference: ref\nrefrence: x\n").unwrap();
+    let r = run_in(dir.path(), &["check"], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains(".driftlint.yaml:2:1: unknown key `refrence`"), "{}", r.stderr);
+    std::fs::write(dir.path().join(".driftlint.yaml"), "rules:\n  value-drift: loud\n").unwrap();
+    let r = run_in(dir.path(), &["check"], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains(".driftlint.yaml:2:16: unknown level `loud`"), "{}", r.stderr);
+    // No reference anywhere.
+    let r = run_in(dir.path(), &["check", "--isolated"], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no reference configured"), "{}", r.stderr);
+    assert_eq!(run(&["check", "fixtures/repo", "--format", "yaml"]).code, 2);
+    assert_eq!(run(&["check", "fixtures/repo", "--fail-level", "loud"]).code, 2);
+    assert_eq!(run(&["check", "fixtures/repo", "--config", "nope.yaml"]).code, 2);
+}
+
+/// A repository with one drifting ConfigMap and the given config and annotation.
+fn repo(config: &str, annotation: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = root().join("fixtures/reference");
+    std::fs::write(dir.path().join(".driftlint.yaml"), format!("reference: {}\n{config}", reference.display())).unwrap();
+    std::fs::copy(root().join("fixtures/repo/namespace.yaml"), dir.path().join("namespace.yaml")).unwrap();
+    std::fs::copy(root().join("fixtures/clean-repo/app/frontend.yaml"), dir.path().join("frontend.yaml")).unwrap();
+    let annotations = annotation.map_or(String::new(), |a| format!("  annotations:\n    driftlint.io/ignore: \"{a}\"\n"));
+    std::fs::write(
+        dir.path().join("settings.yaml"),
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\n{annotations}data:\n  log-level: debug\n"),
+    )
+    .unwrap();
+    dir
+}
+
+fn in_repo(dir: &Path, args: &[&str]) -> super::Run {
+    run_in(dir, args, None)
+}
+
+#[test]
+fn fail_level_and_rule_levels() {
+    let dir = repo("rules:\n  value-drift: warning\n", None);
+    assert_eq!(in_repo(dir.path(), &["check"]).code, 0);
+    assert_eq!(in_repo(dir.path(), &["check", "--fail-level", "warning"]).code, 1);
+    let dir = repo("rules:\n  value-drift: off\nfail-level: note\n", None);
+    assert_eq!(in_repo(dir.path(), &["check"]).code, 0);
+    let dir = repo("", None);
+    let r = in_repo(dir.path(), &["check", "--format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("settings.yaml:7:14: error[value-drift]"), "{}", r.stdout);
+}
+
+#[test]
+fn annotation_suppressions_need_a_reason() {
+    let dir = repo("", Some("value-drift: debugging ticket 42"));
+    let r = in_repo(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v = json(&r);
+    assert_eq!(v["diagnostics"][0]["suppressed"], "debugging ticket 42");
+    assert_eq!(v["summary"]["suppressed"], 1);
+    // The annotation itself is not drift.
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 1, "{v}");
+
+    let dir = repo("", Some("value-drift"));
+    let r = in_repo(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(r.code, 1);
+    let v = json(&r);
+    assert!(v["diagnostics"][0]["help"].to_string().contains("a suppression needs a reason"), "{v}");
+}
+
+#[test]
+fn config_suppressions() {
+    let cfg = "ignore:\n  - object: 'v1_ConfigMap_web_*'\n    rule: value-drift\n    field: /data\n    reason: tuned per cluster\n";
+    let dir = repo(cfg, None);
+    let r = in_repo(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(json(&r)["diagnostics"][0]["suppressed"], "tuned per cluster");
+    let dir = repo("ignore:\n  - object: x\n    rule: value-drift\n", None);
+    let r = in_repo(dir.path(), &["check"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains(".driftlint.yaml:3:5: ignore entry without `reason`"), "{}", r.stderr);
+}
+
+#[test]
+fn stdin_from_kustomize_maps_to_the_source_files() {
+    let stdin = std::fs::read_to_string(root().join("fixtures/stdin/kustomize-rendered.yaml")).unwrap();
+    let args = ["check", "-", "--isolated", "-r", "fixtures/reference", "--origin-root", "fixtures/kustomize/overlays/prod", "--format", "json"];
+    let r = run_in(&root(), &args, Some(&stdin));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        findings(&json(&r)),
+        strs(&[
+            ("missing-field", "fixtures/kustomize/base/deployment.yaml:17", "fixtures/reference/deployment.yaml:19"),
+            ("missing-field", "fixtures/kustomize/base/deployment.yaml:17", "fixtures/reference/deployment.yaml:21"),
+            ("missing-resource", "fixtures/reference/metadata.yaml:8", ""),
+        ])
+    );
+}
+
+#[test]
+fn stdin_from_helm_points_at_stdin_lines() {
+    let stdin = std::fs::read_to_string(root().join("fixtures/stdin/helm-rendered.yaml")).unwrap();
+    let r = run_in(&root(), &["check", "-", "--isolated", "-r", "fixtures/reference/metadata.yaml", "--format", "json"], Some(&stdin));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let got = findings(&json(&r));
+    assert!(got.contains(&("missing-field".into(), "<stdin>:32".into(), "fixtures/reference/deployment.yaml:19".into())), "{got:?}");
+}
+
+#[test]
+fn config_show_prints_the_effective_configuration() {
+    let r = run(&["config", "show", "fixtures/repo"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("# fixtures/repo/.driftlint.yaml\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("reference: ../reference\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("  unmatched-resource: warning\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("  value-drift: error\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("fail-level: error\n"), "{}", r.stdout);
+}
