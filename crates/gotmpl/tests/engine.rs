@@ -224,3 +224,17 @@ fn object_methods_get_go_argument_checks() {
         assert!(err.ends_with(want), "{t}: {err}");
     }
 }
+
+#[test]
+fn strings_built_by_print_are_bounded() {
+    let set = TemplateSet::parse(
+        "main.yaml",
+        r#"{{ $s := "x" }}{{ range 40 }}{{ $s = print $s $s }}{{ end }}{{ len $s }}"#,
+        &[] as &[(&str, &str)],
+    )
+    .unwrap();
+    let limits = Limits { max_string_len: 1 << 20, ..Limits::default() };
+    let err = set.execute(&Value::Invalid, &limits, &[]).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Limit);
+    assert!(err.to_string().contains("error calling print: result exceeds"), "{err}");
+}

@@ -480,6 +480,14 @@ impl<'t> Exec<'t> {
         }
         let argv = self.eval_args(dot, name, Sig::Builtin(params, variadic), args, fin)?;
         match super::builtins::call(b, &argv, args) {
+            // `print $s $s` in a loop doubles a string per step: bound what builtins build.
+            Ok(Value::String(s)) if s.len() > self.limits.max_string_len => {
+                self.at = call_at;
+                Err(self.fail(
+                    ErrorKind::Limit,
+                    format!("error calling {name}: result exceeds the limit of {} bytes", self.limits.max_string_len),
+                ))
+            }
             Ok(v) => Ok(v),
             Err(m) => {
                 self.at = call_at;
