@@ -13,4 +13,5 @@ pub mod diagnostic;
 pub mod document;
 pub mod input;
 pub mod kubecompare;
+pub mod compare;
 pub mod reference;

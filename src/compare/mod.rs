@@ -1,0 +1,178 @@
+//! Comparing one cluster CR with one reference template (kube-compare §5): everything
+//! between "this CR, this template" and "diff text + score", on `serde_json::Value`s.
+//!
+//! [`compare_one`] runs kube-compare's per-candidate pipeline (`diffAgainstTemplate`, §5.1):
+//! omit on the CR in place → render → `ignore-unspecified-fields` merge → user overrides →
+//! inline diff functions → omit on the rendered object → write both sides (secrets masked) →
+//! diff text → score. The pieces are public for the linter and tests: [`omit_fields`],
+//! [`merge_patch`], [`run_inline_diff_funcs`], [`godiff::score`], [`unified_diff`],
+//! [`structured_diff`], [`create_merge_patch`].
+//!
+//! This module does not know how templates are compiled (the caller passes a render
+//! closure), how CRs are correlated, or how results are reported.
+
+pub mod godiff;
+pub mod inline;
+mod mask;
+mod merge;
+mod omit;
+pub mod overrides;
+pub mod render;
+mod structured;
+mod unified;
+
+use serde_json::Value;
+
+pub use inline::{Captures, FieldFunc, InlineDiff, run_inline_diff_funcs};
+pub use mask::{is_secret, mask_secrets};
+pub use merge::{create_merge_patch, merge_patch, patch_to_string};
+pub use omit::omit_fields;
+pub use overrides::{OverrideError, UserOverride, load_overrides, parse_overrides};
+pub use render::{NotYaml, normalize_numbers, parse_rendered};
+pub use structured::{FieldDiff, FieldDiffKind, structured_diff};
+pub use unified::{DiffProgram, DiffProgramError, cr_id, diff_output, slug, unified_diff};
+
+use crate::reference::OmitPath;
+
+/// What the render closure reports when it does not produce text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// The template called `doNotMatch` (§4.4).
+    DoNotMatch,
+    /// Execution failed; the text is kube-compare's `Exec` error, e.g.
+    /// `failed to constuct template: template: x.yaml:3:5: executing …`.
+    Failed(String),
+}
+
+/// One candidate template, as the pipeline needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    /// The template identifier (its `path` in `metadata.yaml`).
+    pub id: &'a str,
+    /// `fieldsToOmit` paths for this template (§2.6).
+    pub omit: &'a [OmitPath],
+    /// `config.ignore-unspecified-fields`.
+    pub ignore_unspecified_fields: bool,
+    /// v2 `perField` entries (unknown function names must be rejected at load, §2.7).
+    pub per_field: &'a [FieldFunc],
+}
+
+/// Run-wide settings.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub diff: DiffProgram,
+    /// `--show-managed-fields`: keep `metadata.managedFields` in the written sides.
+    pub show_managed_fields: bool,
+}
+
+/// The result of comparing a CR with one candidate.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    Compared(Box<Outcome>),
+    /// The template called `doNotMatch`: not a candidate for this CR.
+    DoNotMatch,
+}
+
+/// A finished comparison.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The rendered template after every step (before secret masking).
+    pub merged: Value,
+    /// The cluster CR after omission (before secret masking).
+    pub live: Value,
+    /// The MERGED file contents (masked for Secrets).
+    pub merged_yaml: String,
+    /// The LIVE file contents (masked for Secrets).
+    pub live_yaml: String,
+    /// go-diff score of the two files (§5.8); `> 0` means the CR differs.
+    pub score: usize,
+    /// `DiffOutput` (§5.7): unified diff text, empty when identical.
+    pub diff_output: String,
+    /// The slug used as file name (`<diff-name>`).
+    pub name: String,
+}
+
+impl Outcome {
+    /// The `-o generate-patches` patch (§6.3): RFC 7386 merge patch from MERGED to LIVE.
+    #[must_use]
+    pub fn patch_for_generate(&self) -> String {
+        patch_to_string(&create_merge_patch(&self.merged, &self.live))
+    }
+
+    /// JSON pointers of the differing fields (for the linter's locations).
+    #[must_use]
+    pub fn field_diffs(&self) -> Vec<FieldDiff> {
+        structured_diff(&self.merged, &self.live)
+    }
+}
+
+/// A fatal per-candidate error; `Display` is kube-compare's wrapped text (§5.1, §4.3).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CompareError {
+    #[error("template injection failed: {0}")]
+    Render(String),
+    #[error("failed to properly merge the manifests for {name} some diff may be incorrect: {detail}")]
+    Merge { name: String, detail: String },
+    #[error("{0}")]
+    Override(String),
+    #[error("failed to properly run inline diff functions for {name} some diff may be incorrect: {detail}")]
+    Inline { name: String, detail: String },
+    #[error("{0}")]
+    Diff(String),
+}
+
+/// Runs §5.1 steps 1–8 for one candidate. `cr` is omitted **in place** (kube-compare shares
+/// the object between candidates and lookups, §10 #9). `overrides` are the CR's matched
+/// overrides; only those that [`UserOverride::applies_to`] the candidate are used. `crs`
+/// feed `lookupCR(s)` in `go-template` overrides.
+pub fn compare_one(
+    cr: &mut Value,
+    render: impl FnOnce(&Value) -> Result<String, RenderError>,
+    candidate: &Candidate<'_>,
+    overrides: &[&UserOverride],
+    crs: &[driftlint_gotmpl::Value],
+    options: &Options,
+) -> Result<Verdict, CompareError> {
+    let name = slug(&cr_id(cr));
+    // 1. Omit on the CR, in place.
+    omit_fields(cr, candidate.omit);
+    // 2. Render and post-process (§3.2).
+    let raw = match render(cr) {
+        Ok(raw) => raw,
+        Err(RenderError::DoNotMatch) => return Ok(Verdict::DoNotMatch),
+        Err(RenderError::Failed(e)) => return Err(CompareError::Render(e)),
+    };
+    let mut rendered = parse_rendered(candidate.id, &raw).map_err(|e| CompareError::Render(e.to_string()))?;
+    // 3. ignore-unspecified-fields: the template is a merge patch over the CR. evanphx only
+    //    fails on invalid JSON, which two decoded objects cannot be.
+    if candidate.ignore_unspecified_fields {
+        rendered = merge_patch(cr, &rendered);
+    }
+    // 4. User overrides for this template, in order.
+    for o in overrides.iter().filter(|o| o.applies_to(candidate.id)) {
+        rendered = o.apply(&rendered, cr, crs).map_err(|e| CompareError::Override(e.to_string()))?;
+    }
+    // 5. Inline diff functions.
+    if !candidate.per_field.is_empty() {
+        run_inline_diff_funcs(&mut rendered, cr, candidate.per_field)
+            .map_err(|detail| CompareError::Inline { name: name.clone(), detail })?;
+    }
+    // 6. Omit on the rendered object.
+    omit_fields(&mut rendered, candidate.omit);
+    // 7. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff.
+    let (mut m, mut l) = (rendered.clone(), cr.clone());
+    if !options.show_managed_fields {
+        for v in [&mut m, &mut l] {
+            if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.shift_remove("managedFields");
+            }
+        }
+    }
+    mask_secrets(&mut m, &mut l);
+    let merged_yaml = driftlint_yaml::to_yaml_string(&m);
+    let live_yaml = driftlint_yaml::to_yaml_string(&l);
+    let diff_output = diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;
+    // 8. Score.
+    let score = godiff::score(&merged_yaml, &live_yaml);
+    Ok(Verdict::Compared(Box::new(Outcome { merged: rendered, live: cr.clone(), merged_yaml, live_yaml, score, diff_output, name })))
+}

@@ -1,0 +1,120 @@
+//! `omitFields` (§5.4): remove the `fieldsToOmit` paths from an object, in place.
+//!
+//! Removal walks maps only (Kubernetes' `RemoveNestedField`), so a path through a list does
+//! nothing (§10 #1); the `isPrefix` parent lookup may pass list indexes, but its removals
+//! then fail the same way. After each removal every ancestor on the path, deepest first, is
+//! removed if it is now an empty map — which also drops empty maps that were already there.
+
+use serde_json::{Map, Value};
+
+use crate::reference::OmitPath;
+
+/// Applies `paths` to `obj` (a JSON object; anything else is left alone).
+pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
+    // Go computes every target first (`findFieldPaths`), then removes.
+    let mut targets: Vec<Vec<String>> = Vec::new();
+    for p in paths {
+        if !p.is_prefix {
+            targets.push(p.segments.clone());
+            continue;
+        }
+        let Some((prefix, parent)) = p.segments.split_last() else { continue };
+        if let Some(Value::Object(m)) = lookup(obj, parent) {
+            for k in m.keys().filter(|k| k.starts_with(prefix.as_str())) {
+                let mut t = parent.to_vec();
+                t.push(k.clone());
+                targets.push(t);
+            }
+        }
+    }
+    let Value::Object(root) = obj else { return };
+    for t in &targets {
+        remove_nested(root, t);
+        // Deepest ancestor first. Go's loop reaches the root too, where kube-compare would
+        // panic on an emptied object (§2.6); we leave the root in place.
+        for len in (1..=t.len()).rev() {
+            if matches!(lookup_map(root, &t[..len]), Some(Value::Object(m)) if m.is_empty()) {
+                remove_nested(root, &t[..len]);
+            }
+        }
+    }
+}
+
+/// kube-compare's `NestedField`: maps by key, lists by decimal index.
+pub(crate) fn lookup<'a>(obj: &'a Value, path: &[String]) -> Option<&'a Value> {
+    let mut cur = obj;
+    for seg in path {
+        cur = match cur {
+            Value::Object(m) => m.get(seg)?,
+            Value::Array(a) => a.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn lookup_map<'a>(root: &'a Map<String, Value>, path: &[String]) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    lookup(root.get(first)?, rest)
+}
+
+/// `unstructured.RemoveNestedField`: walks maps only and stops silently otherwise.
+fn remove_nested(root: &mut Map<String, Value>, path: &[String]) {
+    let Some((last, parents)) = path.split_last() else { return };
+    let mut cur = root;
+    for seg in parents {
+        match cur.get_mut(seg) {
+            Some(Value::Object(m)) => cur = m,
+            _ => return,
+        }
+    }
+    // shift_remove keeps the other keys' order (not visible in output, but stable).
+    cur.shift_remove(last);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::parse_path_to_key;
+    use serde_json::json;
+
+    fn p(text: &str, is_prefix: bool) -> OmitPath {
+        OmitPath { path_to_key: text.into(), is_prefix, segments: parse_path_to_key(text).unwrap() }
+    }
+
+    #[test]
+    fn removes_and_cleans_up_empty_parents() {
+        let mut o = json!({"kind": "X", "metadata": {"labels": {"x": "1"}}});
+        omit_fields(&mut o, &[p("metadata.labels.x", false)]);
+        assert_eq!(o, json!({"kind": "X"}));
+        // Empty maps already on the path go too.
+        let mut o = json!({"kind": "X", "metadata": {"name": "n", "annotations": {}}});
+        omit_fields(&mut o, &[p(r#"metadata.annotations."kubectl.kubernetes.io/last-applied-configuration""#, false)]);
+        assert_eq!(o, json!({"kind": "X", "metadata": {"name": "n"}}));
+    }
+
+    #[test]
+    fn lists_are_not_traversed() {
+        let mut o = json!({"spec": {"list": [{"image": "live", "x-a": 2}]}});
+        let before = o.clone();
+        omit_fields(&mut o, &[p("spec.list.0.image", false), p(r#"spec.list.0."x-""#, true)]);
+        assert_eq!(o, before);
+    }
+
+    #[test]
+    fn prefix_and_quoted_and_leading_dot() {
+        let mut o = json!({"metadata": {"annotations": {"a.io/x": "1", "a.io/y": "2", "b": "3"}, "name": "n"}, "status": {}});
+        omit_fields(&mut o, &[p(r#"metadata.annotations."a.io/""#, true), p(".status", false)]);
+        assert_eq!(o, json!({"metadata": {"annotations": {"b": "3"}, "name": "n"}}));
+    }
+
+    #[test]
+    fn empty_root_and_scalars_do_not_panic() {
+        let mut o = json!({"status": {"x": 1}});
+        omit_fields(&mut o, &[p("status.x", false)]);
+        assert_eq!(o, json!({}));
+        let mut s = json!("text");
+        omit_fields(&mut s, &[p("a", false), p("a", true)]);
+        assert_eq!(s, json!("text"));
+    }
+}
