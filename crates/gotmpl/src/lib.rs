@@ -79,6 +79,12 @@ impl TemplateSet {
         Ok(set)
     }
 
+    /// A set of one template without function files.
+    #[allow(clippy::result_large_err)]
+    pub fn parse_single(name: &str, text: &str) -> Result<TemplateSet, Error> {
+        TemplateSet::parse::<&str, &str>(name, text, &[])
+    }
+
     #[allow(clippy::result_large_err)]
     fn add_file(&mut self, name: &str, text: &str) -> Result<(), Error> {
         let idx = self.files.len() as u32;

@@ -238,3 +238,10 @@ fn strings_built_by_print_are_bounded() {
     assert_eq!(err.kind, ErrorKind::Limit);
     assert!(err.to_string().contains("error calling print: result exceeds"), "{err}");
 }
+
+#[test]
+fn parse_single_is_a_set_of_one() {
+    let set = TemplateSet::parse_single("main.yaml", "{{ define \"t\" }}T{{ end }}a{{ template \"t\" }}").unwrap();
+    assert_eq!(set.template_names(), vec!["main.yaml", "t"]);
+    assert_eq!(set.execute(&Value::Invalid, &Limits::default(), &[]).unwrap().text, "aT");
+}
