@@ -15,3 +15,5 @@ pub mod input;
 pub mod kubecompare;
 pub mod compare;
 pub mod reference;
+pub mod report;
+pub mod rules;

@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod check;
 mod compare;
 mod config;
+mod explain;
 mod ls;
 mod template;
 
@@ -38,6 +39,8 @@ enum Command {
     /// Work with Go templates the way a reference renders them.
     #[command(subcommand)]
     Template(template::Command),
+    /// Explain a rule: what it flags, why, an example and how to fix it.
+    Explain(explain::Args),
 }
 
 /// Output formats shared by listing commands.
@@ -78,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Ls(args) => ls::run(&args),
         Command::Template(cmd) => template::run(cmd),
         Command::Compare(args) => compare::run(args),
+        Command::Explain(args) => explain::run(&args),
     };
     match result {
         Ok(code) => code,

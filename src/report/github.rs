@@ -1,0 +1,111 @@
+//! GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` annotation per
+//! finding, which GitHub shows on the pull request's changed lines.
+//!
+//! GitHub displays at most 10 annotations of each level per step and drops the rest
+//! silently, so findings are ranked (errors first, then rule order, then report order), only
+//! the first `limits.github_per_level` of each level are written, and a final `::notice`
+//! counts the ones left out. Suppressed findings are not annotated.
+
+use std::fmt::Write;
+
+use super::{Options, SourceResolver, ranked};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// Escapes a command's message, as `@actions/core`'s `escapeData` does.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a command property value, as `@actions/core`'s `escapeProperty` does.
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn command(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "notice",
+    }
+}
+
+/// Workflow commands for `diags`; empty when there is nothing to annotate.
+pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
+    let cap = opts.limits.github_per_level;
+    let candidates: Vec<&Diagnostic> = ranked(diags)
+        .into_iter()
+        .filter(|d| d.suppressed.is_none())
+        .collect();
+    let count = |s: Severity| candidates.iter().filter(|d| d.severity == s).count();
+    let (errors, warnings, notes) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Note),
+    );
+    let mut omitted = errors.saturating_sub(cap) + warnings.saturating_sub(cap);
+    // The closing `::notice` that counts what was left out takes one notice slot itself.
+    let note_cap = if omitted > 0 || notes > cap {
+        cap.saturating_sub(1)
+    } else {
+        cap
+    };
+    omitted += notes.saturating_sub(note_cap);
+    let mut shown = [0usize; 3];
+    let mut out = String::new();
+    for d in candidates {
+        let slot = &mut shown[d.severity as usize];
+        if *slot
+            < if d.severity == Severity::Note {
+                note_cap
+            } else {
+                cap
+            }
+        {
+            *slot += 1;
+            annotate(&mut out, d, sources);
+        }
+    }
+    if omitted > 0 {
+        let text = format!(
+            "{omitted} more finding{} not shown as annotations (GitHub shows {cap} per level); see the job log or the SARIF report",
+            if omitted == 1 { "" } else { "s" }
+        );
+        let _ = writeln!(out, "::notice title=driftlint::{}", escape_data(&text));
+    }
+    out
+}
+
+fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver) {
+    let mut props = Vec::new();
+    if let crate::input::SourcePath::File(path) = &d.primary.path {
+        // GitHub matches `file` against repository paths, which use forward slashes.
+        props.push(format!(
+            "file={}",
+            escape_property(&path.display().to_string().replace('\\', "/"))
+        ));
+        if let Some(loc) = sources.location(&d.primary) {
+            props.push(format!("line={}", loc.line));
+            props.push(format!("col={}", loc.column));
+            props.push(format!("endLine={}", loc.end_line));
+            props.push(format!("endColumn={}", loc.end_column));
+        }
+    }
+    props.push(format!(
+        "title={}",
+        escape_property(&format!("driftlint({})", d.rule))
+    ));
+    let mut message = d.message.clone();
+    for help in &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let _ = writeln!(
+        out,
+        "::{} {}::{}",
+        command(d.severity),
+        props.join(","),
+        escape_data(&message)
+    );
+}

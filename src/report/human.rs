@@ -1,0 +1,205 @@
+//! The terminal outputs: rustc-style snippets (`human`, via `annotate-snippets`), one line per
+//! finding (`concise`), and the summary line both end with.
+//!
+//! Suppressed findings are not shown here, only counted in the summary: a reviewer silenced
+//! them on purpose, and they stay visible in JSON and SARIF.
+
+use std::fmt::Write;
+
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+
+use super::{Counts, SourceResolver, sorted};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::input::SourcePath;
+
+/// Labels further apart than this many lines get a snippet each rather than one snippet with
+/// everything in between (which would cost time in proportion to the gap).
+const MAX_SNIPPET_LINES: usize = 40;
+
+/// rustc-style snippets for every unsuppressed finding, then [`summary_line`].
+pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool) -> String {
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for d in sorted(diags).into_iter().filter(|d| d.suppressed.is_none()) {
+        let report = [group(d, sources)];
+        out.push_str(&renderer.render(&report));
+        out.push_str("\n\n");
+    }
+    out.push_str(&summary_line(diags, color));
+    out.push('\n');
+    out
+}
+
+/// One line per unsuppressed finding (`path:line:col: severity[rule]: message`), then
+/// [`summary_line`].
+pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String {
+    let mut out = String::new();
+    for d in sorted(diags).into_iter().filter(|d| d.suppressed.is_none()) {
+        let _ = write!(out, "{}", d.primary.path.display());
+        if let Some(loc) = sources.location(&d.primary) {
+            let _ = write!(out, ":{}:{}", loc.line, loc.column);
+        }
+        // A message is one line here, whatever it holds.
+        let message = d.message.replace("\r\n", " ").replace(['\r', '\n'], " ");
+        let _ = writeln!(out, ": {}[{}]: {message}", d.severity.as_str(), d.rule);
+    }
+    out.push_str(&summary_line(diags, false));
+    out.push('\n');
+    out
+}
+
+/// `found 3 errors, 1 warning (1 suppressed)`, or `no problems found` when nothing counts.
+pub fn summary_line(diags: &[Diagnostic], color: bool) -> String {
+    let c = Counts::of(diags);
+    let mut parts = Vec::new();
+    for (n, one, many) in [
+        (c.errors, "error", "errors"),
+        (c.warnings, "warning", "warnings"),
+        (c.notes, "note", "notes"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+        }
+    }
+    let mut line = if parts.is_empty() {
+        "no problems found".to_string()
+    } else {
+        format!("found {}", parts.join(", "))
+    };
+    if c.suppressed > 0 {
+        let _ = write!(line, " ({} suppressed)", c.suppressed);
+    }
+    if color {
+        let style = if c.errors > 0 {
+            anstyle::AnsiColor::BrightRed.on_default().bold()
+        } else if parts.is_empty() {
+            anstyle::AnsiColor::BrightGreen.on_default().bold()
+        } else {
+            anstyle::Style::new().bold()
+        };
+        line = format!("{style}{line}{style:#}");
+    }
+    line
+}
+
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
+    }
+}
+
+fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
+    let title = level(d.severity)
+        .primary_title(d.message.as_str())
+        .id(d.rule.id());
+    let mut group = Group::with_title(title);
+    // Labels by file, the primary's file first, files in order of first appearance.
+    let labels: Vec<(&Label, bool)> = std::iter::once((&d.primary, true))
+        .chain(d.secondary.iter().map(|l| (l, false)))
+        .collect();
+    let mut files: Vec<&SourcePath> = Vec::new();
+    for (label, _) in &labels {
+        if !files.contains(&&label.path) {
+            files.push(&label.path);
+        }
+    }
+    for path in files {
+        let in_file: Vec<_> = labels
+            .iter()
+            .filter(|(l, _)| &l.path == path)
+            .copied()
+            .collect();
+        for chunk in windows(&in_file, sources) {
+            group = group.element(chunk);
+        }
+    }
+    for help in &d.help {
+        group = group.element(Level::HELP.message(help.as_str()));
+    }
+    if let Some(object) = &d.object {
+        group = group.element(Level::NOTE.message(format!("object: {object}")));
+    }
+    group
+}
+
+/// A label with its clamped range and location.
+type Located<'a> = (&'a Label, bool, std::ops::Range<usize>, super::Location);
+
+/// The snippets (or bare origins, for labels without a known range) of one file's labels.
+fn windows<'a>(
+    labels: &[(&'a Label, bool)],
+    sources: &'a SourceResolver,
+) -> Vec<annotate_snippets::Element<'a>> {
+    let mut out: Vec<annotate_snippets::Element<'a>> = Vec::new();
+    let mut located: Vec<Located> = Vec::new();
+    for &(label, primary) in labels {
+        match (
+            label
+                .range
+                .as_ref()
+                .and_then(|r| sources.clamp(&label.path, r)),
+            sources.location(label),
+        ) {
+            (Some(range), Some(loc)) => located.push((label, primary, range, loc)),
+            _ => {
+                let origin = Origin::path(label.path.display());
+                out.push(origin.into());
+                if let Some(message) = &label.message {
+                    out.push(Level::NOTE.message(message.as_str()).into());
+                }
+            }
+        }
+    }
+    located.sort_by_key(|(_, primary, _, loc)| (loc.line, !primary));
+    // Split into runs of labels whose lines are close enough to share one snippet.
+    let mut runs: Vec<Vec<Located>> = Vec::new();
+    for item in located {
+        match runs.last_mut() {
+            Some(run) if item.3.end_line.saturating_sub(run[0].3.line) <= MAX_SNIPPET_LINES => {
+                run.push(item)
+            }
+            _ => runs.push(vec![item]),
+        }
+    }
+    for run in runs {
+        let path = &run[0].0.path;
+        let first = run.iter().map(|i| i.3.line).min().unwrap_or(1);
+        let last = run.iter().map(|i| i.3.end_line).max().unwrap_or(first);
+        let (Some(window), Some(text)) =
+            (sources.lines_range(path, first, last), sources.text(path))
+        else {
+            continue;
+        };
+        let mut snippet = Snippet::source(&text[window.clone()])
+            .line_start(first)
+            .path(path.display());
+        for (label, primary, range, _) in run {
+            let kind = if primary {
+                AnnotationKind::Primary
+            } else {
+                AnnotationKind::Context
+            };
+            // Offsets relative to the window; a range ending past the window's last line
+            // terminator is cut at the window's end.
+            let start = range.start.saturating_sub(window.start).min(window.len());
+            let end = range
+                .end
+                .saturating_sub(window.start)
+                .min(window.len())
+                .max(start);
+            let mut annotation = kind.span(start..end);
+            if let Some(message) = &label.message {
+                annotation = annotation.label(message.as_str());
+            }
+            snippet = snippet.annotation(annotation);
+        }
+        out.push(snippet.into());
+    }
+    out
+}

@@ -1,0 +1,109 @@
+//! driftlint's own JSON output, a stable schema documented in `docs/json-schema.md`.
+//!
+//! Bump [`JSON_SCHEMA_VERSION`] on any change that is not a pure addition of a field.
+//! Suppressed findings are included (with `suppressed` set) so that tools can audit them.
+
+use serde::Serialize;
+
+use super::{Counts, Location, Options, SourceResolver, sorted};
+use crate::diagnostic::{Diagnostic, Label};
+
+/// The `version` field of the JSON output.
+pub const JSON_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Report<'a> {
+    version: u32,
+    tool: Tool<'a>,
+    summary: Counts,
+    diagnostics: Vec<Item<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    name: &'static str,
+    version: &'a str,
+}
+
+#[derive(Serialize)]
+struct Item<'a> {
+    rule: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    #[serde(flatten)]
+    span: Span,
+    object: Option<&'a str>,
+    field: Option<&'a str>,
+    fingerprint: String,
+    labels: Vec<LabelItem<'a>>,
+    help: &'a [String],
+    suppressed: Option<&'a str>,
+}
+
+/// `file` always; positions are null when the finding has no range or its text is unknown.
+#[derive(Serialize)]
+struct Span {
+    file: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct LabelItem<'a> {
+    primary: bool,
+    #[serde(flatten)]
+    span: Span,
+    message: Option<&'a str>,
+}
+
+fn span(label: &Label, sources: &SourceResolver) -> Span {
+    let loc: Option<Location> = sources.location(label);
+    Span {
+        file: label.path.display(),
+        line: loc.map(|l| l.line),
+        column: loc.map(|l| l.column),
+        end_line: loc.map(|l| l.end_line),
+        end_column: loc.map(|l| l.end_column),
+    }
+}
+
+/// The JSON document for `diags`, pretty-printed, in report order.
+pub fn render_json(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
+    let diagnostics = sorted(diags)
+        .into_iter()
+        .map(|d| Item {
+            rule: d.rule.id(),
+            severity: d.severity.as_str(),
+            message: &d.message,
+            span: span(&d.primary, sources),
+            object: d.object.as_deref(),
+            field: d.field.as_deref(),
+            fingerprint: d.fingerprint(),
+            labels: std::iter::once((&d.primary, true))
+                .chain(d.secondary.iter().map(|l| (l, false)))
+                .map(|(l, primary)| LabelItem {
+                    primary,
+                    span: span(l, sources),
+                    message: l.message.as_deref(),
+                })
+                .collect(),
+            help: &d.help,
+            suppressed: d.suppressed.as_deref(),
+        })
+        .collect();
+    let report = Report {
+        version: JSON_SCHEMA_VERSION,
+        tool: Tool {
+            name: "driftlint",
+            version: opts.tool_version,
+        },
+        summary: Counts::of(diags),
+        diagnostics,
+    };
+    // Serialising plain structs of strings and numbers cannot fail.
+    let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
+    out.push('\n');
+    out
+}

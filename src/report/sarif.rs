@@ -1,0 +1,364 @@
+//! SARIF 2.1.0 (through `serde-sarif`'s generated types) for GitHub code scanning and other
+//! SARIF viewers.
+//!
+//! What code scanning needs, and this guarantees: one run; a rules table with the text of
+//! `driftlint explain`; `results` present even when empty; artifact URIs relative to the
+//! repository root with `uriBaseId` `%SRCROOT%`; 1-based lines and columns; `partialFingerprints`
+//! from [`Diagnostic::fingerprint`] (rule, path, object, field — never line numbers), so an
+//! alert survives edits above it; suppressed findings as `suppressions` with their
+//! justification; and GitHub's limits (25,000 results, 10 MB), by dropping the least important
+//! results and saying so in a closing note result.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use serde_sarif::sarif;
+
+use super::{Options, SourceResolver, rank_key, sorted};
+use crate::diagnostic::{Diagnostic, Label, Rule, Severity};
+use crate::input::SourcePath;
+use crate::rules;
+
+const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const SRCROOT: &str = "%SRCROOT%";
+/// The rule id of the note result that reports truncation (not a finding rule).
+const TRUNCATED_RULE: &str = "truncated-report";
+
+fn level(severity: Severity) -> sarif::ResultLevel {
+    match severity {
+        Severity::Error => sarif::ResultLevel::Error,
+        Severity::Warning => sarif::ResultLevel::Warning,
+        Severity::Note => sarif::ResultLevel::Note,
+    }
+}
+
+fn config_level(severity: Severity) -> sarif::ReportingConfigurationLevel {
+    match severity {
+        Severity::Error => sarif::ReportingConfigurationLevel::Error,
+        Severity::Warning => sarif::ReportingConfigurationLevel::Warning,
+        Severity::Note => sarif::ReportingConfigurationLevel::Note,
+    }
+}
+
+/// How paths become artifact URIs.
+struct Uris {
+    root: Option<PathBuf>,
+    cwd: Option<PathBuf>,
+}
+
+impl Uris {
+    fn new(opts: &Options) -> Uris {
+        let cwd = opts
+            .cwd
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::current_dir().ok())
+            .map(|c| normalize(&c));
+        let root = opts.root.map(|r| match &cwd {
+            Some(cwd) if r.is_relative() => normalize(&cwd.join(r)),
+            _ => normalize(r),
+        });
+        Uris { root, cwd }
+    }
+
+    /// The URI of `path` and its base id: relative to `%SRCROOT%` when under the root, else a
+    /// `file://` URI (absolute) or the path as given.
+    fn artifact(&self, path: &SourcePath) -> sarif::ArtifactLocation {
+        let SourcePath::File(p) = path else {
+            return sarif::ArtifactLocation::builder().uri("stdin").build();
+        };
+        let abs = match &self.cwd {
+            Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
+            _ => normalize(p),
+        };
+        if let Some(rel) = self
+            .root
+            .as_ref()
+            .and_then(|root| abs.strip_prefix(root).ok())
+        {
+            return sarif::ArtifactLocation::builder()
+                .uri(encode_path(rel))
+                .uri_base_id(SRCROOT)
+                .build();
+        }
+        if abs.is_absolute() {
+            return sarif::ArtifactLocation::builder()
+                .uri(format!("file://{}", encode_path(&abs)))
+                .build();
+        }
+        sarif::ArtifactLocation::builder()
+            .uri(encode_path(p))
+            .build()
+    }
+
+    /// `originalUriBaseIds`, so that viewers other than GitHub can find the files.
+    fn base_ids(&self) -> Option<BTreeMap<String, sarif::ArtifactLocation>> {
+        let root = self.root.as_ref().filter(|r| r.is_absolute())?;
+        let mut uri = format!("file://{}", encode_path(root));
+        if !uri.ends_with('/') {
+            uri.push('/');
+        }
+        Some(BTreeMap::from([(
+            SRCROOT.to_string(),
+            sarif::ArtifactLocation::builder().uri(uri).build(),
+        )]))
+    }
+}
+
+/// `.` and `..` removed lexically (symlinks are not resolved: the paths are the user's).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A path as a URI path: forward slashes, and percent-encoding for everything but unreserved
+/// characters and the sub-delimiters that are safe in a path (`:` is encoded, since in a first
+/// segment it would read as a scheme).
+fn encode_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn location(label: &Label, sources: &SourceResolver, uris: &Uris) -> sarif::Location {
+    let mut physical = sarif::PhysicalLocation::builder()
+        .artifact_location(uris.artifact(&label.path))
+        .build();
+    if let Some(loc) = sources.location(label) {
+        physical.region = Some(
+            sarif::Region::builder()
+                .start_line(loc.line as i64)
+                .start_column(loc.column as i64)
+                .end_line(loc.end_line as i64)
+                .end_column(loc.end_column as i64)
+                .build(),
+        );
+    }
+    sarif::Location::builder()
+        .physical_location(physical)
+        .build()
+}
+
+fn descriptor(rule: Rule) -> sarif::ReportingDescriptor {
+    let doc = rules::doc(rule);
+    sarif::ReportingDescriptor::builder()
+        .id(rule.id())
+        .short_description(
+            sarif::MultiformatMessageString::builder()
+                .text(doc.summary)
+                .build(),
+        )
+        .full_description(
+            sarif::MultiformatMessageString::builder()
+                .text(doc.what.replace('\n', " "))
+                .build(),
+        )
+        .help(
+            sarif::MultiformatMessageString::builder()
+                .text(rules::explain_text(rule))
+                .markdown(rules::explain_markdown(rule, 1))
+                .build(),
+        )
+        .help_uri(rules::doc_url(rule))
+        .default_configuration(
+            sarif::ReportingConfiguration::builder()
+                .level(config_level(doc.default_severity).to_string())
+                .build(),
+        )
+        .build()
+}
+
+fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Result {
+    let rule_index = Rule::ALL.iter().position(|r| *r == d.rule).unwrap_or(0) as i64;
+    let mut result = sarif::Result::builder()
+        .rule_id(d.rule.id())
+        .rule_index(rule_index)
+        .level(level(d.severity))
+        .message(sarif::Message::builder().text(d.message.as_str()).build())
+        .locations(vec![location(&d.primary, sources, uris)])
+        .partial_fingerprints(BTreeMap::from([(
+            "driftlint/v1".to_string(),
+            d.fingerprint(),
+        )]))
+        .build();
+    if !d.secondary.is_empty() {
+        let related = d
+            .secondary
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut loc = location(l, sources, uris);
+                loc.id = Some(i as i64);
+                loc.message = l
+                    .message
+                    .as_deref()
+                    .map(|m| sarif::Message::builder().text(m).build());
+                loc
+            })
+            .collect();
+        result.related_locations = Some(related);
+    }
+    if let Some(reason) = &d.suppressed {
+        result.suppressions = Some(vec![
+            sarif::Suppression::builder()
+                .kind(sarif::SupressionKind::InSource.to_string())
+                .status(sarif::SupressionStatus::Accepted.to_string())
+                .justification(reason.as_str())
+                .build(),
+        ]);
+    }
+    let mut props = BTreeMap::new();
+    if let Some(object) = &d.object {
+        props.insert(
+            "object".to_string(),
+            serde_json::Value::from(object.as_str()),
+        );
+    }
+    if let Some(field) = &d.field {
+        props.insert("field".to_string(), serde_json::Value::from(field.as_str()));
+    }
+    if !d.help.is_empty() {
+        props.insert("help".to_string(), serde_json::Value::from(d.help.clone()));
+    }
+    if !props.is_empty() {
+        result.properties = Some(
+            sarif::PropertyBag::builder()
+                .additional_properties(props)
+                .build(),
+        );
+    }
+    result
+}
+
+/// The note result that closes a truncated run.
+fn truncation_note(omitted: usize, first_omitted: &Diagnostic, uris: &Uris) -> sarif::Result {
+    let text = format!(
+        "driftlint found {omitted} more results than shown here; they were left out to stay within \
+         GitHub code scanning's limits (25,000 results, 10 MB). See the JSON or human output for all findings."
+    );
+    let physical = sarif::PhysicalLocation::builder()
+        .artifact_location(uris.artifact(&first_omitted.primary.path))
+        .build();
+    sarif::Result::builder()
+        .rule_id(TRUNCATED_RULE)
+        .level(sarif::ResultLevel::Note)
+        .message(sarif::Message::builder().text(text).build())
+        .locations(vec![
+            sarif::Location::builder()
+                .physical_location(physical)
+                .build(),
+        ])
+        .build()
+}
+
+/// The SARIF log for `diags`, pretty-printed.
+pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
+    let uris = Uris::new(opts);
+    let ordered = sorted(diags);
+    let results: Vec<sarif::Result> = ordered.iter().map(|d| result(d, sources, &uris)).collect();
+    let mut by_rank: Vec<usize> = (0..ordered.len()).collect();
+    by_rank.sort_by_key(|&i| rank_key(ordered[i]));
+
+    let render = |keep: usize| -> String {
+        let mut kept = vec![false; ordered.len()];
+        for &i in by_rank.iter().take(keep) {
+            kept[i] = true;
+        }
+        let mut selected: Vec<sarif::Result> = results
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| **k)
+            .map(|(r, _)| r.clone())
+            .collect();
+        if keep < ordered.len() {
+            let first_omitted = by_rank.get(keep).map_or(ordered[0], |&i| ordered[i]);
+            selected.push(truncation_note(ordered.len() - keep, first_omitted, &uris));
+        }
+        log(selected, keep < ordered.len(), &uris, opts)
+    };
+
+    let limits = opts.limits;
+    let max_results = limits.sarif_results.max(1);
+    let mut keep = if ordered.len() > max_results {
+        max_results - 1
+    } else {
+        ordered.len()
+    };
+    let mut out = render(keep);
+    if out.len() > limits.sarif_bytes {
+        // The most results that fit, by bisection (each rendering is linear in the results).
+        let (mut lo, mut hi) = (0usize, keep);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if render(mid).len() <= limits.sarif_bytes {
+                lo = mid
+            } else {
+                hi = mid - 1
+            }
+        }
+        keep = lo;
+        out = render(keep);
+    }
+    out
+}
+
+fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options) -> String {
+    let mut rules_table: Vec<sarif::ReportingDescriptor> =
+        Rule::ALL.into_iter().map(descriptor).collect();
+    if truncated {
+        rules_table.push(
+            sarif::ReportingDescriptor::builder()
+                .id(TRUNCATED_RULE)
+                .short_description(
+                    sarif::MultiformatMessageString::builder()
+                        .text("The report was cut to fit GitHub's limits")
+                        .build(),
+                )
+                .default_configuration(
+                    sarif::ReportingConfiguration::builder()
+                        .level(sarif::ReportingConfigurationLevel::Note.to_string())
+                        .build(),
+                )
+                .build(),
+        );
+    }
+    let driver = sarif::ToolComponent::builder()
+        .name("driftlint")
+        .version(opts.tool_version)
+        .semantic_version(opts.tool_version)
+        .information_uri(env!("CARGO_PKG_REPOSITORY"))
+        .rules(rules_table)
+        .build();
+    let mut run = sarif::Run::builder().tool(driver).results(results).build();
+    run.original_uri_base_ids = uris.base_ids();
+    run.column_kind = Some(
+        sarif::ResultColumnKind::UnicodeCodePoints
+            .to_string()
+            .into(),
+    );
+    let log = sarif::Sarif::builder()
+        .schema(SCHEMA_URI)
+        .version(sarif::Version::V2_1_0.to_string())
+        .runs(vec![run])
+        .build();
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    out.push('\n');
+    out
+}

@@ -1,0 +1,144 @@
+//! The texts diagnostics point into, and byte range → line/column conversion.
+//!
+//! Emitters resolve a [`Label`]'s byte range through here and nowhere else. Each file's line
+//! index is built the first time one of its locations is asked for (ruff's lazily built
+//! `LineIndex`), so a run with findings in three of a thousand files indexes three.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use driftlint_yaml::LineIndex;
+
+use crate::diagnostic::Label;
+use crate::input::{Source, SourcePath};
+
+/// A resolved span: 1-based lines and columns (columns count characters); the end is
+/// exclusive (the column after the last character), as in SARIF regions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+struct Entry<'a> {
+    text: Cow<'a, str>,
+    index: OnceLock<LineIndex>,
+}
+
+/// Source texts by path: the manifests that were checked and the reference files (templates,
+/// `metadata.yaml`) that secondary labels point at.
+#[derive(Default)]
+pub struct SourceResolver<'a> {
+    files: HashMap<SourcePath, Entry<'a>>,
+}
+
+impl<'a> SourceResolver<'a> {
+    pub fn new() -> Self {
+        SourceResolver::default()
+    }
+
+    /// A resolver over the loaded inputs, borrowing their texts.
+    pub fn from_sources(sources: &'a [Source]) -> Self {
+        let mut r = SourceResolver::new();
+        for s in sources {
+            r.insert(s.path.clone(), s.text.as_str());
+        }
+        r
+    }
+
+    /// Adds (or replaces) the text of `path`.
+    pub fn insert(&mut self, path: SourcePath, text: impl Into<Cow<'a, str>>) {
+        self.files.insert(
+            path,
+            Entry {
+                text: text.into(),
+                index: OnceLock::new(),
+            },
+        );
+    }
+
+    /// The text of `path`, when it was given.
+    pub fn text(&self, path: &SourcePath) -> Option<&str> {
+        self.files.get(path).map(|e| e.text.as_ref())
+    }
+
+    /// `range` clamped into the text of `path` and onto character boundaries, so that a
+    /// range past the end of a file (a stale offset, a file changed since) never panics.
+    pub fn clamp(&self, path: &SourcePath, range: &Range<usize>) -> Option<Range<usize>> {
+        let text = self.text(path)?;
+        let fix = |mut at: usize| {
+            at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let start = fix(range.start);
+        Some(start..fix(range.end).max(start))
+    }
+
+    /// The location of `label`, when it has a range and its file's text is known.
+    pub fn location(&self, label: &Label) -> Option<Location> {
+        let range = label.range.as_ref()?;
+        let entry = self.files.get(&label.path)?;
+        let text = entry.text.as_ref();
+        let index = entry.index.get_or_init(|| LineIndex::new(text));
+        let start = index.line_column(text, range.start);
+        let end = index.line_column(text, range.end.max(range.start));
+        Some(Location {
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+        })
+    }
+
+    /// The byte range of whole lines `first..=last` (1-based) of `path`, without the final
+    /// line terminator.
+    pub(crate) fn lines_range(
+        &self,
+        path: &SourcePath,
+        first: usize,
+        last: usize,
+    ) -> Option<Range<usize>> {
+        let entry = self.files.get(path)?;
+        let text = entry.text.as_ref();
+        let index = entry.index.get_or_init(|| LineIndex::new(text));
+        let start = index.line_range(text, first)?.start;
+        let end = index.line_range(text, last)?.end;
+        Some(start..end.max(start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamps_ranges_past_the_end() {
+        let mut r = SourceResolver::new();
+        r.insert(SourcePath::Stdin, "a: é\n");
+        // 4 is inside the two-byte `é`.
+        assert_eq!(r.clamp(&SourcePath::Stdin, &(4..100)), Some(3..6));
+        assert_eq!(r.clamp(&SourcePath::Stdin, &(9..2)), Some(6..6));
+        let label = Label {
+            path: SourcePath::Stdin,
+            range: Some(3..1000),
+            message: None,
+        };
+        assert_eq!(
+            r.location(&label),
+            Some(Location {
+                line: 1,
+                column: 4,
+                end_line: 2,
+                end_column: 1
+            })
+        );
+        assert_eq!(r.lines_range(&SourcePath::Stdin, 1, 1), Some(0..5));
+    }
+}

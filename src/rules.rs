@@ -1,0 +1,136 @@
+//! The documentation of every rule: what it flags, why it matters, an example and how to fix
+//! it. `driftlint explain RULE`, the SARIF rules table and `docs/rules.md` are all generated
+//! from this one table, so they cannot disagree (a test checks `docs/rules.md`).
+//!
+//! This module holds text only; which rule a finding gets is decided where it is produced.
+
+use std::fmt::Write;
+
+use crate::diagnostic::{Rule, Severity};
+
+/// One rule's documentation.
+#[derive(Debug)]
+pub struct RuleDoc {
+    pub rule: Rule,
+    /// The severity findings of this rule have unless configured otherwise.
+    pub default_severity: Severity,
+    /// One sentence, no trailing period (SARIF `shortDescription`).
+    pub summary: &'static str,
+    /// What the rule flags.
+    pub what: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// The language of the example's code block (`yaml`, `text`).
+    pub example_lang: &'static str,
+    pub example: &'static str,
+    pub fix: &'static str,
+}
+
+mod text;
+
+/// The documentation of `rule`.
+pub fn doc(rule: Rule) -> &'static RuleDoc {
+    // `text::DOCS` lists the rules in `Rule::ALL` order (checked by a test); the search keeps a
+    // reordering from ever returning the wrong text.
+    text::DOCS
+        .iter()
+        .find(|d| d.rule == rule)
+        .unwrap_or(&text::DOCS[0])
+}
+
+/// Where a rule's documentation is published (its section of `docs/rules.md`).
+pub fn doc_url(rule: Rule) -> String {
+    format!(
+        "{}/blob/main/docs/rules.md#{}",
+        env!("CARGO_PKG_REPOSITORY"),
+        rule.id()
+    )
+}
+
+/// `driftlint explain RULE`: the documentation as plain text for a terminal.
+pub fn explain_text(rule: Rule) -> String {
+    let d = doc(rule);
+    let mut out = format!(
+        "{} ({} by default)\n\n{}.\n",
+        rule.id(),
+        d.default_severity.as_str(),
+        d.summary
+    );
+    for (heading, body) in [("What it flags", d.what), ("Why it matters", d.why)] {
+        let _ = write!(out, "\n{heading}\n\n{}\n", body.trim_end());
+    }
+    let _ = write!(out, "\nExample\n\n");
+    for line in d.example.trim_end().lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+    let _ = write!(out, "\nHow to fix\n\n{}\n", d.fix.trim_end());
+    out
+}
+
+/// One rule's documentation as Markdown (a `docs/rules.md` section and SARIF `help.markdown`),
+/// with headings at `level` (`##` is 2).
+pub fn explain_markdown(rule: Rule, level: usize) -> String {
+    let d = doc(rule);
+    let h = "#".repeat(level);
+    let mut out = format!(
+        "{h} {}\n\n{}. Default severity: **{}**.\n\n",
+        rule.id(),
+        d.summary,
+        d.default_severity.as_str()
+    );
+    let _ = write!(out, "{h}# What it flags\n\n{}\n\n", d.what.trim_end());
+    let _ = write!(out, "{h}# Why it matters\n\n{}\n\n", d.why.trim_end());
+    let _ = write!(
+        out,
+        "{h}# Example\n\n```{}\n{}\n```\n\n",
+        d.example_lang,
+        d.example.trim_end()
+    );
+    let _ = write!(out, "{h}# How to fix\n\n{}\n", d.fix.trim_end());
+    out
+}
+
+/// The whole of `docs/rules.md`.
+pub fn rules_markdown() -> String {
+    let mut out = String::from(
+        "<!-- Generated from src/rules/text.rs by `UPDATE_DOCS=1 cargo test --test report`; do not edit. -->\n\n# driftlint rules\n\n\
+         Every finding carries one of these rule ids, in every output format, in suppressions and in \
+         `driftlint explain RULE`.\n\n| Rule | Default | Summary |\n| --- | --- | --- |\n",
+    );
+    for rule in Rule::ALL {
+        let d = doc(rule);
+        let _ = writeln!(
+            out,
+            "| [`{0}`](#{0}) | {1} | {2} |",
+            rule.id(),
+            d.default_severity.as_str(),
+            d.summary
+        );
+    }
+    for rule in Rule::ALL {
+        out.push('\n');
+        out.push_str(&explain_markdown(rule, 2));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_documented_once_in_order() {
+        let rules: Vec<Rule> = text::DOCS.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, Rule::ALL.to_vec());
+        for d in &text::DOCS {
+            assert!(
+                !d.summary.ends_with('.'),
+                "{}: summary ends with a period",
+                d.rule
+            );
+            for part in [d.summary, d.what, d.why, d.example, d.fix] {
+                assert!(!part.trim().is_empty(), "{}: empty section", d.rule);
+            }
+        }
+    }
+}

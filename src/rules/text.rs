@@ -1,0 +1,191 @@
+//! The text of every rule's documentation, in `Rule::ALL` order (a uniform table).
+
+use super::RuleDoc;
+use crate::diagnostic::{Rule, Severity};
+
+pub(super) static DOCS: [RuleDoc; 14] = [
+    RuleDoc {
+        rule: Rule::ValueDrift,
+        default_severity: Severity::Error,
+        summary: "A field's value differs from what the reference template renders",
+        what: "A field that both the manifest and the rendered reference template set, with different \
+values. The primary location is the value in the manifest; a secondary location points at the \
+template line that set the expectation, and the help note gives the field as a JSON pointer.",
+        why: "The reference is the engineered, validated configuration. A value that drifts from it is \
+the configuration the reference authors did not test, and is the most common source of clusters \
+that behave differently from the validated design.",
+        example_lang: "yaml",
+        example: "# reference template: spec.replicas is fixed\nspec:\n  replicas: 3\n---\n# manifest\nspec:\n  replicas: 1   # value-drift: expected 3",
+        fix: "Change the value in the manifest to the one the reference expects. If the reference is \
+wrong or too strict, change the template (for example with a capture group or a `regex` inline \
+diff function that accepts the allowed values), or suppress the finding with a reason a reviewer \
+can see.",
+    },
+    RuleDoc {
+        rule: Rule::MissingField,
+        default_severity: Severity::Error,
+        summary: "A field the reference expects is absent from the manifest",
+        what: "A field present in the rendered reference template but absent from the manifest. The \
+location is the closest enclosing field that exists in the manifest.",
+        why: "A missing field usually falls back to a default that the reference was not validated \
+with, or drops a setting (a toleration, a resource limit, a label) that other components rely on.",
+        example_lang: "yaml",
+        example: "# reference template\nmetadata:\n  labels:\n    app: router\n---\n# manifest\nmetadata:\n  labels: {}   # missing-field: /metadata/labels/app",
+        fix: "Add the field with the value the reference expects. If the field is optional, mark it \
+so in the reference (an `{{ if }}` around it in the template) so its absence is accepted.",
+    },
+    RuleDoc {
+        rule: Rule::UnexpectedField,
+        default_severity: Severity::Warning,
+        summary: "The manifest sets a field the reference does not specify",
+        what: "A field present in the manifest but not in the rendered reference template, when the \
+reference does not allow unspecified fields (kube-compare's `ignore-unspecified-fields` is off \
+for it).",
+        why: "Extra fields change behaviour in ways the reference authors never reviewed; they are also \
+how local workarounds silently accumulate in a GitOps repository.",
+        example_lang: "yaml",
+        example: "# reference template\nspec:\n  replicas: 3\n---\n# manifest\nspec:\n  replicas: 3\n  paused: true   # unexpected-field: /spec/paused",
+        fix: "Remove the field, or add it to the reference template if it belongs to the validated \
+configuration. Fields that are legitimately set by other tools (status, managed fields, \
+annotations from controllers) belong in the reference's `fieldsToOmit`.",
+    },
+    RuleDoc {
+        rule: Rule::MissingResource,
+        default_severity: Severity::Error,
+        summary: "A resource the reference requires is not in the inputs",
+        what: "A reference template in a required component (v1 `required` components, v2 `allOf` \
+groups) that no manifest matched. The location is the template's entry in `metadata.yaml`.",
+        why: "A required resource that is absent means a whole piece of the validated configuration \
+is not deployed: a missing operator subscription, network policy or tuning object.",
+        example_lang: "yaml",
+        example: "# metadata.yaml\nparts:\n  - name: networking\n    components:\n      - name: sriov\n        allOf:\n          - path: SriovOperatorConfig.yaml   # missing-resource: no manifest matches",
+        fix: "Add a manifest for the resource, or check that the manifest that should match has the \
+kind, apiVersion, name and namespace the template expects. Run `driftlint ls` to see what \
+driftlint found in the inputs.",
+    },
+    RuleDoc {
+        rule: Rule::UnmatchedResource,
+        default_severity: Severity::Warning,
+        summary: "A resource that no reference template matches",
+        what: "A Kubernetes object in the inputs for which no template of the reference matches by \
+apiVersion, kind, name and namespace, or through the manual correlation of the diff config.",
+        why: "Such a resource is outside the validated configuration: either it is unintended, or the \
+reference is incomplete, or a manual correlation is missing.",
+        example_lang: "yaml",
+        example: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local-tweaks   # unmatched-resource\n  namespace: openshift-monitoring",
+        fix: "Remove the resource if it is not meant to be deployed, add a template for it to the \
+reference, or map it to an existing template with a manual correlation in the diff config.",
+    },
+    RuleDoc {
+        rule: Rule::CardinalityViolation,
+        default_severity: Severity::Error,
+        summary: "A component's group rule (oneOf, noneOf, allOrNoneOf, …) is broken",
+        what: "A v2 component rule over several templates that the matched resources break: `oneOf` \
+with none or several matched, `noneOf` with one matched, `allOrNoneOf` with only some matched, \
+`anyOf`/`anyOneOf` with none matched.",
+        why: "These rules encode choices the reference authors made (exactly one storage backend, \
+never both tuned profiles); breaking them gives a combination nobody validated.",
+        example_lang: "yaml",
+        example: "# metadata.yaml\ncomponents:\n  - name: storage\n    oneOf:\n      - path: LocalStorage.yaml\n      - path: Odf.yaml\n# inputs contain both a LocalStorage and an Odf resource: cardinality-violation",
+        fix: "Keep exactly the combination of resources the rule asks for; the message lists which \
+templates matched and which did not.",
+    },
+    RuleDoc {
+        rule: Rule::AmbiguousCorrelation,
+        default_severity: Severity::Warning,
+        summary: "Several reference templates match a resource equally well",
+        what: "A resource that more than one template matches with the same number of differences, so \
+the choice of template is a tie-break rather than a decision.",
+        why: "The comparison, and so every drift finding for that resource, depends on which template \
+was chosen; a tie makes that choice fragile.",
+        example_lang: "yaml",
+        example: "# two templates both match kind: Namespace with any name\n# Namespace-a.yaml: metadata.name: {{ .metadata.name }}\n# Namespace-b.yaml: metadata.name: {{ .metadata.name }}",
+        fix: "Make the templates distinguishable (fixed names, namespaces or labels), or pin the \
+resource to one template with a manual correlation in the diff config.",
+    },
+    RuleDoc {
+        rule: Rule::TemplateRenderError,
+        default_severity: Severity::Error,
+        summary: "A reference template failed to render with a manifest",
+        what: "Executing a Go template of the reference with a manifest as data failed: a function \
+error (`required`, `fail`), a bad index, a type mismatch, or a resource limit.",
+        why: "Without a rendered template there is nothing to compare the manifest with, so its drift \
+cannot be checked at all.",
+        example_lang: "yaml",
+        example: "# reference template\nspec:\n  size: {{ required \"spec.size is required\" .spec.size }}\n# manifest without spec.size: template-render-error",
+        fix: "If the message comes from `required` or `fail`, the manifest lacks what the template \
+needs: add it. Otherwise fix the template; the secondary location points at the template line.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidReference,
+        default_severity: Severity::Error,
+        summary: "The reference configuration itself is invalid",
+        what: "A problem in the reference: `metadata.yaml` that does not parse or names missing \
+templates, a template that does not parse, an invalid regex or path in the configuration.",
+        why: "An invalid reference cannot be trusted to check anything; findings against it would be \
+noise.",
+        example_lang: "yaml",
+        example: "# metadata.yaml\nparts:\n  - name: core\n    components:\n      - name: dns\n        allOf:\n          - path: DoesNotExist.yaml   # invalid-reference",
+        fix: "Fix the reference at the location given. `driftlint reference lint` checks a reference \
+on its own.",
+    },
+    RuleDoc {
+        rule: Rule::YamlSyntaxError,
+        default_severity: Severity::Error,
+        summary: "A manifest is not valid YAML",
+        what: "A YAML syntax error in an input file: bad indentation, an unclosed quote or flow \
+collection, a tab used for indentation.",
+        why: "A file that does not parse cannot be applied to a cluster either, and none of its \
+documents can be checked.",
+        example_lang: "yaml",
+        example: "metadata:\n  name: router\n   namespace: ingress   # yaml-syntax-error: bad indentation",
+        fix: "Correct the syntax at the location given.",
+    },
+    RuleDoc {
+        rule: Rule::DuplicateKey,
+        default_severity: Severity::Error,
+        summary: "A mapping has the same key twice",
+        what: "A YAML mapping in which a key appears more than once.",
+        why: "Kubernetes tools disagree on duplicates: some keep the last value, some the first, some \
+refuse the document. What the cluster receives then depends on the tool used.",
+        example_lang: "yaml",
+        example: "spec:\n  replicas: 2\n  replicas: 3   # duplicate-key",
+        fix: "Keep one of the keys; the secondary location points at the first occurrence.",
+    },
+    RuleDoc {
+        rule: Rule::UnsupportedYaml,
+        default_severity: Severity::Warning,
+        summary: "The manifest uses a YAML feature driftlint cannot map faithfully",
+        what: "YAML constructs that Kubernetes' decoder treats differently from plain data, or that \
+driftlint does not support: custom tags, complex (non-scalar) mapping keys, and similar.",
+        why: "driftlint would compare something other than what the API server receives, so findings \
+for that document may be wrong.",
+        example_lang: "yaml",
+        example: "metadata:\n  labels: !custom-tag\n    app: router   # unsupported-yaml",
+        fix: "Write the document as plain YAML data: no custom tags, scalar keys only.",
+    },
+    RuleDoc {
+        rule: Rule::NotKubernetesObject,
+        default_severity: Severity::Note,
+        summary: "A YAML document is not a Kubernetes object and was skipped",
+        what: "A document in an input file that has no `apiVersion` and `kind`, or is not a mapping \
+(a values file, a kustomization, a list of strings).",
+        why: "Such documents are skipped, never silently: the note says which ones so that a typo in \
+`kind` does not hide a resource from the check.",
+        example_lang: "yaml",
+        example: "# values.yaml\nreplicaCount: 3   # not-kubernetes-object (note)",
+        fix: "Nothing to do if the file is not a manifest; exclude it from the inputs to silence the \
+note. If it is a manifest, add the missing `apiVersion` and `kind`.",
+    },
+    RuleDoc {
+        rule: Rule::IoError,
+        default_severity: Severity::Error,
+        summary: "An input could not be read",
+        what: "A file or directory that could not be read: missing, permission denied, not UTF-8.",
+        why: "An input that was not read was not checked; reporting it keeps a run from passing by \
+accident.",
+        example_lang: "text",
+        example: "manifests/secret.yaml: error[io-error]: cannot read manifests/secret.yaml: Permission denied",
+        fix: "Make the file readable (and UTF-8), or leave it out of the inputs.",
+    },
+];

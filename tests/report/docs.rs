@@ -1,0 +1,34 @@
+//! `docs/rules.md` is generated from the rule documentation in `src/rules/text.rs`; this fails
+//! when the two disagree. `UPDATE_DOCS=1 cargo test --test report` regenerates the file.
+
+use std::path::Path;
+
+use driftlint::diagnostic::Rule;
+use driftlint::rules;
+
+#[test]
+fn rules_md_is_generated() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
+    let generated = rules::rules_markdown();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+        return;
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == generated,
+        "docs/rules.md is not what src/rules/text.rs generates; run `UPDATE_DOCS=1 cargo test --test report`"
+    );
+}
+
+#[test]
+fn every_rule_explains_itself() {
+    for rule in Rule::ALL {
+        let text = rules::explain_text(rule);
+        assert!(text.starts_with(rule.id()), "{text}");
+        for heading in ["What it flags", "Why it matters", "Example", "How to fix"] {
+            assert!(text.contains(heading), "{rule}: no {heading}");
+        }
+        assert!(rules::rules_markdown().contains(&format!("## {}\n", rule.id())));
+    }
+}
