@@ -100,7 +100,10 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
             compared += 1;
             hash.write(&c.template.to_le_bytes());
             hash.write(&c.outcome.score.to_le_bytes());
-            hash.write(c.outcome.diff_output.as_bytes());
+            // The first three lines (command, `---`/`+++` headers) carry temp names and times.
+            for line in c.outcome.diff_output.lines().skip(3) {
+                hash.write(line.as_bytes());
+            }
         }
     }
     let mb = |kb: u64| kb as f64 / 1024.0;
