@@ -345,6 +345,69 @@ fn exit_codes() {
 mod docs;
 #[path = "report/limits.rs"]
 mod limits;
+#[test]
+fn writes_each_format_to_its_destination() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "json={0}/out.json,sarif={0}/out.sarif,junit={0}/junit.xml",
+        dir.path().display()
+    );
+    let outputs = report::parse_outputs(&spec).unwrap();
+    let sources = sources();
+    let resolver = SourceResolver::from_sources(&sources);
+    let objects = objects();
+    // Colour is never written to files, whatever the options say.
+    let opts = Options {
+        color: true,
+        ..options(&objects)
+    };
+    report::write_outputs(&outputs, &diagnostics(), &resolver, &opts).unwrap();
+    let json = std::fs::read_to_string(dir.path().join("out.json")).unwrap();
+    assert_eq!(json, render(Format::Json));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.sarif")).unwrap(),
+        render(Format::Sarif)
+    );
+    assert!(
+        std::fs::read_to_string(dir.path().join("junit.xml"))
+            .unwrap()
+            .starts_with("<?xml")
+    );
+}
+
+#[test]
+fn explain_subcommand() {
+    let bin = env!("CARGO_BIN_EXE_driftlint");
+    let out = std::process::Command::new(bin)
+        .args(["explain", "value-drift"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        driftlint::rules::explain_text(Rule::ValueDrift)
+    );
+    let list = std::process::Command::new(bin)
+        .arg("explain")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(list.stdout)
+            .unwrap()
+            .contains("cardinality-violation")
+    );
+    let bad = std::process::Command::new(bin)
+        .args(["explain", "no-such-rule"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8(bad.stderr)
+            .unwrap()
+            .contains("unknown rule `no-such-rule`")
+    );
+}
+
 #[path = "report/sarif_schema.rs"]
 mod sarif_schema;
 

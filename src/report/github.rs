@@ -64,7 +64,7 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Opti
             }
         {
             *slot += 1;
-            annotate(&mut out, d, sources);
+            annotate(&mut out, d, sources, opts);
         }
     }
     if omitted > 0 {
@@ -77,13 +77,13 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Opti
     out
 }
 
-fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver) {
+fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver, opts: &Options) {
     let mut props = Vec::new();
     if let crate::input::SourcePath::File(path) = &d.primary.path {
-        // GitHub matches `file` against repository paths, which use forward slashes.
+        // GitHub matches `file` against repository paths: relative to the root, forward slashes.
         props.push(format!(
             "file={}",
-            escape_property(&path.display().to_string().replace('\\', "/"))
+            escape_property(&super::sarif::repo_path(path, opts))
         ));
         if let Some(loc) = sources.location(&d.primary) {
             props.push(format!("line={}", loc.line));

@@ -241,8 +241,9 @@ pub fn render(
     })
 }
 
-/// Whether output written to `stream` should be coloured: a terminal, unless `NO_COLOR` is set;
-/// always when `CLICOLOR_FORCE` is set (anstream's detection, as cargo and ruff use).
+/// Whether output written to `stream` should be coloured: anstream's detection, as cargo and
+/// ruff use it — the global choice if one was set, else a terminal unless `NO_COLOR` is set,
+/// and always when `CLICOLOR_FORCE` is set.
 pub fn color_for<S: anstream::stream::RawStream>(stream: &S) -> bool {
     !matches!(
         anstream::AutoStream::choice(stream),
@@ -250,8 +251,10 @@ pub fn color_for<S: anstream::stream::RawStream>(stream: &S) -> bool {
     )
 }
 
-/// Renders every output and writes it to its destination: standard output (coloured when it
-/// is a terminal, for `human`) or a file (never coloured, replaced whole).
+/// Renders every output and writes it to its destination: standard output or a file (replaced
+/// whole). `human` on standard output is coloured as [`color_for`] decides, whatever
+/// `opts.color` says (a `--color` flag maps to `anstream::ColorChoice::write_global`); files are
+/// never coloured.
 pub fn write_outputs(
     outputs: &[Output],
     diags: &[Diagnostic],
@@ -261,7 +264,7 @@ pub fn write_outputs(
     for output in outputs {
         let mut opts = opts.clone();
         opts.color = match &output.destination {
-            Destination::Stdout => opts.color && color_for(&std::io::stdout()),
+            Destination::Stdout => color_for(&std::io::stdout()),
             Destination::File(_) => false,
         };
         let text = render(output.format, diags, sources, &opts)?;
@@ -321,7 +324,7 @@ impl Counts {
 /// `diags` in report order: path, then position (findings without a range first), then rule,
 /// then severity (most severe first) and message so that equal keys still sort the same way
 /// on every run.
-pub fn sorted<'d>(diags: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
+pub fn sorted(diags: &[Diagnostic]) -> Vec<&Diagnostic> {
     let mut out: Vec<&Diagnostic> = diags.iter().collect();
     // Byte offsets order the same way as (line, column) within one file.
     out.sort_by(|a, b| {
@@ -345,7 +348,7 @@ pub fn sorted<'d>(diags: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
 
 /// `diags` by importance, for outputs that can show only some: unsuppressed before
 /// suppressed, then errors, warnings, notes, then rule documentation order, then report order.
-pub(crate) fn ranked<'d>(diags: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
+pub(crate) fn ranked(diags: &[Diagnostic]) -> Vec<&Diagnostic> {
     let mut out = sorted(diags);
     // A stable sort: equal keys keep report order.
     out.sort_by_key(|d| rank_key(d));

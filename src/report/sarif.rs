@@ -60,6 +60,17 @@ impl Uris {
         Uris { root, cwd }
     }
 
+    /// `path` relative to the root, when it is under it.
+    fn under_root(&self, p: &Path) -> Option<PathBuf> {
+        let abs = match &self.cwd {
+            Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
+            _ => normalize(p),
+        };
+        abs.strip_prefix(self.root.as_ref()?)
+            .ok()
+            .map(Path::to_path_buf)
+    }
+
     /// The URI of `path` and its base id: relative to `%SRCROOT%` when under the root, else a
     /// `file://` URI (absolute) or the path as given.
     fn artifact(&self, path: &SourcePath) -> sarif::ArtifactLocation {
@@ -102,6 +113,16 @@ impl Uris {
             sarif::ArtifactLocation::builder().uri(uri).build(),
         )]))
     }
+}
+
+/// `path` as GitHub names files in workflow commands: relative to the repository root
+/// (`opts.root`) when it is under it, else as given.
+pub(super) fn repo_path(path: &Path, opts: &Options) -> String {
+    let rel = Uris::new(opts).under_root(path);
+    rel.as_deref()
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 /// `.` and `..` removed lexically (symlinks are not resolved: the paths are the user's).

@@ -199,6 +199,7 @@ fn markdown_user_template() {
 }
 
 #[test]
+#[allow(clippy::reversed_empty_ranges)] // a reversed range is one of the cases
 fn no_panic_on_ranges_outside_the_text() {
     let mut resolver = SourceResolver::new();
     resolver.insert(SourcePath::Stdin, "a: é\n");

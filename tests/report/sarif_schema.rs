@@ -132,3 +132,32 @@ fn empty_and_truncated_sarif_validate() {
     };
     validate(&render(Format::Sarif, &many, &resolver, &limits_opts(limits)).unwrap());
 }
+
+#[test]
+fn the_validator_rejects_invalid_sarif() {
+    // Guards the test itself: a line 0 and a missing `message` must not validate.
+    let (sources, diags) = fixture();
+    let resolver = SourceResolver::from_sources(&sources);
+    let good = render(
+        Format::Sarif,
+        &diags,
+        &resolver,
+        &limits_opts(Limits::default()),
+    )
+    .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&good).unwrap();
+    doc["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        0.into();
+    let path = schema_path();
+    let mut schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    fix_language_pattern(&mut schema);
+    let validator = jsonschema::draft7::options().build(&schema).unwrap();
+    assert!(!validator.is_valid(&doc));
+    let mut doc: serde_json::Value = serde_json::from_str(&good).unwrap();
+    doc["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("message");
+    assert!(!validator.is_valid(&doc));
+}
