@@ -157,3 +157,16 @@ pub fn render_junit(objects: &[String], diags: &[Diagnostic], sources: &SourceRe
     out.push_str("  </testsuite>\n</testsuites>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escaping_drops_characters_xml_cannot_hold() {
+        assert_eq!(
+            escape_xml("<a href=\"x\">'&'</a>\u{1}\t"),
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;\u{FFFD}\t"
+        );
+    }
+}

@@ -203,3 +203,18 @@ fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {
         rule_url: crate::rules::doc_url(d.rule),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_and_code_spans_survive_tables() {
+        assert_eq!(
+            escape_cell("a|b <c> & d\r\ne"),
+            "a\\|b &lt;c&gt; &amp; d<br>e"
+        );
+        assert_eq!(code("x|y"), "`x\\|y`");
+        assert_eq!(code("use `kubectl`"), "`` use `kubectl` ``");
+    }
+}
