@@ -422,7 +422,8 @@ mod tests {
         assert_eq!(err("rules:\n  value-drift: loud\n"), "dir/.driftlint.yaml:2:16: unknown level `loud` (expected one of: off, note, warning, error)");
         assert_eq!(err("include: x\n"), "dir/.driftlint.yaml:1:10: expected a list of strings, found a string");
         assert!(err("ignore:\n  - {object: x, rule: value-drift}\n").starts_with("dir/.driftlint.yaml:2:5: ignore entry without `reason`"));
-        assert!(err("ignore:\n  - {object: x, rule: '*', reason: r, why: 1}\n").contains("2:40: unknown key `why`"));
+        let e = err("ignore:\n  - {object: x, rule: '*', reason: r, why: 1}\n");
+        assert!(e.contains("2:39: unknown key `why`"), "{e}");
         assert!(err("a: [\n").starts_with("dir/.driftlint.yaml:"));
     }
 
