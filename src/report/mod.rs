@@ -195,10 +195,11 @@ impl Default for Limits {
 pub struct Options<'a> {
     /// Colour the human output (see [`color_for`]).
     pub color: bool,
-    /// Root that SARIF URIs are relative to (`%SRCROOT%`), normally the repository root.
-    /// Relative paths in diagnostics are taken relative to `cwd`.
+    /// Root that SARIF URIs and GitHub `file=` paths are relative to (`%SRCROOT%`), normally
+    /// the repository root; defaults to `cwd`. Relative paths in diagnostics are taken
+    /// relative to `cwd`.
     pub root: Option<&'a Path>,
-    /// The directory relative diagnostic paths are relative to.
+    /// The directory relative diagnostic paths are relative to (default: the process's).
     pub cwd: Option<&'a Path>,
     /// Tool version written in SARIF, JSON and Markdown.
     pub tool_version: &'a str,

@@ -53,10 +53,14 @@ impl Uris {
             .map(Path::to_path_buf)
             .or_else(|| std::env::current_dir().ok())
             .map(|c| normalize(&c));
-        let root = opts.root.map(|r| match &cwd {
-            Some(cwd) if r.is_relative() => normalize(&cwd.join(r)),
-            _ => normalize(r),
-        });
+        // Without a root, paths are relative to the working directory, as users gave them.
+        let root = match opts.root {
+            Some(r) => Some(match &cwd {
+                Some(cwd) if r.is_relative() => normalize(&cwd.join(r)),
+                _ => normalize(r),
+            }),
+            None => cwd.clone(),
+        };
         Uris { root, cwd }
     }
 
