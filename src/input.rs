@@ -103,7 +103,11 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
         .parents(opts.respect_ignore_files)
         // `.gitignore` applies even outside a git repository (a fresh checkout, a tarball).
         .require_git(false)
-        .sort_by_file_path(|a, b| a.cmp(b));
+        .sort_by_file_path(|a, b| a.cmp(b))
+        // Hidden files and directories (`.git/`, `.github/`, `.driftlint.yaml`) are never
+        // manifests; the crate's own hidden-file rule yields to a file-type match, so filter
+        // here. The walk root itself is always entered.
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
     if let Ok(t) = types.build() {
         builder.types(t);
     }

@@ -127,13 +127,16 @@ fn walk_honours_gitignore_and_explicit_files_are_always_read() {
     std::fs::write(dir.path().join("ignored.yaml"), obj).unwrap();
     std::fs::write(dir.path().join("kept.yml"), obj).unwrap();
     std::fs::write(dir.path().join("notes.txt"), obj).unwrap();
+    std::fs::write(dir.path().join(".hidden.yaml"), obj).unwrap();
+    std::fs::create_dir(dir.path().join(".github")).unwrap();
+    std::fs::write(dir.path().join(".github/workflow.yaml"), obj).unwrap();
     let r = run_in(dir.path(), &["ls", ".", "--format", "json"], None);
     let files: Vec<_> = objects(&json(&r)).into_iter().map(|o| o.0).collect();
     assert_eq!(files, ["./kept.yml"]);
     let r = run_in(dir.path(), &["ls", "ignored.yaml", "notes.txt", "--format", "json"], None);
     assert_eq!(objects(&json(&r)).len(), 2);
     let r = run_in(dir.path(), &["ls", ".", "--no-ignore", "--format", "json"], None);
-    assert_eq!(objects(&json(&r)).len(), 2);
+    assert_eq!(objects(&json(&r)).len(), 2, "hidden files stay out even without ignore files");
 }
 
 #[test]
