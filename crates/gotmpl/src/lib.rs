@@ -27,7 +27,7 @@ use std::collections::HashMap;
 pub use error::{Error, ErrorKind};
 pub use funcs::{Ctx, Func, Limits, Param};
 pub use node::Span;
-pub use value::{FuncError, IntKind, List, Map, Object, Type, Value};
+pub use value::{FuncError, GoStr, IntKind, List, Map, Object, Type, Value};
 
 /// A parsed set of templates: immutable, `Send + Sync`, executed any number of times.
 #[derive(Debug)]

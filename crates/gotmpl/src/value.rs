@@ -204,6 +204,80 @@ pub trait Object: fmt::Debug {
     }
 }
 
+/// A Go string. Go strings are bytes and may hold invalid UTF-8 (after byte slicing or base64
+/// decoding); Rust strings cannot. The text is what every function and the output see (each
+/// invalid sequence as U+FFFD, as Go's `encoding/json` shows it); the raw bytes are kept only
+/// when they differ, for what counts bytes (`len`) or re-encodes them (`b64enc`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GoStr {
+    text: Rc<str>,
+    raw: Option<Rc<[u8]>>,
+}
+
+impl GoStr {
+    /// From arbitrary bytes; the raw bytes are kept only when they are not valid UTF-8.
+    pub fn from_bytes(b: &[u8]) -> GoStr {
+        match std::str::from_utf8(b) {
+            Ok(s) => GoStr::from(s),
+            Err(_) => GoStr { text: Rc::from(String::from_utf8_lossy(b).as_ref()), raw: Some(Rc::from(b)) },
+        }
+    }
+    /// The bytes Go would hold.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.raw.as_deref().unwrap_or(self.text.as_bytes())
+    }
+    /// Go's `len`: the number of bytes.
+    pub fn go_len(&self) -> usize {
+        self.as_bytes().len()
+    }
+    pub fn as_rc(&self) -> &Rc<str> {
+        &self.text
+    }
+}
+
+impl std::ops::Deref for GoStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl AsRef<str> for GoStr {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl std::borrow::Borrow<str> for GoStr {
+    fn borrow(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for GoStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<&str> for GoStr {
+    fn from(s: &str) -> GoStr {
+        GoStr { text: Rc::from(s), raw: None }
+    }
+}
+
+impl From<String> for GoStr {
+    fn from(s: String) -> GoStr {
+        GoStr { text: Rc::from(s), raw: None }
+    }
+}
+
+impl From<Rc<str>> for GoStr {
+    fn from(text: Rc<str>) -> GoStr {
+        GoStr { text, raw: None }
+    }
+}
+
 /// A Go value seen by a template.
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -217,7 +291,7 @@ pub enum Value {
     Int(i64, IntKind),
     Float(f64),
     Complex(f64, f64),
-    String(Rc<str>),
+    String(GoStr),
     List(List),
     Map(Map),
     Object(Rc<dyn Object>),
@@ -225,7 +299,11 @@ pub enum Value {
 
 impl Value {
     pub fn str(s: impl AsRef<str>) -> Value {
-        Value::String(Rc::from(s.as_ref()))
+        Value::String(GoStr::from(s.as_ref()))
+    }
+    /// A Go string made of arbitrary bytes (base64-decoded data, a byte-cut `trunc`).
+    pub fn go_bytes(b: &[u8]) -> Value {
+        Value::String(GoStr::from_bytes(b))
     }
     /// A Go `int` (template literals, `len`, `atoi`).
     pub fn int(i: i64) -> Value {
@@ -403,6 +481,19 @@ mod tests {
         assert!(matches!(m["b"], Value::Float(f) if f == 3.0));
         assert!(matches!(m["c"], Value::Float(_)));
         assert!(matches!(m["d"], Value::Nil));
+    }
+
+    #[test]
+    fn go_strings_keep_invalid_bytes_for_len_and_reencoding() {
+        let v = Value::go_bytes(&[b'h', 0xc3]);
+        let Value::String(s) = &v else { panic!("not a string") };
+        assert_eq!(s.go_len(), 2, "Go counts bytes, not the U+FFFD shown");
+        assert_eq!(&**s, "h\u{fffd}");
+        assert_eq!(s.as_bytes(), &[b'h', 0xc3]);
+        let valid = Value::go_bytes("é".as_bytes());
+        let Value::String(s) = &valid else { panic!("not a string") };
+        assert_eq!((s.go_len(), &**s), (2, "é"));
+        assert!(valid.deep_equal(&Value::str("é")), "valid bytes are the same string");
     }
 
     #[test]

@@ -52,7 +52,7 @@ fn length(v: &Value) -> Result<i64, String> {
     match v {
         Value::Nil => Err("len of nil pointer".into()),
         Value::Invalid => Err("reflect: call of reflect.Value.Type on zero Value".into()),
-        Value::String(s) => Ok(s.len() as i64),
+        Value::String(s) => Ok(s.go_len() as i64),
         Value::List(l) => Ok(l.items.len() as i64),
         Value::Map(m) => Ok(m.entries.borrow().len() as i64),
         Value::Object(o) if o.is_nil() => Err("len of nil pointer".into()),

@@ -8,7 +8,7 @@
 
 use sha1::Digest;
 
-use super::strings::{from_bytes, str_arg};
+use super::strings::{bytes_arg, str_arg};
 use super::{Param, Registry};
 use crate::value::Value;
 
@@ -18,22 +18,22 @@ const B32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 pub(super) fn register(r: &mut Registry) {
     r.add("b64enc", &[S], None, |_, a| {
-        Ok(Value::str(b64_encode(str_arg(a, 0).as_bytes())))
+        Ok(Value::str(b64_encode(bytes_arg(a, 0))))
     });
     r.add("b64dec", &[S], None, |_, a| {
-        Ok(Value::str(match b64_decode(str_arg(a, 0)) {
-            Ok(b) => from_bytes(&b),
-            Err(at) => format!("illegal base64 data at input byte {at}"),
-        }))
+        Ok(match b64_decode(str_arg(a, 0)) {
+            Ok(b) => Value::go_bytes(&b),
+            Err(at) => Value::str(format!("illegal base64 data at input byte {at}")),
+        })
     });
     r.add("b32enc", &[S], None, |_, a| {
-        Ok(Value::str(b32_encode(str_arg(a, 0).as_bytes())))
+        Ok(Value::str(b32_encode(bytes_arg(a, 0))))
     });
     r.add("b32dec", &[S], None, |_, a| {
-        Ok(Value::str(match b32_decode(str_arg(a, 0)) {
-            Ok(b) => from_bytes(&b),
-            Err(at) => format!("illegal base32 data at input byte {at}"),
-        }))
+        Ok(match b32_decode(str_arg(a, 0)) {
+            Ok(b) => Value::go_bytes(&b),
+            Err(at) => Value::str(format!("illegal base32 data at input byte {at}")),
+        })
     });
     r.add("sha1sum", &[S], None, |_, a| {
         Ok(Value::str(hex(&sha1::Sha1::digest(

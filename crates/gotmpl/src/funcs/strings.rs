@@ -11,7 +11,7 @@ mod case;
 
 use std::collections::BTreeMap;
 
-pub(super) use args::{from_bytes, go_quote, int_arg, str_arg, strslice, strval};
+pub(super) use args::{bytes_arg, from_bytes, go_quote, int_arg, str_arg, strslice, strval};
 
 use super::{Ctx, Param, Registry};
 use crate::fmt::sprint_value;
@@ -250,8 +250,8 @@ fn shuffle(_: &mut Ctx<'_>, a: &[Value]) -> R {
 
 /// Sprig's `substring`, with Go's slice-bounds panics.
 fn substr(_: &mut Ctx<'_>, a: &[Value]) -> R {
-    let (start, end, s) = (int_arg(a, 0), int_arg(a, 1), str_arg(a, 2));
-    let b = s.as_bytes();
+    let (start, end) = (int_arg(a, 0), int_arg(a, 1));
+    let b = bytes_arg(a, 2);
     let len = b.len() as i64;
     let oob = |m: String| {
         Err(FuncError::msg(format!(
@@ -265,32 +265,32 @@ fn substr(_: &mut Ctx<'_>, a: &[Value]) -> R {
         if end > len {
             return oob(format!("[:{end}] with length {len}"));
         }
-        return Ok(Value::str(from_bytes(&b[..end as usize])));
+        return Ok(Value::go_bytes(&b[..end as usize]));
     }
     if end < 0 || end > len {
         if start > len {
             return oob(format!("[{start}:{len}]"));
         }
-        return Ok(Value::str(from_bytes(&b[start as usize..])));
+        return Ok(Value::go_bytes(&b[start as usize..]));
     }
     if start > end {
         return oob(format!("[{start}:{end}]"));
     }
-    Ok(Value::str(from_bytes(&b[start as usize..end as usize])))
+    Ok(Value::go_bytes(&b[start as usize..end as usize]))
 }
 
 /// Sprig's `trunc`: a negative count keeps the tail; counts bytes.
 fn trunc(_: &mut Ctx<'_>, a: &[Value]) -> R {
-    let (n, s) = (int_arg(a, 0), str_arg(a, 1));
-    let b = s.as_bytes();
+    let n = int_arg(a, 0);
+    let b = bytes_arg(a, 1);
     let len = b.len() as i64;
     if n < 0 && len + n > 0 {
-        return Ok(Value::str(from_bytes(&b[(len + n) as usize..])));
+        return Ok(Value::go_bytes(&b[(len + n) as usize..]));
     }
     if n >= 0 && len > n {
-        return Ok(Value::str(from_bytes(&b[..n as usize])));
+        return Ok(Value::go_bytes(&b[..n as usize]));
     }
-    Ok(Value::str(s))
+    Ok(a[1].clone())
 }
 
 /// goutils `AbbreviateFull` (errors, which Sprig ignores, give `""`); byte-based.

@@ -14,6 +14,14 @@ pub(in crate::funcs) fn str_arg(args: &[Value], i: usize) -> &str {
     args.get(i).and_then(Value::as_str).unwrap_or("")
 }
 
+/// The string argument at `i` as the bytes Go holds (invalid UTF-8 kept, see [`crate::GoStr`]).
+pub(in crate::funcs) fn bytes_arg(args: &[Value], i: usize) -> &[u8] {
+    match args.get(i) {
+        Some(Value::String(s)) => s.as_bytes(),
+        _ => &[],
+    }
+}
+
 /// The integer argument at `i` (any Go integer kind).
 pub(in crate::funcs) fn int_arg(args: &[Value], i: usize) -> i64 {
     match args.get(i) {
