@@ -31,6 +31,7 @@ pub use overrides::{OverrideError, UserOverride, load_overrides, parse_overrides
 pub use render::{NotYaml, normalize_numbers, parse_rendered};
 pub use structured::{FieldDiff, FieldDiffKind, structured_diff};
 pub use unified::{DiffProgram, DiffProgramError, cr_id, diff_output, slug, unified_diff};
+pub(crate) use unified::civil_from_days;
 
 use crate::reference::OmitPath;
 

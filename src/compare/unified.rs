@@ -112,12 +112,9 @@ pub fn unified_diff(merged_path: &Path, live_path: &Path, merged: &str, live: &s
 }
 
 /// `YYYY-MM-DD hh:mm:ss.nnnnnnnnn +0000` (UTC), GNU diff's `-u` time format.
-fn timestamp() -> String {
-    let d = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days as i64 + 719_468;
+/// (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
@@ -125,7 +122,14 @@ fn timestamp() -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+fn timestamp() -> String {
+    let d = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil_from_days(days as i64);
     format!(
         "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}.{:09} +0000",
         rem / 3600,
@@ -221,5 +225,16 @@ mod tests {
         let t = timestamp();
         assert_eq!(t.len(), "2024-01-01 00:00:00.000000000 +0000".len(), "{t}");
         assert!(t.starts_with("20"));
+    }
+}
+
+#[cfg(test)]
+mod civil_tests {
+    #[test]
+    fn civil_from_days_matches_the_calendar() {
+        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(super::civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(super::civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(super::civil_from_days(20_413), (2025, 11, 21));
     }
 }
