@@ -3,7 +3,7 @@
 //! `CorrelatedTemplate` through `compare::compare_one`, and the changed lines of our diff
 //! must equal the recorded ones (as a multiset, like the conformance scorer), with a score
 //! > 0 exactly when kube-compare printed a diff. Correlation is taken from the recording, so
-//! these tests isolate render → merge → overrides → inline → omit → write → diff → score.
+//! > these tests isolate render → merge → overrides → inline → omit → write → diff → score.
 
 use std::path::{Path, PathBuf};
 

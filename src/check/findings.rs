@@ -197,7 +197,7 @@ pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Dia
     for part in &r.parts {
         for comp in &part.components {
             let rule = component_rule(compiled, &part.name, comp);
-            let (issues, _) = summary::validation_issues(std::slice::from_ref(&rule), &count_of);
+            let (issues, _) = summary::validation_issues(std::slice::from_ref(&rule), count_of);
             let Some(issue) = issues.get(&part.name).and_then(|p| p.get(&comp.name)) else { continue };
             let desc = if comp.description.is_empty() { &part.description } else { &comp.description };
             if issue.msg == "Missing CRs" {

@@ -70,11 +70,10 @@ pub fn normalize_numbers(v: &mut Value) {
 const TWO_53: u64 = 1 << 53;
 
 fn float64_number(n: &Number) -> Number {
-    if let Some(i) = n.as_i64() {
-        if i.unsigned_abs() <= TWO_53 {
+    if let Some(i) = n.as_i64()
+        && i.unsigned_abs() <= TWO_53 {
             return n.clone();
         }
-    }
     let f = n.as_f64().unwrap_or(0.0);
     match driftlint_yaml::float_to_json(f) {
         Value::Number(n) => n,

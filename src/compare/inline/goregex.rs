@@ -107,8 +107,8 @@ fn translate(pat: &str) -> Result<(String, Vec<String>), String> {
             }
             '[' if in_class => {
                 // `[:alpha:]` stays a POSIX class; any other `[` is a literal in Go.
-                if pat[i..].starts_with("[:") {
-                    if let Some(end) = pat[i + 2..].find(":]") {
+                if pat[i..].starts_with("[:")
+                    && let Some(end) = pat[i + 2..].find(":]") {
                         let name = pat[i + 2..i + 2 + end].trim_start_matches('^');
                         if !POSIX.contains(&name) {
                             return Err(format!("error parsing regexp: invalid character class range: `{}`", &pat[i..i + 2 + end + 2]));
@@ -120,7 +120,6 @@ fn translate(pat: &str) -> Result<(String, Vec<String>), String> {
                         class_start = false;
                         continue;
                     }
-                }
                 out.push_str("\\[");
                 class_start = false;
             }

@@ -34,7 +34,7 @@ pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> Result<
     let whole = caps.get(0).map_or(0..0, |m| m.range());
     let mut result: Vec<u8> = value.as_bytes()[whole].to_vec();
     // Go's sort.Slice by descending start (not stable; equal starts keep insertion order here).
-    top.sort_by(|a, b| b.start.cmp(&a.start));
+    top.sort_by_key(|g| std::cmp::Reverse(g.start));
     for tl in &top {
         if tl.start > tl.end || tl.end > result.len() {
             return Err(format!(
