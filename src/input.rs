@@ -44,10 +44,7 @@ pub struct WalkOptions {
 
 impl Default for WalkOptions {
     fn default() -> Self {
-        WalkOptions {
-            include: vec!["*.yaml".into(), "*.yml".into(), "*.json".into()],
-            respect_ignore_files: true,
-        }
+        WalkOptions { include: vec!["*.yaml".into(), "*.yml".into(), "*.json".into()], respect_ignore_files: true }
     }
 }
 

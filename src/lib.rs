@@ -8,12 +8,12 @@
 
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod correlate;
 pub mod diagnostic;
 pub mod document;
 pub mod input;
 pub mod kubecompare;
-pub mod compare;
 pub mod reference;
 pub mod report;
 pub mod rules;

@@ -32,30 +32,18 @@ mod text;
 pub fn doc(rule: Rule) -> &'static RuleDoc {
     // `text::DOCS` lists the rules in `Rule::ALL` order (checked by a test); the search keeps a
     // reordering from ever returning the wrong text.
-    text::DOCS
-        .iter()
-        .find(|d| d.rule == rule)
-        .unwrap_or(&text::DOCS[0])
+    text::DOCS.iter().find(|d| d.rule == rule).unwrap_or(&text::DOCS[0])
 }
 
 /// Where a rule's documentation is published (its section of `docs/rules.md`).
 pub fn doc_url(rule: Rule) -> String {
-    format!(
-        "{}/blob/main/docs/rules.md#{}",
-        env!("CARGO_PKG_REPOSITORY"),
-        rule.id()
-    )
+    format!("{}/blob/main/docs/rules.md#{}", env!("CARGO_PKG_REPOSITORY"), rule.id())
 }
 
 /// `driftlint explain RULE`: the documentation as plain text for a terminal.
 pub fn explain_text(rule: Rule) -> String {
     let d = doc(rule);
-    let mut out = format!(
-        "{} ({} by default)\n\n{}.\n",
-        rule.id(),
-        d.default_severity.as_str(),
-        d.summary
-    );
+    let mut out = format!("{} ({} by default)\n\n{}.\n", rule.id(), d.default_severity.as_str(), d.summary);
     for (heading, body) in [("What it flags", d.what), ("Why it matters", d.why)] {
         let _ = write!(out, "\n{heading}\n\n{}\n", body.trim_end());
     }
@@ -72,20 +60,11 @@ pub fn explain_text(rule: Rule) -> String {
 pub fn explain_markdown(rule: Rule, level: usize) -> String {
     let d = doc(rule);
     let h = "#".repeat(level);
-    let mut out = format!(
-        "{h} {}\n\n{}. Default severity: **{}**.\n\n",
-        rule.id(),
-        d.summary,
-        d.default_severity.as_str()
-    );
+    let mut out =
+        format!("{h} {}\n\n{}. Default severity: **{}**.\n\n", rule.id(), d.summary, d.default_severity.as_str());
     let _ = write!(out, "{h}# What it flags\n\n{}\n\n", d.what.trim_end());
     let _ = write!(out, "{h}# Why it matters\n\n{}\n\n", d.why.trim_end());
-    let _ = write!(
-        out,
-        "{h}# Example\n\n```{}\n{}\n```\n\n",
-        d.example_lang,
-        d.example.trim_end()
-    );
+    let _ = write!(out, "{h}# Example\n\n```{}\n{}\n```\n\n", d.example_lang, d.example.trim_end());
     let _ = write!(out, "{h}# How to fix\n\n{}\n", d.fix.trim_end());
     out
 }
@@ -99,13 +78,7 @@ pub fn rules_markdown() -> String {
     );
     for rule in Rule::ALL {
         let d = doc(rule);
-        let _ = writeln!(
-            out,
-            "| [`{0}`](#{0}) | {1} | {2} |",
-            rule.id(),
-            d.default_severity.as_str(),
-            d.summary
-        );
+        let _ = writeln!(out, "| [`{0}`](#{0}) | {1} | {2} |", rule.id(), d.default_severity.as_str(), d.summary);
     }
     for rule in Rule::ALL {
         out.push('\n');
@@ -123,11 +96,7 @@ mod tests {
         let rules: Vec<Rule> = text::DOCS.iter().map(|d| d.rule).collect();
         assert_eq!(rules, Rule::ALL.to_vec());
         for d in &text::DOCS {
-            assert!(
-                !d.summary.ends_with('.'),
-                "{}: summary ends with a period",
-                d.rule
-            );
+            assert!(!d.summary.ends_with('.'), "{}: summary ends with a period", d.rule);
             for part in [d.summary, d.what, d.why, d.example, d.fix] {
                 assert!(!part.trim().is_empty(), "{}: empty section", d.rule);
             }

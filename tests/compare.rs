@@ -58,27 +58,38 @@ fn check_case(case: &str) -> usize {
     let meta = yaml_docs(&std::fs::read_to_string(dir.join("case.yaml")).unwrap()).remove(0);
     let expected: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
     let reference = load_reference(&dir.join(meta["reference"].as_str().unwrap())).unwrap();
-    let overrides = meta["overrides"].as_str().map(|p| compare::load_overrides(&dir.join(p)).unwrap()).unwrap_or_default();
+    let overrides =
+        meta["overrides"].as_str().map(|p| compare::load_overrides(&dir.join(p)).unwrap()).unwrap_or_default();
     let mut files = Vec::new();
     for input in meta["inputs"].as_array().unwrap() {
         let p = dir.join(input.as_str().unwrap());
         if p.is_dir() { files_under(&p, &mut files) } else { files.push(p) }
     }
-    let mut crs: Vec<Value> = files.iter().flat_map(|f| yaml_docs(&std::fs::read_to_string(f).unwrap())).filter(Value::is_object).collect();
+    let mut crs: Vec<Value> =
+        files.iter().flat_map(|f| yaml_docs(&std::fs::read_to_string(f).unwrap())).filter(Value::is_object).collect();
     let all: Vec<driftlint_gotmpl::Value> = crs.iter().map(driftlint_gotmpl::Value::from_json).collect();
-    let functions: Vec<(String, String)> =
-        reference.function_files.iter().flat_map(|f| f.source.files.iter().map(|s| (s.name.clone(), s.text.clone()))).collect();
+    let functions: Vec<(String, String)> = reference
+        .function_files
+        .iter()
+        .flat_map(|f| f.source.files.iter().map(|s| (s.name.clone(), s.text.clone())))
+        .collect();
     let mut checked = 0;
     for entry in expected["Diffs"].as_array().unwrap() {
         let id = entry["CRName"].as_str().unwrap();
         let Some(cr) = crs.iter_mut().find(|c| compare::cr_id(c) == id) else { continue };
-        let template = reference.templates.iter().find(|t| t.path == entry["CorrelatedTemplate"].as_str().unwrap()).unwrap();
-        let set = driftlint_gotmpl::TemplateSet::parse(template.base_name(), &template.source.files[0].text, &functions).unwrap();
+        let template =
+            reference.templates.iter().find(|t| t.path == entry["CorrelatedTemplate"].as_str().unwrap()).unwrap();
+        let set =
+            driftlint_gotmpl::TemplateSet::parse(template.base_name(), &template.source.files[0].text, &functions)
+                .unwrap();
         let per_field: Vec<FieldFunc> = template
             .config
             .per_field
             .iter()
-            .map(|p| FieldFunc { path_to_key: p.path_to_key.clone(), func: InlineDiff::from_name(&p.inline_diff_func).unwrap() })
+            .map(|p| FieldFunc {
+                path_to_key: p.path_to_key.clone(),
+                func: InlineDiff::from_name(&p.inline_diff_func).unwrap(),
+            })
             .collect();
         let candidate = Candidate {
             id: &template.path,
@@ -95,7 +106,9 @@ fn check_case(case: &str) -> usize {
                     _ => RenderError::Failed(format!("failed to constuct template: {e}")),
                 })
         };
-        let Verdict::Compared(outcome) = compare::compare_one(cr, render, &candidate, &matched, &all, &Options::default()).unwrap() else {
+        let Verdict::Compared(outcome) =
+            compare::compare_one(cr, render, &candidate, &matched, &all, &Options::default()).unwrap()
+        else {
             panic!("{case}: {id} did not match")
         };
         let want = entry["DiffOutput"].as_str().unwrap();
@@ -156,32 +169,56 @@ corpus_cases! {
 #[test]
 fn tie_breaker_scores_prefer_the_recorded_template() {
     // The recorded winner must have the lowest score of all same-kind candidates.
-    for case in ["MultitemplateTieBreaker", "MultitemplateTieBreaker__Field_Mismatch", "MultitemplateTieBreaker__Length_Mismatch"] {
+    for case in [
+        "MultitemplateTieBreaker",
+        "MultitemplateTieBreaker__Field_Mismatch",
+        "MultitemplateTieBreaker__Length_Mismatch",
+    ] {
         let dir = Path::new(CORPUS).join(case);
         let meta = yaml_docs(&std::fs::read_to_string(dir.join("case.yaml")).unwrap()).remove(0);
-        let expected: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
         let reference = load_reference(&dir.join(meta["reference"].as_str().unwrap())).unwrap();
         let mut files = Vec::new();
         files_under(&dir.join("resources"), &mut files);
         for entry in expected["Diffs"].as_array().unwrap() {
             let id = entry["CRName"].as_str().unwrap();
-            let cr0 = files.iter().flat_map(|f| yaml_docs(&std::fs::read_to_string(f).unwrap())).find(|c| compare::cr_id(c) == id).unwrap();
+            let cr0 = files
+                .iter()
+                .flat_map(|f| yaml_docs(&std::fs::read_to_string(f).unwrap()))
+                .find(|c| compare::cr_id(c) == id)
+                .unwrap();
             let mut scores = Vec::new();
             for t in &reference.templates {
-                let set = driftlint_gotmpl::TemplateSet::parse::<&str, &str>(t.base_name(), &t.source.files[0].text, &[]).unwrap();
-                let Ok(r) = set.execute(&driftlint_gotmpl::Value::from_json(&serde_json::json!({})), &driftlint_gotmpl::Limits::default(), &[]) else { continue };
+                let set =
+                    driftlint_gotmpl::TemplateSet::parse::<&str, &str>(t.base_name(), &t.source.files[0].text, &[])
+                        .unwrap();
+                let Ok(r) = set.execute(
+                    &driftlint_gotmpl::Value::from_json(&serde_json::json!({})),
+                    &driftlint_gotmpl::Limits::default(),
+                    &[],
+                ) else {
+                    continue;
+                };
                 let empty = compare::parse_rendered(&t.path, &r.text).unwrap_or_default();
                 if empty.get("kind") != cr0.get("kind") {
                     continue;
                 }
                 let mut cr = cr0.clone();
-                let c = Candidate { id: &t.path, omit: &t.omit_paths, ignore_unspecified_fields: t.config.ignore_unspecified_fields, per_field: &[] };
+                let c = Candidate {
+                    id: &t.path,
+                    omit: &t.omit_paths,
+                    ignore_unspecified_fields: t.config.ignore_unspecified_fields,
+                    per_field: &[],
+                };
                 let render = |d: &Value| {
                     set.execute(&driftlint_gotmpl::Value::from_json(d), &driftlint_gotmpl::Limits::default(), &[])
                         .map(|r| r.text)
                         .map_err(|e| RenderError::Failed(e.to_string()))
                 };
-                if let Ok(Verdict::Compared(o)) = compare::compare_one(&mut cr, render, &c, &[], &[], &Options::default()) {
+                if let Ok(Verdict::Compared(o)) =
+                    compare::compare_one(&mut cr, render, &c, &[], &[], &Options::default())
+                {
                     scores.push((t.path.clone(), o.score));
                 }
             }
@@ -212,10 +249,14 @@ fn structured_diff_of_the_ignore_unspecified_case() {
     let mut cr = yaml_docs(&std::fs::read_to_string(dir.join("resources/ns.yaml")).unwrap()).remove(0);
     let set = driftlint_gotmpl::TemplateSet::parse::<&str, &str>(t.base_name(), &t.source.files[0].text, &[]).unwrap();
     let render = |d: &Value| {
-        set.execute(&driftlint_gotmpl::Value::from_json(d), &driftlint_gotmpl::Limits::default(), &[]).map(|r| r.text).map_err(|e| RenderError::Failed(e.to_string()))
+        set.execute(&driftlint_gotmpl::Value::from_json(d), &driftlint_gotmpl::Limits::default(), &[])
+            .map(|r| r.text)
+            .map_err(|e| RenderError::Failed(e.to_string()))
     };
     let c = Candidate { id: &t.path, omit: &t.omit_paths, ignore_unspecified_fields: true, per_field: &[] };
-    let Verdict::Compared(o) = compare::compare_one(&mut cr, render, &c, &[], &[], &Options::default()).unwrap() else { panic!() };
+    let Verdict::Compared(o) = compare::compare_one(&mut cr, render, &c, &[], &[], &Options::default()).unwrap() else {
+        panic!()
+    };
     let got: Vec<(String, compare::FieldDiffKind)> = o.field_diffs().into_iter().map(|f| (f.pointer, f.kind)).collect();
     assert_eq!(
         got,
@@ -231,13 +272,29 @@ fn errors_are_wrapped_like_kube_compare() {
     let mut cr = serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "ns"}, "data": {"a": "b"}});
     let c = Candidate { id: "cm.yaml", omit: &[], ignore_unspecified_fields: false, per_field: &[] };
     let e = compare::compare_one(&mut cr, |_| Ok("- a\n".to_owned()), &c, &[], &[], &Options::default()).unwrap_err();
-    assert!(e.to_string().starts_with("template injection failed: template: cm.yaml isn't a yaml file after injection."), "{e}");
-    let e = compare::compare_one(&mut cr, |_| Err(RenderError::Failed("boom".into())), &c, &[], &[], &Options::default()).unwrap_err();
+    assert!(
+        e.to_string().starts_with("template injection failed: template: cm.yaml isn't a yaml file after injection."),
+        "{e}"
+    );
+    let e =
+        compare::compare_one(&mut cr, |_| Err(RenderError::Failed("boom".into())), &c, &[], &[], &Options::default())
+            .unwrap_err();
     assert_eq!(e.to_string(), "template injection failed: boom");
-    assert!(matches!(compare::compare_one(&mut cr, |_| Err(RenderError::DoNotMatch), &c, &[], &[], &Options::default()), Ok(Verdict::DoNotMatch)));
+    assert!(matches!(
+        compare::compare_one(&mut cr, |_| Err(RenderError::DoNotMatch), &c, &[], &[], &Options::default()),
+        Ok(Verdict::DoNotMatch)
+    ));
     let pf = [FieldFunc { path_to_key: "data.a".into(), func: InlineDiff::Regex }];
     let c = Candidate { per_field: &pf, ..c };
-    let e = compare::compare_one(&mut cr, |_| Ok("kind: ConfigMap\ndata:\n  a: 3\n".to_owned()), &c, &[], &[], &Options::default()).unwrap_err();
+    let e = compare::compare_one(
+        &mut cr,
+        |_| Ok("kind: ConfigMap\ndata:\n  a: 3\n".to_owned()),
+        &c,
+        &[],
+        &[],
+        &Options::default(),
+    )
+    .unwrap_err();
     assert_eq!(
         e.to_string(),
         "failed to properly run inline diff functions for v1_configmap_ns_x some diff may be incorrect: failed to acces value in template of field data.a that uses inline diff func: .data.a accessor error: 3 is of the type float64, expected string"
@@ -246,12 +303,26 @@ fn errors_are_wrapped_like_kube_compare() {
 
 #[test]
 fn external_diff_program_runs_on_temp_dirs() {
-    let mut cr = serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "live"}});
+    let mut cr =
+        serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "live"}});
     let c = Candidate { id: "cm.yaml", omit: &[], ignore_unspecified_fields: false, per_field: &[] };
     let opts = Options { diff: compare::DiffProgram::parse_external("diff -r"), show_managed_fields: false };
-    let Verdict::Compared(o) = compare::compare_one(&mut cr, |_| Ok("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: ref\n".into()), &c, &[], &[], &opts).unwrap() else { panic!() };
+    let Verdict::Compared(o) = compare::compare_one(
+        &mut cr,
+        |_| Ok("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: ref\n".into()),
+        &c,
+        &[],
+        &[],
+        &opts,
+    )
+    .unwrap() else {
+        panic!()
+    };
     assert!(o.diff_output.contains("<   a: ref") && o.diff_output.contains(">   a: live"), "{}", o.diff_output);
     let opts = Options { diff: compare::DiffProgram::parse_external("/nonexistent/diff"), show_managed_fields: false };
     let e = compare::compare_one(&mut cr, |_| Ok("kind: ConfigMap\n".into()), &c, &[], &[], &opts).unwrap_err();
-    assert_eq!(e.to_string(), "diff exited with non-zero code: failed to run \"/nonexistent/diff\": executable file not found in $PATH");
+    assert_eq!(
+        e.to_string(),
+        "diff exited with non-zero code: failed to run \"/nonexistent/diff\": executable file not found in $PATH"
+    );
 }

@@ -37,11 +37,7 @@ fn cases() -> Vec<Case> {
             let text = std::fs::read_to_string(dir.join("case.yaml")).unwrap();
             let stream = driftlint_yaml::parse_stream(&text);
             let meta = stream.documents[0].root.to_json();
-            Case {
-                name: e.file_name().to_string_lossy().into_owned(),
-                dir,
-                meta,
-            }
+            Case { name: e.file_name().to_string_lossy().into_owned(), dir, meta }
         })
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -61,11 +57,7 @@ fn output(case: &Case) -> Option<(String, Output)> {
 /// Compares and collects a readable failure instead of stopping at the first case.
 fn check(failures: &mut Vec<String>, case: &str, what: &str, got: &str, want: &str) {
     if got != want {
-        let line = got
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(0);
+        let line = got.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(0);
         failures.push(format!(
             "{case} {what}: first difference at line {}\n got: {:?}\nwant: {:?}",
             line + 1,
@@ -76,12 +68,7 @@ fn check(failures: &mut Vec<String>, case: &str, what: &str, got: &str, want: &s
 }
 
 fn finish(failures: Vec<String>, checked: usize) {
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {checked} failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -93,13 +80,7 @@ fn json_round_trips_byte_for_byte() {
             continue;
         };
         n += 1;
-        check(
-            &mut failures,
-            &case.name,
-            "json",
-            &kubecompare::to_json(&out),
-            &json,
-        );
+        check(&mut failures, &case.name, "json", &kubecompare::to_json(&out), &json);
         let code = case.meta["expectExit"].as_i64().unwrap_or(-1);
         if out.exit_code() != i32::try_from(code).unwrap_or(-1) {
             failures.push(format!("{}: exit {} != {code}", case.name, out.exit_code()));
@@ -118,13 +99,7 @@ fn text_report_matches() {
         };
         n += 1;
         let verbose = case.meta["verbose"].as_bool().unwrap_or(false);
-        check(
-            &mut failures,
-            &case.name,
-            "text",
-            &kubecompare::to_text(&out, verbose),
-            &txt,
-        );
+        check(&mut failures, &case.name, "text", &kubecompare::to_text(&out, verbose), &txt);
     }
     finish(failures, n);
 }
@@ -153,13 +128,7 @@ fn native_formats_match() {
         }
         if let Some(xml) = read(&case, "expected.native.junit.xml") {
             n += 1;
-            check(
-                &mut failures,
-                &case.name,
-                "junit",
-                &kubecompare::to_junit(&out, "TIME"),
-                &xml,
-            );
+            check(&mut failures, &case.name, "junit", &kubecompare::to_junit(&out, "TIME"), &xml);
         }
     }
     assert!(n > 0 || corpus().is_none());
@@ -170,22 +139,14 @@ fn native_formats_match() {
 fn generate_patches_round_trip() {
     let mut n = 0;
     for case in cases() {
-        let Some(want) = read(&case, "expected.native.patches.yaml").filter(|s| !s.is_empty())
-        else {
+        let Some(want) = read(&case, "expected.native.patches.yaml").filter(|s| !s.is_empty()) else {
             continue;
         };
         n += 1;
-        let entries = driftlint_yaml::parse_stream(&want).documents[0]
-            .root
-            .to_json();
+        let entries = driftlint_yaml::parse_stream(&want).documents[0].root.to_json();
         let list = entries.as_array().cloned().unwrap_or_default();
         let (loaded, new) = list.split_at(list.len() / 2);
-        assert_eq!(
-            kubecompare::generate_patches_yaml(loaded, new),
-            want,
-            "{}",
-            case.name
-        );
+        assert_eq!(kubecompare::generate_patches_yaml(loaded, new), want, "{}", case.name);
     }
     assert!(n > 0 || corpus().is_none());
 }
@@ -193,12 +154,7 @@ fn generate_patches_round_trip() {
 fn inputs(case: &Case) -> Vec<String> {
     case.meta["inputs"]
         .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(|s| case.dir.join(s).display().to_string())
-                .collect()
-        })
+        .map(|a| a.iter().filter_map(Value::as_str).map(|s| case.dir.join(s).display().to_string()).collect())
         .unwrap_or_default()
 }
 
@@ -227,17 +183,10 @@ fn collection_covers_reported_crs() {
             .chain(out.summary.unmatched_crs.iter().map(String::as_str))
             .collect();
         if !reported.is_subset(&ids) {
-            failures.push(format!(
-                "{}: reported but not collected: {:?}",
-                case.name,
-                reported.difference(&ids)
-            ));
+            failures.push(format!("{}: reported but not collected: {:?}", case.name, reported.difference(&ids)));
         }
         if case.meta["allResources"].as_bool() == Some(true) && reported != ids {
-            failures.push(format!(
-                "{}: -A but collected {ids:?} != reported {reported:?}",
-                case.name
-            ));
+            failures.push(format!("{}: -A but collected {ids:?} != reported {reported:?}", case.name));
         }
         // Skip warnings: same text as the recorded stderr once the case folder is made relative.
         if let Some(stderr) = read(&case, "expected.stderr") {
@@ -260,22 +209,14 @@ fn collection_errors_match_recorded_stderr() {
         let Some(stderr) = read(&case, "expected.stderr") else {
             continue;
         };
-        let Some(line) = stderr
-            .lines()
-            .find(|l| l.starts_with("error: failed to collect resources"))
-        else {
+        let Some(line) = stderr.lines().find(|l| l.starts_with("error: failed to collect resources")) else {
             continue;
         };
         n += 1;
         let recursive = case.meta["recursive"].as_bool().unwrap_or(false);
         let err = kubecompare::collect_crs(&inputs(&case), recursive).unwrap_err();
         let prefix = format!("{}/", case.dir.display());
-        assert_eq!(
-            format!("error: {err}").replace(&prefix, ""),
-            line,
-            "{}",
-            case.name
-        );
+        assert_eq!(format!("error: {err}").replace(&prefix, ""), line, "{}", case.name);
     }
     assert!(n > 0 || corpus().is_none());
 }

@@ -28,10 +28,7 @@ fn cases() -> Vec<Case> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|e| Some(e.ok()?.path()))
-        .collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().filter_map(|e| Some(e.ok()?.path())).collect();
     dirs.sort();
     for dir in dirs {
         let Ok(text) = std::fs::read_to_string(dir.join("case.yaml")) else {
@@ -97,28 +94,12 @@ fn corpus_references_load_or_fail_like_kube_compare() {
             } else {
                 assert_eq!(got, case.stderr, "{}", case.name);
             }
-            assert!(
-                err.problems
-                    .iter()
-                    .all(|p| p.span.is_none() || p.location.is_some())
-            );
+            assert!(err.problems.iter().all(|p| p.span.is_none() || p.location.is_some()));
         } else {
             let r = result.unwrap_or_else(|e| panic!("{}: {e}", case.name));
-            assert!(
-                !r.templates.is_empty() || r.parts.is_empty(),
-                "{}",
-                case.name
-            );
-            assert!(
-                r.templates.iter().all(|t| !t.source.files.is_empty()),
-                "{}",
-                case.name
-            );
-            assert!(
-                case.expect_exit != 2 || !case.stderr.is_empty(),
-                "{}",
-                case.name
-            );
+            assert!(!r.templates.is_empty() || r.parts.is_empty(), "{}", case.name);
+            assert!(r.templates.iter().all(|t| !t.source.files.is_empty()), "{}", case.name);
+            assert!(case.expect_exit != 2 || !case.stderr.is_empty(), "{}", case.name);
         }
         checked += 1;
     }
@@ -138,14 +119,8 @@ fn corpus_user_configs() {
         match case.name.as_str() {
             "UserConfigDoesntExist" => {
                 let e = loaded.unwrap_err().to_string();
-                assert!(
-                    e.starts_with("User Config File not found. error: open "),
-                    "{e}"
-                );
-                assert!(
-                    e.ends_with("userconfig.yaml: no such file or directory"),
-                    "{e}"
-                );
+                assert!(e.starts_with("User Config File not found. error: open "), "{e}");
+                assert!(e.ends_with("userconfig.yaml: no such file or directory"), "{e}");
             }
             "UserConfigIsntCorrectYAML" => {
                 assert_eq!(format!("error: {}\n", loaded.unwrap_err()), case.stderr);
@@ -169,21 +144,12 @@ fn model_shapes() {
     let Some(root) = corpus() else { return };
     let r = load_reference(&root.join("SomeDiffs/reference/metadata.yaml")).unwrap();
     assert_eq!(r.version, Version::V1);
-    assert_eq!(
-        r.fields_to_omit.default_omit_ref,
-        "cluster-compare-built-in"
-    );
+    assert_eq!(r.fields_to_omit.default_omit_ref, "cluster-compare-built-in");
     assert_eq!(r.templates[0].omit_paths.len(), 11);
     let r = load_reference(&root.join("ReferenceV2All__One_Of/reference/metadata.yaml"));
     if let Ok(r) = r {
         assert_eq!(r.version, Version::V2);
-        assert!(matches!(
-            r.parts[0].components[0].kind,
-            ComponentKind::V2 {
-                group: Group::OneOf,
-                ..
-            }
-        ));
+        assert!(matches!(r.parts[0].components[0].kind, ComponentKind::V2 { group: Group::OneOf, .. }));
     }
 }
 
@@ -198,9 +164,7 @@ fn write(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
 
 fn load_err(files: &[(&str, &str)]) -> String {
     let dir = tempfile::tempdir().unwrap();
-    load_reference(&write(dir.path(), files))
-        .unwrap_err()
-        .to_string()
+    load_reference(&write(dir.path(), files)).unwrap_err().to_string()
 }
 
 #[test]
@@ -217,10 +181,7 @@ fn spec_error_texts() {
         load_err(&[("metadata.yaml", "parts: []\nfoo: 1\n")]),
         format!("{pre}error unmarshaling JSON: while decoding JSON: json: unknown field \"foo\"")
     );
-    assert_eq!(
-        load_err(&[("metadata.yaml", "apiVersion: 2\nparts: []\n")]),
-        "unknown reference file apiVersion: '2'"
-    );
+    assert_eq!(load_err(&[("metadata.yaml", "apiVersion: 2\nparts: []\n")]), "unknown reference file apiVersion: '2'");
     assert_eq!(
         load_err(&[("metadata.yaml", "apiVersion:\nparts: []\n")]),
         "unknown reference file apiVersion: '<nil>'"
@@ -233,9 +194,7 @@ fn spec_error_texts() {
     let v1_per_field = "parts:\n- name: p\n  components:\n  - name: a\n    requiredTemplates:\n    - path: t.yaml\n      config: {perField: []}\n";
     assert_eq!(
         load_err(&[("metadata.yaml", v1_per_field), t]),
-        format!(
-            "{pre}error unmarshaling JSON: while decoding JSON: json: unknown field \"perField\""
-        )
+        format!("{pre}error unmarshaling JSON: while decoding JSON: json: unknown field \"perField\"")
     );
     assert_eq!(
         load_err(&[(
@@ -245,10 +204,7 @@ fn spec_error_texts() {
         "an error occurred while parsing template: ../t.yaml specified in the config. error: template: pattern matches no files: `../t.yaml`"
     );
     assert_eq!(
-        load_err(&[(
-            "metadata.yaml",
-            "fieldsToOmit:\n  items:\n    a:\n    - pathToKey: 'a.\"b'\nparts: []\n"
-        )]),
+        load_err(&[("metadata.yaml", "fieldsToOmit:\n  items:\n    a:\n    - pathToKey: 'a.\"b'\nparts: []\n")]),
         "failed to parse path: parse error on line 1, column 5: extraneous or missing \" in quoted-field"
     );
     assert_eq!(
@@ -263,29 +219,15 @@ fn spec_error_texts() {
 fn lenient_v2_lists_case_insensitive_keys_and_descriptions() {
     let dir = tempfile::tempdir().unwrap();
     let meta = "APIVersion: v1\nParts:\n- name: p\n  Components:\n  - name: c\n    type: Required\n    requiredTemplates: [{path: 'sub/*.yaml', description: d}]\n";
-    let r = load_reference(&write(
-        dir.path(),
-        &[("metadata.yaml", meta), ("sub/a.yaml", "kind: A\n")],
-    ))
-    .unwrap();
+    let r = load_reference(&write(dir.path(), &[("metadata.yaml", meta), ("sub/a.yaml", "kind: A\n")])).unwrap();
     assert_eq!(r.templates[0].source.files[0].name, "sub/a.yaml");
     assert_eq!(r.templates[0].effective_description, "d");
 
     let dir = tempfile::tempdir().unwrap();
     let meta = "apiVersion: ' V2 '\nparts:\n- name: p\n  description: pd\n  components:\n  - name: c\n    noneOf:\n    - path: t.yaml\n      whatever: 1\n      config: {perField: [{pathToKey: a.b, inlineDiffFunc: regex, x: 1}]}\n";
-    let r = load_reference(&write(
-        dir.path(),
-        &[("metadata.yaml", meta), ("t.yaml", "kind: A\n")],
-    ))
-    .unwrap();
+    let r = load_reference(&write(dir.path(), &[("metadata.yaml", meta), ("t.yaml", "kind: A\n")])).unwrap();
     assert_eq!(r.version, Version::V2);
     assert_eq!(r.templates[0].effective_description, "pd");
     assert_eq!(r.templates[0].config.per_field[0].inline_diff_func, "regex");
-    assert!(matches!(
-        r.parts[0].components[0].kind,
-        ComponentKind::V2 {
-            group: Group::NoneOf,
-            ..
-        }
-    ));
+    assert!(matches!(r.parts[0].components[0].kind, ComponentKind::V2 { group: Group::NoneOf, .. }));
 }

@@ -24,10 +24,8 @@ fn cases() -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(CORPUS) else {
         return Vec::new();
     };
-    let mut v: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("case.yaml").is_file())
-        .collect();
+    let mut v: Vec<PathBuf> =
+        rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("case.yaml").is_file()).collect();
     v.sort();
     v
 }
@@ -35,10 +33,7 @@ fn cases() -> Vec<PathBuf> {
 /// The `reference:` of `case.yaml`.
 fn reference_path(case: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(case.join("case.yaml")).ok()?;
-    let doc = driftlint_yaml::parse_stream(&text)
-        .documents
-        .into_iter()
-        .next()?;
+    let doc = driftlint_yaml::parse_stream(&text).documents.into_iter().next()?;
     let json = doc.root.to_json();
     let r = json.get("reference")?.as_str()?;
     Some(case.join(r))
@@ -59,29 +54,16 @@ fn metadata_hashes_match_corpus() {
             continue;
         };
         checked += 1;
-        let name = case
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let got = load_reference(&reference)
-            .and_then(|r| compile(&r))
-            .map(|c| metadata_hash(&c));
+        let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let got = load_reference(&reference).and_then(|r| compile(&r)).map(|c| metadata_hash(&c));
         match got {
             Ok(h) if h == want => {}
             Ok(h) => failures.push(format!("{name}: got {h}, want {want}")),
             Err(e) => failures.push(format!("{name}: load failed: {e}")),
         }
     }
-    eprintln!(
-        "metadata hash: {}/{checked} match",
-        checked - failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    eprintln!("metadata hash: {}/{checked} match", checked - failures.len());
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -96,24 +78,13 @@ fn template_load_errors_match_corpus() {
         let Ok(stderr) = std::fs::read_to_string(case.join("expected.stderr")) else {
             continue;
         };
-        let want = stderr
-            .strip_prefix("error: ")
-            .unwrap_or(&stderr)
-            .trim_end_matches('\n');
+        let want = stderr.strip_prefix("error: ").unwrap_or(&stderr).trim_end_matches('\n');
         match load_reference(&reference).and_then(|r| compile(&r)) {
             Ok(_) => failures.push(format!("{name}: loaded without error, want:\n{want}")),
             Err(e) if e.to_string() == want => matched += 1,
             Err(e) => failures.push(format!("{name}:\n got: {e}\nwant: {want}")),
         }
     }
-    eprintln!(
-        "template load errors: {matched}/{} match",
-        TEMPLATE_ERROR_CASES.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    eprintln!("template load errors: {matched}/{} match", TEMPLATE_ERROR_CASES.len());
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n\n"));
 }

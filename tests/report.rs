@@ -63,36 +63,17 @@ fn file(p: &str) -> SourcePath {
 
 /// Byte range of the `nth` (0-based) occurrence of `needle` in `text`.
 fn at(text: &str, needle: &str, nth: usize) -> std::ops::Range<usize> {
-    let start = text
-        .match_indices(needle)
-        .nth(nth)
-        .map(|(i, _)| i)
-        .expect("needle in fixture");
+    let start = text.match_indices(needle).nth(nth).map(|(i, _)| i).expect("needle in fixture");
     start..start + needle.len()
 }
 
 fn sources() -> Vec<Source> {
     vec![
-        Source {
-            path: file("manifests/deploy.yaml"),
-            text: DEPLOY.into(),
-        },
-        Source {
-            path: file("reference/Deployment.yaml"),
-            text: TEMPLATE.into(),
-        },
-        Source {
-            path: file("reference/metadata.yaml"),
-            text: METADATA.into(),
-        },
-        Source {
-            path: file("manifests/values.yaml"),
-            text: VALUES.into(),
-        },
-        Source {
-            path: SourcePath::Stdin,
-            text: "kind: [\n".into(),
-        },
+        Source { path: file("manifests/deploy.yaml"), text: DEPLOY.into() },
+        Source { path: file("reference/Deployment.yaml"), text: TEMPLATE.into() },
+        Source { path: file("reference/metadata.yaml"), text: METADATA.into() },
+        Source { path: file("manifests/values.yaml"), text: VALUES.into() },
+        Source { path: SourcePath::Stdin, text: "kind: [\n".into() },
     ]
 }
 
@@ -117,11 +98,7 @@ fn diagnostics() -> Vec<Diagnostic> {
             Some(at(DEPLOY, "1", 1)),
             "`spec.replicas` is 1, the reference expects 3",
         )
-        .with_secondary(
-            file("reference/Deployment.yaml"),
-            Some(at(TEMPLATE, "3", 0)),
-            "expected by the reference",
-        )
+        .with_secondary(file("reference/Deployment.yaml"), Some(at(TEMPLATE, "3", 0)), "expected by the reference")
         .with_object(object, Some("/spec/replicas".into()))
         .with_help("field: /spec/replicas"),
         Diagnostic::error(
@@ -135,10 +112,7 @@ fn diagnostics() -> Vec<Diagnostic> {
             Some(at(TEMPLATE, "quay.io/router:4.16", 0)),
             "expected by the reference",
         )
-        .with_object(
-            object,
-            Some("/spec/template/spec/containers/0/image".into()),
-        ),
+        .with_object(object, Some("/spec/template/spec/containers/0/image".into())),
         Diagnostic::new(
             Rule::MissingField,
             Severity::Warning,
@@ -206,24 +180,19 @@ fn options<'a>(objects: &'a [String]) -> Options<'a> {
 }
 
 fn objects() -> Vec<String> {
-    vec![
-        "apps/v1_Deployment_ingress_router".into(),
-        "v1_Service_ingress_router".into(),
-    ]
+    vec!["apps/v1_Deployment_ingress_router".into(), "v1_Service_ingress_router".into()]
 }
 
 /// Compares `actual` with `tests/report/<name>`, or rewrites it under `UPDATE_EXPECT=1`.
 fn expect(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/report")
-        .join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/report").join(name);
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_EXPECT=1)", path.display()));
+    let expected =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_EXPECT=1)", path.display()));
     if expected != actual {
         panic!(
             "{} differs from the rendered output (run with UPDATE_EXPECT=1 to accept):\n--- rendered ---\n{actual}",
@@ -249,15 +218,9 @@ fn human_in_colour() {
     let sources = sources();
     let resolver = SourceResolver::from_sources(&sources);
     let objects = objects();
-    let opts = Options {
-        color: true,
-        ..options(&objects)
-    };
+    let opts = Options { color: true, ..options(&objects) };
     let out = report::render(Format::Human, &diagnostics(), &resolver, &opts).unwrap();
-    assert!(
-        out.contains("\u{1b}["),
-        "no ANSI escapes in coloured output"
-    );
+    assert!(out.contains("\u{1b}["), "no ANSI escapes in coloured output");
     expect("human-color.txt", &out);
 }
 
@@ -271,10 +234,7 @@ fn json() {
     let out = render(Format::Json);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["version"], 1);
-    assert_eq!(
-        doc["diagnostics"].as_array().unwrap().len(),
-        diagnostics().len()
-    );
+    assert_eq!(doc["diagnostics"].as_array().unwrap().len(), diagnostics().len());
     expect("json.json", &out);
 }
 
@@ -301,24 +261,13 @@ fn junit() {
 #[test]
 fn all_clear_outputs() {
     let resolver = SourceResolver::new();
-    let opts = Options {
-        tool_version: "0.1.0",
-        ..Options::default()
-    };
+    let opts = Options { tool_version: "0.1.0", ..Options::default() };
     let human = report::render(Format::Human, &[], &resolver, &opts).unwrap();
     assert_eq!(human, "no problems found\n");
     let sarif: serde_json::Value =
-        serde_json::from_str(&report::render(Format::Sarif, &[], &resolver, &opts).unwrap())
-            .unwrap();
-    assert_eq!(
-        sarif["runs"][0]["results"],
-        serde_json::json!([]),
-        "results must be present even when empty"
-    );
-    assert_eq!(
-        report::render(Format::Github, &[], &resolver, &opts).unwrap(),
-        ""
-    );
+        serde_json::from_str(&report::render(Format::Sarif, &[], &resolver, &opts).unwrap()).unwrap();
+    assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]), "results must be present even when empty");
+    assert_eq!(report::render(Format::Github, &[], &resolver, &opts).unwrap(), "");
 }
 
 #[test]
@@ -328,15 +277,8 @@ fn exit_codes() {
     assert_eq!(report::exit_code(&[], Severity::Note), 0);
     let mut only_suppressed = diags[5].clone();
     only_suppressed.severity = Severity::Error;
-    assert_eq!(
-        report::exit_code(&[only_suppressed], Severity::Note),
-        0,
-        "suppressed findings never count"
-    );
-    let warnings: Vec<Diagnostic> = diags
-        .into_iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .collect();
+    assert_eq!(report::exit_code(&[only_suppressed], Severity::Note), 0, "suppressed findings never count");
+    let warnings: Vec<Diagnostic> = diags.into_iter().filter(|d| d.severity == Severity::Warning).collect();
     assert_eq!(report::exit_code(&warnings, Severity::Error), 0);
     assert_eq!(report::exit_code(&warnings, Severity::Warning), 1);
 }
@@ -348,64 +290,31 @@ mod limits;
 #[test]
 fn writes_each_format_to_its_destination() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = format!(
-        "json={0}/out.json,sarif={0}/out.sarif,junit={0}/junit.xml",
-        dir.path().display()
-    );
+    let spec = format!("json={0}/out.json,sarif={0}/out.sarif,junit={0}/junit.xml", dir.path().display());
     let outputs = report::parse_outputs(&spec).unwrap();
     let sources = sources();
     let resolver = SourceResolver::from_sources(&sources);
     let objects = objects();
     // Colour is never written to files, whatever the options say.
-    let opts = Options {
-        color: true,
-        ..options(&objects)
-    };
+    let opts = Options { color: true, ..options(&objects) };
     report::write_outputs(&outputs, &diagnostics(), &resolver, &opts).unwrap();
     let json = std::fs::read_to_string(dir.path().join("out.json")).unwrap();
     assert_eq!(json, render(Format::Json));
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("out.sarif")).unwrap(),
-        render(Format::Sarif)
-    );
-    assert!(
-        std::fs::read_to_string(dir.path().join("junit.xml"))
-            .unwrap()
-            .starts_with("<?xml")
-    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("out.sarif")).unwrap(), render(Format::Sarif));
+    assert!(std::fs::read_to_string(dir.path().join("junit.xml")).unwrap().starts_with("<?xml"));
 }
 
 #[test]
 fn explain_subcommand() {
     let bin = env!("CARGO_BIN_EXE_driftlint");
-    let out = std::process::Command::new(bin)
-        .args(["explain", "value-drift"])
-        .output()
-        .unwrap();
+    let out = std::process::Command::new(bin).args(["explain", "value-drift"]).output().unwrap();
     assert!(out.status.success());
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        driftlint::rules::explain_text(Rule::ValueDrift)
-    );
-    let list = std::process::Command::new(bin)
-        .arg("explain")
-        .output()
-        .unwrap();
-    assert!(
-        String::from_utf8(list.stdout)
-            .unwrap()
-            .contains("cardinality-violation")
-    );
-    let bad = std::process::Command::new(bin)
-        .args(["explain", "no-such-rule"])
-        .output()
-        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), driftlint::rules::explain_text(Rule::ValueDrift));
+    let list = std::process::Command::new(bin).arg("explain").output().unwrap();
+    assert!(String::from_utf8(list.stdout).unwrap().contains("cardinality-violation"));
+    let bad = std::process::Command::new(bin).args(["explain", "no-such-rule"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        String::from_utf8(bad.stderr)
-            .unwrap()
-            .contains("unknown rule `no-such-rule`")
-    );
+    assert!(String::from_utf8(bad.stderr).unwrap().contains("unknown rule `no-such-rule`"));
 }
 
 #[path = "report/sarif_schema.rs"]
@@ -417,8 +326,5 @@ pub(crate) fn fixture() -> (Vec<Source>, Vec<Diagnostic>) {
 }
 
 pub(crate) fn limits_opts(limits: Limits) -> Options<'static> {
-    Options {
-        limits,
-        ..options(&[])
-    }
+    Options { limits, ..options(&[]) }
 }

@@ -94,7 +94,11 @@ pub const FIELDS: [(&str, &str, &str); 9] = [
     ("rules", "rules", "Per-rule level: off, note, warning or error."),
     ("format", "string", "Output formats, FMT[=FILE],… (human, concise, json, sarif, github, markdown, junit)."),
     ("fail-level", "severity", "The lowest severity that makes the run fail (default: error)."),
-    ("ignore", "ignores", "Suppressions: each names an object (CR id or glob), a rule, optionally a field, and a reason."),
+    (
+        "ignore",
+        "ignores",
+        "Suppressions: each names an object (CR id or glob), a rule, optionally a field, and a reason.",
+    ),
 ];
 
 const IGNORE_FIELDS: [&str; 4] = ["object", "rule", "field", "reason"];
@@ -178,7 +182,10 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
             "ignore" => config.ignore = d.ignores(value)?,
             other => {
                 let known: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
-                return Err(invalid(key.span.start, format!("unknown key `{other}` (expected one of: {})", known.join(", "))));
+                return Err(invalid(
+                    key.span.start,
+                    format!("unknown key `{other}` (expected one of: {})", known.join(", ")),
+                ));
             }
         }
     }
@@ -225,15 +232,24 @@ impl Decoder<'_> {
         let mut out = BTreeMap::new();
         for (k, v) in self.mapping(node)? {
             let id = k.json_key();
-            let rule = Rule::from_id(&id)
-                .ok_or_else(|| (self.invalid)(k.span.start, format!("unknown rule `{id}` (see `driftlint check --help`)")))?;
+            let rule = Rule::from_id(&id).ok_or_else(|| {
+                (self.invalid)(k.span.start, format!("unknown rule `{id}` (see `driftlint check --help`)"))
+            })?;
             // `off` is a YAML 1.1 boolean: accept `false` as off too, rather than surprise.
             let level = match &v.value {
                 NodeValue::Bool(false) => Level::Off,
                 NodeValue::String(s) => Level::parse(s).ok_or_else(|| {
-                    (self.invalid)(v.span.start, format!("unknown level `{s}` (expected one of: {})", Level::NAMES.join(", ")))
+                    (self.invalid)(
+                        v.span.start,
+                        format!("unknown level `{s}` (expected one of: {})", Level::NAMES.join(", ")),
+                    )
                 })?,
-                _ => return Err((self.invalid)(v.span.start, format!("expected off, note, warning or error, found {}", kind(v)))),
+                _ => {
+                    return Err((self.invalid)(
+                        v.span.start,
+                        format!("expected off, note, warning or error, found {}", kind(v)),
+                    ));
+                }
             };
             out.insert(rule, level);
         }
@@ -244,7 +260,12 @@ impl Decoder<'_> {
         let items = match &node.value {
             NodeValue::Null => return Ok(Vec::new()),
             NodeValue::Sequence(items) => items,
-            _ => return Err((self.invalid)(node.span.start, format!("expected a list of entries, found {}", kind(node)))),
+            _ => {
+                return Err((self.invalid)(
+                    node.span.start,
+                    format!("expected a list of entries, found {}", kind(node)),
+                ));
+            }
         };
         let mut out = Vec::new();
         for item in items {
@@ -263,7 +284,10 @@ impl Decoder<'_> {
                     other => {
                         return Err((self.invalid)(
                             k.span.start,
-                            format!("unknown key `{other}` in an ignore entry (expected one of: {})", IGNORE_FIELDS.join(", ")),
+                            format!(
+                                "unknown key `{other}` in an ignore entry (expected one of: {})",
+                                IGNORE_FIELDS.join(", ")
+                            ),
                         ));
                     }
                 }
@@ -271,7 +295,10 @@ impl Decoder<'_> {
             // A suppression a reviewer cannot understand is worse than none.
             for (name, value) in [("object", &e.object), ("rule", &e.rule), ("reason", &e.reason)] {
                 if value.trim().is_empty() {
-                    return Err((self.invalid)(item.span.start, format!("ignore entry without `{name}` (object, rule and reason are required)")));
+                    return Err((self.invalid)(
+                        item.span.start,
+                        format!("ignore entry without `{name}` (object, rule and reason are required)"),
+                    ));
                 }
             }
             out.push(e);
@@ -417,11 +444,23 @@ mod tests {
 
     #[test]
     fn errors_name_file_line_and_column() {
-        assert_eq!(err("reference: r\nfoo: 1\n"), "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, ignore)");
-        assert_eq!(err("rules:\n  value-drif: error\n"), "dir/.driftlint.yaml:2:3: unknown rule `value-drif` (see `driftlint check --help`)");
-        assert_eq!(err("rules:\n  value-drift: loud\n"), "dir/.driftlint.yaml:2:16: unknown level `loud` (expected one of: off, note, warning, error)");
+        assert_eq!(
+            err("reference: r\nfoo: 1\n"),
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, ignore)"
+        );
+        assert_eq!(
+            err("rules:\n  value-drif: error\n"),
+            "dir/.driftlint.yaml:2:3: unknown rule `value-drif` (see `driftlint check --help`)"
+        );
+        assert_eq!(
+            err("rules:\n  value-drift: loud\n"),
+            "dir/.driftlint.yaml:2:16: unknown level `loud` (expected one of: off, note, warning, error)"
+        );
         assert_eq!(err("include: x\n"), "dir/.driftlint.yaml:1:10: expected a list of strings, found a string");
-        assert!(err("ignore:\n  - {object: x, rule: value-drift}\n").starts_with("dir/.driftlint.yaml:2:5: ignore entry without `reason`"));
+        assert!(
+            err("ignore:\n  - {object: x, rule: value-drift}\n")
+                .starts_with("dir/.driftlint.yaml:2:5: ignore entry without `reason`")
+        );
         let e = err("ignore:\n  - {object: x, rule: '*', reason: r, why: 1}\n");
         assert!(e.contains("2:39: unknown key `why`"), "{e}");
         assert!(err("a: [\n").starts_with("dir/.driftlint.yaml:"));
@@ -453,6 +492,10 @@ mod schema_tests {
             std::fs::write(&path, &want).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         }
         let got = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(got == want, "{} is stale: run `DRIFTLINT_BLESS=1 cargo test -p driftlint --lib schema`", path.display());
+        assert!(
+            got == want,
+            "{} is stale: run `DRIFTLINT_BLESS=1 cargo test -p driftlint --lib schema`",
+            path.display()
+        );
     }
 }

@@ -28,17 +28,31 @@ pub fn invalid_reference(err: &LoadError, severity: Severity) -> Vec<Diagnostic>
     err.problems
         .iter()
         .map(|p| {
-            Diagnostic::new(Rule::InvalidReference, severity, SourcePath::File(err.path.clone()), p.span.clone(), p.message.clone())
+            Diagnostic::new(
+                Rule::InvalidReference,
+                severity,
+                SourcePath::File(err.path.clone()),
+                p.span.clone(),
+                p.message.clone(),
+            )
         })
         .collect()
 }
 
 /// Every finding about the compared objects: field drift, unmatched and ambiguous objects,
 /// comparison failures.
-pub fn object_findings(engine: &Engine<'_>, comparison: &Comparison, coll: &Collection, files: &mut Files) -> Vec<Diagnostic> {
+pub fn object_findings(
+    engine: &Engine<'_>,
+    comparison: &Comparison,
+    coll: &Collection,
+    files: &mut Files,
+) -> Vec<Diagnostic> {
     let compiled = engine.compiled();
-    let lookups: Vec<GoValue> =
-        if engine.uses_lookups() { comparison.crs.iter().map(|c| GoValue::from_json(&c.object)).collect() } else { Vec::new() };
+    let lookups: Vec<GoValue> = if engine.uses_lookups() {
+        comparison.crs.iter().map(|c| GoValue::from_json(&c.object)).collect()
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::new();
     for result in &comparison.results {
         let Some(doc) = coll.documents.get(result.cr) else { continue };
@@ -49,22 +63,40 @@ pub fn object_findings(engine: &Engine<'_>, comparison: &Comparison, coll: &Coll
             Status::Unmatched => {
                 let (path, range) = anchor(files);
                 out.push(
-                    Diagnostic::new(Rule::UnmatchedResource, default_severity(Rule::UnmatchedResource), path, Some(range), format!("no reference template matches {what}"))
-                        .with_object(id.clone(), None),
+                    Diagnostic::new(
+                        Rule::UnmatchedResource,
+                        default_severity(Rule::UnmatchedResource),
+                        path,
+                        Some(range),
+                        format!("no reference template matches {what}"),
+                    )
+                    .with_object(id.clone(), None),
                 );
             }
             Status::AllDoNotMatch => {
                 let (path, range) = anchor(files);
                 out.push(
-                    Diagnostic::new(Rule::UnmatchedResource, Severity::Note, path, Some(range), format!("every candidate template declined {what} (doNotMatch)"))
-                        .with_object(id.clone(), None),
+                    Diagnostic::new(
+                        Rule::UnmatchedResource,
+                        Severity::Note,
+                        path,
+                        Some(range),
+                        format!("every candidate template declined {what} (doNotMatch)"),
+                    )
+                    .with_object(id.clone(), None),
                 );
             }
             Status::Downgraded { warning } | Status::Failed(warning) => {
                 let (path, range) = anchor(files);
                 let first = warning.lines().next().unwrap_or_default();
-                let mut d = Diagnostic::new(Rule::TemplateRenderError, Severity::Error, path, Some(range), format!("cannot compare {what}: {first}"))
-                    .with_object(id.clone(), None);
+                let mut d = Diagnostic::new(
+                    Rule::TemplateRenderError,
+                    Severity::Error,
+                    path,
+                    Some(range),
+                    format!("cannot compare {what}: {first}"),
+                )
+                .with_object(id.clone(), None);
                 for t in failed_templates(result, compiled) {
                     d = d.with_help(format!("candidate template: {t}"));
                 }
@@ -87,7 +119,8 @@ pub fn object_findings(engine: &Engine<'_>, comparison: &Comparison, coll: &Coll
                 if diffs.is_empty() {
                     continue;
                 }
-                let rendered = comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, &lookups).ok());
+                let rendered =
+                    comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, &lookups).ok());
                 for diff in &diffs {
                     out.push(field_finding(doc, coll, compiled, c.template, rendered.as_ref(), diff, &id, files));
                 }
@@ -143,7 +176,11 @@ fn field_finding(
     let (rule, message, label) = match diff.kind {
         FieldDiffKind::Changed => (
             Rule::ValueDrift,
-            format!("`{field}` is {}, the reference expects {}", show(diff.actual.as_ref()), show(diff.expected.as_ref())),
+            format!(
+                "`{field}` is {}, the reference expects {}",
+                show(diff.actual.as_ref()),
+                show(diff.expected.as_ref())
+            ),
             "expected value set here",
         ),
         FieldDiffKind::Missing => (
@@ -151,7 +188,9 @@ fn field_finding(
             format!("`{field}` is missing; the reference expects {}", show(diff.expected.as_ref())),
             "required here",
         ),
-        FieldDiffKind::Extra => (Rule::UnexpectedField, format!("`{field}` is not in reference template `{template_name}`"), ""),
+        FieldDiffKind::Extra => {
+            (Rule::UnexpectedField, format!("`{field}` is not in reference template `{template_name}`"), "")
+        }
     };
     let mut d = Diagnostic::new(rule, default_severity(rule), path, Some(range), message);
     if diff.kind != FieldDiffKind::Extra
@@ -162,7 +201,11 @@ fn field_finding(
     }
     if let Some(e) = entry {
         let desc = e.effective_description.trim();
-        d = d.with_help(if desc.is_empty() { format!("template `{}`", e.path) } else { format!("template `{}`: {desc}", e.path) });
+        d = d.with_help(if desc.is_empty() {
+            format!("template `{}`", e.path)
+        } else {
+            format!("template `{}`: {desc}", e.path)
+        });
     }
     d.with_help(format!("field: {field}")).with_object(id, Some(field.clone()))
 }
@@ -207,7 +250,10 @@ pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Dia
                         Rule::MissingResource,
                         meta.clone(),
                         entry.map(|e| e.span.clone()).or(Some(comp.span.clone())),
-                        format!("no object matches required template `{path}` (part `{}`, component `{}`)", part.name, comp.name),
+                        format!(
+                            "no object matches required template `{path}` (part `{}`, component `{}`)",
+                            part.name, comp.name
+                        ),
                     )
                     .with_object(path.clone(), None);
                     if let Some(desc) = entry.map(|e| e.effective_description.as_str()).filter(|s| !s.is_empty()) {
@@ -219,8 +265,12 @@ pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Dia
             }
             let list = issue.crs.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
             let message = match issue.msg.as_str() {
-                "One of the following is required" => format!("component `{}` needs one of {list}; none is present", comp.name),
-                "Should only match one but matched" => format!("component `{}` allows one of its templates, but {list} all matched", comp.name),
+                "One of the following is required" => {
+                    format!("component `{}` needs one of {list}; none is present", comp.name)
+                }
+                "Should only match one but matched" => {
+                    format!("component `{}` allows one of its templates, but {list} all matched", comp.name)
+                }
                 _ => format!("component `{}` forbids {list}, but they matched", comp.name),
             };
             let mut d = Diagnostic::error(Rule::CardinalityViolation, meta.clone(), Some(comp.span.clone()), message)
@@ -238,7 +288,10 @@ fn component_rule(compiled: &Compiled, part: &str, comp: &reference::Component) 
     let r = &compiled.reference;
     let tref = |i: usize, v2: bool| {
         let e = &r.templates[i];
-        TemplateRef { path: e.path.clone(), description: if v2 { e.effective_description.clone() } else { e.description.clone() } }
+        TemplateRef {
+            path: e.path.clone(),
+            description: if v2 { e.effective_description.clone() } else { e.description.clone() },
+        }
     };
     let rule = match &comp.kind {
         ComponentKind::V1 { type_, required, .. } => {

@@ -110,7 +110,8 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     let collected = input::load_sources(&settings.paths, &walk);
     let mut sources = exclude(collected.sources, &settings.exclude, &settings.exclude_root)?;
     // The configuration file is YAML too, but never a manifest.
-    sources.retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
+    sources
+        .retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
     // A walk of `.` yields `./app/x.yaml`; users read and write `app/x.yaml`.
     for s in &mut sources {
         if let SourcePath::File(p) = &mut s.path
@@ -191,14 +192,15 @@ fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
 /// Deterministic order: path, position, rule, then the rest so equal keys never flip.
 pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
-        (&a.primary.path, a.primary.range.as_ref().map(|r| (r.start, r.end)), a.rule, &a.message, &a.object, &a.field).cmp(&(
-            &b.primary.path,
-            b.primary.range.as_ref().map(|r| (r.start, r.end)),
-            b.rule,
-            &b.message,
-            &b.object,
-            &b.field,
-        ))
+        (&a.primary.path, a.primary.range.as_ref().map(|r| (r.start, r.end)), a.rule, &a.message, &a.object, &a.field)
+            .cmp(&(
+                &b.primary.path,
+                b.primary.range.as_ref().map(|r| (r.start, r.end)),
+                b.rule,
+                &b.message,
+                &b.object,
+                &b.field,
+            ))
     });
 }
 
@@ -223,7 +225,8 @@ fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<So
     for g in globs {
         builder.add_line(None, g).map_err(|e| CheckError::Exclude { glob: g.clone(), message: e.to_string() })?;
     }
-    let matcher = builder.build().map_err(|e| CheckError::Exclude { glob: globs.join(", "), message: e.to_string() })?;
+    let matcher =
+        builder.build().map_err(|e| CheckError::Exclude { glob: globs.join(", "), message: e.to_string() })?;
     Ok(sources
         .into_iter()
         .filter(|s| match &s.path {

@@ -67,7 +67,8 @@ pub fn apply_levels(diags: &mut Vec<Diagnostic>, rules: &BTreeMap<Rule, Level>) 
 pub fn apply_suppressions(diags: &mut [Diagnostic], docs: &[Document], ignores: &[IgnoreEntry]) {
     let mut annotations: BTreeMap<String, Vec<AnnotationEntry>> = BTreeMap::new();
     for doc in docs {
-        let value = doc.object.pointer("/metadata/annotations").and_then(|a| a.get(ANNOTATION)).and_then(|v| v.as_str());
+        let value =
+            doc.object.pointer("/metadata/annotations").and_then(|a| a.get(ANNOTATION)).and_then(|v| v.as_str());
         if let Some(v) = value {
             annotations.insert(doc.identity.cr_id(), parse_annotation(v));
         }
@@ -140,7 +141,8 @@ mod tests {
     use crate::input::SourcePath;
 
     fn diag(rule: Rule, object: &str, field: Option<&str>) -> Diagnostic {
-        Diagnostic::new(rule, Severity::Error, SourcePath::Stdin, None, "m").with_object(object, field.map(String::from))
+        Diagnostic::new(rule, Severity::Error, SourcePath::Stdin, None, "m")
+            .with_object(object, field.map(String::from))
     }
 
     #[test]
@@ -164,7 +166,12 @@ mod tests {
 
     #[test]
     fn config_entries_match_rule_object_and_field_prefix() {
-        let entry = IgnoreEntry { object: "v1_*".into(), rule: "value-drift".into(), field: Some("/data".into()), reason: "ok".into() };
+        let entry = IgnoreEntry {
+            object: "v1_*".into(),
+            rule: "value-drift".into(),
+            field: Some("/data".into()),
+            reason: "ok".into(),
+        };
         let mut ds = vec![
             diag(Rule::ValueDrift, "v1_ConfigMap_web_a", Some("/data/x")),
             diag(Rule::ValueDrift, "v1_ConfigMap_web_a", Some("/database")),
@@ -178,7 +185,8 @@ mod tests {
     #[test]
     fn levels_drop_and_change_severity() {
         let mut ds = vec![diag(Rule::ValueDrift, "a", None), diag(Rule::UnexpectedField, "a", None)];
-        let rules = BTreeMap::from([(Rule::ValueDrift, Level::On(Severity::Warning)), (Rule::UnexpectedField, Level::Off)]);
+        let rules =
+            BTreeMap::from([(Rule::ValueDrift, Level::On(Severity::Warning)), (Rule::UnexpectedField, Level::Off)]);
         apply_levels(&mut ds, &rules);
         assert_eq!(ds.len(), 1);
         assert_eq!(ds[0].severity, Severity::Warning);

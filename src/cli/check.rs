@@ -143,7 +143,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let result = check::check(&settings(args, &cfg))?;
     let sources = report::SourceResolver::from_sources(&result.sources);
     let cwd = std::env::current_dir().ok();
-    let opts = report::Options { color: true, cwd: cwd.as_deref(), root: cwd.as_deref(), objects: &result.objects, ..report::Options::default() };
+    let opts = report::Options {
+        color: true,
+        cwd: cwd.as_deref(),
+        root: cwd.as_deref(),
+        objects: &result.objects,
+        ..report::Options::default()
+    };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;
     Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
 }

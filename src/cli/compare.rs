@@ -92,7 +92,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.reference.is_empty() {
         return Ok(usage_error("\"Reference config file is required\""));
     }
-    if args.reference.starts_with("http://") || args.reference.starts_with("https://") || args.reference.starts_with("container://") {
+    if args.reference.starts_with("http://")
+        || args.reference.starts_with("https://")
+        || args.reference.starts_with("container://")
+    {
         return Ok(fatal("driftlint compare reads references from local files only; download the reference first"));
     }
     if !args.rest.is_empty() {
@@ -102,7 +105,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(fatal("driftlint compare does not run kustomize: pipe `kustomize build DIR` into `-f -`"));
     }
     if args.filename.is_empty() {
-        return Ok(fatal("driftlint compare works offline: give the cluster CRs with -f (live cluster mode is not supported)"));
+        return Ok(fatal(
+            "driftlint compare works offline: give the cluster CRs with -f (live cluster mode is not supported)",
+        ));
     }
     let opts = Options {
         reference: args.reference,

@@ -44,12 +44,7 @@ fn list() -> String {
     let mut out = String::new();
     for rule in Rule::ALL {
         let doc = rules::doc(rule);
-        out.push_str(&format!(
-            "{:width$}  {:7}  {}\n",
-            rule.id(),
-            doc.default_severity.as_str(),
-            doc.summary
-        ));
+        out.push_str(&format!("{:width$}  {:7}  {}\n", rule.id(), doc.default_severity.as_str(), doc.summary));
     }
     out.push_str("\nRun `driftlint explain RULE` for a rule's documentation.\n");
     out

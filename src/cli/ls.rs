@@ -74,7 +74,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let lines = Lines::new(&collection);
 
     let objects: Vec<ObjectEntry> = collection.documents.iter().map(|d| lines.object(&collection, d)).collect();
-    let diagnostics: Vec<DiagnosticEntry> = collection.diagnostics.iter().map(|d| lines.diagnostic(&collection, d)).collect();
+    let diagnostics: Vec<DiagnosticEntry> =
+        collection.diagnostics.iter().map(|d| lines.diagnostic(&collection, d)).collect();
 
     let mut out = std::io::stdout().lock();
     match args.format {
@@ -84,8 +85,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         ListFormat::Human => {
             for o in &objects {
-                let ns = if o.identity.namespace.is_empty() { String::new() } else { format!("{}/", o.identity.namespace) };
-                write!(out, "{}:{}:{}: {} {} {}{}", o.file, o.line, o.column, o.identity.api_version, o.identity.kind, ns, o.identity.name)?;
+                let ns =
+                    if o.identity.namespace.is_empty() { String::new() } else { format!("{}/", o.identity.namespace) };
+                write!(
+                    out,
+                    "{}:{}:{}: {} {} {}{}",
+                    o.file, o.line, o.column, o.identity.api_version, o.identity.kind, ns, o.identity.name
+                )?;
                 if let Some(origin) = &o.origin {
                     match (&origin.file, origin.line) {
                         (Some(f), Some(l)) => write!(out, " (from {f}:{l})")?,

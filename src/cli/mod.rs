@@ -17,7 +17,11 @@ mod ls;
 mod template;
 
 #[derive(Debug, Parser)]
-#[command(name = "driftlint", version, about = "Keep Kubernetes manifests true to a kube-compare reference configuration")]
+#[command(
+    name = "driftlint",
+    version,
+    about = "Keep Kubernetes manifests true to a kube-compare reference configuration"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -78,8 +78,7 @@ fn render(template: &Path, data: Option<&Path>, defines: &[PathBuf]) -> Result<E
 /// Reads a YAML or JSON document and converts it the way kube-compare hands a CR to a template.
 fn load_data(path: &Path) -> Result<Value> {
     let text = read(path)?;
-    let docs = crate::document::parse_yaml_json(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{}", path.display(), e))?;
+    let docs = crate::document::parse_yaml_json(&text).map_err(|e| anyhow::anyhow!("{}:{}", path.display(), e))?;
     Ok(docs.map(|j| Value::from_json(&j)).unwrap_or(Value::Nil))
 }
 
@@ -114,11 +113,11 @@ pub fn functions_listing() -> String {
             s.push_str(&format!("{name}:\n  {help}\n"));
         }
     }
-    s.push_str("\nImported from https://masterminds.github.io/sprig/\n--------------------------------------------------\n\n");
-    let sprig: Vec<&str> = driftlint_gotmpl::funcs::names()
-        .into_iter()
-        .filter(|n| !CUSTOM_HELP.iter().any(|(c, _)| c == n))
-        .collect();
+    s.push_str(
+        "\nImported from https://masterminds.github.io/sprig/\n--------------------------------------------------\n\n",
+    );
+    let sprig: Vec<&str> =
+        driftlint_gotmpl::funcs::names().into_iter().filter(|n| !CUSTOM_HELP.iter().any(|(c, _)| c == n)).collect();
     s.push_str(&sprig.join(", "));
     s.push('\n');
     s

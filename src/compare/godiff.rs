@@ -37,10 +37,7 @@ pub fn diff_main(text1: &str, text2: &str) -> Vec<Segment> {
     let a: Runes = text1.chars().collect();
     let b: Runes = text2.chars().collect();
     let deadline = Instant::now() + TIMEOUT;
-    main_runes(&a, &b, deadline)
-        .into_iter()
-        .map(|(op, t)| Segment { op, text: t.into_iter().collect() })
-        .collect()
+    main_runes(&a, &b, deadline).into_iter().map(|(op, t)| Segment { op, text: t.into_iter().collect() }).collect()
 }
 
 /// kube-compare's diff score (§5.8): the byte length of every Insert and Delete segment.
@@ -78,11 +75,7 @@ fn compute(text1: &[char], text2: &[char], deadline: Instant) -> Vec<RDiff> {
     let (long, short) = if text1.len() > text2.len() { (text1, text2) } else { (text2, text1) };
     if let Some(i) = index_of(long, short, 0) {
         let op = if text1.len() > text2.len() { Op::Delete } else { Op::Insert };
-        return vec![
-            (op, long[..i].to_vec()),
-            (Op::Equal, short.to_vec()),
-            (op, long[i + short.len()..].to_vec()),
-        ];
+        return vec![(op, long[..i].to_vec()), (Op::Equal, short.to_vec()), (op, long[i + short.len()..].to_vec())];
     }
     if short.len() == 1 {
         return vec![(Op::Delete, text1.to_vec()), (Op::Insert, text2.to_vec())];
@@ -379,13 +372,7 @@ mod tests {
         assert_eq!(diff_main("a", "b"), d(&[(Delete, "a"), (Insert, "b")]));
         assert_eq!(
             diff_main("Apples are a fruit.", "Bananas are also fruit."),
-            d(&[
-                (Delete, "Apple"),
-                (Insert, "Banana"),
-                (Equal, "s are a"),
-                (Insert, "lso"),
-                (Equal, " fruit.")
-            ])
+            d(&[(Delete, "Apple"), (Insert, "Banana"), (Equal, "s are a"), (Insert, "lso"), (Equal, " fruit.")])
         );
         assert_eq!(
             diff_main("ax\t", "\u{0680}x\u{0000}"),
@@ -412,13 +399,7 @@ mod tests {
         );
         assert_eq!(
             diff_main("a [[Pennsylvania]] and [[New", " and [[Pennsylvania]]"),
-            d(&[
-                (Insert, " "),
-                (Equal, "a"),
-                (Insert, "nd"),
-                (Equal, " [[Pennsylvania]]"),
-                (Delete, " and [[New")
-            ])
+            d(&[(Insert, " "), (Equal, "a"), (Insert, "nd"), (Equal, " [[Pennsylvania]]"), (Delete, " and [[New")])
         );
     }
 

@@ -9,7 +9,8 @@ use serde_json::Value;
 /// Whether kubectl would mask this pair (LIVE `kind: Secret`, `apiVersion: v1`).
 #[must_use]
 pub fn is_secret(live: &Value) -> bool {
-    live.get("kind").and_then(Value::as_str) == Some("Secret") && live.get("apiVersion").and_then(Value::as_str) == Some("v1")
+    live.get("kind").and_then(Value::as_str) == Some("Secret")
+        && live.get("apiVersion").and_then(Value::as_str) == Some("v1")
 }
 
 /// Masks `data` in place on both sides when [`is_secret`] holds.
@@ -72,7 +73,8 @@ mod tests {
     #[test]
     fn masks_like_kubectl() {
         let mut merged = json!({"apiVersion": "v1", "kind": "Secret", "data": {"same": "YQ==", "diff": "Yg==", "onlyM": "x"}, "stringData": {"s": "t"}});
-        let mut live = json!({"apiVersion": "v1", "kind": "Secret", "data": {"same": "YQ==", "diff": "Yw==", "onlyL": "y"}});
+        let mut live =
+            json!({"apiVersion": "v1", "kind": "Secret", "data": {"same": "YQ==", "diff": "Yw==", "onlyL": "y"}});
         mask_secrets(&mut merged, &mut live);
         assert_eq!(merged["data"], json!({"same": "***", "diff": "*** (before)", "onlyM": "***"}));
         assert_eq!(live["data"], json!({"same": "***", "diff": "*** (after)", "onlyL": "***"}));

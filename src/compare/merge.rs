@@ -59,7 +59,9 @@ fn merge_docs(doc: &mut Map<String, Value>, patch: &Map<String, Value>) {
 /// evanphx `pruneNulls`: drop `null` values of objects, recursively through lists.
 fn pruned(v: &Value) -> Value {
     match v {
-        Value::Object(m) => Value::Object(m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), pruned(v))).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), pruned(v))).collect())
+        }
         Value::Array(a) => Value::Array(a.iter().map(pruned).collect()),
         other => other.clone(),
     }
@@ -104,7 +106,11 @@ fn diff_objects(a: &Map<String, Value>, b: &Map<String, Value>) -> Map<String, V
 #[must_use]
 pub fn patch_to_string(v: &Value) -> String {
     let text = serde_json::to_string(&sorted(v)).unwrap_or_default();
-    text.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026").replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
+    text.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
 }
 
 fn sorted(v: &Value) -> Value {

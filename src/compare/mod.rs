@@ -30,8 +30,8 @@ pub use omit::omit_fields;
 pub use overrides::{OverrideError, UserOverride, load_overrides, parse_overrides};
 pub use render::{NotYaml, normalize_numbers, parse_rendered};
 pub use structured::{FieldDiff, FieldDiffKind, structured_diff};
-pub use unified::{DiffProgram, DiffProgramError, cr_id, diff_output, slug, unified_diff};
 pub(crate) use unified::civil_from_days;
+pub use unified::{DiffProgram, DiffProgramError, cr_id, diff_output, slug, unified_diff};
 
 use crate::reference::OmitPath;
 
@@ -172,8 +172,17 @@ pub fn compare_one(
     mask_secrets(&mut m, &mut l);
     let merged_yaml = driftlint_yaml::to_yaml_string(&m);
     let live_yaml = driftlint_yaml::to_yaml_string(&l);
-    let diff_output = diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;
+    let diff_output =
+        diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;
     // 8. Score.
     let score = godiff::score(&merged_yaml, &live_yaml);
-    Ok(Verdict::Compared(Box::new(Outcome { merged: rendered, live: cr.clone(), merged_yaml, live_yaml, score, diff_output, name })))
+    Ok(Verdict::Compared(Box::new(Outcome {
+        merged: rendered,
+        live: cr.clone(),
+        merged_yaml,
+        live_yaml,
+        score,
+        diff_output,
+        name,
+    })))
 }

@@ -103,7 +103,8 @@ mod tests {
 
     #[test]
     fn prefix_and_quoted_and_leading_dot() {
-        let mut o = json!({"metadata": {"annotations": {"a.io/x": "1", "a.io/y": "2", "b": "3"}, "name": "n"}, "status": {}});
+        let mut o =
+            json!({"metadata": {"annotations": {"a.io/x": "1", "a.io/y": "2", "b": "3"}, "name": "n"}, "status": {}});
         omit_fields(&mut o, &[p(r#"metadata.annotations."a.io/""#, true), p(".status", false)]);
         assert_eq!(o, json!({"metadata": {"annotations": {"b": "3"}, "name": "n"}}));
     }

@@ -33,7 +33,8 @@ pub enum OverrideError {
     Apply(String),
 }
 
-const FIELDS: [&str; 9] = ["apiVersion", "kind", "name", "namespace", "exactMatch", "templatePath", "type", "patch", "reason"];
+const FIELDS: [&str; 9] =
+    ["apiVersion", "kind", "name", "namespace", "exactMatch", "templatePath", "type", "patch", "reason"];
 
 /// Reads an overrides file (`open <path>: no such file or directory` style errors).
 pub fn load_overrides(path: &std::path::Path) -> Result<Vec<UserOverride>, OverrideError> {
@@ -88,14 +89,22 @@ fn decode_one(v: &Value) -> Result<UserOverride, String> {
     let mut o = UserOverride::default();
     for (k, val) in m {
         // Go's decoder: exact name first, else a case-insensitive match.
-        let Some(field) = FIELDS.iter().find(|f| **f == k).or_else(|| FIELDS.iter().find(|f| f.eq_ignore_ascii_case(k))) else { continue };
+        let Some(field) =
+            FIELDS.iter().find(|f| **f == k).or_else(|| FIELDS.iter().find(|f| f.eq_ignore_ascii_case(k)))
+        else {
+            continue;
+        };
         let s = match val {
             Value::String(s) => s.clone(),
             Value::Null => continue,
             other => {
                 return Err(format!(
                     "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go struct field UserOverride.{field} of type string",
-                    unmarshal_error(other, "").split("unmarshal ").nth(1).and_then(|s| s.split(' ').next()).unwrap_or("value")
+                    unmarshal_error(other, "")
+                        .split("unmarshal ")
+                        .nth(1)
+                        .and_then(|s| s.split(' ').next())
+                        .unwrap_or("value")
                 ));
             }
         };
@@ -132,7 +141,14 @@ impl UserOverride {
 /// Bound on `go-template` patches producing `go-template` patches.
 const MAX_NESTING: usize = 16;
 
-fn apply_patch(type_: &str, patch: &str, rendered: &Value, cr: &Value, crs: &[driftlint_gotmpl::Value], depth: usize) -> Result<Value, OverrideError> {
+fn apply_patch(
+    type_: &str,
+    patch: &str,
+    rendered: &Value,
+    cr: &Value,
+    crs: &[driftlint_gotmpl::Value],
+    depth: usize,
+) -> Result<Value, OverrideError> {
     let err = |s: String| OverrideError::Apply(s);
     let mut out = match type_ {
         "mergepatch" => {
@@ -140,7 +156,8 @@ fn apply_patch(type_: &str, patch: &str, rendered: &Value, cr: &Value, crs: &[dr
             merge_patch(rendered, &p)
         }
         "rfc6902" => {
-            let p: json_patch::Patch = serde_json::from_str(patch).map_err(|e| err(format!("failed to decode user patch: {e}")))?;
+            let p: json_patch::Patch =
+                serde_json::from_str(patch).map_err(|e| err(format!("failed to decode user patch: {e}")))?;
             let mut doc = rendered.clone();
             json_patch::patch(&mut doc, &p).map_err(|e| err(format!("failed to apply user patch: {e}")))?;
             doc
@@ -158,9 +175,15 @@ fn apply_patch(type_: &str, patch: &str, rendered: &Value, cr: &Value, crs: &[dr
                 .text;
             let stream = driftlint_yaml::parse_stream(&text);
             if let Some(e) = stream.error {
-                return Err(err(format!("failed to unmarshal templated patch: error converting YAML to JSON: yaml: line {}: {}", e.line, e.message)));
+                return Err(err(format!(
+                    "failed to unmarshal templated patch: error converting YAML to JSON: yaml: line {}: {}",
+                    e.line, e.message
+                )));
             }
-            let inner = stream.documents.first().map_or(Ok(UserOverride::default()), |d| decode_one(&d.root.to_json()))
+            let inner = stream
+                .documents
+                .first()
+                .map_or(Ok(UserOverride::default()), |d| decode_one(&d.root.to_json()))
                 .map_err(|e| err(format!("failed to unmarshal templated patch: {e}")))?;
             return apply_patch(&inner.type_, &inner.patch, rendered, cr, crs, depth + 1);
         }
@@ -182,24 +205,60 @@ mod tests {
         assert_eq!(o[0].api_version, "v1");
         assert_eq!(o[0].reason, "why");
         assert_eq!(parse_overrides("").unwrap(), vec![]);
-        assert_eq!(parse_overrides("- kind: X\n  type: mergepatch\n").unwrap_err().to_string(), "failed to load user overrides: missing reason");
-        assert!(load_overrides(std::path::Path::new("/nonexistent/x.patch")).unwrap_err().to_string().ends_with("no such file or directory"));
+        assert_eq!(
+            parse_overrides("- kind: X\n  type: mergepatch\n").unwrap_err().to_string(),
+            "failed to load user overrides: missing reason"
+        );
+        assert!(
+            load_overrides(std::path::Path::new("/nonexistent/x.patch"))
+                .unwrap_err()
+                .to_string()
+                .ends_with("no such file or directory")
+        );
     }
 
     #[test]
     fn apply_kinds() {
         let rendered = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
         let cr = json!({"metadata": {"name": "n"}});
-        let o = |t: &str, p: &str| UserOverride { type_: t.into(), patch: p.into(), reason: "r".into(), ..Default::default() };
-        assert_eq!(o("mergepatch", r#"{"metadata":{"labels":{"a":null}}}"#).apply(&rendered, &cr, &[]).unwrap(), json!({"metadata": {"labels": {"b": "2"}}}));
+        let o = |t: &str, p: &str| UserOverride {
+            type_: t.into(),
+            patch: p.into(),
+            reason: "r".into(),
+            ..Default::default()
+        };
         assert_eq!(
-            o("rfc6902", r#"[{"op":"replace","path":"/metadata/labels/a","value":"x"}]"#).apply(&rendered, &cr, &[]).unwrap(),
+            o("mergepatch", r#"{"metadata":{"labels":{"a":null}}}"#).apply(&rendered, &cr, &[]).unwrap(),
+            json!({"metadata": {"labels": {"b": "2"}}})
+        );
+        assert_eq!(
+            o("rfc6902", r#"[{"op":"replace","path":"/metadata/labels/a","value":"x"}]"#)
+                .apply(&rendered, &cr, &[])
+                .unwrap(),
             json!({"metadata": {"labels": {"a": "x", "b": "2"}}})
         );
-        assert!(o("rfc6902", r#"[{"op":"remove","path":"/nope"}]"#).apply(&rendered, &cr, &[]).unwrap_err().to_string().starts_with("failed to apply user patch: "));
-        assert!(o("rfc6902", "nope").apply(&rendered, &cr, &[]).unwrap_err().to_string().starts_with("failed to decode user patch: "));
-        let gt = o("go-template", "type: mergepatch\npatch: '{\"metadata\":{\"labels\":{\"name\":\"{{ .metadata.name }}\"}}}'\n");
+        assert!(
+            o("rfc6902", r#"[{"op":"remove","path":"/nope"}]"#)
+                .apply(&rendered, &cr, &[])
+                .unwrap_err()
+                .to_string()
+                .starts_with("failed to apply user patch: ")
+        );
+        assert!(
+            o("rfc6902", "nope")
+                .apply(&rendered, &cr, &[])
+                .unwrap_err()
+                .to_string()
+                .starts_with("failed to decode user patch: ")
+        );
+        let gt = o(
+            "go-template",
+            "type: mergepatch\npatch: '{\"metadata\":{\"labels\":{\"name\":\"{{ .metadata.name }}\"}}}'\n",
+        );
         assert_eq!(gt.apply(&rendered, &cr, &[]).unwrap()["metadata"]["labels"]["name"], "n");
-        assert_eq!(o("Mergepatch", "{}").apply(&rendered, &cr, &[]).unwrap_err().to_string(), "unknown patch type: Mergepatch");
+        assert_eq!(
+            o("Mergepatch", "{}").apply(&rendered, &cr, &[]).unwrap_err().to_string(),
+            "unknown patch type: Mergepatch"
+        );
     }
 }

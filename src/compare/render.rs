@@ -9,7 +9,9 @@ use serde_json::{Number, Value};
 
 /// Error for output that is not a YAML mapping; `Display` is kube-compare's text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("template: {template} isn't a yaml file after injection. yaml unmarshal error: {detail}. The Template After Execution: {raw}")]
+#[error(
+    "template: {template} isn't a yaml file after injection. yaml unmarshal error: {detail}. The Template After Execution: {raw}"
+)]
 pub struct NotYaml {
     pub template: String,
     pub detail: String,
@@ -26,7 +28,9 @@ pub fn parse_rendered(template: &str, raw: &str) -> Result<Value, NotYaml> {
     // Only the first document counts; an error in a later one is ignored like Go does.
     let first = match (stream.documents.into_iter().next(), stream.error) {
         (Some(d), _) => d.root.to_json(),
-        (None, Some(e)) => return Err(err(format!("error converting YAML to JSON: yaml: line {}: {}", e.line, e.message))),
+        (None, Some(e)) => {
+            return Err(err(format!("error converting YAML to JSON: yaml: line {}: {}", e.line, e.message)));
+        }
         (None, None) => Value::Object(serde_json::Map::new()),
     };
     let mut value = match first {
@@ -71,9 +75,10 @@ const TWO_53: u64 = 1 << 53;
 
 fn float64_number(n: &Number) -> Number {
     if let Some(i) = n.as_i64()
-        && i.unsigned_abs() <= TWO_53 {
-            return n.clone();
-        }
+        && i.unsigned_abs() <= TWO_53
+    {
+        return n.clone();
+    }
     let f = n.as_f64().unwrap_or(0.0);
     match driftlint_yaml::float_to_json(f) {
         Value::Number(n) => n,
@@ -130,7 +135,8 @@ mod tests {
 
     #[test]
     fn strips_no_value_and_reads_first_document() {
-        let v = parse_rendered("t.yaml", "kind: X\nname: <no value>\nnum: 9007199254740993\nf: 3.0\n---\nkind: Y\n").unwrap();
+        let v = parse_rendered("t.yaml", "kind: X\nname: <no value>\nnum: 9007199254740993\nf: 3.0\n---\nkind: Y\n")
+            .unwrap();
         assert_eq!(v, json!({"kind": "X", "name": null, "num": 9007199254740992u64, "f": 3}));
         assert_eq!(driftlint_yaml::to_yaml_string(&v), "f: 3\nkind: X\nname: null\nnum: 9007199254740992\n");
     }

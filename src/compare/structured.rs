@@ -50,12 +50,22 @@ fn walk(m: &Value, l: &Value, ptr: &mut String, out: &mut Vec<FieldDiff>) {
                 ptr.push_str(&escape(k));
                 match b.get(k) {
                     Some(bv) => walk(av, bv, ptr, out),
-                    None => out.push(FieldDiff { pointer: ptr.clone(), kind: FieldDiffKind::Missing, expected: Some(av.clone()), actual: None }),
+                    None => out.push(FieldDiff {
+                        pointer: ptr.clone(),
+                        kind: FieldDiffKind::Missing,
+                        expected: Some(av.clone()),
+                        actual: None,
+                    }),
                 }
                 ptr.truncate(len);
             }
             for (k, bv) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
-                out.push(FieldDiff { pointer: format!("{ptr}/{}", escape(k)), kind: FieldDiffKind::Extra, expected: None, actual: Some(bv.clone()) });
+                out.push(FieldDiff {
+                    pointer: format!("{ptr}/{}", escape(k)),
+                    kind: FieldDiffKind::Extra,
+                    expected: None,
+                    actual: Some(bv.clone()),
+                });
             }
         }
         (Value::Array(a), Value::Array(b)) => {
@@ -64,15 +74,30 @@ fn walk(m: &Value, l: &Value, ptr: &mut String, out: &mut Vec<FieldDiff>) {
                 ptr.push_str(&format!("/{i}"));
                 match (a.get(i), b.get(i)) {
                     (Some(av), Some(bv)) => walk(av, bv, ptr, out),
-                    (Some(av), None) => out.push(FieldDiff { pointer: ptr.clone(), kind: FieldDiffKind::Missing, expected: Some(av.clone()), actual: None }),
-                    (None, Some(bv)) => out.push(FieldDiff { pointer: ptr.clone(), kind: FieldDiffKind::Extra, expected: None, actual: Some(bv.clone()) }),
+                    (Some(av), None) => out.push(FieldDiff {
+                        pointer: ptr.clone(),
+                        kind: FieldDiffKind::Missing,
+                        expected: Some(av.clone()),
+                        actual: None,
+                    }),
+                    (None, Some(bv)) => out.push(FieldDiff {
+                        pointer: ptr.clone(),
+                        kind: FieldDiffKind::Extra,
+                        expected: None,
+                        actual: Some(bv.clone()),
+                    }),
                     (None, None) => {}
                 }
                 ptr.truncate(len);
             }
         }
         _ if json_eq(m, l) => {}
-        _ => out.push(FieldDiff { pointer: ptr.clone(), kind: FieldDiffKind::Changed, expected: Some(m.clone()), actual: Some(l.clone()) }),
+        _ => out.push(FieldDiff {
+            pointer: ptr.clone(),
+            kind: FieldDiffKind::Changed,
+            expected: Some(m.clone()),
+            actual: Some(l.clone()),
+        }),
     }
 }
 
@@ -88,7 +113,17 @@ mod tests {
         let d = structured_diff(&m, &l);
         let got: Vec<(&str, FieldDiffKind)> = d.iter().map(|f| (f.pointer.as_str(), f.kind)).collect();
         use FieldDiffKind::*;
-        assert_eq!(got, [("/m/x~1y", Changed), ("/m/e", Extra), ("/l/1", Changed), ("/l/2", Missing), ("/t", Changed), ("/z", Extra)]);
+        assert_eq!(
+            got,
+            [
+                ("/m/x~1y", Changed),
+                ("/m/e", Extra),
+                ("/l/1", Changed),
+                ("/l/2", Missing),
+                ("/t", Changed),
+                ("/z", Extra)
+            ]
+        );
         assert!(structured_diff(&m, &m).is_empty());
     }
 }

@@ -17,7 +17,8 @@ use similar::{Algorithm, TextDiff};
 /// are ASCII).
 #[must_use]
 pub fn slug(s: &str) -> String {
-    let s = s.trim().replace(['"', '\'', '\u{2019}'], "").replace(['\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}'], "-");
+    let s =
+        s.trim().replace(['"', '\'', '\u{2019}'], "").replace(['\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}'], "-");
     let s = s.replace('&', "and").replace('@', "at").to_lowercase();
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -55,7 +56,10 @@ impl DiffProgram {
     /// Reads `KUBECTL_EXTERNAL_DIFF` from the environment.
     #[must_use]
     pub fn from_env() -> Self {
-        std::env::var("KUBECTL_EXTERNAL_DIFF").ok().filter(|v| !v.is_empty()).map_or(DiffProgram::InProcess, |v| Self::parse_external(&v))
+        std::env::var("KUBECTL_EXTERNAL_DIFF")
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map_or(DiffProgram::InProcess, |v| Self::parse_external(&v))
     }
 
     /// kubectl's parsing: split on single spaces; the first token is the program; later
@@ -82,14 +86,23 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// A temp-directory-like name, `$TMPDIR/<prefix><digits>`, as `os.MkdirTemp` would choose.
 fn temp_name(prefix: &str) -> PathBuf {
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let n = u64::from(nanos) ^ (u64::from(std::process::id()) << 20) ^ COUNTER.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9E37_79B9);
+    let n = u64::from(nanos)
+        ^ (u64::from(std::process::id()) << 20)
+        ^ COUNTER.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9E37_79B9);
     std::env::temp_dir().join(format!("{prefix}{}", n % 10_000_000_000))
 }
 
 /// Produces `DiffOutput` for one comparison.
-pub fn diff_output(program: &DiffProgram, name: &str, merged_yaml: &str, live_yaml: &str) -> Result<String, DiffProgramError> {
+pub fn diff_output(
+    program: &DiffProgram,
+    name: &str,
+    merged_yaml: &str,
+    live_yaml: &str,
+) -> Result<String, DiffProgramError> {
     match program {
-        DiffProgram::InProcess => Ok(unified_diff(&temp_name("MERGED-").join(name), &temp_name("LIVE-").join(name), merged_yaml, live_yaml)),
+        DiffProgram::InProcess => {
+            Ok(unified_diff(&temp_name("MERGED-").join(name), &temp_name("LIVE-").join(name), merged_yaml, live_yaml))
+        }
         DiffProgram::External { program, args } => run_external(program, args, name, merged_yaml, live_yaml),
     }
 }
@@ -173,7 +186,13 @@ fn write_side(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
 
 /// Runs the external program on `MERGED-*` and `LIVE-*` directories (stdout captured, stderr
 /// passed through). Exit 0 and 1 are accepted (§5.7).
-fn run_external(program: &str, args: &[String], name: &str, merged: &str, live: &str) -> Result<String, DiffProgramError> {
+fn run_external(
+    program: &str,
+    args: &[String],
+    name: &str,
+    merged: &str,
+    live: &str,
+) -> Result<String, DiffProgramError> {
     let io = |e: std::io::Error| DiffProgramError(e.to_string());
     let m = TempDir::create("MERGED-").map_err(io)?;
     let l = TempDir::create("LIVE-").map_err(io)?;
@@ -187,7 +206,9 @@ fn run_external(program: &str, args: &[String], name: &str, merged: &str, live: 
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => DiffProgramError(format!("failed to run \"{program}\": executable file not found in $PATH")),
+            std::io::ErrorKind::NotFound => {
+                DiffProgramError(format!("failed to run \"{program}\": executable file not found in $PATH"))
+            }
             _ => DiffProgramError(format!("failed to run \"{program}\": {e}")),
         })?;
     match output.status.code() {
@@ -203,7 +224,10 @@ mod tests {
 
     #[test]
     fn slug_examples() {
-        assert_eq!(slug("rbac.authorization.k8s.io/v1_ClusterRole_kubernetes-dashboard"), "rbac-authorization-k8s-io-v1_clusterrole_kubernetes-dashboard");
+        assert_eq!(
+            slug("rbac.authorization.k8s.io/v1_ClusterRole_kubernetes-dashboard"),
+            "rbac-authorization-k8s-io-v1_clusterrole_kubernetes-dashboard"
+        );
         assert_eq!(slug("v1_Namespace_openshift-storage"), "v1_namespace_openshift-storage");
         assert_eq!(slug("  _a&b@c--d_ "), "aandbatc-d");
     }

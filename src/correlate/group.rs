@@ -47,29 +47,13 @@ use Field::{ApiVersion as A, Kind as K, Name as N, Namespace as S};
 
 /// The groups as written in kube-compare (`defaultFieldGroups`); the override correlator
 /// ends up using this order (§4.2, §6.2).
-pub const DECLARED_ORDER: [&[Field]; 8] = [
-    &[A, N, S, K],
-    &[A, S, K],
-    &[N, S, K],
-    &[A, N, K],
-    &[N, K],
-    &[S, K],
-    &[A, K],
-    &[K],
-];
+pub const DECLARED_ORDER: [&[Field]; 8] =
+    [&[A, N, S, K], &[A, S, K], &[N, S, K], &[A, N, K], &[N, K], &[S, K], &[A, K], &[K]];
 
 /// The order the template correlator really uses: Go's `sort.Slice` with the non-strict
 /// comparator `len(a) >= len(b)` reverses runs of equal length (§4.2, verified empirically).
-pub const EFFECTIVE_ORDER: [&[Field]; 8] = [
-    &[A, N, S, K],
-    &[A, N, K],
-    &[N, S, K],
-    &[A, S, K],
-    &[A, K],
-    &[S, K],
-    &[N, K],
-    &[K],
-];
+pub const EFFECTIVE_ORDER: [&[Field]; 8] =
+    [&[A, N, S, K], &[A, N, K], &[N, S, K], &[A, S, K], &[A, K], &[S, K], &[N, K], &[K]];
 
 /// What an entry has fixed: `Some` non-empty strings only.
 pub trait FixedFields {
@@ -144,10 +128,7 @@ impl GroupCorrelator {
         for g in &self.groups {
             let mut texts = Vec::new();
             for members in g.buckets.values().filter(|m| m.len() > 1) {
-                let mut names: Vec<&str> = members
-                    .iter()
-                    .map(|&i| ids.get(i).map_or("", String::as_str))
-                    .collect();
+                let mut names: Vec<&str> = members.iter().map(|&i| ids.get(i).map_or("", String::as_str)).collect();
                 names.sort_unstable();
                 let fields: Vec<&str> = g.fields.iter().map(|f| f.label()).collect();
                 texts.push(format!(
@@ -161,11 +142,7 @@ impl GroupCorrelator {
             if texts.is_empty() {
                 continue;
             }
-            out.push(if verbose {
-                texts.join("\n")
-            } else {
-                OVERLAP_SHORT.to_owned()
-            });
+            out.push(if verbose { texts.join("\n") } else { OVERLAP_SHORT.to_owned() });
         }
         out
     }

@@ -13,9 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-pub use group::{
-    DECLARED_ORDER, EFFECTIVE_ORDER, Field, FixedFields, GroupCorrelator, OVERLAP_SHORT,
-};
+pub use group::{DECLARED_ORDER, EFFECTIVE_ORDER, Field, FixedFields, GroupCorrelator, OVERLAP_SHORT};
 pub use overrides::{OverrideCorrelator, OverrideFields};
 pub use reference::ReferenceIndex;
 
@@ -36,17 +34,8 @@ impl TemplateMeta {
     #[must_use]
     pub fn metadata_id(&self) -> String {
         let s = |v: &Option<String>| v.clone().unwrap_or_default();
-        let (api, kind, ns, name) = (
-            s(&self.api_version),
-            s(&self.kind),
-            s(&self.namespace),
-            s(&self.name),
-        );
-        if ns.is_empty() {
-            format!("{api}_{kind}_{name}")
-        } else {
-            format!("{api}_{kind}_{ns}_{name}")
-        }
+        let (api, kind, ns, name) = (s(&self.api_version), s(&self.kind), s(&self.namespace), s(&self.name));
+        if ns.is_empty() { format!("{api}_{kind}_{name}") } else { format!("{api}_{kind}_{ns}_{name}") }
     }
 }
 
@@ -64,9 +53,7 @@ impl FixedFields for TemplateMeta {
 
 /// A `-c` pair names a template that does not exist (§2.8).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "error in template manual matching for resource: {cr} no template in the name of {template}"
-)]
+#[error("error in template manual matching for resource: {cr} no template in the name of {template}")]
 pub struct ManualError {
     pub cr: String,
     pub template: String,
@@ -96,22 +83,12 @@ impl Correlator {
     ///
     /// # Errors
     /// The first pair naming an unknown template.
-    pub fn new(
-        templates: &[TemplateMeta],
-        manual_pairs: &[(String, String)],
-    ) -> Result<Correlator, ManualError> {
-        let by_path: HashMap<&str, usize> = templates
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.path.as_str(), i))
-            .collect();
+    pub fn new(templates: &[TemplateMeta], manual_pairs: &[(String, String)]) -> Result<Correlator, ManualError> {
+        let by_path: HashMap<&str, usize> = templates.iter().enumerate().map(|(i, t)| (t.path.as_str(), i)).collect();
         let mut manual = HashMap::new();
         for (cr, path) in manual_pairs {
             let Some(&i) = by_path.get(path.as_str()) else {
-                return Err(ManualError {
-                    cr: cr.clone(),
-                    template: path.clone(),
-                });
+                return Err(ManualError { cr: cr.clone(), template: path.clone() });
             };
             manual.insert(cr.clone(), i);
         }
@@ -119,11 +96,7 @@ impl Correlator {
         for (i, t) in templates.iter().enumerate() {
             by_metadata_id.entry(t.metadata_id()).or_default().push(i);
         }
-        Ok(Correlator {
-            manual,
-            group: GroupCorrelator::new(&EFFECTIVE_ORDER, templates),
-            by_metadata_id,
-        })
+        Ok(Correlator { manual, group: GroupCorrelator::new(&EFFECTIVE_ORDER, templates), by_metadata_id })
     }
 
     /// The group correlator (for its overlap warnings).
@@ -136,12 +109,7 @@ impl Correlator {
     /// link matched (kube-compare's `UnknownMatch`). `cr_id` is the CR's id; `refs` are the
     /// reference indexes once CRs are loaded.
     #[must_use]
-    pub fn candidates(
-        &self,
-        cr: &Value,
-        cr_id: &str,
-        refs: Option<&ReferenceIndex>,
-    ) -> Option<(Vec<usize>, Via)> {
+    pub fn candidates(&self, cr: &Value, cr_id: &str, refs: Option<&ReferenceIndex>) -> Option<(Vec<usize>, Via)> {
         if let Some(&i) = self.manual.get(cr_id) {
             return Some((vec![i], Via::Manual));
         }

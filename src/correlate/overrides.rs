@@ -51,10 +51,7 @@ impl OverrideCorrelator {
                 exact.insert(o.exact_match.clone(), i);
             }
         }
-        OverrideCorrelator {
-            exact,
-            group: GroupCorrelator::new(&DECLARED_ORDER, overrides),
-        }
+        OverrideCorrelator { exact, group: GroupCorrelator::new(&DECLARED_ORDER, overrides) }
     }
 
     /// The group correlator (for its overlap warnings).
@@ -69,10 +66,7 @@ impl OverrideCorrelator {
         if let Some(&i) = self.exact.get(cr_id) {
             return vec![i];
         }
-        self.group
-            .candidates(cr)
-            .map(<[usize]>::to_vec)
-            .unwrap_or_default()
+        self.group.candidates(cr).map(<[usize]>::to_vec).unwrap_or_default()
     }
 }
 

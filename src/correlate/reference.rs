@@ -30,10 +30,7 @@ fn nested_str<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 }
 
 fn holder_namespace(cr: &Value) -> &str {
-    cr.get("metadata")
-        .and_then(|m| m.get("namespace"))
-        .and_then(Value::as_str)
-        .unwrap_or("")
+    cr.get("metadata").and_then(|m| m.get("namespace")).and_then(Value::as_str).unwrap_or("")
 }
 
 impl ReferenceIndex {
@@ -48,17 +45,14 @@ impl ReferenceIndex {
     }
 
     fn add_owners(&mut self, cr: &Value) {
-        let Some(Value::Array(refs)) = cr.get("metadata").and_then(|m| m.get("ownerReferences"))
-        else {
+        let Some(Value::Array(refs)) = cr.get("metadata").and_then(|m| m.get("ownerReferences")) else {
             return;
         };
         let ns = holder_namespace(cr);
         for r in refs.iter().filter(|r| r.is_object()) {
-            let (Some(api), Some(kind), Some(name)) = (
-                nested_str(r, "apiVersion"),
-                nested_str(r, "kind"),
-                nested_str(r, "name"),
-            ) else {
+            let (Some(api), Some(kind), Some(name)) =
+                (nested_str(r, "apiVersion"), nested_str(r, "kind"), nested_str(r, "name"))
+            else {
                 continue;
             };
             if api.is_empty() || kind.is_empty() || name.is_empty() {
@@ -80,11 +74,9 @@ impl ReferenceIndex {
             return;
         };
         for s in subjects.iter().filter(|s| s.is_object()) {
-            let (Some(kind), Some(name), Some(ns)) = (
-                nested_str(s, "kind"),
-                nested_str(s, "name"),
-                nested_str(s, "namespace"),
-            ) else {
+            let (Some(kind), Some(name), Some(ns)) =
+                (nested_str(s, "kind"), nested_str(s, "name"), nested_str(s, "namespace"))
+            else {
                 continue;
             };
             // Users and Groups have no object to match; only ServiceAccounts count.
@@ -93,8 +85,7 @@ impl ReferenceIndex {
             }
             self.subjects.insert(format!("v1_ServiceAccount_{name}"));
             if !ns.is_empty() {
-                self.subjects
-                    .insert(format!("v1_ServiceAccount_{ns}_{name}"));
+                self.subjects.insert(format!("v1_ServiceAccount_{ns}_{name}"));
             }
         }
     }

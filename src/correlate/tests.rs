@@ -4,13 +4,7 @@ use serde_json::json;
 
 use super::*;
 
-fn meta(
-    path: &str,
-    api: Option<&str>,
-    kind: &str,
-    name: Option<&str>,
-    ns: Option<&str>,
-) -> TemplateMeta {
+fn meta(path: &str, api: Option<&str>, kind: &str, name: Option<&str>, ns: Option<&str>) -> TemplateMeta {
     TemplateMeta {
         path: path.into(),
         api_version: api.map(Into::into),
@@ -21,8 +15,7 @@ fn meta(
 }
 
 fn paths(ts: &[TemplateMeta], c: Option<(Vec<usize>, Via)>) -> Vec<String> {
-    c.map(|(v, _)| v.into_iter().map(|i| ts[i].path.clone()).collect())
-        .unwrap_or_default()
+    c.map(|(v, _)| v.into_iter().map(|i| ts[i].path.clone()).collect()).unwrap_or_default()
 }
 
 #[test]
@@ -37,10 +30,7 @@ fn spec_reproducer_effective_order() {
         (vec![t2.clone(), t3.clone()], "t2"),
     ] {
         let c = Correlator::new(&list, &[]).unwrap();
-        assert_eq!(
-            paths(&list, c.candidates(&cr, "v1_ConfigMap_ns_foo", None)),
-            [want]
-        );
+        assert_eq!(paths(&list, c.candidates(&cr, "v1_ConfigMap_ns_foo", None)), [want]);
     }
 }
 
@@ -53,50 +43,32 @@ fn first_bucket_wins_without_fallback_and_buckets_keep_order() {
     ];
     let c = Correlator::new(&ts, &[]).unwrap();
     let cr = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}});
-    assert_eq!(
-        paths(&ts, c.candidates(&cr, "v1_ConfigMap_x", None)),
-        ["a", "b"]
-    );
+    assert_eq!(paths(&ts, c.candidates(&cr, "v1_ConfigMap_x", None)), ["a", "b"]);
     let other = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "y"}});
-    assert_eq!(
-        paths(&ts, c.candidates(&other, "v1_ConfigMap_y", None)),
-        ["c"]
-    );
+    assert_eq!(paths(&ts, c.candidates(&other, "v1_ConfigMap_y", None)), ["c"]);
     // Non-string fields skip a group.
     let odd = json!({"apiVersion": 1, "kind": "Secret"});
     assert!(c.candidates(&odd, "_Secret_", None).is_none());
     assert_eq!(
-        c.group().overlap_warnings(
-            &ts.iter().map(|t| t.path.clone()).collect::<Vec<_>>(),
-            false
-        ),
+        c.group().overlap_warnings(&ts.iter().map(|t| t.path.clone()).collect::<Vec<_>>(), false),
         [OVERLAP_SHORT]
     );
-    let verbose = c
-        .group()
-        .overlap_warnings(&["b".into(), "a".into(), "c".into()], true);
+    let verbose = c.group().overlap_warnings(&["b".into(), "a".into(), "c".into()], true);
     assert_eq!(
         verbose,
-        [
-            "More than one template with same apiVersion, metadata_name, kind. By Default for each Cluster CR that is \
+        ["More than one template with same apiVersion, metadata_name, kind. By Default for each Cluster CR that is \
           correlated to one of these templates the template with the least number of diffs will be used. To use a \
-          different template for a specific CR specify it in the diff-config (-c flag) Template names are: a, b"
-        ]
+          different template for a specific CR specify it in the diff-config (-c flag) Template names are: a, b"]
     );
 }
 
 #[test]
 fn manual_pairs_come_first_and_unknown_templates_fail() {
-    let ts = vec![
-        meta("a", Some("v1"), "ConfigMap", None, None),
-        meta("b", Some("v1"), "Secret", None, None),
-    ];
+    let ts = vec![meta("a", Some("v1"), "ConfigMap", None, None), meta("b", Some("v1"), "Secret", None, None)];
     let c = Correlator::new(&ts, &[("v1_ConfigMap_x".into(), "b".into())]).unwrap();
     let cr = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}});
     assert_eq!(paths(&ts, c.candidates(&cr, "v1_ConfigMap_x", None)), ["b"]);
-    let err = Correlator::new(&ts, &[("v1_ConfigMap_x".into(), "zz.yaml".into())])
-        .err()
-        .unwrap();
+    let err = Correlator::new(&ts, &[("v1_ConfigMap_x".into(), "zz.yaml".into())]).err().unwrap();
     assert_eq!(
         err.to_string(),
         "error in template manual matching for resource: v1_ConfigMap_x no template in the name of zz.yaml"
@@ -113,27 +85,9 @@ fn reference_only_matches() {
     ];
     let idx = ReferenceIndex::new(crs.iter());
     let ts = vec![
-        meta(
-            "owner-ns.yaml",
-            Some("example.io/v1"),
-            "Owner",
-            Some("o"),
-            Some("ns"),
-        ),
-        meta(
-            "owner.yaml",
-            Some("example.io/v1"),
-            "Owner",
-            Some("o"),
-            None,
-        ),
-        meta(
-            "sa.yaml",
-            Some("v1"),
-            "ServiceAccount",
-            Some("sa"),
-            Some("ns"),
-        ),
+        meta("owner-ns.yaml", Some("example.io/v1"), "Owner", Some("o"), Some("ns")),
+        meta("owner.yaml", Some("example.io/v1"), "Owner", Some("o"), None),
+        meta("sa.yaml", Some("v1"), "ServiceAccount", Some("sa"), Some("ns")),
         meta("user.yaml", Some("v1"), "User", Some("u"), None),
     ];
     assert_eq!(idx.reference_only(&ts), [0, 1, 2]);
@@ -143,22 +97,14 @@ fn reference_only_matches() {
 fn override_correlation_uses_declared_order() {
     // (apiVersion, namespace, kind) is declared before (apiVersion, name, kind).
     let os = vec![
-        OverrideFields {
-            api_version: "v1".into(),
-            kind: "ConfigMap".into(),
-            name: "foo".into(),
-            ..Default::default()
-        },
+        OverrideFields { api_version: "v1".into(), kind: "ConfigMap".into(), name: "foo".into(), ..Default::default() },
         OverrideFields {
             api_version: "v1".into(),
             kind: "ConfigMap".into(),
             namespace: "ns".into(),
             ..Default::default()
         },
-        OverrideFields {
-            exact_match: "v1_ConfigMap_ns_bar".into(),
-            ..Default::default()
-        },
+        OverrideFields { exact_match: "v1_ConfigMap_ns_bar".into(), ..Default::default() },
     ];
     let c = OverrideCorrelator::new(&os);
     let cr = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "foo", "namespace": "ns"}});

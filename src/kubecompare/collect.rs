@@ -50,10 +50,7 @@ pub enum CollectError {
     /// Documents that could not be decoded (`r.Infos()`); the skip warnings logged before the
     /// error are kept so they can still be printed.
     #[error("error occurred while trying to fetch resources: {message}")]
-    Fetch {
-        message: String,
-        warnings: Vec<String>,
-    },
+    Fetch { message: String, warnings: Vec<String> },
 }
 
 /// How stdin and URLs are read; the defaults read the process' stdin and refuse URLs
@@ -65,9 +62,7 @@ pub trait Io {
     /// The read error's text.
     fn read_stdin(&mut self) -> Result<String, String> {
         let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| e.to_string())?;
+        std::io::stdin().read_to_string(&mut s).map_err(|e| e.to_string())?;
         Ok(s)
     }
 
@@ -76,9 +71,7 @@ pub trait Io {
     /// # Errors
     /// kube-compare's text for an unreadable URL.
     fn fetch_url(&mut self, url: &str) -> Result<String, String> {
-        Err(format!(
-            "unable to read URL {url:?}, server reported not supported offline"
-        ))
+        Err(format!("unable to read URL {url:?}, server reported not supported offline"))
     }
 }
 
@@ -113,11 +106,7 @@ pub fn collect_crs(inputs: &[String], recursive: bool) -> Result<Collected, Coll
 ///
 /// # Errors
 /// [`CollectError`] with kube-compare's text.
-pub fn collect_crs_with(
-    inputs: &[String],
-    recursive: bool,
-    io: &mut dyn Io,
-) -> Result<Collected, CollectError> {
+pub fn collect_crs_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Collected, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
     for visit in visits {
@@ -137,21 +126,11 @@ pub fn collect_crs_with(
         }
     }
     if !reader.errors.is_empty() {
-        return Err(CollectError::Fetch {
-            message: aggregate(&reader.errors),
-            warnings: reader.warnings,
-        });
+        return Err(CollectError::Fetch { message: aggregate(&reader.errors), warnings: reader.warnings });
     }
     let mut seen = std::collections::HashSet::new();
-    let crs = reader
-        .crs
-        .into_iter()
-        .filter(|cr| seen.insert(cr.id.clone()))
-        .collect();
-    Ok(Collected {
-        crs,
-        warnings: reader.warnings,
-    })
+    let crs = reader.crs.into_iter().filter(|cr| seen.insert(cr.id.clone())).collect();
+    Ok(Collected { crs, warnings: reader.warnings })
 }
 
 fn io_text(e: &std::io::Error) -> String {
@@ -197,10 +176,7 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     errs.push(format!("the path {p:?} does not exist"));
                 }
-                Err(e) => errs.push(format!(
-                    "the path {p:?} cannot be accessed: {}",
-                    io_text(&e)
-                )),
+                Err(e) => errs.push(format!("the path {p:?} cannot be accessed: {}", io_text(&e))),
                 Ok(_) => walk(Path::new(p), p, true, recursive, &mut visits),
             }
         }
@@ -211,11 +187,7 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
             ));
         }
     }
-    if errs.is_empty() {
-        Ok(visits)
-    } else {
-        Err(CollectError::Builder(aggregate(&errs)))
-    }
+    if errs.is_empty() { Ok(visits) } else { Err(CollectError::Builder(aggregate(&errs))) }
 }
 
 /// `filepath.Walk` from `root`: lexical order, sub-directories only with `-R`, extension
@@ -231,10 +203,8 @@ fn walk(path: &Path, shown: &str, is_root: bool, recursive: bool, out: &mut Vec<
         let Ok(entries) = std::fs::read_dir(path) else {
             return;
         };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
+        let mut names: Vec<String> =
+            entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         for n in names {
             let child = match clean(shown).as_str() {
@@ -291,11 +261,7 @@ impl Reader {
     fn read_stream(&mut self, text: &str, source: &str) {
         let stream = driftlint_yaml::parse_stream(text);
         for doc in &stream.documents {
-            if let Some(w) = doc
-                .warnings
-                .iter()
-                .find(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. }))
-            {
+            if let Some(w) = doc.warnings.iter().find(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. })) {
                 // sigs.k8s.io/yaml rejects such keys while converting: an "error parsing" that
                 // stops the file.
                 self.parse_error(source, &w.message());
@@ -342,8 +308,7 @@ impl Reader {
         }
         if !has_kind(&value) {
             let err = format!("unable to decode {source:?}: Object 'Kind' is missing in '...'");
-            self.warnings
-                .push(skip_warning(&word(&err, 3), "'Kind' is missing"));
+            self.warnings.push(skip_warning(&word(&err, 3), "'Kind' is missing"));
             return;
         }
         self.push(value, source);
@@ -360,8 +325,7 @@ impl Reader {
             return;
         }
         if !item.is_object() || !has_kind(&item) {
-            self.warnings
-                .push(skip_warning("type", "'Kind' is missing"));
+            self.warnings.push(skip_warning("type", "'Kind' is missing"));
             return;
         }
         self.push(item, source);
@@ -369,18 +333,12 @@ impl Reader {
 
     fn push(&mut self, object: Value, source: &str) {
         let id = cr_id(&object);
-        self.crs.push(Cr {
-            id,
-            object,
-            source: source.to_owned(),
-        });
+        self.crs.push(Cr { id, object, source: source.to_owned() });
     }
 }
 
 fn has_kind(v: &Value) -> bool {
-    v.get("kind")
-        .and_then(Value::as_str)
-        .is_some_and(|k| !k.is_empty())
+    v.get("kind").and_then(Value::as_str).is_some_and(|k| !k.is_empty())
 }
 
 /// kube-compare's `extractPath`: the n-th space-separated word, or `Unknown Path`.
@@ -406,15 +364,8 @@ pub fn cr_id(object: &Value) -> String {
     }
     let meta = object.get("metadata");
     let (api, kind) = (s(object.get("apiVersion")), s(object.get("kind")));
-    let (ns, name) = (
-        s(meta.and_then(|m| m.get("namespace"))),
-        s(meta.and_then(|m| m.get("name"))),
-    );
-    if ns.is_empty() {
-        format!("{api}_{kind}_{name}")
-    } else {
-        format!("{api}_{kind}_{ns}_{name}")
-    }
+    let (ns, name) = (s(meta.and_then(|m| m.get("namespace"))), s(meta.and_then(|m| m.get("name"))));
+    if ns.is_empty() { format!("{api}_{kind}_{name}") } else { format!("{api}_{kind}_{ns}_{name}") }
 }
 
 #[cfg(test)]

@@ -29,31 +29,16 @@ const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  names
 #[test]
 fn walks_lexically_filters_extensions_and_recurses_only_with_r() {
     let d = tree(&[
-        (
-            "b.yaml",
-            "apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n",
-        ),
-        (
-            "a.json",
-            r#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}}"#,
-        ),
-        (
-            "c.txt",
-            "apiVersion: v1\nkind: Namespace\nmetadata: {name: c}\n",
-        ),
-        (
-            "sub/d.yml",
-            "apiVersion: v1\nkind: Namespace\nmetadata: {name: d}\n",
-        ),
+        ("b.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n"),
+        ("a.json", r#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}}"#),
+        ("c.txt", "apiVersion: v1\nkind: Namespace\nmetadata: {name: c}\n"),
+        ("sub/d.yml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: d}\n"),
     ]);
     let root = d.path().display().to_string();
     let flat = collect_crs(std::slice::from_ref(&root), false).unwrap();
     assert_eq!(ids(&flat), ["v1_Namespace_a", "v1_Namespace_b"]);
     let deep = collect_crs(std::slice::from_ref(&root), true).unwrap();
-    assert_eq!(
-        ids(&deep),
-        ["v1_Namespace_a", "v1_Namespace_b", "v1_Namespace_d"]
-    );
+    assert_eq!(ids(&deep), ["v1_Namespace_a", "v1_Namespace_b", "v1_Namespace_d"]);
     assert_eq!(deep.crs[2].source, format!("{root}/sub/d.yml"));
     // An explicitly named file is read whatever its extension.
     let txt = collect_crs(&[format!("{root}/c.txt")], false).unwrap();
@@ -90,11 +75,7 @@ fn skip_warnings_have_kube_compare_text() {
              valid resource modify it accordingly. "
         )
     );
-    assert!(
-        got.warnings[1].starts_with(&format!("Skipping {root}/d4.yaml: Input contains")),
-        "{}",
-        got.warnings[1]
-    );
+    assert!(got.warnings[1].starts_with(&format!("Skipping {root}/d4.yaml: Input contains")), "{}", got.warnings[1]);
     assert!(
         got.warnings[1].contains("error: : mapping values are not allowed in this context.\n"),
         "{}",
@@ -104,11 +85,7 @@ fn skip_warnings_have_kube_compare_text() {
 
 #[test]
 fn scalar_and_list_documents_are_fatal() {
-    let d = tree(&[
-        ("b.yaml", "just a string\n"),
-        ("c.yaml", "- 1\n"),
-        ("d.yaml", CM),
-    ]);
+    let d = tree(&[("b.yaml", "just a string\n"), ("c.yaml", "- 1\n"), ("d.yaml", CM)]);
     let root = d.path().display().to_string();
     let err = collect_crs(std::slice::from_ref(&root), false).unwrap_err();
     assert_eq!(
@@ -143,30 +120,19 @@ fn path_errors() {
     let err = collect_crs(&[format!("{root}/[")], false).unwrap_err();
     assert_eq!(
         err.to_string(),
-        format!(
-            "failed to collect resources: pattern \"{root}/[\" is not valid: syntax error in pattern"
-        )
+        format!("failed to collect resources: pattern \"{root}/[\" is not valid: syntax error in pattern")
     );
 }
 
 #[test]
 fn globs_expand_missing_paths() {
-    let d = tree(&[
-        ("a.yaml", CM),
-        (
-            "b.yaml",
-            "apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n",
-        ),
-    ]);
+    let d = tree(&[("a.yaml", CM), ("b.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n")]);
     let got = collect_crs(&[format!("{}/*.yaml", d.path().display())], false).unwrap();
     assert_eq!(ids(&got), ["v1_ConfigMap_ns_a", "v1_Namespace_b"]);
 }
 
 #[test]
 fn cr_ids() {
-    assert_eq!(
-        cr_id(&serde_json::json!({"kind": "ConfigMap", "metadata": {"name": "x"}})),
-        "_ConfigMap_x"
-    );
+    assert_eq!(cr_id(&serde_json::json!({"kind": "ConfigMap", "metadata": {"name": "x"}})), "_ConfigMap_x");
     assert_eq!(clean("./a//b/../c/"), "a/c");
 }

@@ -22,7 +22,9 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::collect::{self, Cr};
-use crate::compare::{self, Candidate, CompareError, DiffProgram, FieldFunc, InlineDiff, Outcome, RenderError, UserOverride, Verdict};
+use crate::compare::{
+    self, Candidate, CompareError, DiffProgram, FieldFunc, InlineDiff, Outcome, RenderError, UserOverride, Verdict,
+};
 use crate::correlate::{Correlator, OverrideCorrelator, OverrideFields, ReferenceIndex, TemplateMeta, Via};
 use crate::reference::Compiled;
 
@@ -159,10 +161,12 @@ impl CrResult {
     /// linter's ambiguous correlation); empty otherwise.
     #[must_use]
     pub fn ambiguous(&self) -> Vec<usize> {
-        let scores = || self.tried.iter().filter_map(|t| match t.result {
-            TriedResult::Score(s) => Some((t.template, s)),
-            _ => None,
-        });
+        let scores = || {
+            self.tried.iter().filter_map(|t| match t.result {
+                TriedResult::Score(s) => Some((t.template, s)),
+                _ => None,
+            })
+        };
         let Some(best) = scores().map(|(_, s)| s).min() else { return Vec::new() };
         let tied: Vec<usize> = scores().filter(|&(_, s)| s == best).map(|(t, _)| t).collect();
         if tied.len() > 1 { tied } else { Vec::new() }
@@ -265,7 +269,17 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let uses_lookups = uses_lookups(compiled, &overrides);
-        Ok(Engine { compiled, overrides, metas, correlator, override_correlator, per_field, options, uses_lookups, warnings })
+        Ok(Engine {
+            compiled,
+            overrides,
+            metas,
+            correlator,
+            override_correlator,
+            per_field,
+            options,
+            uses_lookups,
+            warnings,
+        })
     }
 
     /// The overlap warnings of §4.7 (without `Warning: `), in kube-compare's order.
@@ -335,13 +349,20 @@ impl<'a> Engine<'a> {
 
     /// §4.1–§4.3 and §5.1 for CR `ci`. `lookups` is `Some` in lookup mode: what
     /// `lookupCR(s)` see, with this CR's entry refreshed after each candidate's omission.
-    fn compare_cr(&self, ci: usize, cr: &mut Cr, index: &ReferenceIndex, mut lookups: Option<&mut Vec<GoValue>>) -> CrResult {
+    fn compare_cr(
+        &self,
+        ci: usize,
+        cr: &mut Cr,
+        index: &ReferenceIndex,
+        mut lookups: Option<&mut Vec<GoValue>>,
+    ) -> CrResult {
         let Some((candidates, via)) = self.correlator.candidates(&cr.object, &cr.id, Some(index)) else {
             return CrResult { cr: ci, via: None, tried: Vec::new(), overrides: Vec::new(), status: Status::Unmatched };
         };
         let matched = self.override_correlator.candidates(&cr.object, &cr.id);
         let matched_overrides: Vec<&UserOverride> = matched.iter().map(|&i| &self.overrides[i]).collect();
-        let options = compare::Options { diff: self.options.diff.clone(), show_managed_fields: self.options.show_managed_fields };
+        let options =
+            compare::Options { diff: self.options.diff.clone(), show_managed_fields: self.options.show_managed_fields };
         let mut best: Option<(usize, Box<Outcome>)> = None;
         let mut tried = Vec::with_capacity(candidates.len());
         let mut errors: Vec<CompareError> = Vec::new();
@@ -430,11 +451,14 @@ fn template_metas(compiled: &Compiled) -> Vec<TemplateMeta> {
 /// nested `go-template` patches (whose text only exists at run time).
 fn uses_lookups(compiled: &Compiled, overrides: &[UserOverride]) -> bool {
     let mentions = |text: &str| LOOKUP_FUNCS.iter().any(|f| text.contains(f));
-    let templates = compiled.templates.iter().any(|t| {
-        compiled.reference.templates[t.entry].source.files.iter().any(|f| mentions(&f.text))
-    });
-    let functions = compiled.reference.function_files.iter().flat_map(|f| f.source.files.iter()).any(|f| mentions(&f.text));
-    let patches = overrides.iter().any(|o| o.type_ == "go-template" && (mentions(&o.patch) || o.patch.contains("go-template")));
+    let templates = compiled
+        .templates
+        .iter()
+        .any(|t| compiled.reference.templates[t.entry].source.files.iter().any(|f| mentions(&f.text)));
+    let functions =
+        compiled.reference.function_files.iter().flat_map(|f| f.source.files.iter()).any(|f| mentions(&f.text));
+    let patches =
+        overrides.iter().any(|o| o.type_ == "go-template" && (mentions(&o.patch) || o.patch.contains("go-template")));
     templates || functions || patches
 }
 

@@ -23,11 +23,7 @@ fn decode_rune(s: &[u8]) -> (Option<char>, usize) {
         0xf0..=0xf7 => 4,
         _ => return (None, 1),
     };
-    match s
-        .get(..len)
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|t| t.chars().next())
-    {
+    match s.get(..len).and_then(|b| std::str::from_utf8(b).ok()).and_then(|t| t.chars().next()) {
         Some(c) => (Some(c), len),
         None => (None, 1),
     }
@@ -214,10 +210,8 @@ fn glob_dir(dir: &str, pattern: &str, out: &mut Vec<String>) -> Result<(), BadPa
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut names: Vec<String> =
+        entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     for n in names {
         if matches(pattern, &n)? {
@@ -243,11 +237,7 @@ fn glob_depth(pattern: &str, depth: usize) -> Result<Vec<String>, BadPattern> {
     }
     matches(pattern, "")?;
     if !has_meta(pattern) {
-        return Ok(if std::fs::symlink_metadata(pattern).is_ok() {
-            vec![pattern.to_owned()]
-        } else {
-            vec![]
-        });
+        return Ok(if std::fs::symlink_metadata(pattern).is_ok() { vec![pattern.to_owned()] } else { vec![] });
     }
     let (dir, file) = match pattern.rfind('/') {
         Some(i) => (&pattern[..=i], &pattern[i + 1..]),

@@ -23,9 +23,7 @@ fn write_value(out: &mut String, value: &Value) {
         Value::Number(n) => {
             if n.is_f64() {
                 // Go prints floats with strconv 'f'/'e' rules; the yaml crate has that formatter.
-                out.push_str(&driftlint_yaml::format_json_float(
-                    n.as_f64().unwrap_or_default(),
-                ));
+                out.push_str(&driftlint_yaml::format_json_float(n.as_f64().unwrap_or_default()));
             } else {
                 out.push_str(&n.to_string());
             }

@@ -7,18 +7,13 @@
 
 use super::output::Output;
 
-const SUITES_NAME: &str =
-    "Comparison results of known valid reference configuration and a set of specific cluster CRs";
+const SUITES_NAME: &str = "Comparison results of known valid reference configuration and a set of specific cluster CRs";
 
 /// What a test case carries besides its names.
 enum Outcome {
     Pass,
     Skipped(String),
-    Failure {
-        message: String,
-        kind: &'static str,
-        contents: String,
-    },
+    Failure { message: String, kind: &'static str, contents: String },
 }
 
 struct Case {
@@ -34,16 +29,10 @@ struct Suite {
 
 impl Suite {
     fn failures(&self) -> usize {
-        self.cases
-            .iter()
-            .filter(|c| matches!(c.outcome, Outcome::Failure { .. }))
-            .count()
+        self.cases.iter().filter(|c| matches!(c.outcome, Outcome::Failure { .. })).count()
     }
     fn skipped(&self) -> usize {
-        self.cases
-            .iter()
-            .filter(|c| matches!(c.outcome, Outcome::Skipped(_)))
-            .count()
+        self.cases.iter().filter(|c| matches!(c.outcome, Outcome::Skipped(_))).count()
     }
 }
 
@@ -126,8 +115,7 @@ fn suites(output: &Output) -> Vec<Suite> {
     if validation.is_empty() {
         validation.push(Case {
             classname: String::new(),
-            name: "No reference validation issues: All expected CRs exist in the cluster"
-                .to_owned(),
+            name: "No reference validation issues: All expected CRs exist in the cluster".to_owned(),
             outcome: Outcome::Pass,
         });
     }
@@ -155,18 +143,9 @@ fn suites(output: &Output) -> Vec<Suite> {
     }
 
     vec![
-        Suite {
-            name: "Detected Differences Between Cluster CRs and Expected CRs",
-            cases: diffs,
-        },
-        Suite {
-            name: "Reference validation",
-            cases: validation,
-        },
-        Suite {
-            name: "Unmatched Cluster Resources",
-            cases: unmatched,
-        },
+        Suite { name: "Detected Differences Between Cluster CRs and Expected CRs", cases: diffs },
+        Suite { name: "Reference validation", cases: validation },
+        Suite { name: "Unmatched Cluster Resources", cases: unmatched },
     ]
 }
 
@@ -195,12 +174,8 @@ pub fn to_junit(output: &Output, timestamp: &str) -> String {
             escape(s.name)
         ));
         x.push_str("\t\t<properties>\n");
-        x.push_str(&format!(
-            "\t\t\t<property name=\"MetadataHash\" value=\"{hash}\"></property>\n"
-        ));
-        x.push_str(&format!(
-            "\t\t\t<property name=\"TotalCRs\" value=\"{total}\"></property>\n"
-        ));
+        x.push_str(&format!("\t\t\t<property name=\"MetadataHash\" value=\"{hash}\"></property>\n"));
+        x.push_str(&format!("\t\t\t<property name=\"TotalCRs\" value=\"{total}\"></property>\n"));
         x.push_str("\t\t</properties>\n");
         for c in &s.cases {
             x.push_str(&format!(
@@ -209,18 +184,10 @@ pub fn to_junit(output: &Output, timestamp: &str) -> String {
                 escape(&c.name)
             ));
             if let Outcome::Skipped(msg) = &c.outcome {
-                x.push_str(&format!(
-                    "\t\t\t<skipped message=\"{}\"></skipped>\n",
-                    escape(msg)
-                ));
+                x.push_str(&format!("\t\t\t<skipped message=\"{}\"></skipped>\n", escape(msg)));
             }
             x.push_str("\t\t\t<properties></properties>\n");
-            if let Outcome::Failure {
-                message,
-                kind,
-                contents,
-            } = &c.outcome
-            {
+            if let Outcome::Failure { message, kind, contents } = &c.outcome {
                 x.push_str(&format!(
                     "\t\t\t<failure message=\"{}\" type=\"{}\">{}</failure>\n",
                     escape(message),
@@ -242,10 +209,7 @@ mod tests {
 
     #[test]
     fn escapes_like_go_xml() {
-        assert_eq!(
-            escape("a'b\"<&>\t\n\r\u{1}"),
-            "a&#39;b&#34;&lt;&amp;&gt;&#x9;&#xA;&#xD;\u{FFFD}"
-        );
+        assert_eq!(escape("a'b\"<&>\t\n\r\u{1}"), "a&#39;b&#34;&lt;&amp;&gt;&#x9;&#xA;&#xD;\u{FFFD}");
     }
 
     #[test]

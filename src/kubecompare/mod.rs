@@ -20,7 +20,7 @@ pub mod summary;
 pub mod text;
 
 pub use collect::{CollectError, Collected, Cr, collect_crs};
-pub use output::{CrMetadata, DiffSum, Output, Summary, ValidationIssue, Warning, to_json, to_yaml};
 pub use junit::to_junit;
+pub use output::{CrMetadata, DiffSum, Output, Summary, ValidationIssue, Warning, to_json, to_yaml};
 pub use patches::generate_patches_yaml;
 pub use text::to_text;

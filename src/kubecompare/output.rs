@@ -12,8 +12,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The message of the only warning kube-compare emits (§7, reference-only matches).
-pub const INFERRED_MESSAGE: &str =
-    "Resource(s) found via ownerReferences or RBAC subjects but contents not validated";
+pub const INFERRED_MESSAGE: &str = "Resource(s) found via ownerReferences or RBAC subjects but contents not validated";
 /// The type of that warning.
 pub const INFERRED_TYPE: &str = "InferredResourcesNotValidated";
 
@@ -108,11 +107,7 @@ impl Warning {
     /// The warning kube-compare adds when templates were matched by reference only (§4.5).
     #[must_use]
     pub fn inferred(resources: Vec<String>) -> Warning {
-        Warning {
-            type_: INFERRED_TYPE.to_owned(),
-            message: INFERRED_MESSAGE.to_owned(),
-            resources,
-        }
+        Warning { type_: INFERRED_TYPE.to_owned(), message: INFERRED_MESSAGE.to_owned(), resources }
     }
 }
 
@@ -130,17 +125,9 @@ impl Output {
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         put(&mut m, "Summary", self.summary.to_value());
-        put(
-            &mut m,
-            "Diffs",
-            Value::Array(self.diffs.iter().map(DiffSum::to_value).collect()),
-        );
+        put(&mut m, "Diffs", Value::Array(self.diffs.iter().map(DiffSum::to_value).collect()));
         if !self.warnings.is_empty() {
-            put(
-                &mut m,
-                "Warnings",
-                Value::Array(self.warnings.iter().map(Warning::to_value).collect()),
-            );
+            put(&mut m, "Warnings", Value::Array(self.warnings.iter().map(Warning::to_value).collect()));
         }
         Value::Object(m)
     }
@@ -177,18 +164,10 @@ impl Summary {
         put(&mut m, "UnmatchedCRS", strings(&self.unmatched_crs));
         put(&mut m, "NumDiffCRs", self.num_diff_crs.into());
         put(&mut m, "TotalCRs", self.total_crs.into());
-        put(
-            &mut m,
-            "MetadataHash",
-            Value::String(self.metadata_hash.clone()),
-        );
+        put(&mut m, "MetadataHash", Value::String(self.metadata_hash.clone()));
         put(&mut m, "patchedCRs", self.patched_crs.into());
         if !self.matched_by_reference_only.is_empty() {
-            put(
-                &mut m,
-                "matchedByReferenceOnly",
-                strings(&self.matched_by_reference_only),
-            );
+            put(&mut m, "matchedByReferenceOnly", strings(&self.matched_by_reference_only));
         }
         Value::Object(m)
     }
@@ -208,11 +187,7 @@ impl ValidationIssue {
             for (path, meta) in &self.cr_metadata {
                 let mut e = Map::new();
                 if !meta.description.is_empty() {
-                    put(
-                        &mut e,
-                        "description",
-                        Value::String(meta.description.clone()),
-                    );
+                    put(&mut e, "description", Value::String(meta.description.clone()));
                 }
                 put(&mut md, path, Value::Object(e));
             }
@@ -225,16 +200,8 @@ impl ValidationIssue {
 impl DiffSum {
     fn to_value(&self) -> Value {
         let mut m = Map::new();
-        put(
-            &mut m,
-            "DiffOutput",
-            Value::String(self.diff_output.clone()),
-        );
-        put(
-            &mut m,
-            "CorrelatedTemplate",
-            Value::String(self.correlated_template.clone()),
-        );
+        put(&mut m, "DiffOutput", Value::String(self.diff_output.clone()));
+        put(&mut m, "CorrelatedTemplate", Value::String(self.correlated_template.clone()));
         put(&mut m, "CRName", Value::String(self.cr_name.clone()));
         if !self.patched.is_empty() {
             put(&mut m, "Patched", Value::String(self.patched.clone()));
@@ -243,11 +210,7 @@ impl DiffSum {
             put(&mut m, "OverrideReason", strings(&self.override_reasons));
         }
         if !self.description.is_empty() {
-            put(
-                &mut m,
-                "description",
-                Value::String(self.description.clone()),
-            );
+            put(&mut m, "description", Value::String(self.description.clone()));
         }
         Value::Object(m)
     }

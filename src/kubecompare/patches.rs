@@ -15,13 +15,7 @@ const ALWAYS: [&str; 4] = ["reason", "type", "patch", "templatePath"];
 /// they cannot occur in kube-compare's typed struct.
 #[must_use]
 pub fn override_to_value(entry: &Value) -> Value {
-    let get = |k: &str| {
-        entry
-            .get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
+    let get = |k: &str| entry.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
     let mut m = Map::new();
     for k in OPTIONAL {
         let v = get(k);
@@ -64,9 +58,6 @@ mod tests {
         );
         assert_eq!(generate_patches_yaml(&[], &[]), "null\n");
         let bare = generate_patches_yaml(&[json!({"exactMatch": "v1_X_y", "reason": "r"})], &[]);
-        assert_eq!(
-            bare,
-            "- exactMatch: v1_X_y\n  patch: \"\"\n  reason: r\n  templatePath: \"\"\n  type: \"\"\n"
-        );
+        assert_eq!(bare, "- exactMatch: v1_X_y\n  patch: \"\"\n  reason: r\n  templatePath: \"\"\n  type: \"\"\n");
     }
 }

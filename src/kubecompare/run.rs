@@ -98,8 +98,8 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
             Retain::DiffOnly
         },
     };
-    let engine =
-        Engine::new(&compiled, overrides, &user_pairs, engine_options).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
+    let engine = Engine::new(&compiled, overrides, &user_pairs, engine_options)
+        .map_err(|e| Fatal::new(e.to_string(), &stderr))?;
     for w in engine.warnings() {
         warn(&mut stderr, w);
     }
@@ -162,10 +162,10 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let reference_only = comparison.reference_only;
 
     let rules = component_rules(&compiled);
-    let paths: Vec<&str> = compiled.templates.iter().map(|t| compiled.reference.templates[t.entry].path.as_str()).collect();
-    let count_of = |path: &str| -> usize {
-        paths.iter().zip(&match_count).filter(|(p, _)| **p == path).map(|(_, c)| *c).sum()
-    };
+    let paths: Vec<&str> =
+        compiled.templates.iter().map(|t| compiled.reference.templates[t.entry].path.as_str()).collect();
+    let count_of =
+        |path: &str| -> usize { paths.iter().zip(&match_count).filter(|(p, _)| **p == path).map(|(_, c)| *c).sum() };
     let (issues, num_missing) = summary::validation_issues(&rules, count_of);
     let matched_by_reference_only: Vec<String> = reference_only.iter().map(|&i| paths[i].to_string()).collect();
     let out = Output {
@@ -213,9 +213,10 @@ fn component_rules(compiled: &Compiled) -> Vec<ComponentRule> {
     for part in &r.parts {
         for comp in &part.components {
             let rule = match &comp.kind {
-                ComponentKind::V1 { type_, required, .. } => {
-                    summary::Rule::V1 { type_: type_.clone(), required: required.iter().map(|&i| tref(i, false)).collect() }
-                }
+                ComponentKind::V1 { type_, required, .. } => summary::Rule::V1 {
+                    type_: type_.clone(),
+                    required: required.iter().map(|&i| tref(i, false)).collect(),
+                },
                 ComponentKind::V2 { group, templates } => summary::Rule::V2 {
                     group: map_group(*group),
                     templates: templates.iter().map(|&i| tref(i, r.version == Version::V2)).collect(),

@@ -22,10 +22,7 @@ impl TemplateRef {
     /// A template without a description.
     #[must_use]
     pub fn new(path: impl Into<String>) -> TemplateRef {
-        TemplateRef {
-            path: path.into(),
-            description: String::new(),
-        }
+        TemplateRef { path: path.into(), description: String::new() }
     }
 }
 
@@ -45,15 +42,9 @@ pub enum Group {
 pub enum Rule {
     /// v1: `type` as written (only `Required` and `Optional` are ever reported) and the
     /// `requiredTemplates` (optional templates are never reported, so they are not needed).
-    V1 {
-        type_: String,
-        required: Vec<TemplateRef>,
-    },
+    V1 { type_: String, required: Vec<TemplateRef> },
     /// v2: the component's group key and its templates.
-    V2 {
-        group: Group,
-        templates: Vec<TemplateRef>,
-    },
+    V2 { group: Group, templates: Vec<TemplateRef> },
 }
 
 /// One component of one part.
@@ -77,10 +68,7 @@ const NONE_EXPECTED: &str = "These should not have been matched";
 /// A component is listed only when its issue names at least one template, and a part only
 /// when it has a listed component. Components with the same part and name (possible in a
 /// hand-written reference) overwrite each other like kube-compare's map assignments.
-pub fn validation_issues(
-    rules: &[ComponentRule],
-    match_count: impl Fn(&str) -> usize,
-) -> (Issues, i64) {
+pub fn validation_issues(rules: &[ComponentRule], match_count: impl Fn(&str) -> usize) -> (Issues, i64) {
     let matched = |t: &TemplateRef| match_count(&t.path) > 0;
     let mut issues = Issues::new();
     let mut num_missing: i64 = 0;
@@ -94,10 +82,7 @@ pub fn validation_issues(
             continue;
         }
         num_missing += count;
-        issues
-            .entry(rule.part.clone())
-            .or_default()
-            .insert(rule.component.clone(), issue);
+        issues.entry(rule.part.clone()).or_default().insert(rule.component.clone(), issue);
     }
     (issues, num_missing)
 }
@@ -107,19 +92,10 @@ fn issue(msg: &str, templates: &[&TemplateRef], with_metadata: bool) -> Validati
     let mut cr_metadata = BTreeMap::new();
     if with_metadata {
         for t in templates.iter().filter(|t| !t.description.is_empty()) {
-            cr_metadata.insert(
-                t.path.clone(),
-                CrMetadata {
-                    description: t.description.clone(),
-                },
-            );
+            cr_metadata.insert(t.path.clone(), CrMetadata { description: t.description.clone() });
         }
     }
-    ValidationIssue {
-        msg: msg.to_owned(),
-        crs: templates.iter().map(|t| t.path.clone()).collect(),
-        cr_metadata,
-    }
+    ValidationIssue { msg: msg.to_owned(), crs: templates.iter().map(|t| t.path.clone()).collect(), cr_metadata }
 }
 
 fn count(v: &[&TemplateRef]) -> i64 {
@@ -138,11 +114,7 @@ fn v1_issue(
         "Optional" => !missing.is_empty() && missing.len() < required.len(),
         _ => false,
     };
-    if report {
-        (Some(issue(MISSING, &missing, true)), count(&missing))
-    } else {
-        (None, 0)
-    }
+    if report { (Some(issue(MISSING, &missing, true)), count(&missing)) } else { (None, 0) }
 }
 
 /// §2.5's table.
@@ -151,13 +123,10 @@ fn v2_issue(
     templates: &[TemplateRef],
     matched: &impl Fn(&TemplateRef) -> bool,
 ) -> (Option<ValidationIssue>, i64) {
-    let (hit, miss): (Vec<&TemplateRef>, Vec<&TemplateRef>) =
-        templates.iter().partition(|t| matched(t));
+    let (hit, miss): (Vec<&TemplateRef>, Vec<&TemplateRef>) = templates.iter().partition(|t| matched(t));
     match group {
         Group::AllOf if !miss.is_empty() => (Some(issue(MISSING, &miss, true)), count(&miss)),
-        Group::AllOrNoneOf if !hit.is_empty() && !miss.is_empty() => {
-            (Some(issue(MISSING, &miss, false)), count(&miss))
-        }
+        Group::AllOrNoneOf if !hit.is_empty() && !miss.is_empty() => (Some(issue(MISSING, &miss, false)), count(&miss)),
         Group::OneOf if hit.is_empty() => (Some(issue(ONE_REQUIRED, &miss, false)), 1),
         Group::OneOf | Group::AnyOneOf if hit.len() > 1 => (Some(issue(ONLY_ONE, &hit, false)), 0),
         Group::NoneOf if !hit.is_empty() => (Some(issue(NONE_EXPECTED, &hit, false)), 0),
@@ -170,11 +139,7 @@ mod tests {
     use super::*;
 
     fn rule(part: &str, comp: &str, rule: Rule) -> ComponentRule {
-        ComponentRule {
-            part: part.into(),
-            component: comp.into(),
-            rule,
-        }
+        ComponentRule { part: part.into(), component: comp.into(), rule }
     }
 
     fn refs(paths: &[&str]) -> Vec<TemplateRef> {
@@ -186,38 +151,10 @@ mod tests {
         let mut with_desc = refs(&["a", "b"]);
         with_desc[1].description = "why b".into();
         let rules = [
-            rule(
-                "P",
-                "req",
-                Rule::V1 {
-                    type_: "Required".into(),
-                    required: with_desc,
-                },
-            ),
-            rule(
-                "P",
-                "opt-all-missing",
-                Rule::V1 {
-                    type_: "Optional".into(),
-                    required: refs(&["c", "d"]),
-                },
-            ),
-            rule(
-                "P",
-                "opt-partial",
-                Rule::V1 {
-                    type_: "Optional".into(),
-                    required: refs(&["a", "e"]),
-                },
-            ),
-            rule(
-                "Q",
-                "lower",
-                Rule::V1 {
-                    type_: "required".into(),
-                    required: refs(&["z"]),
-                },
-            ),
+            rule("P", "req", Rule::V1 { type_: "Required".into(), required: with_desc }),
+            rule("P", "opt-all-missing", Rule::V1 { type_: "Optional".into(), required: refs(&["c", "d"]) }),
+            rule("P", "opt-partial", Rule::V1 { type_: "Optional".into(), required: refs(&["a", "e"]) }),
+            rule("Q", "lower", Rule::V1 { type_: "required".into(), required: refs(&["z"]) }),
         ];
         let (issues, missing) = validation_issues(&rules, |p| usize::from(p == "a"));
         assert_eq!(missing, 2);
@@ -233,50 +170,19 @@ mod tests {
     fn v2_groups() {
         let ts = || refs(&["a", "b", "c"]);
         let hits = |p: &str| usize::from(p != "c");
-        let case = |group| {
-            validation_issues(
-                &[rule(
-                    "P",
-                    "C",
-                    Rule::V2 {
-                        group,
-                        templates: ts(),
-                    },
-                )],
-                hits,
-            )
-        };
+        let case = |group| validation_issues(&[rule("P", "C", Rule::V2 { group, templates: ts() })], hits);
         let (i, n) = case(Group::AllOf);
-        assert_eq!(
-            (i["P"]["C"].msg.as_str(), i["P"]["C"].crs.clone(), n),
-            (MISSING, vec!["c".to_owned()], 1)
-        );
+        assert_eq!((i["P"]["C"].msg.as_str(), i["P"]["C"].crs.clone(), n), (MISSING, vec!["c".to_owned()], 1));
         let (i, n) = case(Group::AllOrNoneOf);
         assert_eq!((i["P"]["C"].crs.clone(), n), (vec!["c".to_owned()], 1));
         assert!(case(Group::AnyOf).0.is_empty());
         let (i, n) = case(Group::OneOf);
-        assert_eq!(
-            (i["P"]["C"].msg.as_str(), i["P"]["C"].crs.len(), n),
-            (ONLY_ONE, 2, 0)
-        );
+        assert_eq!((i["P"]["C"].msg.as_str(), i["P"]["C"].crs.len(), n), (ONLY_ONE, 2, 0));
         let (i, n) = case(Group::AnyOneOf);
         assert_eq!((i["P"]["C"].crs.len(), n), (2, 0));
         let (i, n) = case(Group::NoneOf);
         assert_eq!((i["P"]["C"].msg.as_str(), n), (NONE_EXPECTED, 0));
-        let (i, n) = validation_issues(
-            &[rule(
-                "P",
-                "C",
-                Rule::V2 {
-                    group: Group::OneOf,
-                    templates: ts(),
-                },
-            )],
-            |_| 0,
-        );
-        assert_eq!(
-            (i["P"]["C"].msg.as_str(), i["P"]["C"].crs.len(), n),
-            (ONE_REQUIRED, 3, 1)
-        );
+        let (i, n) = validation_issues(&[rule("P", "C", Rule::V2 { group: Group::OneOf, templates: ts() })], |_| 0);
+        assert_eq!((i["P"]["C"].msg.as_str(), i["P"]["C"].crs.len(), n), (ONE_REQUIRED, 3, 1));
     }
 }

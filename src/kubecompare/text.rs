@@ -48,20 +48,13 @@ fn indent(pad: usize, text: &str) -> String {
 /// `DiffSum.String()`, trimmed.
 #[must_use]
 pub fn render_diff_sum(d: &DiffSum) -> String {
-    let mut s = format!(
-        "\nCluster CR: {}\nReference File: {}",
-        d.cr_name, d.correlated_template
-    );
+    let mut s = format!("\nCluster CR: {}\nReference File: {}", d.cr_name, d.correlated_template);
     if !d.description.is_empty() {
         s.push_str("\nDescription:\n");
         s.push_str(&indent(2, &d.description));
     }
     s.push_str("\nDiff Output: ");
-    s.push_str(if d.diff_output.is_empty() {
-        "None"
-    } else {
-        &d.diff_output
-    });
+    s.push_str(if d.diff_output.is_empty() { "None" } else { &d.diff_output });
     if !d.patched.is_empty() {
         s.push_str("\nPatched with ");
         s.push_str(&d.patched);
@@ -82,28 +75,18 @@ pub fn render_diff_sum(d: &DiffSum) -> String {
 /// `Summary.String()`, trimmed.
 #[must_use]
 pub fn render_summary(sum: &Summary) -> String {
-    let mut s = format!(
-        "\nSummary\nCRs with diffs: {}/{}",
-        sum.num_diff_crs, sum.total_crs
-    );
+    let mut s = format!("\nSummary\nCRs with diffs: {}/{}", sum.num_diff_crs, sum.total_crs);
     if sum.validation_issues.is_empty() {
         s.push_str("\nNo validation issues with the cluster");
     } else {
-        s.push_str(&format!(
-            "\nCRs in reference missing from the cluster: {}",
-            sum.num_missing
-        ));
+        s.push_str(&format!("\nCRs in reference missing from the cluster: {}", sum.num_missing));
         for (part, comps) in &sum.validation_issues {
             s.push_str(&format!("\n{part}:"));
             for (comp, issue) in comps {
                 s.push_str(&format!("\n  {comp}:\n    {}:", issue.msg));
                 for cr in &issue.crs {
                     s.push_str(&format!("\n    - {cr}"));
-                    let desc = issue
-                        .cr_metadata
-                        .get(cr)
-                        .map(|m| m.description.as_str())
-                        .unwrap_or("");
+                    let desc = issue.cr_metadata.get(cr).map(|m| m.description.as_str()).unwrap_or("");
                     if !desc.is_empty() {
                         // `Description:` then `nindent 8`.
                         s.push_str("\n      Description:\n");
@@ -125,27 +108,15 @@ pub fn render_summary(sum: &Summary) -> String {
     if sum.unmatched_crs.is_empty() {
         s.push_str("\nNo CRs are unmatched to reference CRs");
     } else {
-        s.push_str(&format!(
-            "\nCluster CRs unmatched to reference CRs: {}\n",
-            sum.unmatched_crs.len()
-        ));
+        s.push_str(&format!("\nCluster CRs unmatched to reference CRs: {}\n", sum.unmatched_crs.len()));
         // kube-compare's `toYaml` (sigs.k8s.io/yaml, trailing newline trimmed): go-yaml quoting.
-        let list = serde_json::Value::Array(
-            sum.unmatched_crs
-                .iter()
-                .cloned()
-                .map(serde_json::Value::String)
-                .collect(),
-        );
+        let list = serde_json::Value::Array(sum.unmatched_crs.iter().cloned().map(serde_json::Value::String).collect());
         let yaml = driftlint_yaml::to_yaml_string(&list);
         s.push_str(yaml.strip_suffix('\n').unwrap_or(&yaml));
     }
     s.push_str(&format!("\nMetadata Hash: {}", sum.metadata_hash));
     if sum.patched_crs != 0 {
-        s.push_str(&format!(
-            "\nCluster CRs with patches applied: {}",
-            sum.patched_crs
-        ));
+        s.push_str(&format!("\nCluster CRs with patches applied: {}", sum.patched_crs));
     } else {
         s.push_str("\nNo patched CRs");
     }

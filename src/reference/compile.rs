@@ -64,8 +64,7 @@ impl Compiled {
         let Some(t) = self.templates.get(idx) else {
             return Err(exec_error("", format!("no template with index {idx}")));
         };
-        t.set
-            .execute(&Value::from_json(cr), &Limits::default(), crs)
+        t.set.execute(&Value::from_json(cr), &Limits::default(), crs)
     }
 }
 
@@ -97,10 +96,7 @@ pub(crate) struct Pending {
     pub omit_refs: Vec<Problem>,
 }
 
-pub(crate) fn compile_with(
-    reference: Reference,
-    pending: Vec<Pending>,
-) -> Result<Compiled, LoadError> {
+pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Result<Compiled, LoadError> {
     let function_files: Vec<(String, String)> = reference
         .function_files
         .iter()
@@ -127,10 +123,7 @@ pub(crate) fn compile_with(
             Ok(m) => Some(m),
             Err(message) => {
                 problems.push(Problem::new(
-                    format!(
-                        "failed to parse template {} with empty data: {message}",
-                        entry.path
-                    ),
+                    format!("failed to parse template {} with empty data: {message}", entry.path),
                     span.clone(),
                 ));
                 None
@@ -142,65 +135,39 @@ pub(crate) fn compile_with(
             if let Some(m) = &metadata
                 && let Err(message) = check_per_field(entry, m)
             {
-                problems.push(Problem::new(
-                    message,
-                    per_field_span(entry).or(span.clone()),
-                ));
+                problems.push(Problem::new(message, per_field_span(entry).or(span.clone())));
             }
         }
         problems.extend(pend.omit_refs);
         let Some(metadata) = metadata else { continue };
         let fixed = fixed_fields(&metadata);
         if fixed.kind.is_none() {
-            problems.push(Problem::new(
-                format!("template missing kind: {}", entry.path),
-                span,
-            ));
+            problems.push(Problem::new(format!("template missing kind: {}", entry.path), span));
             continue;
         }
-        templates.push(CompiledTemplate {
-            entry: idx,
-            set,
-            metadata,
-            fixed,
-        });
+        templates.push(CompiledTemplate { entry: idx, set, metadata, fixed });
     }
     if !problems.is_empty() {
-        return Err(LoadError::located(
-            &reference.path,
-            &reference.text,
-            problems,
-        ));
+        return Err(LoadError::located(&reference.path, &reference.text, problems));
     }
-    Ok(Compiled {
-        reference,
-        templates,
-    })
+    Ok(Compiled { reference, templates })
 }
 
 /// Go's `template.New(base(path)).ParseFS(fsys, path)` then `ParseFS(function files…)`.
 ///
 /// Every matched file is parsed as a template named after its base name; the one named like
 /// the set is the main template (§3.1). The error is kube-compare's message.
-fn parse_entry(
-    entry: &TemplateEntry,
-    function_files: &[(String, String)],
-) -> Result<TemplateSet, String> {
+fn parse_entry(entry: &TemplateEntry, function_files: &[(String, String)]) -> Result<TemplateSet, String> {
     let base = entry.base_name();
     let (main, others) = split_main(base, &entry.source.files);
-    let mut extra: Vec<(String, String)> = others
-        .iter()
-        .map(|f| (go_base(&f.name).to_owned(), f.text.clone()))
-        .collect();
+    let mut extra: Vec<(String, String)> =
+        others.iter().map(|f| (go_base(&f.name).to_owned(), f.text.clone())).collect();
     let own_files = extra.len();
     extra.extend(function_files.iter().cloned());
     TemplateSet::parse(base, main, &extra).map_err(|e| {
         let own = e.file == base || extra[..own_files].iter().any(|(n, _)| *n == e.file);
         if own || function_files.is_empty() {
-            format!(
-                "an error occurred while parsing template: {} specified in the config. error: {e}",
-                entry.path
-            )
+            format!("an error occurred while parsing template: {} specified in the config. error: {e}", entry.path)
         } else {
             format!("an error occurred while parsing the template function files specified in the config. error: {e}")
         }
@@ -231,9 +198,8 @@ fn pre_execute(entry: &TemplateEntry, set: &TemplateSet) -> Result<Json, String>
         ));
     }
     let empty = Value::from_json(&Json::Object(serde_json::Map::new()));
-    let rendered = set
-        .execute(&empty, &Limits::default(), &[])
-        .map_err(|e| format!("failed to constuct template: {e}"))?;
+    let rendered =
+        set.execute(&empty, &Limits::default(), &[]).map_err(|e| format!("failed to constuct template: {e}"))?;
     parse_rendered(&entry.path, &rendered.text)
 }
 
@@ -250,10 +216,7 @@ pub fn parse_rendered(identifier: &str, raw: &str) -> Result<Json, String> {
     let first = match (stream.documents.into_iter().next(), stream.error) {
         (Some(doc), _) => Some(doc.root.to_json()),
         (None, Some(e)) => {
-            return Err(fail(format!(
-                "error converting YAML to JSON: yaml: line {}: {}",
-                e.line, e.message
-            )));
+            return Err(fail(format!("error converting YAML to JSON: yaml: line {}: {}", e.line, e.message)));
         }
         (None, None) => None,
     };
@@ -386,8 +349,7 @@ fn go_atoi(s: &str) -> Result<i64, String> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("strconv.Atoi: parsing {s:?}: invalid syntax"));
     }
-    s.parse::<i64>()
-        .map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
+    s.parse::<i64>().map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
 }
 
 /// Go `%v` of a value decoded by sigs.k8s.io/yaml (numbers are `float64`).

@@ -44,24 +44,14 @@ pub(crate) struct Ctx {
 impl Ctx {
     /// The context at the top of a strict `UnmarshalStrict` (reference, user config).
     pub fn strict() -> Self {
-        Ctx {
-            strict: true,
-            stringify: true,
-            struct_name: "",
-            stack: Vec::new(),
-        }
+        Ctx { strict: true, stringify: true, struct_name: "", stack: Vec::new() }
     }
 
     /// The context of kube-compare's v2 group `UnmarshalJSON`: a fresh, non-strict
     /// `json.Unmarshal` into `[]*ReferenceTemplateV2`, below which `sigs.k8s.io/yaml` no longer
     /// knows the target types (so no stringification).
     pub fn lenient() -> Self {
-        Ctx {
-            strict: false,
-            stringify: false,
-            struct_name: "",
-            stack: Vec::new(),
-        }
+        Ctx { strict: false, stringify: false, struct_name: "", stack: Vec::new() }
     }
 
     /// Decodes a struct: calls `visit(ctx, field_index, value)` for each key, in document
@@ -148,10 +138,7 @@ impl Ctx {
 
     /// Decodes a `[]string`.
     pub fn strings(&self, node: &Node) -> Result<Vec<(String, Range<usize>)>> {
-        self.array(node, "[]string")?
-            .iter()
-            .map(|item| Ok((self.string(item, "string")?, item.span.clone())))
-            .collect()
+        self.array(node, "[]string")?.iter().map(|item| Ok((self.string(item, "string")?, item.span.clone()))).collect()
     }
 
     /// Go's `UnmarshalTypeError` text for `node` decoded into `go_type` here.
@@ -173,10 +160,7 @@ impl Ctx {
                 self.stack.join(".")
             )
         };
-        DecodeError {
-            message,
-            span: node.span.clone(),
-        }
+        DecodeError { message, span: node.span.clone() }
     }
 }
 
@@ -191,9 +175,7 @@ pub(crate) fn go_quote(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
             c => out.push(c),
         }
     }
@@ -203,9 +185,7 @@ pub(crate) fn go_quote(s: &str) -> String {
 
 /// Go's `%#q`: a back-quoted string when `strconv.CanBackquote` allows it, else `%q`.
 pub(crate) fn go_backquote(s: &str) -> String {
-    let can = !s
-        .chars()
-        .any(|c| c == '`' || c == '\u{feff}' || (c.is_control() && c != '\t'));
+    let can = !s.chars().any(|c| c == '`' || c == '\u{feff}' || (c.is_control() && c != '\t'));
     if can { format!("`{s}`") } else { go_quote(s) }
 }
 
@@ -223,16 +203,10 @@ mod tests {
         let node = root("Name: a\nname: b\nfoo: 1\n");
         let mut seen = Vec::new();
         let err = Ctx::strict()
-            .object(
-                &node,
-                "PartV1",
-                "compare.PartV1",
-                &["name"],
-                |ctx, i, _, v| {
-                    seen.push((i, ctx.string(v, "string")?));
-                    Ok(())
-                },
-            )
+            .object(&node, "PartV1", "compare.PartV1", &["name"], |ctx, i, _, v| {
+                seen.push((i, ctx.string(v, "string")?));
+                Ok(())
+            })
             .unwrap_err();
         assert_eq!(seen, vec![(0, "a".to_owned()), (0, "b".to_owned())]);
         assert_eq!(err.message, r#"json: unknown field "foo""#);
@@ -242,18 +216,9 @@ mod tests {
     fn type_errors_name_the_field_path() {
         let node = root("name: [1]\n");
         let err = Ctx::strict()
-            .object(
-                &node,
-                "PartV1",
-                "compare.PartV1",
-                &["name"],
-                |ctx, _, _, v| ctx.string(v, "string").map(drop),
-            )
+            .object(&node, "PartV1", "compare.PartV1", &["name"], |ctx, _, _, v| ctx.string(v, "string").map(drop))
             .unwrap_err();
-        assert_eq!(
-            err.message,
-            "json: cannot unmarshal array into Go struct field PartV1.name of type string"
-        );
+        assert_eq!(err.message, "json: cannot unmarshal array into Go struct field PartV1.name of type string");
         assert_eq!(Ctx::strict().string(&root("12"), "string").unwrap(), "12");
         assert!(Ctx::lenient().string(&root("12"), "string").is_err());
     }

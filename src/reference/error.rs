@@ -22,11 +22,7 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(message: impl Into<String>, span: Option<Range<usize>>) -> Self {
-        Problem {
-            message: message.into(),
-            span,
-            location: None,
-        }
+        Problem { message: message.into(), span, location: None }
     }
 }
 
@@ -55,25 +51,16 @@ impl fmt::Display for LoadError {
 impl LoadError {
     /// One problem without a location.
     pub fn plain(path: &Path, message: impl Into<String>) -> Self {
-        LoadError {
-            path: path.to_path_buf(),
-            problems: vec![Problem::new(message, None)],
-        }
+        LoadError { path: path.to_path_buf(), problems: vec![Problem::new(message, None)] }
     }
 
     /// Builds the error and fills in lines and columns from the file's text.
     pub(crate) fn located(path: &Path, text: &str, mut problems: Vec<Problem>) -> Self {
         let index = LineIndex::new(text);
         for p in &mut problems {
-            p.location = p
-                .span
-                .as_ref()
-                .map(|s| index.line_column(text, s.start.min(text.len())));
+            p.location = p.span.as_ref().map(|s| index.line_column(text, s.start.min(text.len())));
         }
-        LoadError {
-            path: path.to_path_buf(),
-            problems,
-        }
+        LoadError { path: path.to_path_buf(), problems }
     }
 
     /// The first located problem's line and column, for a one-line report.

@@ -16,10 +16,7 @@ pub fn valid_path(name: &str) -> bool {
     if name == "." {
         return true;
     }
-    !name.contains('\0')
-        && name
-            .split('/')
-            .all(|e| !e.is_empty() && e != "." && e != "..")
+    !name.contains('\0') && name.split('/').all(|e| !e.is_empty() && e != "." && e != "..")
 }
 
 fn has_meta(s: &str) -> bool {
@@ -36,10 +33,7 @@ pub struct Found {
 /// Go's `fs.Glob(os.DirFS(root), pattern)`, in Go's order (lexical per directory).
 pub fn glob(root: &Path, pattern: &str) -> Result<Vec<Found>, String> {
     glob_names(root, pattern, 0).map(|names| {
-        names
-            .into_iter()
-            .filter_map(|name| inside(root, &name).map(|path| Found { name, path }))
-            .collect()
+        names.into_iter().filter_map(|name| inside(root, &name).map(|path| Found { name, path })).collect()
     })
 }
 
@@ -48,11 +42,7 @@ fn glob_names(root: &Path, pattern: &str, depth: usize) -> Result<Vec<String>, S
         return Err(BAD_PATTERN.to_owned());
     }
     if !has_meta(pattern) {
-        return Ok(if valid_path(pattern) && root.join(pattern).exists() {
-            vec![pattern.to_owned()]
-        } else {
-            vec![]
-        });
+        return Ok(if valid_path(pattern) && root.join(pattern).exists() { vec![pattern.to_owned()] } else { vec![] });
     }
     let (dir, file) = match pattern.rfind('/') {
         Some(i) => (&pattern[..i], &pattern[i + 1..]),
@@ -71,12 +61,7 @@ fn glob_names(root: &Path, pattern: &str, depth: usize) -> Result<Vec<String>, S
     Ok(matches)
 }
 
-fn read_matches(
-    root: &Path,
-    dir: &str,
-    pattern: &str,
-    mut out: Vec<String>,
-) -> Result<Vec<String>, String> {
+fn read_matches(root: &Path, dir: &str, pattern: &str, mut out: Vec<String>) -> Result<Vec<String>, String> {
     if !valid_path(dir) {
         return Ok(out);
     }
@@ -84,9 +69,7 @@ fn read_matches(
     let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
         return Ok(out);
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
+    let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
     names.sort();
     for n in names {
         if matches(pattern, &n) {
@@ -254,13 +237,7 @@ mod tests {
         for f in ["b.yaml", "a.yaml", "sub/c.yaml", "x.txt"] {
             std::fs::write(dir.path().join(f), "").unwrap();
         }
-        let names = |p: &str| {
-            glob(dir.path(), p)
-                .unwrap()
-                .into_iter()
-                .map(|f| f.name)
-                .collect::<Vec<_>>()
-        };
+        let names = |p: &str| glob(dir.path(), p).unwrap().into_iter().map(|f| f.name).collect::<Vec<_>>();
         assert_eq!(names("*.yaml"), ["a.yaml", "b.yaml"]);
         assert_eq!(names("*/*.yaml"), ["sub/c.yaml"]);
         assert_eq!(names("sub/c.yaml"), ["sub/c.yaml"]);

@@ -22,13 +22,10 @@ pub fn metadata_hash(compiled: &Compiled) -> String {
     for t in &compiled.templates {
         hasher.update(tree_string(t.set.main_tree()).as_bytes());
     }
-    hasher
-        .finalize()
-        .iter()
-        .fold(String::with_capacity(64), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    hasher.finalize().iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 /// `sigs.k8s.io/yaml.Marshal(reference)` after processing (§7.5).
@@ -55,21 +52,14 @@ fn reference_json(r: &Reference) -> Json {
                 .components
                 .iter()
                 .map(|c| match &c.kind {
-                    ComponentKind::V1 {
-                        type_,
-                        required,
-                        optional,
-                    } => {
+                    ComponentKind::V1 { type_, required, optional } => {
                         let mut comp = Map::new();
                         comp.insert("name".into(), json!(c.name));
                         if !type_.is_empty() {
                             comp.insert("type".into(), json!(type_));
                         }
                         let list = |idx: &[usize]| -> Json {
-                            idx.iter()
-                                .filter_map(|i| r.templates.get(*i))
-                                .map(template_v1_json)
-                                .collect()
+                            idx.iter().filter_map(|i| r.templates.get(*i)).map(template_v1_json).collect()
                         };
                         if !required.is_empty() {
                             comp.insert("requiredTemplates".into(), list(required));
@@ -87,14 +77,7 @@ fn reference_json(r: &Reference) -> Json {
                         if !c.description.is_empty() {
                             comp.insert("description".into(), json!(c.description));
                         }
-                        for key in [
-                            "oneOf",
-                            "noneOf",
-                            "allOf",
-                            "anyOf",
-                            "anyOneOf",
-                            "allOrNoneOf",
-                        ] {
+                        for key in ["oneOf", "noneOf", "allOf", "anyOf", "anyOneOf", "allOrNoneOf"] {
                             comp.insert(key.into(), json!({}));
                         }
                         Json::Object(comp)
@@ -110,10 +93,7 @@ fn reference_json(r: &Reference) -> Json {
         let files: Vec<Json> = r.function_files.iter().map(|f| json!(f.path)).collect();
         top.insert("templateFunctionFiles".into(), Json::Array(files));
     }
-    top.insert(
-        "fieldsToOmit".into(),
-        fields_to_omit_json(&r.fields_to_omit, r.version),
-    );
+    top.insert("fieldsToOmit".into(), fields_to_omit_json(&r.fields_to_omit, r.version));
     Json::Object(top)
 }
 
@@ -124,10 +104,7 @@ fn template_v1_json(t: &TemplateEntry) -> Json {
         config.insert("ignore-unspecified-fields".into(), json!(true));
     }
     if !t.config.fields_to_omit_refs.is_empty() {
-        config.insert(
-            "fieldsToOmitRefs".into(),
-            json!(t.config.fields_to_omit_refs),
-        );
+        config.insert("fieldsToOmitRefs".into(), json!(t.config.fields_to_omit_refs));
     }
     let mut out = Map::new();
     out.insert("path".into(), json!(t.path));
@@ -358,19 +335,13 @@ mod tests {
     fn actions_lose_inner_spaces() {
         assert_eq!(normal("a: {{ .a }}\n"), "a: {{.a}}\n");
         assert_eq!(normal("{{ $x := .a.b }}{{ $x }}"), "{{$x := .a.b}}{{$x}}");
-        assert_eq!(
-            normal("{{ range $i, $v := .l }}{{ $v }}{{ end }}"),
-            "{{range $i, $v := .l}}{{$v}}{{end}}"
-        );
+        assert_eq!(normal("{{ range $i, $v := .l }}{{ $v }}{{ end }}"), "{{range $i, $v := .l}}{{$v}}{{end}}");
         assert_eq!(normal("{{ $x := 1 }}{{ $x = 2 }}"), "{{$x := 1}}{{$x = 2}}");
     }
 
     #[test]
     fn pipelines_and_nesting() {
-        assert_eq!(
-            normal("{{ .a | default \"x\" | quote }}"),
-            "{{.a | default \"x\" | quote}}"
-        );
+        assert_eq!(normal("{{ .a | default \"x\" | quote }}"), "{{.a | default \"x\" | quote}}");
         assert_eq!(
             normal("{{ index (lookupCR \"v1\" \"A\" \"\" \"\") \"m\" }}"),
             "{{index (lookupCR \"v1\" \"A\" \"\" \"\") \"m\"}}"
@@ -385,10 +356,7 @@ mod tests {
             normal("{{ if .a }}A{{ else if .b }}B{{ else }}C{{ end }}"),
             "{{if .a}}A{{else}}{{if .b}}B{{else}}C{{end}}{{end}}"
         );
-        assert_eq!(
-            normal("{{ with .a }}x{{ else }}y{{ end }}"),
-            "{{with .a}}x{{else}}y{{end}}"
-        );
+        assert_eq!(normal("{{ with .a }}x{{ else }}y{{ end }}"), "{{with .a}}x{{else}}y{{end}}");
         assert_eq!(
             normal("{{ range .l }}{{ if . }}{{ break }}{{ end }}{{ continue }}{{ end }}"),
             "{{range .l}}{{if .}}{{break}}{{end}}{{continue}}{{end}}"
@@ -407,10 +375,7 @@ mod tests {
     fn defines_comments_and_blocks() {
         assert_eq!(normal("a{{ define \"d\" }}x{{ end }}b"), "ab");
         assert_eq!(normal("a{{/* c */}}b"), "ab");
-        assert_eq!(
-            normal("{{ block \"n\" . }}x{{ end }}"),
-            "{{template \"n\" .}}"
-        );
+        assert_eq!(normal("{{ block \"n\" . }}x{{ end }}"), "{{template \"n\" .}}");
         assert_eq!(normal("{{ template \"n\" }}"), "{{template \"n\"}}");
     }
 

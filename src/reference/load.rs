@@ -21,15 +21,9 @@ const NOT_FOUND: &str = "Reference config file not found. error: ";
 
 /// Loads and validates a reference from its metadata file (local directory form, §2.1).
 pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
-    let base = metadata_path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let bytes = std::fs::read(metadata_path).map_err(|e| {
-        LoadError::plain(
-            metadata_path,
-            format!("{NOT_FOUND}{}", go_io_error(&e, &base)),
-        )
-    })?;
+    let base = metadata_path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let bytes = std::fs::read(metadata_path)
+        .map_err(|e| LoadError::plain(metadata_path, format!("{NOT_FOUND}{}", go_io_error(&e, &base))))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let fail = |problems: Vec<Problem>| LoadError::located(metadata_path, &text, problems);
 
@@ -43,14 +37,8 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
         return Err(fail(decoded.validation));
     }
     let fields_to_omit = processed.fields;
-    let root = metadata_path
-        .parent()
-        .map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf);
-    let root = if root.as_os_str().is_empty() {
-        Path::new(".").to_path_buf()
-    } else {
-        root
-    };
+    let root = metadata_path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf);
+    let root = if root.as_os_str().is_empty() { Path::new(".").to_path_buf() } else { root };
 
     // Function files are parsed into every template's set; ParseFS stops at the first
     // pattern that fails, and kube-compare reports that once per template.
@@ -69,11 +57,7 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
                 TemplateSource::default()
             }
         };
-        function_files.push(FunctionFile {
-            path: pattern,
-            span,
-            source,
-        });
+        function_files.push(FunctionFile { path: pattern, span, source });
     }
 
     let mut problems = Vec::new();
@@ -94,7 +78,10 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
             Ok(source) => entry.source = source,
             Err(e) => {
                 problems.push(Problem::new(
-                    format!("an error occurred while parsing template: {} specified in the config. error: {e}", entry.path),
+                    format!(
+                        "an error occurred while parsing template: {} specified in the config. error: {e}",
+                        entry.path
+                    ),
                     Some(entry.span.clone()),
                 ));
                 templates.push(entry);
@@ -108,11 +95,7 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
         }
         match fields_to_omit.paths_for(&entry.config.fields_to_omit_refs) {
             Ok(paths) => entry.omit_paths = paths,
-            Err(errors) => problems.extend(
-                errors
-                    .into_iter()
-                    .map(|m| Problem::new(m, Some(entry.span.clone()))),
-            ),
+            Err(errors) => problems.extend(errors.into_iter().map(|m| Problem::new(m, Some(entry.span.clone())))),
         }
         templates.push(entry);
     }
@@ -135,11 +118,7 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
 }
 
 /// §2.5: template, else component, else part description (v2); the template's own (v1).
-fn effective_description(
-    parts: &[super::Part],
-    version: Version,
-    t: &super::metadata::RawTemplate,
-) -> String {
+fn effective_description(parts: &[super::Part], version: Version, t: &super::metadata::RawTemplate) -> String {
     if version == Version::V1 || !t.description.is_empty() {
         return t.description.clone();
     }
@@ -156,19 +135,12 @@ fn effective_description(
 fn read_pattern(root: &Path, pattern: &str) -> Result<TemplateSource, String> {
     let found = glob(root, pattern).map_err(|_| BAD_PATTERN.to_owned())?;
     if found.is_empty() {
-        return Err(format!(
-            "template: pattern matches no files: {}",
-            go_backquote(pattern)
-        ));
+        return Err(format!("template: pattern matches no files: {}", go_backquote(pattern)));
     }
     let mut files = Vec::with_capacity(found.len());
     for f in found {
         let bytes = std::fs::read(&f.path).map_err(|e| go_io_error(&e, &f.name))?;
-        files.push(SourceFile {
-            name: f.name,
-            path: f.path,
-            text: String::from_utf8_lossy(&bytes).into_owned(),
-        });
+        files.push(SourceFile { name: f.name, path: f.path, text: String::from_utf8_lossy(&bytes).into_owned() });
     }
     Ok(TemplateSource { files })
 }
@@ -181,11 +153,7 @@ pub(crate) fn go_io_error(e: &io::Error, name: &str) -> String {
         io::ErrorKind::IsADirectory => format!("read {name}: is a directory"),
         _ => {
             let text = e.to_string();
-            let text = text
-                .split(" (os error")
-                .next()
-                .unwrap_or(&text)
-                .to_lowercase();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_lowercase();
             format!("open {name}: {text}")
         }
     }

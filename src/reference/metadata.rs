@@ -40,13 +40,7 @@ pub(crate) struct Decoded {
 }
 
 fn format_error(e: DecodeError) -> Problem {
-    Problem::new(
-        format!(
-            "{NOT_IN_FORMAT}error unmarshaling JSON: while decoding JSON: {}",
-            e.message
-        ),
-        Some(e.span),
-    )
+    Problem::new(format!("{NOT_IN_FORMAT}error unmarshaling JSON: while decoding JSON: {}", e.message), Some(e.span))
 }
 
 /// Parses and decodes the metadata text. Errors are complete kube-compare messages.
@@ -55,19 +49,13 @@ pub(crate) fn decode_metadata(text: &str) -> Result<Decoded, Vec<Problem>> {
     // sigs.k8s.io/yaml reads only the first document.
     if let Some(e) = stream.error.as_ref().filter(|e| e.document == 0) {
         return Err(vec![Problem::new(
-            format!(
-                "{NOT_IN_FORMAT}error converting YAML to JSON: yaml: line {}: {}",
-                e.line, e.message
-            ),
+            format!("{NOT_IN_FORMAT}error converting YAML to JSON: yaml: line {}: {}", e.line, e.message),
             Some(e.offset..e.offset),
         )]);
     }
     let Some(doc) = stream.documents.into_iter().next() else {
         // kube-compare dereferences a nil pointer here (§2.2); we report instead.
-        return Err(vec![Problem::new(
-            format!("{NOT_IN_FORMAT}the file is empty"),
-            None,
-        )]);
+        return Err(vec![Problem::new(format!("{NOT_IN_FORMAT}the file is empty"), None)]);
     };
     let dups: Vec<_> = doc
         .warnings
@@ -82,17 +70,11 @@ pub(crate) fn decode_metadata(text: &str) -> Result<Decoded, Vec<Problem>> {
         let lines: Vec<String> = dups
             .iter()
             .map(|(k, span)| {
-                format!(
-                    "  line {}: key \"{k}\" already set in map",
-                    index.line_column(text, span.start).line
-                )
+                format!("  line {}: key \"{k}\" already set in map", index.line_column(text, span.start).line)
             })
             .collect();
         return Err(vec![Problem::new(
-            format!(
-                "{NOT_IN_FORMAT}error converting YAML to JSON: yaml: unmarshal errors:\n{}",
-                lines.join("\n")
-            ),
+            format!("{NOT_IN_FORMAT}error converting YAML to JSON: yaml: unmarshal errors:\n{}", lines.join("\n")),
             Some(first.clone()),
         )]);
     }
@@ -100,10 +82,7 @@ pub(crate) fn decode_metadata(text: &str) -> Result<Decoded, Vec<Problem>> {
     match &root.value {
         NodeValue::Mapping(_) => {}
         NodeValue::Null => {
-            return Err(vec![Problem::new(
-                format!("{NOT_IN_FORMAT}the file is empty"),
-                Some(root.span),
-            )]);
+            return Err(vec![Problem::new(format!("{NOT_IN_FORMAT}the file is empty"), Some(root.span))]);
         }
         _ => {
             let e = Ctx::strict().type_error(&root, "map[string]interface {}");
@@ -147,15 +126,9 @@ fn go_sprint(node: &Node) -> String {
         NodeValue::Int(i) => i.to_string(),
         NodeValue::Float(f) => format_float_g(*f, false),
         NodeValue::String(s) => s.clone(),
-        NodeValue::Sequence(items) => format!(
-            "[{}]",
-            items.iter().map(go_sprint).collect::<Vec<_>>().join(" ")
-        ),
+        NodeValue::Sequence(items) => format!("[{}]", items.iter().map(go_sprint).collect::<Vec<_>>().join(" ")),
         NodeValue::Mapping(entries) => {
-            let mut pairs: Vec<_> = entries
-                .iter()
-                .map(|(k, v)| (k.json_key().into_owned(), go_sprint(v)))
-                .collect();
+            let mut pairs: Vec<_> = entries.iter().map(|(k, v)| (k.json_key().into_owned(), go_sprint(v))).collect();
             pairs.sort();
             let inner: Vec<_> = pairs.into_iter().map(|(k, v)| format!("{k}:{v}")).collect();
             format!("map[{}]", inner.join(" "))
@@ -177,114 +150,78 @@ fn empty(version: Version) -> Decoded {
 
 fn decode_v1(root: &Node) -> DResult<Decoded> {
     let mut out = empty(Version::V1);
-    let fields = [
-        "apiVersion",
-        "parts",
-        "templateFunctionFiles",
-        "fieldsToOmit",
-    ];
-    Ctx::strict().object(
-        root,
-        "ReferenceV1",
-        "compare.ReferenceV1",
-        &fields,
-        |ctx, i, _, v| {
-            match i {
-                0 => out.api_version = Some(ctx.string(v, "string")?),
-                1 => {
-                    out.parts.clear();
-                    out.templates.clear();
-                    for node in ctx.array(v, "[]compare.PartV1")? {
-                        part_v1(ctx, node, &mut out)?;
-                    }
+    let fields = ["apiVersion", "parts", "templateFunctionFiles", "fieldsToOmit"];
+    Ctx::strict().object(root, "ReferenceV1", "compare.ReferenceV1", &fields, |ctx, i, _, v| {
+        match i {
+            0 => out.api_version = Some(ctx.string(v, "string")?),
+            1 => {
+                out.parts.clear();
+                out.templates.clear();
+                for node in ctx.array(v, "[]compare.PartV1")? {
+                    part_v1(ctx, node, &mut out)?;
                 }
-                2 => out.function_files = ctx.strings(v)?,
-                _ => out.fields_to_omit = fields_to_omit(ctx, v, false)?,
             }
-            Ok(())
-        },
-    )?;
+            2 => out.function_files = ctx.strings(v)?,
+            _ => out.fields_to_omit = fields_to_omit(ctx, v, false)?,
+        }
+        Ok(())
+    })?;
     Ok(out)
 }
 
 fn part_v1(ctx: &Ctx, node: &Node, out: &mut Decoded) -> DResult<()> {
     let index = out.parts.len();
-    let mut part = Part {
-        name: String::new(),
-        description: String::new(),
-        components: Vec::new(),
-        span: node.span.clone(),
-    };
+    let mut part =
+        Part { name: String::new(), description: String::new(), components: Vec::new(), span: node.span.clone() };
     let mut templates = Vec::new();
-    ctx.object(
-        node,
-        "PartV1",
-        "compare.PartV1",
-        &["name", "components"],
-        |ctx, i, _, v| {
-            if i == 0 {
-                part.name = ctx.string(v, "string")?;
-                return Ok(());
-            }
-            part.components.clear();
-            templates.clear();
-            for c in ctx.array(v, "[]compare.ComponentV1")? {
-                let ci = part.components.len();
-                let mut comp = Component {
-                    name: String::new(),
-                    description: String::new(),
-                    kind: ComponentKind::V1 {
-                        type_: String::new(),
-                        required: Vec::new(),
-                        optional: Vec::new(),
-                    },
-                    span: c.span.clone(),
-                };
-                let mut required = Vec::new();
-                let mut optional = Vec::new();
-                let fields = ["name", "type", "requiredTemplates", "optionalTemplates"];
-                ctx.object(
-                    c,
-                    "ComponentV1",
-                    "compare.ComponentV1",
-                    &fields,
-                    |ctx, i, _, v| {
-                        match i {
-                            0 => comp.name = ctx.string(v, "string")?,
-                            1 => {
-                                if let ComponentKind::V1 { type_, .. } = &mut comp.kind {
-                                    *type_ = ctx.string(v, "compare.ComponentTypeV1")?;
-                                }
-                            }
-                            _ => {
-                                let list = if i == 2 { &mut required } else { &mut optional };
-                                list.clear();
-                                for t in ctx.array(v, "[]*compare.ReferenceTemplateV1")? {
-                                    list.push(template(ctx, t, Version::V1, index, ci)?);
-                                }
-                            }
+    ctx.object(node, "PartV1", "compare.PartV1", &["name", "components"], |ctx, i, _, v| {
+        if i == 0 {
+            part.name = ctx.string(v, "string")?;
+            return Ok(());
+        }
+        part.components.clear();
+        templates.clear();
+        for c in ctx.array(v, "[]compare.ComponentV1")? {
+            let ci = part.components.len();
+            let mut comp = Component {
+                name: String::new(),
+                description: String::new(),
+                kind: ComponentKind::V1 { type_: String::new(), required: Vec::new(), optional: Vec::new() },
+                span: c.span.clone(),
+            };
+            let mut required = Vec::new();
+            let mut optional = Vec::new();
+            let fields = ["name", "type", "requiredTemplates", "optionalTemplates"];
+            ctx.object(c, "ComponentV1", "compare.ComponentV1", &fields, |ctx, i, _, v| {
+                match i {
+                    0 => comp.name = ctx.string(v, "string")?,
+                    1 => {
+                        if let ComponentKind::V1 { type_, .. } = &mut comp.kind {
+                            *type_ = ctx.string(v, "compare.ComponentTypeV1")?;
                         }
-                        Ok(())
-                    },
-                )?;
-                // Template order (§2.4): required, then optional; indices fixed up below.
-                if let ComponentKind::V1 {
-                    required: r,
-                    optional: o,
-                    ..
-                } = &mut comp.kind
-                {
-                    let base = out.templates.len() + templates.len();
-                    *r = (base..base + required.len()).collect();
-                    *o = (base + required.len()..base + required.len() + optional.len()).collect();
+                    }
+                    _ => {
+                        let list = if i == 2 { &mut required } else { &mut optional };
+                        list.clear();
+                        for t in ctx.array(v, "[]*compare.ReferenceTemplateV1")? {
+                            list.push(template(ctx, t, Version::V1, index, ci)?);
+                        }
+                    }
                 }
-                templates.extend(required);
-                templates.extend(optional);
-                part.components.push(comp);
+                Ok(())
+            })?;
+            // Template order (§2.4): required, then optional; indices fixed up below.
+            if let ComponentKind::V1 { required: r, optional: o, .. } = &mut comp.kind {
+                let base = out.templates.len() + templates.len();
+                *r = (base..base + required.len()).collect();
+                *o = (base + required.len()..base + required.len() + optional.len()).collect();
             }
-            Ok(())
-        },
-    )?;
+            templates.extend(required);
+            templates.extend(optional);
+            part.components.push(comp);
+        }
+        Ok(())
+    })?;
     out.parts.push(part);
     out.templates.extend(templates);
     Ok(())
@@ -292,141 +229,97 @@ fn part_v1(ctx: &Ctx, node: &Node, out: &mut Decoded) -> DResult<()> {
 
 fn decode_v2(root: &Node) -> DResult<Decoded> {
     let mut out = empty(Version::V2);
-    let fields = [
-        "apiVersion",
-        "parts",
-        "templateFunctionFiles",
-        "fieldsToOmit",
-    ];
-    Ctx::strict().object(
-        root,
-        "ReferenceV2",
-        "compare.ReferenceV2",
-        &fields,
-        |ctx, i, _, v| {
-            match i {
-                0 => out.api_version = Some(ctx.string(v, "string")?),
-                1 => {
-                    out.parts.clear();
-                    out.templates.clear();
-                    for node in ctx.array(v, "[]*compare.PartV2")? {
-                        part_v2(ctx, node, &mut out)?;
-                    }
+    let fields = ["apiVersion", "parts", "templateFunctionFiles", "fieldsToOmit"];
+    Ctx::strict().object(root, "ReferenceV2", "compare.ReferenceV2", &fields, |ctx, i, _, v| {
+        match i {
+            0 => out.api_version = Some(ctx.string(v, "string")?),
+            1 => {
+                out.parts.clear();
+                out.templates.clear();
+                for node in ctx.array(v, "[]*compare.PartV2")? {
+                    part_v2(ctx, node, &mut out)?;
                 }
-                2 => out.function_files = ctx.strings(v)?,
-                _ => out.fields_to_omit = fields_to_omit(ctx, v, true)?,
             }
-            Ok(())
-        },
-    )?;
+            2 => out.function_files = ctx.strings(v)?,
+            _ => out.fields_to_omit = fields_to_omit(ctx, v, true)?,
+        }
+        Ok(())
+    })?;
     Ok(out)
 }
 
 fn part_v2(ctx: &Ctx, node: &Node, out: &mut Decoded) -> DResult<()> {
     let index = out.parts.len();
-    let mut part = Part {
-        name: String::new(),
-        description: String::new(),
-        components: Vec::new(),
-        span: node.span.clone(),
-    };
+    let mut part =
+        Part { name: String::new(), description: String::new(), components: Vec::new(), span: node.span.clone() };
     // Per component: the groups written (in Group::ALL order) with their templates.
     let mut groups: Vec<Vec<(Group, Vec<RawTemplate>)>> = Vec::new();
     let mut validation = Vec::new();
-    ctx.object(
-        node,
-        "PartV2",
-        "compare.PartV2",
-        &["name", "description", "components"],
-        |ctx, i, _, v| {
-            match i {
-                0 => part.name = ctx.string(v, "string")?,
-                1 => part.description = ctx.string(v, "string")?,
-                _ => {
-                    part.components.clear();
-                    groups.clear();
-                    validation.clear();
-                    for c in ctx.array(v, "[]*compare.ComponentV2")? {
-                        let ci = part.components.len();
-                        let mut comp = Component {
-                            name: String::new(),
-                            description: String::new(),
-                            kind: ComponentKind::V2 {
-                                group: Group::AllOf,
-                                templates: Vec::new(),
-                            },
-                            span: c.span.clone(),
-                        };
-                        let mut found: Vec<Option<Vec<RawTemplate>>> = vec![None; Group::ALL.len()];
-                        let mut fields = vec!["name", "description"];
-                        fields.extend(Group::ALL.iter().map(|g| g.key()));
-                        ctx.object(
-                            c,
-                            "ComponentV2",
-                            "compare.ComponentV2",
-                            &fields,
-                            |ctx, i, _, v| {
-                                match i {
-                                    0 => comp.name = ctx.string(v, "string")?,
-                                    1 => comp.description = ctx.string(v, "string")?,
-                                    g => {
-                                        let _ = ctx;
-                                        // The group's own UnmarshalJSON: a fresh, non-strict decode.
-                                        let lenient = Ctx::lenient();
-                                        let mut list = Vec::new();
-                                        for t in
-                                            lenient.array(v, "[]*compare.ReferenceTemplateV2")?
-                                        {
-                                            list.push(template(
-                                                &lenient,
-                                                t,
-                                                Version::V2,
-                                                index,
-                                                ci,
-                                            )?);
-                                        }
-                                        found[g - 2] = Some(list);
-                                    }
+    ctx.object(node, "PartV2", "compare.PartV2", &["name", "description", "components"], |ctx, i, _, v| {
+        match i {
+            0 => part.name = ctx.string(v, "string")?,
+            1 => part.description = ctx.string(v, "string")?,
+            _ => {
+                part.components.clear();
+                groups.clear();
+                validation.clear();
+                for c in ctx.array(v, "[]*compare.ComponentV2")? {
+                    let ci = part.components.len();
+                    let mut comp = Component {
+                        name: String::new(),
+                        description: String::new(),
+                        kind: ComponentKind::V2 { group: Group::AllOf, templates: Vec::new() },
+                        span: c.span.clone(),
+                    };
+                    let mut found: Vec<Option<Vec<RawTemplate>>> = vec![None; Group::ALL.len()];
+                    let mut fields = vec!["name", "description"];
+                    fields.extend(Group::ALL.iter().map(|g| g.key()));
+                    ctx.object(c, "ComponentV2", "compare.ComponentV2", &fields, |ctx, i, _, v| {
+                        match i {
+                            0 => comp.name = ctx.string(v, "string")?,
+                            1 => comp.description = ctx.string(v, "string")?,
+                            g => {
+                                let _ = ctx;
+                                // The group's own UnmarshalJSON: a fresh, non-strict decode.
+                                let lenient = Ctx::lenient();
+                                let mut list = Vec::new();
+                                for t in lenient.array(v, "[]*compare.ReferenceTemplateV2")? {
+                                    list.push(template(&lenient, t, Version::V2, index, ci)?);
                                 }
-                                Ok(())
-                            },
-                        )?;
-                        let written: Vec<(Group, Vec<RawTemplate>)> = Group::ALL
-                            .iter()
-                            .zip(found)
-                            .filter_map(|(g, l)| l.filter(|l| !l.is_empty()).map(|l| (*g, l)))
-                            .collect();
-                        if let (ComponentKind::V2 { group, .. }, Some((g, _))) =
-                            (&mut comp.kind, written.first())
-                        {
-                            *group = *g;
+                                found[g - 2] = Some(list);
+                            }
                         }
-                        // §2.5: errors name the component's index inside its part and list the
-                        // keys in the fixed Go field order, not in file order.
-                        if written.is_empty() {
-                            validation.push(Problem::new(
-                                format!("component {} has no templates", comp.name),
-                                Some(c.span.clone()),
-                            ));
-                        } else if written.len() > 1 {
-                            let keys: Vec<_> = written.iter().map(|(g, _)| g.key()).collect();
-                            validation.push(Problem::new(
-                                format!(
-                                    "too many keys ({}) in index {ci} of component {}",
-                                    keys.join(","),
-                                    comp.name
-                                ),
-                                Some(c.span.clone()),
-                            ));
-                        }
-                        part.components.push(comp);
-                        groups.push(written);
+                        Ok(())
+                    })?;
+                    let written: Vec<(Group, Vec<RawTemplate>)> = Group::ALL
+                        .iter()
+                        .zip(found)
+                        .filter_map(|(g, l)| l.filter(|l| !l.is_empty()).map(|l| (*g, l)))
+                        .collect();
+                    if let (ComponentKind::V2 { group, .. }, Some((g, _))) = (&mut comp.kind, written.first()) {
+                        *group = *g;
                     }
+                    // §2.5: errors name the component's index inside its part and list the
+                    // keys in the fixed Go field order, not in file order.
+                    if written.is_empty() {
+                        validation.push(Problem::new(
+                            format!("component {} has no templates", comp.name),
+                            Some(c.span.clone()),
+                        ));
+                    } else if written.len() > 1 {
+                        let keys: Vec<_> = written.iter().map(|(g, _)| g.key()).collect();
+                        validation.push(Problem::new(
+                            format!("too many keys ({}) in index {ci} of component {}", keys.join(","), comp.name),
+                            Some(c.span.clone()),
+                        ));
+                    }
+                    part.components.push(comp);
+                    groups.push(written);
                 }
             }
-            Ok(())
-        },
-    )?;
+        }
+        Ok(())
+    })?;
     for (comp, written) in part.components.iter_mut().zip(groups) {
         let mut indices = Vec::new();
         for (_, list) in written {
@@ -445,13 +338,7 @@ fn part_v2(ctx: &Ctx, node: &Node, out: &mut Decoded) -> DResult<()> {
 }
 
 /// Decodes one template entry (`ReferenceTemplateV1` or `ReferenceTemplateV2`).
-fn template(
-    ctx: &Ctx,
-    node: &Node,
-    version: Version,
-    part: usize,
-    component: usize,
-) -> DResult<RawTemplate> {
+fn template(ctx: &Ctx, node: &Node, version: Version, part: usize, component: usize) -> DResult<RawTemplate> {
     let mut t = RawTemplate {
         path: String::new(),
         description: String::new(),
@@ -464,20 +351,14 @@ fn template(
         Version::V1 => ("ReferenceTemplateV1", "compare.ReferenceTemplateV1"),
         Version::V2 => ("ReferenceTemplateV2", "compare.ReferenceTemplateV2"),
     };
-    ctx.object(
-        node,
-        name,
-        go_type,
-        &["path", "description", "config"],
-        |ctx, i, _, v| {
-            match i {
-                0 => t.path = ctx.string(v, "string")?,
-                1 => t.description = ctx.string(v, "string")?,
-                _ => t.config = config(ctx, v, version)?,
-            }
-            Ok(())
-        },
-    )?;
+    ctx.object(node, name, go_type, &["path", "description", "config"], |ctx, i, _, v| {
+        match i {
+            0 => t.path = ctx.string(v, "string")?,
+            1 => t.description = ctx.string(v, "string")?,
+            _ => t.config = config(ctx, v, version)?,
+        }
+        Ok(())
+    })?;
     Ok(t)
 }
 
@@ -510,21 +391,13 @@ fn config(ctx: &Ctx, node: &Node, version: Version) -> DResult<TemplateConfig> {
                         span: item.span.clone(),
                     };
                     let f = ["pathToKey", "inlineDiffFunc"];
-                    ctx.object(
-                        item,
-                        "PerFieldConfigV2",
-                        "compare.PerFieldConfigV2",
-                        &f,
-                        |ctx, i, _, v| {
-                            match i {
-                                0 => pf.path_to_key = ctx.string(v, "string")?,
-                                _ => {
-                                    pf.inline_diff_func = ctx.string(v, "compare.inlineDiffType")?
-                                }
-                            }
-                            Ok(())
-                        },
-                    )?;
+                    ctx.object(item, "PerFieldConfigV2", "compare.PerFieldConfigV2", &f, |ctx, i, _, v| {
+                        match i {
+                            0 => pf.path_to_key = ctx.string(v, "string")?,
+                            _ => pf.inline_diff_func = ctx.string(v, "compare.inlineDiffType")?,
+                        }
+                        Ok(())
+                    })?;
                     c.per_field.push(pf);
                 }
             }
@@ -537,14 +410,7 @@ fn config(ctx: &Ctx, node: &Node, version: Version) -> DResult<TemplateConfig> {
 /// `fieldsToOmit` (`FieldsToOmitV1` / `FieldsToOmitV2`).
 fn fields_to_omit(ctx: &Ctx, node: &Node, v2: bool) -> DResult<RawFieldsToOmit> {
     let mut raw = RawFieldsToOmit::default();
-    let (name, go_type, items_type, entry_name, entry_type, entry_fields): (
-        _,
-        _,
-        _,
-        _,
-        _,
-        &[&str],
-    ) = if v2 {
+    let (name, go_type, items_type, entry_name, entry_type, entry_fields): (_, _, _, _, _, &[&str]) = if v2 {
         (
             "FieldsToOmitV2",
             "*compare.FieldsToOmitV2",
@@ -564,46 +430,36 @@ fn fields_to_omit(ctx: &Ctx, node: &Node, v2: bool) -> DResult<RawFieldsToOmit> 
         )
     };
     let list_type = items_type.trim_start_matches("map[string]");
-    ctx.object(
-        node,
-        name,
-        go_type,
-        &["defaultOmitRef", "items"],
-        |ctx, i, _, v| {
-            if i == 0 {
-                raw.default_omit_ref = ctx.string(v, "string")?;
-                raw.default_span = Some(v.span.clone());
-                return Ok(());
-            }
-            raw.items.clear();
-            for (k, list) in ctx.map(v, items_type)? {
-                let mut entries = Vec::new();
-                for e in ctx.array(list, list_type)? {
-                    let mut entry = OmitEntry {
-                        path_to_key: None,
-                        is_prefix: false,
-                        include: String::new(),
-                        span: e.span.clone(),
-                    };
-                    ctx.object(e, entry_name, entry_type, entry_fields, |ctx, i, _, v| {
-                        match i {
-                            0 => entry.path_to_key = Some(ctx.string(v, "string")?),
-                            1 => {
-                                entry.is_prefix = ctx.bool(v)?;
-                                entry.path_to_key.get_or_insert_with(String::new);
-                            }
-                            _ => entry.include = ctx.string(v, "string")?,
+    ctx.object(node, name, go_type, &["defaultOmitRef", "items"], |ctx, i, _, v| {
+        if i == 0 {
+            raw.default_omit_ref = ctx.string(v, "string")?;
+            raw.default_span = Some(v.span.clone());
+            return Ok(());
+        }
+        raw.items.clear();
+        for (k, list) in ctx.map(v, items_type)? {
+            let mut entries = Vec::new();
+            for e in ctx.array(list, list_type)? {
+                let mut entry =
+                    OmitEntry { path_to_key: None, is_prefix: false, include: String::new(), span: e.span.clone() };
+                ctx.object(e, entry_name, entry_type, entry_fields, |ctx, i, _, v| {
+                    match i {
+                        0 => entry.path_to_key = Some(ctx.string(v, "string")?),
+                        1 => {
+                            entry.is_prefix = ctx.bool(v)?;
+                            entry.path_to_key.get_or_insert_with(String::new);
                         }
-                        Ok(())
-                    })?;
-                    entries.push(entry);
-                }
-                let key = k.json_key().into_owned();
-                raw.items.retain(|(existing, _, _)| *existing != key);
-                raw.items.push((key, k.span.clone(), entries));
+                        _ => entry.include = ctx.string(v, "string")?,
+                    }
+                    Ok(())
+                })?;
+                entries.push(entry);
             }
-            Ok(())
-        },
-    )?;
+            let key = k.json_key().into_owned();
+            raw.items.retain(|(existing, _, _)| *existing != key);
+            raw.items.push((key, k.span.clone(), entries));
+        }
+        Ok(())
+    })?;
     Ok(raw)
 }

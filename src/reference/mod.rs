@@ -85,11 +85,7 @@ pub struct Component {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ComponentKind {
     /// `type` is kept as written: only exactly `Required` / `Optional` mean anything.
-    V1 {
-        type_: String,
-        required: Vec<usize>,
-        optional: Vec<usize>,
-    },
+    V1 { type_: String, required: Vec<usize>, optional: Vec<usize> },
     /// Exactly one group key (validated at load); indices into [`Reference::templates`].
     V2 { group: Group, templates: Vec<usize> },
 }
@@ -98,9 +94,7 @@ impl Component {
     /// Indices of this component's templates in [`Reference::templates`], in order.
     pub fn template_indices(&self) -> Vec<usize> {
         match &self.kind {
-            ComponentKind::V1 {
-                required, optional, ..
-            } => required.iter().chain(optional).copied().collect(),
+            ComponentKind::V1 { required, optional, .. } => required.iter().chain(optional).copied().collect(),
             ComponentKind::V2 { templates, .. } => templates.clone(),
         }
     }
@@ -119,14 +113,8 @@ pub enum Group {
 
 impl Group {
     /// kube-compare's field order, used in the `too many keys` message (§2.5).
-    pub const ALL: [Group; 6] = [
-        Group::OneOf,
-        Group::NoneOf,
-        Group::AllOf,
-        Group::AnyOf,
-        Group::AnyOneOf,
-        Group::AllOrNoneOf,
-    ];
+    pub const ALL: [Group; 6] =
+        [Group::OneOf, Group::NoneOf, Group::AllOf, Group::AnyOf, Group::AnyOneOf, Group::AllOrNoneOf];
 
     /// The metadata key.
     pub fn key(self) -> &'static str {

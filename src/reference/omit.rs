@@ -50,12 +50,7 @@ pub struct OmitEntry {
 
 impl OmitEntry {
     fn built_in(path: &str) -> Self {
-        OmitEntry {
-            path_to_key: Some(path.to_owned()),
-            is_prefix: false,
-            include: String::new(),
-            span: 0..0,
-        }
+        OmitEntry { path_to_key: Some(path.to_owned()), is_prefix: false, include: String::new(), span: 0..0 }
     }
 }
 
@@ -110,41 +105,15 @@ fn with_built_in(raw: RawFieldsToOmit) -> Processed {
         // A repeated key (only possible via case-different spellings) replaces the earlier one.
         items.insert(key, entries);
     }
-    items.insert(
-        BUILT_IN_KEY.to_owned(),
-        BUILT_IN_PATHS
-            .iter()
-            .map(|p| OmitEntry::built_in(p))
-            .collect(),
-    );
-    let default_omit_ref = if raw.default_omit_ref.is_empty() {
-        BUILT_IN_KEY.to_owned()
-    } else {
-        raw.default_omit_ref
-    };
-    Processed {
-        fields: FieldsToOmit {
-            default_omit_ref,
-            items,
-            resolved: IndexMap::new(),
-        },
-        warnings,
-    }
+    items.insert(BUILT_IN_KEY.to_owned(), BUILT_IN_PATHS.iter().map(|p| OmitEntry::built_in(p)).collect());
+    let default_omit_ref = if raw.default_omit_ref.is_empty() { BUILT_IN_KEY.to_owned() } else { raw.default_omit_ref };
+    Processed { fields: FieldsToOmit { default_omit_ref, items, resolved: IndexMap::new() }, warnings }
 }
 
 fn parse(entry: &OmitEntry, path: &str) -> Result<OmitPath, Problem> {
     parse_path_to_key(path)
-        .map(|segments| OmitPath {
-            path_to_key: path.to_owned(),
-            is_prefix: entry.is_prefix,
-            segments,
-        })
-        .map_err(|e| {
-            Problem::new(
-                format!("failed to parse path: {e}"),
-                Some(entry.span.clone()),
-            )
-        })
+        .map(|segments| OmitPath { path_to_key: path.to_owned(), is_prefix: entry.is_prefix, segments })
+        .map_err(|e| Problem::new(format!("failed to parse path: {e}"), Some(entry.span.clone())))
 }
 
 /// v1 processing: the default must exist (checked first, alone), then every path parses.
@@ -154,10 +123,7 @@ pub(crate) fn process_v1(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>
     let fields = &mut processed.fields;
     if !fields.items.contains_key(&fields.default_omit_ref) {
         return Err(vec![Problem::new(
-            format!(
-                "fieldsToOmit's defaultOmitRef \"{}\" not found in items",
-                fields.default_omit_ref
-            ),
+            format!("fieldsToOmit's defaultOmitRef \"{}\" not found in items", fields.default_omit_ref),
             default_span,
         )]);
     }
@@ -172,22 +138,14 @@ pub(crate) fn process_v1(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>
         }
         fields.resolved.insert(key.clone(), paths);
     }
-    if errors.is_empty() {
-        Ok(processed)
-    } else {
-        Err(errors)
-    }
+    if errors.is_empty() { Ok(processed) } else { Err(errors) }
 }
 
 /// v2 processing: entries with `pathToKey` and/or `include`, expanded recursively.
 /// The default is deliberately not checked (§2.6, observed).
 pub(crate) fn process_v2(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>> {
     let mut processed = with_built_in(raw);
-    let mut expander = Expander {
-        items: &processed.fields.items,
-        cache: HashMap::new(),
-        fuel: INCLUDE_FUEL,
-    };
+    let mut expander = Expander { items: &processed.fields.items, cache: HashMap::new(), fuel: INCLUDE_FUEL };
     let mut errors = Vec::new();
     let mut resolved = IndexMap::new();
     for key in processed.fields.items.keys() {
@@ -199,11 +157,7 @@ pub(crate) fn process_v2(raw: RawFieldsToOmit) -> Result<Processed, Vec<Problem>
         }
     }
     processed.fields.resolved = resolved;
-    if errors.is_empty() {
-        Ok(processed)
-    } else {
-        Err(errors)
-    }
+    if errors.is_empty() { Ok(processed) } else { Err(errors) }
 }
 
 /// Go's `processFieldsToOmitEntries` / `FieldsToOmitV2Entry.process`, including the quirk
@@ -247,18 +201,12 @@ impl Expander<'_> {
         }
         let span = Some(entry.span.clone());
         if self.fuel == 0 {
-            return (
-                Vec::new(),
-                vec![Problem::new("fieldsToOmit includes expand too far", span)],
-            );
+            return (Vec::new(), vec![Problem::new("fieldsToOmit includes expand too far", span)]);
         }
         self.fuel -= 1;
         let path = entry.path_to_key.as_deref().unwrap_or("");
         if entry.include.is_empty() && path.is_empty() {
-            return (
-                Vec::new(),
-                vec![Problem::new("must have either include or pathToKey", span)],
-            );
+            return (Vec::new(), vec![Problem::new("must have either include or pathToKey", span)]);
         }
         let mut paths = Vec::new();
         let mut errors = Vec::new();
@@ -273,13 +221,7 @@ impl Expander<'_> {
                 let mut chain = previous.to_vec();
                 chain.push(entry.include.clone());
                 // Returned before caching, like Go.
-                return (
-                    paths,
-                    vec![Problem::new(
-                        format!("circular import found {}", chain.join(" -> ")),
-                        span,
-                    )],
-                );
+                return (paths, vec![Problem::new(format!("circular import found {}", chain.join(" -> ")), span)]);
             }
             let (p, e) = self.key(&entry.include, previous);
             if e.is_empty() {
@@ -289,8 +231,7 @@ impl Expander<'_> {
             }
         }
         if !paths.is_empty() {
-            self.cache
-                .insert((key_index, index), (paths.clone(), errors.clone()));
+            self.cache.insert((key_index, index), (paths.clone(), errors.clone()));
         }
         (paths, errors)
     }
@@ -302,27 +243,17 @@ impl FieldsToOmit {
     /// Unknown refs give kube-compare's (sic) message, one per ref.
     pub fn paths_for(&self, refs: &[String]) -> Result<Vec<OmitPath>, Vec<String>> {
         if refs.is_empty() {
-            return Ok(self
-                .resolved
-                .get(&self.default_omit_ref)
-                .cloned()
-                .unwrap_or_default());
+            return Ok(self.resolved.get(&self.default_omit_ref).cloned().unwrap_or_default());
         }
         let mut paths = Vec::new();
         let mut errors = Vec::new();
         for r in refs {
             match self.resolved.get(r) {
                 Some(p) => paths.extend(p.iter().cloned()),
-                None => errors.push(format!(
-                    "fieldsToOmitRefs entry \"{r}\" not found it fieldsToOmit Items"
-                )),
+                None => errors.push(format!("fieldsToOmitRefs entry \"{r}\" not found it fieldsToOmit Items")),
             }
         }
-        if errors.is_empty() {
-            Ok(paths)
-        } else {
-            Err(errors)
-        }
+        if errors.is_empty() { Ok(paths) } else { Err(errors) }
     }
 }
 
@@ -331,22 +262,14 @@ mod tests {
     use super::*;
 
     fn entry(path: Option<&str>, include: &str) -> OmitEntry {
-        OmitEntry {
-            path_to_key: path.map(str::to_owned),
-            is_prefix: false,
-            include: include.to_owned(),
-            span: 0..0,
-        }
+        OmitEntry { path_to_key: path.map(str::to_owned), is_prefix: false, include: include.to_owned(), span: 0..0 }
     }
 
     fn raw(default: &str, items: Vec<(&str, Vec<OmitEntry>)>) -> RawFieldsToOmit {
         RawFieldsToOmit {
             default_omit_ref: default.to_owned(),
             default_span: None,
-            items: items
-                .into_iter()
-                .map(|(k, e)| (k.to_owned(), 0..0, e))
-                .collect(),
+            items: items.into_iter().map(|(k, e)| (k.to_owned(), 0..0, e)).collect(),
         }
     }
 
@@ -376,29 +299,11 @@ mod tests {
 
     #[test]
     fn include_and_defaults() {
-        let r = raw(
-            "a",
-            vec![
-                ("a", vec![entry(Some("x.y"), "b")]),
-                ("b", vec![entry(Some("z"), "missing")]),
-            ],
-        );
+        let r = raw("a", vec![("a", vec![entry(Some("x.y"), "b")]), ("b", vec![entry(Some("z"), "missing")])]);
         let p = process_v2(r).ok().unwrap();
-        let a: Vec<_> = p
-            .fields
-            .paths_for(&[])
-            .unwrap()
-            .into_iter()
-            .map(|p| p.segments)
-            .collect();
+        let a: Vec<_> = p.fields.paths_for(&[]).unwrap().into_iter().map(|p| p.segments).collect();
         assert_eq!(a, [vec!["x", "y"], vec!["z"]]);
-        assert_eq!(
-            p.fields
-                .paths_for(&[BUILT_IN_KEY.to_owned()])
-                .unwrap()
-                .len(),
-            11
-        );
+        assert_eq!(p.fields.paths_for(&[BUILT_IN_KEY.to_owned()]).unwrap().len(), 11);
         assert_eq!(
             p.fields.paths_for(&["nope".to_owned()]).unwrap_err(),
             ["fieldsToOmitRefs entry \"nope\" not found it fieldsToOmit Items"]
@@ -423,10 +328,7 @@ mod tests {
     #[test]
     fn dense_include_graph_terminates() {
         let keys: Vec<String> = (0..12).map(|i| format!("k{i}")).collect();
-        let items = keys
-            .iter()
-            .map(|k| (k.as_str(), keys.iter().map(|o| entry(None, o)).collect()))
-            .collect();
+        let items = keys.iter().map(|k| (k.as_str(), keys.iter().map(|o| entry(None, o)).collect())).collect();
         assert!(process_v2(raw("", items)).is_err());
     }
 }

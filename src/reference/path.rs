@@ -10,10 +10,7 @@
 /// `failed to parse path: ` prefix (Go's `csv.ParseError` or `EOF`).
 pub fn parse_path_to_key(path: &str) -> Result<Vec<String>, String> {
     let text = path.strip_prefix('.').unwrap_or(path);
-    let mut lines = Lines {
-        rest: text.as_bytes(),
-        number: 0,
-    };
+    let mut lines = Lines { rest: text.as_bytes(), number: 0 };
 
     // Skip empty lines; an input with nothing else is EOF.
     let mut cur = loop {
@@ -120,11 +117,7 @@ impl Lines<'_> {
         if self.rest.is_empty() {
             return None;
         }
-        let end = self
-            .rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(self.rest.len(), |i| i + 1);
+        let end = self.rest.iter().position(|&b| b == b'\n').map_or(self.rest.len(), |i| i + 1);
         let mut line = self.rest[..end].to_vec();
         self.rest = &self.rest[end..];
         self.number += 1;
@@ -148,10 +141,7 @@ mod tests {
 
     #[test]
     fn spec_examples() {
-        assert_eq!(
-            ok("spec.selector.matchLabels.k8s-app"),
-            ["spec", "selector", "matchLabels", "k8s-app"]
-        );
+        assert_eq!(ok("spec.selector.matchLabels.k8s-app"), ["spec", "selector", "matchLabels", "k8s-app"]);
         assert_eq!(
             ok(r#"metadata.annotations."workload.openshift.io/allowed""#),
             ["metadata", "annotations", "workload.openshift.io/allowed"]
@@ -173,10 +163,7 @@ mod tests {
             p(r#"a."b"#).unwrap_err(),
             "parse error on line 1, column 5: extraneous or missing \" in quoted-field"
         );
-        assert_eq!(
-            p(r#"a.b"c"#).unwrap_err(),
-            "parse error on line 1, column 4: bare \" in non-quoted field"
-        );
+        assert_eq!(p(r#"a.b"c"#).unwrap_err(), "parse error on line 1, column 4: bare \" in non-quoted field");
         assert_eq!(
             p(r#""a"b"#).unwrap_err(),
             "parse error on line 1, column 3: extraneous or missing \" in quoted-field"

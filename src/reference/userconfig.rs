@@ -38,13 +38,7 @@ pub struct UserConfig {
 pub fn load_user_config(path: &Path) -> Result<UserConfig, LoadError> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| {
-        LoadError::plain(
-            path,
-            format!(
-                "User Config File not found. error: {}",
-                go_io_error(&e, &shown)
-            ),
-        )
+        LoadError::plain(path, format!("User Config File not found. error: {}", go_io_error(&e, &shown)))
     })?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     parse_user_config(path, &text)
@@ -52,35 +46,23 @@ pub fn load_user_config(path: &Path) -> Result<UserConfig, LoadError> {
 
 /// Decodes user config text.
 pub fn parse_user_config(path: &Path, text: &str) -> Result<UserConfig, LoadError> {
-    let fail = |message: String, span: Option<Range<usize>>| {
-        LoadError::located(path, text, vec![Problem::new(message, span)])
-    };
+    let fail =
+        |message: String, span: Option<Range<usize>>| LoadError::located(path, text, vec![Problem::new(message, span)]);
     let stream = parse_stream(text);
     if let Some(e) = stream.error.as_ref().filter(|e| e.document == 0) {
         return Err(fail(
-            format!(
-                "{NOT_IN_FORMAT}error converting YAML to JSON: yaml: line {}: {}",
-                e.line, e.message
-            ),
+            format!("{NOT_IN_FORMAT}error converting YAML to JSON: yaml: line {}: {}", e.line, e.message),
             Some(e.offset..e.offset),
         ));
     }
-    let mut config = UserConfig {
-        path: path.to_path_buf(),
-        text: text.to_owned(),
-        correlation_pairs: Vec::new(),
-    };
+    let mut config = UserConfig { path: path.to_path_buf(), text: text.to_owned(), correlation_pairs: Vec::new() };
     let Some(doc) = stream.documents.into_iter().next() else {
         return Ok(config);
     };
-    if let Some(driftlint_yaml::Warning::DuplicateKey { key, duplicate, .. }) = doc
-        .warnings
-        .iter()
-        .find(|w| matches!(w, driftlint_yaml::Warning::DuplicateKey { .. }))
+    if let Some(driftlint_yaml::Warning::DuplicateKey { key, duplicate, .. }) =
+        doc.warnings.iter().find(|w| matches!(w, driftlint_yaml::Warning::DuplicateKey { .. }))
     {
-        let line = driftlint_yaml::LineIndex::new(text)
-            .line_column(text, duplicate.start)
-            .line;
+        let line = driftlint_yaml::LineIndex::new(text).line_column(text, duplicate.start).line;
         return Err(fail(
             format!(
                 "{NOT_IN_FORMAT}error converting YAML to JSON: yaml: unmarshal errors:\n  line {line}: key \"{key}\" already set in map"
@@ -94,50 +76,34 @@ pub fn parse_user_config(path: &Path, text: &str) -> Result<UserConfig, LoadErro
     }
     let pairs = &mut config.correlation_pairs;
     Ctx::strict()
-        .object(
-            &root,
-            "UserConfig",
-            "compare.UserConfig",
-            &["correlationSettings"],
-            |ctx, _, _, v| {
-                ctx.object(
-                    v,
-                    "CorrelationSettings",
-                    "compare.CorrelationSettings",
-                    &["manualCorrelation"],
-                    |ctx, _, _, v| {
-                        ctx.object(
-                            v,
-                            "ManualCorrelation",
-                            "compare.ManualCorrelation",
-                            &["correlationPairs"],
-                            |ctx, _, _, v| {
-                                pairs.clear();
-                                for (k, value) in ctx.map(v, "map[string]string")? {
-                                    let cr_id = k.json_key().into_owned();
-                                    let template = ctx.string(value, "string")?;
-                                    pairs.retain(|p| p.cr_id != cr_id);
-                                    pairs.push(CorrelationPair {
-                                        cr_id,
-                                        template,
-                                        span: k.span.start..value.span.end,
-                                    });
-                                }
-                                Ok(())
-                            },
-                        )
-                    },
-                )
-            },
-        )
-        .map_err(|e| {
-            fail(
-                format!(
-                    "{NOT_IN_FORMAT}error unmarshaling JSON: while decoding JSON: {}",
-                    e.message
-                ),
-                Some(e.span),
+        .object(&root, "UserConfig", "compare.UserConfig", &["correlationSettings"], |ctx, _, _, v| {
+            ctx.object(
+                v,
+                "CorrelationSettings",
+                "compare.CorrelationSettings",
+                &["manualCorrelation"],
+                |ctx, _, _, v| {
+                    ctx.object(
+                        v,
+                        "ManualCorrelation",
+                        "compare.ManualCorrelation",
+                        &["correlationPairs"],
+                        |ctx, _, _, v| {
+                            pairs.clear();
+                            for (k, value) in ctx.map(v, "map[string]string")? {
+                                let cr_id = k.json_key().into_owned();
+                                let template = ctx.string(value, "string")?;
+                                pairs.retain(|p| p.cr_id != cr_id);
+                                pairs.push(CorrelationPair { cr_id, template, span: k.span.start..value.span.end });
+                            }
+                            Ok(())
+                        },
+                    )
+                },
             )
+        })
+        .map_err(|e| {
+            fail(format!("{NOT_IN_FORMAT}error unmarshaling JSON: while decoding JSON: {}", e.message), Some(e.span))
         })?;
     Ok(config)
 }
@@ -172,7 +138,11 @@ mod tests {
     #[test]
     fn shapes() {
         let p = Path::new("u.yaml");
-        let ok = parse_user_config(p, "correlationSettings:\n  manualCorrelation:\n    correlationPairs:\n      a_b: t.yaml\n").unwrap();
+        let ok = parse_user_config(
+            p,
+            "correlationSettings:\n  manualCorrelation:\n    correlationPairs:\n      a_b: t.yaml\n",
+        )
+        .unwrap();
         assert_eq!(ok.correlation_pairs[0].cr_id, "a_b");
         assert_eq!(ok.correlation_pairs[0].template, "t.yaml");
         assert_eq!(

@@ -13,9 +13,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 
 /// Escapes a command's message, as `@actions/core`'s `escapeData` does.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// Escapes a command property value, as `@actions/core`'s `escapeProperty` does.
@@ -34,35 +32,18 @@ fn command(severity: Severity) -> &'static str {
 /// Workflow commands for `diags`; empty when there is nothing to annotate.
 pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
     let cap = opts.limits.github_per_level;
-    let candidates: Vec<&Diagnostic> = ranked(diags)
-        .into_iter()
-        .filter(|d| d.suppressed.is_none())
-        .collect();
+    let candidates: Vec<&Diagnostic> = ranked(diags).into_iter().filter(|d| d.suppressed.is_none()).collect();
     let count = |s: Severity| candidates.iter().filter(|d| d.severity == s).count();
-    let (errors, warnings, notes) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Note),
-    );
+    let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
     let mut omitted = errors.saturating_sub(cap) + warnings.saturating_sub(cap);
     // The closing `::notice` that counts what was left out takes one notice slot itself.
-    let note_cap = if omitted > 0 || notes > cap {
-        cap.saturating_sub(1)
-    } else {
-        cap
-    };
+    let note_cap = if omitted > 0 || notes > cap { cap.saturating_sub(1) } else { cap };
     omitted += notes.saturating_sub(note_cap);
     let mut shown = [0usize; 3];
     let mut out = String::new();
     for d in candidates {
         let slot = &mut shown[d.severity as usize];
-        if *slot
-            < if d.severity == Severity::Note {
-                note_cap
-            } else {
-                cap
-            }
-        {
+        if *slot < if d.severity == Severity::Note { note_cap } else { cap } {
             *slot += 1;
             annotate(&mut out, d, sources, opts);
         }
@@ -81,10 +62,7 @@ fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver, opts: &O
     let mut props = Vec::new();
     if let crate::input::SourcePath::File(path) = &d.primary.path {
         // GitHub matches `file` against repository paths: relative to the root, forward slashes.
-        props.push(format!(
-            "file={}",
-            escape_property(&super::sarif::repo_path(path, opts))
-        ));
+        props.push(format!("file={}", escape_property(&super::sarif::repo_path(path, opts))));
         if let Some(loc) = sources.location(&d.primary) {
             props.push(format!("line={}", loc.line));
             props.push(format!("col={}", loc.column));
@@ -92,20 +70,11 @@ fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver, opts: &O
             props.push(format!("endColumn={}", loc.end_column));
         }
     }
-    props.push(format!(
-        "title={}",
-        escape_property(&format!("driftlint({})", d.rule))
-    ));
+    props.push(format!("title={}", escape_property(&format!("driftlint({})", d.rule))));
     let mut message = d.message.clone();
     for help in &d.help {
         message.push_str("\nhelp: ");
         message.push_str(help);
     }
-    let _ = writeln!(
-        out,
-        "::{} {}::{}",
-        command(d.severity),
-        props.join(","),
-        escape_data(&message)
-    );
+    let _ = writeln!(out, "::{} {}::{}", command(d.severity), props.join(","), escape_data(&message));
 }

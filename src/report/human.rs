@@ -18,11 +18,7 @@ const MAX_SNIPPET_LINES: usize = 40;
 
 /// rustc-style snippets for every unsuppressed finding, then [`summary_line`].
 pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool) -> String {
-    let renderer = if color {
-        Renderer::styled()
-    } else {
-        Renderer::plain()
-    };
+    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
     let mut out = String::new();
     for d in sorted(diags).into_iter().filter(|d| d.suppressed.is_none()) {
         let report = [group(d, sources)];
@@ -56,20 +52,15 @@ pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String 
 pub fn summary_line(diags: &[Diagnostic], color: bool) -> String {
     let c = Counts::of(diags);
     let mut parts = Vec::new();
-    for (n, one, many) in [
-        (c.errors, "error", "errors"),
-        (c.warnings, "warning", "warnings"),
-        (c.notes, "note", "notes"),
-    ] {
+    for (n, one, many) in
+        [(c.errors, "error", "errors"), (c.warnings, "warning", "warnings"), (c.notes, "note", "notes")]
+    {
         if n > 0 {
             parts.push(format!("{n} {}", if n == 1 { one } else { many }));
         }
     }
-    let mut line = if parts.is_empty() {
-        "no problems found".to_string()
-    } else {
-        format!("found {}", parts.join(", "))
-    };
+    let mut line =
+        if parts.is_empty() { "no problems found".to_string() } else { format!("found {}", parts.join(", ")) };
     if c.suppressed > 0 {
         let _ = write!(line, " ({} suppressed)", c.suppressed);
     }
@@ -95,14 +86,11 @@ fn level(severity: Severity) -> Level<'static> {
 }
 
 fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
-    let title = level(d.severity)
-        .primary_title(d.message.as_str())
-        .id(d.rule.id());
+    let title = level(d.severity).primary_title(d.message.as_str()).id(d.rule.id());
     let mut group = Group::with_title(title);
     // Labels by file, the primary's file first, files in order of first appearance.
-    let labels: Vec<(&Label, bool)> = std::iter::once((&d.primary, true))
-        .chain(d.secondary.iter().map(|l| (l, false)))
-        .collect();
+    let labels: Vec<(&Label, bool)> =
+        std::iter::once((&d.primary, true)).chain(d.secondary.iter().map(|l| (l, false))).collect();
     let mut files: Vec<&SourcePath> = Vec::new();
     for (label, _) in &labels {
         if !files.contains(&&label.path) {
@@ -110,11 +98,7 @@ fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
         }
     }
     for path in files {
-        let in_file: Vec<_> = labels
-            .iter()
-            .filter(|(l, _)| &l.path == path)
-            .copied()
-            .collect();
+        let in_file: Vec<_> = labels.iter().filter(|(l, _)| &l.path == path).copied().collect();
         for chunk in windows(&in_file, sources) {
             group = group.element(chunk);
         }
@@ -132,20 +116,11 @@ fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
 type Located<'a> = (&'a Label, bool, std::ops::Range<usize>, super::Location);
 
 /// The snippets (or bare origins, for labels without a known range) of one file's labels.
-fn windows<'a>(
-    labels: &[(&'a Label, bool)],
-    sources: &'a SourceResolver,
-) -> Vec<annotate_snippets::Element<'a>> {
+fn windows<'a>(labels: &[(&'a Label, bool)], sources: &'a SourceResolver) -> Vec<annotate_snippets::Element<'a>> {
     let mut out: Vec<annotate_snippets::Element<'a>> = Vec::new();
     let mut located: Vec<Located> = Vec::new();
     for &(label, primary) in labels {
-        match (
-            label
-                .range
-                .as_ref()
-                .and_then(|r| sources.clamp(&label.path, r)),
-            sources.location(label),
-        ) {
+        match (label.range.as_ref().and_then(|r| sources.clamp(&label.path, r)), sources.location(label)) {
             (Some(range), Some(loc)) => located.push((label, primary, range, loc)),
             _ => {
                 let origin = Origin::path(label.path.display());
@@ -161,9 +136,7 @@ fn windows<'a>(
     let mut runs: Vec<Vec<Located>> = Vec::new();
     for item in located {
         match runs.last_mut() {
-            Some(run) if item.3.end_line.saturating_sub(run[0].3.line) <= MAX_SNIPPET_LINES => {
-                run.push(item)
-            }
+            Some(run) if item.3.end_line.saturating_sub(run[0].3.line) <= MAX_SNIPPET_LINES => run.push(item),
             _ => runs.push(vec![item]),
         }
     }
@@ -171,28 +144,16 @@ fn windows<'a>(
         let path = &run[0].0.path;
         let first = run.iter().map(|i| i.3.line).min().unwrap_or(1);
         let last = run.iter().map(|i| i.3.end_line).max().unwrap_or(first);
-        let (Some(window), Some(text)) =
-            (sources.lines_range(path, first, last), sources.text(path))
-        else {
+        let (Some(window), Some(text)) = (sources.lines_range(path, first, last), sources.text(path)) else {
             continue;
         };
-        let mut snippet = Snippet::source(&text[window.clone()])
-            .line_start(first)
-            .path(path.display());
+        let mut snippet = Snippet::source(&text[window.clone()]).line_start(first).path(path.display());
         for (label, primary, range, _) in run {
-            let kind = if primary {
-                AnnotationKind::Primary
-            } else {
-                AnnotationKind::Context
-            };
+            let kind = if primary { AnnotationKind::Primary } else { AnnotationKind::Context };
             // Offsets relative to the window; a range ending past the window's last line
             // terminator is cut at the window's end.
             let start = range.start.saturating_sub(window.start).min(window.len());
-            let end = range
-                .end
-                .saturating_sub(window.start)
-                .min(window.len())
-                .max(start);
+            let end = range.end.saturating_sub(window.start).min(window.len()).max(start);
             let mut annotation = kind.span(start..end);
             if let Some(message) = &label.message {
                 annotation = annotation.label(message.as_str());

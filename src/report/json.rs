@@ -83,11 +83,7 @@ pub fn render_json(diags: &[Diagnostic], sources: &SourceResolver, opts: &Option
             fingerprint: d.fingerprint(),
             labels: std::iter::once((&d.primary, true))
                 .chain(d.secondary.iter().map(|l| (l, false)))
-                .map(|(l, primary)| LabelItem {
-                    primary,
-                    span: span(l, sources),
-                    message: l.message.as_deref(),
-                })
+                .map(|(l, primary)| LabelItem { primary, span: span(l, sources), message: l.message.as_deref() })
                 .collect(),
             help: &d.help,
             suppressed: d.suppressed.as_deref(),
@@ -95,10 +91,7 @@ pub fn render_json(diags: &[Diagnostic], sources: &SourceResolver, opts: &Option
         .collect();
     let report = Report {
         version: JSON_SCHEMA_VERSION,
-        tool: Tool {
-            name: "driftlint",
-            version: opts.tool_version,
-        },
+        tool: Tool { name: "driftlint", version: opts.tool_version },
         summary: Counts::of(diags),
         diagnostics,
     };

@@ -40,13 +40,7 @@ fn position(d: &Diagnostic, sources: &SourceResolver) -> String {
 }
 
 fn details(d: &Diagnostic, sources: &SourceResolver) -> String {
-    let mut text = format!(
-        "{}[{}] {}: {}",
-        d.severity.as_str(),
-        d.rule,
-        position(d, sources),
-        d.message
-    );
+    let mut text = format!("{}[{}] {}: {}", d.severity.as_str(), d.rule, position(d, sources), d.message);
     if let Some(object) = &d.object {
         let _ = write!(text, "\nobject: {object}");
     }
@@ -69,15 +63,9 @@ pub fn render_junit(objects: &[String], diags: &[Diagnostic], sources: &SourceRe
     let mut object_cases = String::new();
     let mut object_failures = 0;
     for id in &objects {
-        let failing: Vec<&&Diagnostic> = ordered
-            .iter()
-            .filter(|d| d.object.as_deref() == Some(*id) && fails(d))
-            .collect();
-        let _ = write!(
-            object_cases,
-            "    <testcase classname=\"driftlint.objects\" name=\"{}\"",
-            escape_xml(id)
-        );
+        let failing: Vec<&&Diagnostic> =
+            ordered.iter().filter(|d| d.object.as_deref() == Some(*id) && fails(d)).collect();
+        let _ = write!(object_cases, "    <testcase classname=\"driftlint.objects\" name=\"{}\"", escape_xml(id));
         if failing.is_empty() {
             object_cases.push_str("/>\n");
             continue;
@@ -110,11 +98,7 @@ pub fn render_junit(objects: &[String], diags: &[Diagnostic], sources: &SourceRe
         finding_cases.push_str(">\n");
         if let Some(reason) = &d.suppressed {
             skipped += 1;
-            let _ = writeln!(
-                finding_cases,
-                "      <skipped message=\"suppressed: {}\"/>",
-                escape_xml(reason)
-            );
+            let _ = writeln!(finding_cases, "      <skipped message=\"suppressed: {}\"/>", escape_xml(reason));
         } else if fails(d) {
             failures += 1;
             let _ = writeln!(
@@ -125,11 +109,7 @@ pub fn render_junit(objects: &[String], diags: &[Diagnostic], sources: &SourceRe
                 escape_xml(&details(d, sources))
             );
         } else {
-            let _ = writeln!(
-                finding_cases,
-                "      <system-out>{}</system-out>",
-                escape_xml(&details(d, sources))
-            );
+            let _ = writeln!(finding_cases, "      <system-out>{}</system-out>", escape_xml(&details(d, sources)));
         }
         finding_cases.push_str("    </testcase>\n");
     }

@@ -88,34 +88,20 @@ pub fn escape_cell(s: &str) -> String {
 fn code(s: &str) -> String {
     let text = s.replace(['\r', '\n'], " ").replace('|', "\\|");
     let fence = if text.contains('`') { "``" } else { "`" };
-    let pad = if text.starts_with('`') || text.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 /// The Markdown summary of `diags`.
-pub fn render_markdown(
-    diags: &[Diagnostic],
-    sources: &SourceResolver,
-    opts: &Options,
-) -> Result<String, Error> {
+pub fn render_markdown(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> Result<String, Error> {
     let mut env = Environment::new();
     env.add_filter("cell", |s: String| escape_cell(&s));
     env.add_filter("code", |s: String| code(&s));
     let source = opts.markdown_template.unwrap_or(DEFAULT_MARKDOWN_TEMPLATE);
-    env.add_template("summary.md", source)
-        .map_err(|e| Error::Template(e.to_string()))?;
-    let template = env
-        .get_template("summary.md")
-        .map_err(|e| Error::Template(e.to_string()))?;
+    env.add_template("summary.md", source).map_err(|e| Error::Template(e.to_string()))?;
+    let template = env.get_template("summary.md").map_err(|e| Error::Template(e.to_string()))?;
 
-    let summary = Summary {
-        counts: Counts::of(diags),
-        line: summary_line(diags, false),
-    };
+    let summary = Summary { counts: Counts::of(diags), line: summary_line(diags, false) };
     let ordered = sorted(diags);
     let rows: Vec<Row> = ordered.iter().map(|d| row(d, sources)).collect();
     // Rows by importance, to drop the least important first while keeping report order.
@@ -126,24 +112,14 @@ pub fn render_markdown(
         for &i in by_rank.iter().take(keep) {
             kept[i] = true;
         }
-        let selected: Vec<&Row> = rows
-            .iter()
-            .zip(&kept)
-            .filter(|(_, k)| **k)
-            .map(|(r, _)| r)
-            .collect();
+        let selected: Vec<&Row> = rows.iter().zip(&kept).filter(|(_, k)| **k).map(|(r, _)| r).collect();
         let ctx = Context {
-            tool: Tool {
-                name: "driftlint",
-                version: opts.tool_version,
-            },
+            tool: Tool { name: "driftlint", version: opts.tool_version },
             summary: &summary,
             diagnostics: selected,
             omitted: rows.len() - keep,
         };
-        template
-            .render(minijinja::value::Serde(&ctx))
-            .map_err(|e| Error::Template(e.to_string()))
+        template.render(minijinja::value::Serde(&ctx)).map_err(|e| Error::Template(e.to_string()))
     };
     let limit = opts.limits.markdown_bytes;
     let full = render(rows.len())?;
@@ -154,11 +130,7 @@ pub fn render_markdown(
     let (mut lo, mut hi) = (0usize, rows.len());
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if render(mid)?.len() <= limit {
-            lo = mid
-        } else {
-            hi = mid - 1
-        }
+        if render(mid)?.len() <= limit { lo = mid } else { hi = mid - 1 }
     }
     let mut out = render(lo)?;
     if out.len() > limit {
@@ -210,10 +182,7 @@ mod tests {
 
     #[test]
     fn cells_and_code_spans_survive_tables() {
-        assert_eq!(
-            escape_cell("a|b <c> & d\r\ne"),
-            "a\\|b &lt;c&gt; &amp; d<br>e"
-        );
+        assert_eq!(escape_cell("a|b <c> & d\r\ne"), "a\\|b &lt;c&gt; &amp; d<br>e");
         assert_eq!(code("x|y"), "`x\\|y`");
         assert_eq!(code("use `kubectl`"), "`` use `kubectl` ``");
     }

@@ -50,15 +50,8 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [
-        Format::Human,
-        Format::Concise,
-        Format::Json,
-        Format::Sarif,
-        Format::Github,
-        Format::Markdown,
-        Format::Junit,
-    ];
+    pub const ALL: [Format; 7] =
+        [Format::Human, Format::Concise, Format::Json, Format::Sarif, Format::Github, Format::Markdown, Format::Junit];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -83,10 +76,7 @@ impl FromStr for Format {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Format, Error> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| Error::UnknownFormat(s.to_string()))
+        Format::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| Error::UnknownFormat(s.to_string()))
     }
 }
 
@@ -106,17 +96,13 @@ pub struct Output {
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error(
-        "unknown output format `{0}` (expected one of: human, concise, json, sarif, github, markdown, junit)"
-    )]
+    #[error("unknown output format `{0}` (expected one of: human, concise, json, sarif, github, markdown, junit)")]
     UnknownFormat(String),
     #[error("empty output format in `{0}`")]
     EmptyFormat(String),
     #[error("output format `{0}` has an empty file name after `=`")]
     EmptyFile(String),
-    #[error(
-        "more than one format writes to standard output ({0} and {1}); give all but one a file with FMT=FILE"
-    )]
+    #[error("more than one format writes to standard output ({0} and {1}); give all but one a file with FMT=FILE")]
     StdoutTwice(Format, Format),
     #[error("markdown template: {0}")]
     Template(String),
@@ -150,16 +136,11 @@ pub fn parse_outputs(spec: &str) -> Result<Vec<Output>, Error> {
             None => Destination::Stdout,
         };
         if destination == Destination::Stdout
-            && let Some(prev) = outputs
-                .iter()
-                .find(|o| o.destination == Destination::Stdout)
+            && let Some(prev) = outputs.iter().find(|o| o.destination == Destination::Stdout)
         {
             return Err(Error::StdoutTwice(prev.format, format));
         }
-        outputs.push(Output {
-            format,
-            destination,
-        });
+        outputs.push(Output { format, destination });
     }
     Ok(outputs)
 }
@@ -225,12 +206,7 @@ impl Default for Options<'_> {
 }
 
 /// Renders `diags` in `format`. The result ends with a newline unless it is empty.
-pub fn render(
-    format: Format,
-    diags: &[Diagnostic],
-    sources: &SourceResolver,
-    opts: &Options,
-) -> Result<String, Error> {
+pub fn render(format: Format, diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> Result<String, Error> {
     Ok(match format {
         Format::Human => render_human(diags, sources, opts.color),
         Format::Concise => render_concise(diags, sources),
@@ -246,10 +222,7 @@ pub fn render(
 /// ruff use it — the global choice if one was set, else a terminal unless `NO_COLOR` is set,
 /// and always when `CLICOLOR_FORCE` is set.
 pub fn color_for<S: anstream::stream::RawStream>(stream: &S) -> bool {
-    !matches!(
-        anstream::AutoStream::choice(stream),
-        anstream::ColorChoice::Never
-    )
+    !matches!(anstream::AutoStream::choice(stream), anstream::ColorChoice::Never)
 }
 
 /// Renders every output and writes it to its destination: standard output or a file (replaced
@@ -272,29 +245,18 @@ pub fn write_outputs(
         let (path, result) = match &output.destination {
             Destination::Stdout => {
                 let mut out = std::io::stdout().lock();
-                (
-                    PathBuf::from("<stdout>"),
-                    out.write_all(text.as_bytes()).and_then(|()| out.flush()),
-                )
+                (PathBuf::from("<stdout>"), out.write_all(text.as_bytes()).and_then(|()| out.flush()))
             }
             Destination::File(path) => (path.clone(), std::fs::write(path, text.as_bytes())),
         };
-        result.map_err(|source| Error::Write {
-            format: output.format,
-            path,
-            source,
-        })?;
+        result.map_err(|source| Error::Write { format: output.format, path, source })?;
     }
     Ok(())
 }
 
 /// 0 when no unsuppressed finding is at or above `fail_level`, 1 otherwise.
 pub fn exit_code(diags: &[Diagnostic], fail_level: Severity) -> u8 {
-    u8::from(
-        diags
-            .iter()
-            .any(|d| d.suppressed.is_none() && d.severity >= fail_level),
-    )
+    u8::from(diags.iter().any(|d| d.suppressed.is_none() && d.severity >= fail_level))
 }
 
 /// Counts of a run's findings, as every summary reports them.
@@ -329,16 +291,8 @@ pub fn sorted(diags: &[Diagnostic]) -> Vec<&Diagnostic> {
     let mut out: Vec<&Diagnostic> = diags.iter().collect();
     // Byte offsets order the same way as (line, column) within one file.
     out.sort_by(|a, b| {
-        (
-            &a.primary.path,
-            a.primary.range.as_ref().map(|r| (r.start, r.end)),
-            a.rule,
-        )
-            .cmp(&(
-                &b.primary.path,
-                b.primary.range.as_ref().map(|r| (r.start, r.end)),
-                b.rule,
-            ))
+        (&a.primary.path, a.primary.range.as_ref().map(|r| (r.start, r.end)), a.rule)
+            .cmp(&(&b.primary.path, b.primary.range.as_ref().map(|r| (r.start, r.end)), b.rule))
             .then(b.severity.cmp(&a.severity))
             .then_with(|| a.message.cmp(&b.message))
             .then_with(|| a.object.cmp(&b.object))
@@ -357,14 +311,8 @@ pub(crate) fn ranked(diags: &[Diagnostic]) -> Vec<&Diagnostic> {
 }
 
 /// The key [`ranked`] sorts by (smaller is more important).
-pub(crate) fn rank_key(
-    d: &Diagnostic,
-) -> (bool, std::cmp::Reverse<Severity>, crate::diagnostic::Rule) {
-    (
-        d.suppressed.is_some(),
-        std::cmp::Reverse(d.severity),
-        d.rule,
-    )
+pub(crate) fn rank_key(d: &Diagnostic) -> (bool, std::cmp::Reverse<Severity>, crate::diagnostic::Rule) {
+    (d.suppressed.is_some(), std::cmp::Reverse(d.severity), d.rule)
 }
 
 #[cfg(test)]
@@ -377,39 +325,21 @@ mod tests {
         assert_eq!(
             outs,
             vec![
-                Output {
-                    format: Format::Human,
-                    destination: Destination::Stdout
-                },
-                Output {
-                    format: Format::Sarif,
-                    destination: Destination::File("out.sarif".into())
-                },
-                Output {
-                    format: Format::Markdown,
-                    destination: Destination::File("/tmp/summary.md".into())
-                },
+                Output { format: Format::Human, destination: Destination::Stdout },
+                Output { format: Format::Sarif, destination: Destination::File("out.sarif".into()) },
+                Output { format: Format::Markdown, destination: Destination::File("/tmp/summary.md".into()) },
             ]
         );
         // A file name may itself contain `=`.
-        assert_eq!(
-            parse_outputs("json=a=b.json").unwrap()[0].destination,
-            Destination::File("a=b.json".into())
-        );
+        assert_eq!(parse_outputs("json=a=b.json").unwrap()[0].destination, Destination::File("a=b.json".into()));
     }
 
     #[test]
     fn rejects_bad_format_specs() {
         assert!(matches!(parse_outputs("yaml"), Err(Error::UnknownFormat(f)) if f == "yaml"));
-        assert!(matches!(
-            parse_outputs("human,,json=x"),
-            Err(Error::EmptyFormat(_))
-        ));
+        assert!(matches!(parse_outputs("human,,json=x"), Err(Error::EmptyFormat(_))));
         assert!(matches!(parse_outputs(""), Err(Error::EmptyFormat(_))));
         assert!(matches!(parse_outputs("sarif="), Err(Error::EmptyFile(_))));
-        assert!(matches!(
-            parse_outputs("human,json"),
-            Err(Error::StdoutTwice(Format::Human, Format::Json))
-        ));
+        assert!(matches!(parse_outputs("human,json"), Err(Error::StdoutTwice(Format::Human, Format::Json))));
     }
 }

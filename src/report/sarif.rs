@@ -48,11 +48,7 @@ struct Uris {
 
 impl Uris {
     fn new(opts: &Options) -> Uris {
-        let cwd = opts
-            .cwd
-            .map(Path::to_path_buf)
-            .or_else(|| std::env::current_dir().ok())
-            .map(|c| normalize(&c));
+        let cwd = opts.cwd.map(Path::to_path_buf).or_else(|| std::env::current_dir().ok()).map(|c| normalize(&c));
         // Without a root, paths are relative to the working directory, as users gave them.
         let root = match opts.root {
             Some(r) => Some(match &cwd {
@@ -70,9 +66,7 @@ impl Uris {
             Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
             _ => normalize(p),
         };
-        abs.strip_prefix(self.root.as_ref()?)
-            .ok()
-            .map(Path::to_path_buf)
+        abs.strip_prefix(self.root.as_ref()?).ok().map(Path::to_path_buf)
     }
 
     /// The URI of `path` and its base id: relative to `%SRCROOT%` when under the root, else a
@@ -85,24 +79,13 @@ impl Uris {
             Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
             _ => normalize(p),
         };
-        if let Some(rel) = self
-            .root
-            .as_ref()
-            .and_then(|root| abs.strip_prefix(root).ok())
-        {
-            return sarif::ArtifactLocation::builder()
-                .uri(encode_path(rel))
-                .uri_base_id(SRCROOT)
-                .build();
+        if let Some(rel) = self.root.as_ref().and_then(|root| abs.strip_prefix(root).ok()) {
+            return sarif::ArtifactLocation::builder().uri(encode_path(rel)).uri_base_id(SRCROOT).build();
         }
         if abs.is_absolute() {
-            return sarif::ArtifactLocation::builder()
-                .uri(format!("file://{}", encode_path(&abs)))
-                .build();
+            return sarif::ArtifactLocation::builder().uri(format!("file://{}", encode_path(&abs))).build();
         }
-        sarif::ArtifactLocation::builder()
-            .uri(encode_path(p))
-            .build()
+        sarif::ArtifactLocation::builder().uri(encode_path(p)).build()
     }
 
     /// `originalUriBaseIds`, so that viewers other than GitHub can find the files.
@@ -112,10 +95,7 @@ impl Uris {
         if !uri.ends_with('/') {
             uri.push('/');
         }
-        Some(BTreeMap::from([(
-            SRCROOT.to_string(),
-            sarif::ArtifactLocation::builder().uri(uri).build(),
-        )]))
+        Some(BTreeMap::from([(SRCROOT.to_string(), sarif::ArtifactLocation::builder().uri(uri).build())]))
     }
 }
 
@@ -123,10 +103,7 @@ impl Uris {
 /// (`opts.root`) when it is under it, else as given.
 pub(super) fn repo_path(path: &Path, opts: &Options) -> String {
     let rel = Uris::new(opts).under_root(path);
-    rel.as_deref()
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    rel.as_deref().unwrap_or(path).to_string_lossy().replace('\\', "/")
 }
 
 /// `.` and `..` removed lexically (symlinks are not resolved: the paths are the user's).
@@ -163,9 +140,7 @@ fn encode_path(p: &Path) -> String {
 }
 
 fn location(label: &Label, sources: &SourceResolver, uris: &Uris) -> sarif::Location {
-    let mut physical = sarif::PhysicalLocation::builder()
-        .artifact_location(uris.artifact(&label.path))
-        .build();
+    let mut physical = sarif::PhysicalLocation::builder().artifact_location(uris.artifact(&label.path)).build();
     if let Some(loc) = sources.location(label) {
         physical.region = Some(
             sarif::Region::builder()
@@ -176,25 +151,15 @@ fn location(label: &Label, sources: &SourceResolver, uris: &Uris) -> sarif::Loca
                 .build(),
         );
     }
-    sarif::Location::builder()
-        .physical_location(physical)
-        .build()
+    sarif::Location::builder().physical_location(physical).build()
 }
 
 fn descriptor(rule: Rule) -> sarif::ReportingDescriptor {
     let doc = rules::doc(rule);
     sarif::ReportingDescriptor::builder()
         .id(rule.id())
-        .short_description(
-            sarif::MultiformatMessageString::builder()
-                .text(doc.summary)
-                .build(),
-        )
-        .full_description(
-            sarif::MultiformatMessageString::builder()
-                .text(doc.what.replace('\n', " "))
-                .build(),
-        )
+        .short_description(sarif::MultiformatMessageString::builder().text(doc.summary).build())
+        .full_description(sarif::MultiformatMessageString::builder().text(doc.what.replace('\n', " ")).build())
         .help(
             sarif::MultiformatMessageString::builder()
                 .text(rules::explain_text(rule))
@@ -203,9 +168,7 @@ fn descriptor(rule: Rule) -> sarif::ReportingDescriptor {
         )
         .help_uri(rules::doc_url(rule))
         .default_configuration(
-            sarif::ReportingConfiguration::builder()
-                .level(config_level(doc.default_severity).to_string())
-                .build(),
+            sarif::ReportingConfiguration::builder().level(config_level(doc.default_severity).to_string()).build(),
         )
         .build()
 }
@@ -218,10 +181,7 @@ fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Resul
         .level(level(d.severity))
         .message(sarif::Message::builder().text(d.message.as_str()).build())
         .locations(vec![location(&d.primary, sources, uris)])
-        .partial_fingerprints(BTreeMap::from([(
-            "driftlint/v1".to_string(),
-            d.fingerprint(),
-        )]))
+        .partial_fingerprints(BTreeMap::from([("driftlint/v1".to_string(), d.fingerprint())]))
         .build();
     if !d.secondary.is_empty() {
         let related = d
@@ -231,10 +191,7 @@ fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Resul
             .map(|(i, l)| {
                 let mut loc = location(l, sources, uris);
                 loc.id = Some(i as i64);
-                loc.message = l
-                    .message
-                    .as_deref()
-                    .map(|m| sarif::Message::builder().text(m).build());
+                loc.message = l.message.as_deref().map(|m| sarif::Message::builder().text(m).build());
                 loc
             })
             .collect();
@@ -251,10 +208,7 @@ fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Resul
     }
     let mut props = BTreeMap::new();
     if let Some(object) = &d.object {
-        props.insert(
-            "object".to_string(),
-            serde_json::Value::from(object.as_str()),
-        );
+        props.insert("object".to_string(), serde_json::Value::from(object.as_str()));
     }
     if let Some(field) = &d.field {
         props.insert("field".to_string(), serde_json::Value::from(field.as_str()));
@@ -263,11 +217,7 @@ fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Resul
         props.insert("help".to_string(), serde_json::Value::from(d.help.clone()));
     }
     if !props.is_empty() {
-        result.properties = Some(
-            sarif::PropertyBag::builder()
-                .additional_properties(props)
-                .build(),
-        );
+        result.properties = Some(sarif::PropertyBag::builder().additional_properties(props).build());
     }
     result
 }
@@ -278,18 +228,13 @@ fn truncation_note(omitted: usize, first_omitted: &Diagnostic, uris: &Uris) -> s
         "driftlint found {omitted} more results than shown here; they were left out to stay within \
          GitHub code scanning's limits (25,000 results, 10 MB). See the JSON or human output for all findings."
     );
-    let physical = sarif::PhysicalLocation::builder()
-        .artifact_location(uris.artifact(&first_omitted.primary.path))
-        .build();
+    let physical =
+        sarif::PhysicalLocation::builder().artifact_location(uris.artifact(&first_omitted.primary.path)).build();
     sarif::Result::builder()
         .rule_id(TRUNCATED_RULE)
         .level(sarif::ResultLevel::Note)
         .message(sarif::Message::builder().text(text).build())
-        .locations(vec![
-            sarif::Location::builder()
-                .physical_location(physical)
-                .build(),
-        ])
+        .locations(vec![sarif::Location::builder().physical_location(physical).build()])
         .build()
 }
 
@@ -306,12 +251,8 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Optio
         for &i in by_rank.iter().take(keep) {
             kept[i] = true;
         }
-        let mut selected: Vec<sarif::Result> = results
-            .iter()
-            .zip(&kept)
-            .filter(|(_, k)| **k)
-            .map(|(r, _)| r.clone())
-            .collect();
+        let mut selected: Vec<sarif::Result> =
+            results.iter().zip(&kept).filter(|(_, k)| **k).map(|(r, _)| r.clone()).collect();
         if keep < ordered.len() {
             let first_omitted = by_rank.get(keep).map_or(ordered[0], |&i| ordered[i]);
             selected.push(truncation_note(ordered.len() - keep, first_omitted, &uris));
@@ -321,22 +262,14 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Optio
 
     let limits = opts.limits;
     let max_results = limits.sarif_results.max(1);
-    let mut keep = if ordered.len() > max_results {
-        max_results - 1
-    } else {
-        ordered.len()
-    };
+    let mut keep = if ordered.len() > max_results { max_results - 1 } else { ordered.len() };
     let mut out = render(keep);
     if out.len() > limits.sarif_bytes {
         // The most results that fit, by bisection (each rendering is linear in the results).
         let (mut lo, mut hi) = (0usize, keep);
         while lo < hi {
             let mid = (lo + hi).div_ceil(2);
-            if render(mid).len() <= limits.sarif_bytes {
-                lo = mid
-            } else {
-                hi = mid - 1
-            }
+            if render(mid).len() <= limits.sarif_bytes { lo = mid } else { hi = mid - 1 }
         }
         keep = lo;
         out = render(keep);
@@ -345,8 +278,7 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Optio
 }
 
 fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options) -> String {
-    let mut rules_table: Vec<sarif::ReportingDescriptor> =
-        Rule::ALL.into_iter().map(descriptor).collect();
+    let mut rules_table: Vec<sarif::ReportingDescriptor> = Rule::ALL.into_iter().map(descriptor).collect();
     if truncated {
         rules_table.push(
             sarif::ReportingDescriptor::builder()
@@ -373,16 +305,9 @@ fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options
         .build();
     let mut run = sarif::Run::builder().tool(driver).results(results).build();
     run.original_uri_base_ids = uris.base_ids();
-    run.column_kind = Some(
-        sarif::ResultColumnKind::UnicodeCodePoints
-            .to_string()
-            .into(),
-    );
-    let log = sarif::Sarif::builder()
-        .schema(SCHEMA_URI)
-        .version(sarif::Version::V2_1_0.to_string())
-        .runs(vec![run])
-        .build();
+    run.column_kind = Some(sarif::ResultColumnKind::UnicodeCodePoints.to_string().into());
+    let log =
+        sarif::Sarif::builder().schema(SCHEMA_URI).version(sarif::Version::V2_1_0.to_string()).runs(vec![run]).build();
     let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
     out.push('\n');
     out

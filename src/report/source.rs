@@ -52,13 +52,7 @@ impl<'a> SourceResolver<'a> {
 
     /// Adds (or replaces) the text of `path`.
     pub fn insert(&mut self, path: SourcePath, text: impl Into<Cow<'a, str>>) {
-        self.files.insert(
-            path,
-            Entry {
-                text: text.into(),
-                index: OnceLock::new(),
-            },
-        );
+        self.files.insert(path, Entry { text: text.into(), index: OnceLock::new() });
     }
 
     /// The text of `path`, when it was given.
@@ -89,22 +83,12 @@ impl<'a> SourceResolver<'a> {
         let index = entry.index.get_or_init(|| LineIndex::new(text));
         let start = index.line_column(text, range.start);
         let end = index.line_column(text, range.end.max(range.start));
-        Some(Location {
-            line: start.line,
-            column: start.column,
-            end_line: end.line,
-            end_column: end.column,
-        })
+        Some(Location { line: start.line, column: start.column, end_line: end.line, end_column: end.column })
     }
 
     /// The byte range of whole lines `first..=last` (1-based) of `path`, without the final
     /// line terminator.
-    pub(crate) fn lines_range(
-        &self,
-        path: &SourcePath,
-        first: usize,
-        last: usize,
-    ) -> Option<Range<usize>> {
+    pub(crate) fn lines_range(&self, path: &SourcePath, first: usize, last: usize) -> Option<Range<usize>> {
         let entry = self.files.get(path)?;
         let text = entry.text.as_ref();
         let index = entry.index.get_or_init(|| LineIndex::new(text));
@@ -126,20 +110,8 @@ mod tests {
         // 4 is inside the two-byte `é`.
         assert_eq!(r.clamp(&SourcePath::Stdin, &(4..100)), Some(3..6));
         assert_eq!(r.clamp(&SourcePath::Stdin, &(9..2)), Some(6..6));
-        let label = Label {
-            path: SourcePath::Stdin,
-            range: Some(3..1000),
-            message: None,
-        };
-        assert_eq!(
-            r.location(&label),
-            Some(Location {
-                line: 1,
-                column: 4,
-                end_line: 2,
-                end_column: 1
-            })
-        );
+        let label = Label { path: SourcePath::Stdin, range: Some(3..1000), message: None };
+        assert_eq!(r.location(&label), Some(Location { line: 1, column: 4, end_line: 2, end_column: 1 }));
         assert_eq!(r.lines_range(&SourcePath::Stdin, 1, 1), Some(0..5));
     }
 }

@@ -13,7 +13,8 @@ fn findings(v: &serde_json::Value) -> Vec<(String, String, String)> {
         .iter()
         .map(|d| {
             let at = |l: &serde_json::Value| format!("{}:{}", l["file"].as_str().unwrap_or(""), l["line"]);
-            let secondary = d["labels"].as_array().unwrap().iter().find(|l| l["primary"] == false).map(at).unwrap_or_default();
+            let secondary =
+                d["labels"].as_array().unwrap().iter().find(|l| l["primary"] == false).map(at).unwrap_or_default();
             (d["rule"].as_str().unwrap().to_string(), at(d), secondary)
         })
         .collect()
@@ -37,11 +38,20 @@ fn seeded_drift_is_reported_at_manifest_and_template_lines() {
         ])
     );
     let drift = &v["diagnostics"][0];
-    assert_eq!(drift["message"], "`/spec/template/spec/containers/0/resources/limits/memory` is `512Mi`, the reference expects `256Mi`");
+    assert_eq!(
+        drift["message"],
+        "`/spec/template/spec/containers/0/resources/limits/memory` is `512Mi`, the reference expects `256Mi`"
+    );
     assert_eq!(drift["object"], "apps/v1_Deployment_web_frontend");
     assert_eq!(drift["field"], "/spec/template/spec/containers/0/resources/limits/memory");
     let help: Vec<&str> = drift["help"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect();
-    assert_eq!(help, ["template `deployment.yaml`: Deployment and Service of the web front end", "field: /spec/template/spec/containers/0/resources/limits/memory"]);
+    assert_eq!(
+        help,
+        [
+            "template `deployment.yaml`: Deployment and Service of the web front end",
+            "field: /spec/template/spec/containers/0/resources/limits/memory"
+        ]
+    );
     // `replicas: 3` is not drift: the template takes `.spec.replicas | default 2`.
     assert!(!r.stdout.contains("/spec/replicas"));
 }
@@ -96,10 +106,12 @@ fn usage_and_configuration_errors_exit_2() {
 fn repo(config: &str, annotation: Option<&str>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let reference = root().join("fixtures/reference");
-    std::fs::write(dir.path().join(".driftlint.yaml"), format!("reference: {}\n{config}", reference.display())).unwrap();
+    std::fs::write(dir.path().join(".driftlint.yaml"), format!("reference: {}\n{config}", reference.display()))
+        .unwrap();
     std::fs::copy(root().join("fixtures/repo/namespace.yaml"), dir.path().join("namespace.yaml")).unwrap();
     std::fs::copy(root().join("fixtures/clean-repo/app/frontend.yaml"), dir.path().join("frontend.yaml")).unwrap();
-    let annotations = annotation.map_or(String::new(), |a| format!("  annotations:\n    driftlint.io/ignore: \"{a}\"\n"));
+    let annotations =
+        annotation.map_or(String::new(), |a| format!("  annotations:\n    driftlint.io/ignore: \"{a}\"\n"));
     std::fs::write(
         dir.path().join("settings.yaml"),
         format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\n{annotations}data:\n  log-level: debug\n"),
@@ -159,7 +171,17 @@ fn config_suppressions() {
 #[test]
 fn stdin_from_kustomize_maps_to_the_source_files() {
     let stdin = std::fs::read_to_string(root().join("fixtures/stdin/kustomize-rendered.yaml")).unwrap();
-    let args = ["check", "-", "--isolated", "-r", "fixtures/reference", "--origin-root", "fixtures/kustomize/overlays/prod", "--format", "json"];
+    let args = [
+        "check",
+        "-",
+        "--isolated",
+        "-r",
+        "fixtures/reference",
+        "--origin-root",
+        "fixtures/kustomize/overlays/prod",
+        "--format",
+        "json",
+    ];
     let r = run_in(&root(), &args, Some(&stdin));
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(
@@ -175,10 +197,17 @@ fn stdin_from_kustomize_maps_to_the_source_files() {
 #[test]
 fn stdin_from_helm_points_at_stdin_lines() {
     let stdin = std::fs::read_to_string(root().join("fixtures/stdin/helm-rendered.yaml")).unwrap();
-    let r = run_in(&root(), &["check", "-", "--isolated", "-r", "fixtures/reference/metadata.yaml", "--format", "json"], Some(&stdin));
+    let r = run_in(
+        &root(),
+        &["check", "-", "--isolated", "-r", "fixtures/reference/metadata.yaml", "--format", "json"],
+        Some(&stdin),
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     let got = findings(&json(&r));
-    assert!(got.contains(&("missing-field".into(), "<stdin>:32".into(), "fixtures/reference/deployment.yaml:19".into())), "{got:?}");
+    assert!(
+        got.contains(&("missing-field".into(), "<stdin>:32".into(), "fixtures/reference/deployment.yaml:19".into())),
+        "{got:?}"
+    );
 }
 
 #[test]

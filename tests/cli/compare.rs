@@ -119,7 +119,8 @@ fn text_and_native_outputs_match_kube_compare() {
             let mut args = case.args.clone();
             args.extend(["-o".into(), format.clone()]);
             let r = run_case(&case_dir, &args, &case.env);
-            let want = if file.is_empty() { String::new() } else { std::fs::read_to_string(case_dir.join(file)).unwrap() };
+            let want =
+                if file.is_empty() { String::new() } else { std::fs::read_to_string(case_dir.join(file)).unwrap() };
             let want = junit_time.replace_all(&want, r#"timestamp="TIME""#);
             let got = normalise(&r.stdout, &case_dir);
             let got = junit_time.replace_all(&got, r#"timestamp="TIME""#);
@@ -137,7 +138,10 @@ fn text_and_native_outputs_match_kube_compare() {
 fn usage_errors_exit_2_with_kube_compares_text() {
     let r = run_in(&root(), &["compare", "-f", "fixtures/repo"], None);
     assert_eq!(r.code, 2);
-    assert_eq!(r.stderr, "error: \"Reference config file is required\"\nSee 'cluster-compare -h' for help and examples\n");
+    assert_eq!(
+        r.stderr,
+        "error: \"Reference config file is required\"\nSee 'cluster-compare -h' for help and examples\n"
+    );
     let r = run_in(&root(), &["compare", "-r", "fixtures/nope/metadata.yaml", "-f", "fixtures/repo"], None);
     assert_eq!(r.code, 2);
     assert_eq!(r.stderr, "error: \"Reference config file doesn't exist\"\n");
@@ -145,11 +149,16 @@ fn usage_errors_exit_2_with_kube_compares_text() {
 
 #[test]
 fn bundled_example_reports_drift_with_exit_1() {
-    let r = run_in(&root(), &["compare", "-r", "fixtures/reference/metadata.yaml", "-f", "fixtures/repo", "-R", "-o", "json"], None);
+    let r = run_in(
+        &root(),
+        &["compare", "-r", "fixtures/reference/metadata.yaml", "-f", "fixtures/repo", "-R", "-o", "json"],
+        None,
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let diffs = v["Diffs"].as_array().unwrap();
-    let deploy = diffs.iter().find(|d| d["CRName"] == "apps/v1_Deployment_web_frontend").expect("the Deployment is compared");
+    let deploy =
+        diffs.iter().find(|d| d["CRName"] == "apps/v1_Deployment_web_frontend").expect("the Deployment is compared");
     let out = deploy["DiffOutput"].as_str().unwrap();
     assert!(out.contains("-            memory: 256Mi\n") && out.contains("+            memory: 512Mi\n"), "{out}");
 }

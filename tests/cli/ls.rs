@@ -56,7 +56,11 @@ fn non_kubernetes_yaml_is_noted_not_silently_skipped() {
 fn human_output_has_file_line_and_identity() {
     let r = run(&["ls", "fixtures/repo/app/frontend.yaml"]);
     assert_eq!(r.code, 0);
-    assert!(r.stdout.contains("fixtures/repo/app/frontend.yaml:2:1: apps/v1 Deployment web/frontend\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("fixtures/repo/app/frontend.yaml:2:1: apps/v1 Deployment web/frontend\n"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("fixtures/repo/app/frontend.yaml:26:1: v1 Service web/frontend\n"), "{}", r.stdout);
     assert!(r.stdout.ends_with("2 object(s) in 1 source(s)\n"), "{}", r.stdout);
 }
@@ -151,11 +155,7 @@ fn missing_file_is_an_error_with_its_path() {
 #[test]
 fn kubernetes_scalars_are_read_as_kubernetes_reads_them() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("cm.yaml"),
-        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: on\n",
-    )
-    .unwrap();
+    std::fs::write(dir.path().join("cm.yaml"), "apiVersion: v1\nkind: Secret\nmetadata:\n  name: on\n").unwrap();
     // `name: on` is the boolean true for Kubernetes (YAML 1.1), so the object has no name.
     let r = run_in(dir.path(), &["ls", "cm.yaml", "--format", "json"], None);
     assert_eq!(json(&r)["objects"][0]["name"], "");

@@ -14,21 +14,11 @@ use super::{fixture, limits_opts};
 fn schema_path() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--locked",
-            "--manifest-path",
-        ])
+        .args(["metadata", "--format-version", "1", "--locked", "--manifest-path"])
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
         .output()
         .expect("run cargo metadata");
-    assert!(
-        out.status.success(),
-        "cargo metadata: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let manifest = meta["packages"]
         .as_array()
@@ -37,37 +27,21 @@ fn schema_path() -> PathBuf {
         .find(|p| p["name"] == "serde-sarif")
         .and_then(|p| p["manifest_path"].as_str())
         .expect("serde-sarif in cargo metadata");
-    PathBuf::from(manifest)
-        .parent()
-        .unwrap()
-        .join("src/schema.json")
+    PathBuf::from(manifest).parent().unwrap().join("src/schema.json")
 }
 
 fn validate(sarif: &str) {
     let path = schema_path();
-    let mut schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
-    )
-    .unwrap();
+    let mut schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+            .unwrap();
     fix_language_pattern(&mut schema);
-    assert!(
-        schema["title"].as_str().unwrap_or("").contains("2.1.0"),
-        "not the SARIF 2.1.0 schema"
-    );
-    let validator = jsonschema::draft7::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap();
+    assert!(schema["title"].as_str().unwrap_or("").contains("2.1.0"), "not the SARIF 2.1.0 schema");
+    let validator = jsonschema::draft7::options().should_validate_formats(true).build(&schema).unwrap();
     let instance: serde_json::Value = serde_json::from_str(sarif).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&instance)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF does not validate:\n{}",
-        errors.join("\n")
-    );
+    let errors: Vec<String> =
+        validator.iter_errors(&instance).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "SARIF does not validate:\n{}", errors.join("\n"));
 }
 
 /// The published schema's `language` pattern has a stray `]`
@@ -77,9 +51,7 @@ fn validate(sarif: &str) {
 fn fix_language_pattern(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
-            if map.get("pattern").and_then(|p| p.as_str())
-                == Some("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$")
-            {
+            if map.get("pattern").and_then(|p| p.as_str()) == Some("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$") {
                 map.insert("pattern".into(), "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$".into());
             }
             map.values_mut().for_each(fix_language_pattern);
@@ -93,43 +65,17 @@ fn fix_language_pattern(v: &mut serde_json::Value) {
 fn fixture_sarif_validates() {
     let (sources, diags) = fixture();
     let resolver = SourceResolver::from_sources(&sources);
-    validate(
-        &render(
-            Format::Sarif,
-            &diags,
-            &resolver,
-            &limits_opts(Limits::default()),
-        )
-        .unwrap(),
-    );
+    validate(&render(Format::Sarif, &diags, &resolver, &limits_opts(Limits::default())).unwrap());
 }
 
 #[test]
 fn empty_and_truncated_sarif_validate() {
     let resolver = SourceResolver::new();
-    validate(
-        &render(
-            Format::Sarif,
-            &[],
-            &resolver,
-            &limits_opts(Limits::default()),
-        )
-        .unwrap(),
-    );
+    validate(&render(Format::Sarif, &[], &resolver, &limits_opts(Limits::default())).unwrap());
     let many: Vec<Diagnostic> = (0..20)
-        .map(|i| {
-            Diagnostic::error(
-                Rule::ValueDrift,
-                SourcePath::File(format!("m/{i}.yaml").into()),
-                None,
-                "drift",
-            )
-        })
+        .map(|i| Diagnostic::error(Rule::ValueDrift, SourcePath::File(format!("m/{i}.yaml").into()), None, "drift"))
         .collect();
-    let limits = Limits {
-        sarif_results: 5,
-        ..Limits::default()
-    };
+    let limits = Limits { sarif_results: 5, ..Limits::default() };
     validate(&render(Format::Sarif, &many, &resolver, &limits_opts(limits)).unwrap());
 }
 
@@ -138,26 +84,15 @@ fn the_validator_rejects_invalid_sarif() {
     // Guards the test itself: a line 0 and a missing `message` must not validate.
     let (sources, diags) = fixture();
     let resolver = SourceResolver::from_sources(&sources);
-    let good = render(
-        Format::Sarif,
-        &diags,
-        &resolver,
-        &limits_opts(Limits::default()),
-    )
-    .unwrap();
+    let good = render(Format::Sarif, &diags, &resolver, &limits_opts(Limits::default())).unwrap();
     let mut doc: serde_json::Value = serde_json::from_str(&good).unwrap();
-    doc["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"]["startLine"] =
-        0.into();
+    doc["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0.into();
     let path = schema_path();
-    let mut schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     fix_language_pattern(&mut schema);
     let validator = jsonschema::draft7::options().build(&schema).unwrap();
     assert!(!validator.is_valid(&doc));
     let mut doc: serde_json::Value = serde_json::from_str(&good).unwrap();
-    doc["runs"][0]["results"][0]
-        .as_object_mut()
-        .unwrap()
-        .remove("message");
+    doc["runs"][0]["results"][0].as_object_mut().unwrap().remove("message");
     assert!(!validator.is_valid(&doc));
 }

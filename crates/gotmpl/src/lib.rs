@@ -109,7 +109,13 @@ impl TemplateSet {
 
     /// Executes the template currently defined under `name`, if any.
     #[allow(clippy::result_large_err)]
-    pub fn execute_named(&self, name: &str, data: &Value, limits: &Limits, crs: &[Value]) -> Option<Result<Rendered, Error>> {
+    pub fn execute_named(
+        &self,
+        name: &str,
+        data: &Value,
+        limits: &Limits,
+        crs: &[Value],
+    ) -> Option<Result<Rendered, Error>> {
         let idx = self.lookup(name)?;
         Some(exec::execute(self, idx, data, limits, crs))
     }

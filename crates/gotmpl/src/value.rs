@@ -474,7 +474,8 @@ mod tests {
 
     #[test]
     fn json_numbers_keep_int64_float64_split() {
-        let v: serde_json::Value = serde_json::from_str(r#"{"a":3,"b":3.0,"c":18446744073709551616,"d":null}"#).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(r#"{"a":3,"b":3.0,"c":18446744073709551616,"d":null}"#).unwrap();
         let Value::Map(m) = Value::from_json(&v) else { panic!("not a map") };
         let m = m.entries.borrow();
         assert!(matches!(m["a"], Value::Int(3, IntKind::Int64)));

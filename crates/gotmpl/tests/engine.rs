@@ -183,7 +183,10 @@ impl driftlint_gotmpl::Object for Clock {
     fn has_method(&self, name: &str) -> bool {
         name == "Format"
     }
-    fn method_params(&self, name: &str) -> Option<(&'static [driftlint_gotmpl::Param], Option<driftlint_gotmpl::Param>)> {
+    fn method_params(
+        &self,
+        name: &str,
+    ) -> Option<(&'static [driftlint_gotmpl::Param], Option<driftlint_gotmpl::Param>)> {
         (name == "Format").then_some((&[driftlint_gotmpl::Param::String][..], None))
     }
     fn call_method(&self, name: &str, args: &[Value]) -> Option<Result<Value, driftlint_gotmpl::FuncError>> {

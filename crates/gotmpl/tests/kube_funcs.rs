@@ -121,7 +121,10 @@ fn from_json_errors_go_into_the_map() {
         sprint_value(&field(&call("fromJson", &[s("{bad json}")]).unwrap(), "Error")),
         "invalid character 'b' looking for beginning of object key string"
     );
-    assert_eq!(out("fromJson", &[s("[1,2]")]), "map[Error:json: cannot unmarshal array into Go value of type map[string]interface {}]");
+    assert_eq!(
+        out("fromJson", &[s("[1,2]")]),
+        "map[Error:json: cannot unmarshal array into Go value of type map[string]interface {}]"
+    );
     assert_eq!(out("fromJson", &[s("")]), "map[Error:unexpected end of JSON input]");
     assert_eq!(out("fromJson", &[s("{\"a\":1} x")]), "map[Error:invalid character 'x' after top-level value]");
     assert_eq!(out("fromJson", &[s("{\"a\":1,\"a\":2}")]), "map[a:2]");
@@ -134,7 +137,10 @@ fn from_json_errors_go_into_the_map() {
 fn from_json_array() {
     let a = call("fromJsonArray", &[s(r#"[1,"two",{"k":"v"}]"#)]).unwrap();
     assert_eq!(sprint_value(&a), "[1 two map[k:v]]");
-    assert_eq!(out("fromJsonArray", &[s(r#"{"a":1}"#)]), "[json: cannot unmarshal object into Go value of type []interface {}]");
+    assert_eq!(
+        out("fromJsonArray", &[s(r#"{"a":1}"#)]),
+        "[json: cannot unmarshal object into Go value of type []interface {}]"
+    );
     assert_eq!(out("fromJsonArray", &[s("")]), "[unexpected end of JSON input]");
     assert_eq!(out("toJson", &[call("fromJsonArray", &[s("null")]).unwrap()]), "null");
 }
@@ -145,7 +151,10 @@ fn must_from_json() {
     assert_eq!(out("mustFromJson", &[s(r#""str""#)]), "str");
     assert_eq!(out("mustFromJson", &[s("3")]), "3");
     assert!(matches!(call("mustFromJson", &[s("null")]), Ok(Value::Invalid)));
-    assert_eq!(out("mustFromJson", &[s("{bad")]), "ERROR invalid character 'b' looking for beginning of object key string");
+    assert_eq!(
+        out("mustFromJson", &[s("{bad")]),
+        "ERROR invalid character 'b' looking for beginning of object key string"
+    );
 }
 
 #[test]
@@ -195,10 +204,7 @@ fn to_yaml_numbers() {
 
 #[test]
 fn from_yaml() {
-    assert_eq!(
-        out("fromYaml", &[s("a: 1\nb:\n  c: [x, y1]\nd: true")]),
-        "map[a:1 b:map[c:[x y1]] d:true]"
-    );
+    assert_eq!(out("fromYaml", &[s("a: 1\nb:\n  c: [x, y1]\nd: true")]), "map[a:1 b:map[c:[x y1]] d:true]");
     let m = call("fromYaml", &[s("i: 1\nf: 1.5\nbig: 12345678901\ne: 1e3")]).unwrap();
     assert_eq!(field(&m, "i").type_name(), "float64");
     assert_eq!(sprint_value(&field(&m, "big")), "1.2345678901e+10");
@@ -212,7 +218,10 @@ fn from_yaml() {
     assert_eq!(out("fromYaml", &[s("a: null\nb: ~\nc:")]), "map[a:<nil> b:<nil> c:<nil>]");
     assert_eq!(out("fromYaml", &[s("1: one\ntrue: t\n1.5: f")]), "map[1:one 1.5:f true:t]");
     assert_eq!(out("fromYaml", &[s("a: 1\n---\nb: 2")]), "map[a:1]");
-    assert_eq!(out("fromYaml", &[s("base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2")]), "map[base:map[x:1] derived:map[true:2 x:1]]");
+    assert_eq!(
+        out("fromYaml", &[s("base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2")]),
+        "map[base:map[x:1] derived:map[true:2 x:1]]"
+    );
     assert_eq!(out("fromYaml", &[s("a: 1\na: 2")]), "map[a:2]");
 }
 

@@ -5,10 +5,56 @@
 use driftlint_gotmpl::{Limits, TemplateSet, Value};
 
 const FRAGMENTS: &[&str] = &[
-    "{{", "}}", "{{-", "-}}", "(", ")", "|", "$x", "$", ":=", "=", ",", ".", ".a.b", "range", "if", "with",
-    "else", "end", "break", "continue", "define \"d\"", "template \"d\" .", "block \"b\" .", "nil", "\"s\"",
-    "`raw`", "'c'", "1", "-1", "0x1F", "1.5", "1i", "/*", "*/", " ", "\n", "index", "len", "printf \"%v\"",
-    "and", "or", "not", "eq", "toYaml", "default", "list", "dict", "until 5", "fail \"x\"",
+    "{{",
+    "}}",
+    "{{-",
+    "-}}",
+    "(",
+    ")",
+    "|",
+    "$x",
+    "$",
+    ":=",
+    "=",
+    ",",
+    ".",
+    ".a.b",
+    "range",
+    "if",
+    "with",
+    "else",
+    "end",
+    "break",
+    "continue",
+    "define \"d\"",
+    "template \"d\" .",
+    "block \"b\" .",
+    "nil",
+    "\"s\"",
+    "`raw`",
+    "'c'",
+    "1",
+    "-1",
+    "0x1F",
+    "1.5",
+    "1i",
+    "/*",
+    "*/",
+    " ",
+    "\n",
+    "index",
+    "len",
+    "printf \"%v\"",
+    "and",
+    "or",
+    "not",
+    "eq",
+    "toYaml",
+    "default",
+    "list",
+    "dict",
+    "until 5",
+    "fail \"x\"",
 ];
 
 struct Rng(u64);
@@ -55,22 +101,26 @@ fn mutate(rng: &mut Rng, seed: &str) -> String {
 
 #[test]
 fn mutated_templates_never_panic() {
-    let seeds: Vec<String> = [include_str!("../benches/fixtures/nncp.json"), include_str!("../benches/fixtures/performance-profile.json")]
-        .iter()
-        .flat_map(|j| {
-            let v: serde_json::Value = serde_json::from_str(j).unwrap();
-            let mut t = vec![v["template"].as_str().unwrap().to_string()];
-            t.extend(v["defines"].as_array().unwrap().iter().map(|d| d.as_str().unwrap().to_string()));
-            t
-        })
-        .chain(std::iter::once("{{ range $i, $v := .l }}{{ if eq $i 1 }}{{ break }}{{ end }}{{ $v }}{{ end }}".to_string()))
-        .collect();
+    let seeds: Vec<String> =
+        [include_str!("../benches/fixtures/nncp.json"), include_str!("../benches/fixtures/performance-profile.json")]
+            .iter()
+            .flat_map(|j| {
+                let v: serde_json::Value = serde_json::from_str(j).unwrap();
+                let mut t = vec![v["template"].as_str().unwrap().to_string()];
+                t.extend(v["defines"].as_array().unwrap().iter().map(|d| d.as_str().unwrap().to_string()));
+                t
+            })
+            .chain(std::iter::once(
+                "{{ range $i, $v := .l }}{{ if eq $i 1 }}{{ break }}{{ end }}{{ $v }}{{ end }}".to_string(),
+            ))
+            .collect();
     let data = Value::from_json(&serde_json::json!({
         "metadata": {"name": "x", "annotations": {"a": "b"}},
         "spec": {"cpu": {"isolated": "1-3"}, "nodeSelector": {"k": "v"}},
         "l": [1, 2, 3], "a": {"b": null}
     }));
-    let limits = Limits { max_output: 1 << 16, max_depth: 100, fuel: 20_000, max_list_len: 10_000, max_string_len: 1 << 16 };
+    let limits =
+        Limits { max_output: 1 << 16, max_depth: 100, fuel: 20_000, max_list_len: 10_000, max_string_len: 1 << 16 };
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut parsed, mut executed) = (0, 0);
     // MUTATION_ITERATIONS=200000 for a longer hunt.
@@ -78,7 +128,9 @@ fn mutated_templates_never_panic() {
     for i in 0..iterations {
         let seed = &seeds[i % seeds.len()];
         let text = mutate(&mut rng, seed);
-        let Ok(set) = TemplateSet::parse("main.yaml", &text, &[("defines-1.tmpl", seeds[1].as_str())]) else { continue };
+        let Ok(set) = TemplateSet::parse("main.yaml", &text, &[("defines-1.tmpl", seeds[1].as_str())]) else {
+            continue;
+        };
         parsed += 1;
         if set.execute(&data, &limits, &[]).is_ok() {
             executed += 1;

@@ -68,14 +68,7 @@ pub(crate) struct Emitter {
 
 impl Emitter {
     fn new() -> Self {
-        Emitter {
-            out: String::new(),
-            column: 0,
-            whitespace: true,
-            indention: true,
-            indent: -1,
-            indents: Vec::new(),
-        }
+        Emitter { out: String::new(), column: 0, whitespace: true, indention: true, indent: -1, indents: Vec::new() }
     }
 
     /// `yaml_emitter_increase_indent`.
@@ -185,9 +178,7 @@ impl Emitter {
         if ctx.simple_key && a.multiline {
             style = Style::DoubleQuoted;
         }
-        if style == Style::Plain
-            && (!a.block_plain_allowed || (value.is_empty() && ctx.simple_key))
-        {
+        if style == Style::Plain && (!a.block_plain_allowed || (value.is_empty() && ctx.simple_key)) {
             style = Style::SingleQuoted;
         }
         if style == Style::SingleQuoted && !a.single_quoted_allowed {

@@ -66,8 +66,9 @@ impl Analysis {
             let followed_by_ws = i + 1 >= n || is_blank(chars[i + 1]);
             if i == 0 {
                 match c {
-                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\''
-                    | '"' | '%' | '@' | '`' => block_indicators = true,
+                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
+                        block_indicators = true
+                    }
                     '?' | ':' | '-' if followed_by_ws => block_indicators = true,
                     _ => {}
                 }
@@ -189,8 +190,7 @@ impl Emitter {
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
                 let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && self.column > WIDTH && i > 0 && i + 1 < n && !next_space
-                {
+                if allow_breaks && !spaces && self.column > WIDTH && i > 0 && i + 1 < n && !next_space {
                     self.write_indent();
                 } else {
                     self.write_char(c);

@@ -8,11 +8,7 @@
 /// Shortest round-trip decimal digits of `|f|` and the decimal point position, so that
 /// `|f| = 0.d1d2…dn × 10^dp` (Go's `decimalSlice`). Zero is `("0", 1)`.
 fn shortest(f: f64, single: bool) -> (Vec<u8>, i32) {
-    let text = if single {
-        format!("{:e}", (f as f32).abs())
-    } else {
-        format!("{:e}", f.abs())
-    };
+    let text = if single { format!("{:e}", (f as f32).abs()) } else { format!("{:e}", f.abs()) };
     let (mantissa, exp) = text.split_once('e').unwrap_or((text.as_str(), "0"));
     let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
     let exp: i32 = exp.parse().unwrap_or(0);

@@ -81,19 +81,14 @@ pub fn parse_stream(text: &str) -> Stream {
 pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
     let mut documents = Vec::new();
     if text.len() > limits.max_bytes {
-        let message = format!(
-            "input is {} bytes, larger than the limit of {} bytes",
-            text.len(),
-            limits.max_bytes
-        );
+        let message = format!("input is {} bytes, larger than the limit of {} bytes", text.len(), limits.max_bytes);
         let error = located(text, ErrorKind::SizeLimit, message, limits.max_bytes, 0);
         return Stream { documents, error: Some(error) };
     }
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
     // becomes an error at the end of what was read (the documents before it are kept).
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        Loader::new(text, limits).run(&mut documents).err()
-    }));
+    let run =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Loader::new(text, limits).run(&mut documents).err()));
     let error = run.unwrap_or_else(|_| {
         let message = "internal YAML parser error".to_owned();
         Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
@@ -119,8 +114,7 @@ const STRIDE: usize = 32;
 
 impl<'a> Offsets<'a> {
     fn new(text: &'a str) -> Self {
-        let checkpoints = (!text.is_ascii())
-            .then(|| text.char_indices().step_by(STRIDE).map(|(i, _)| i).collect());
+        let checkpoints = (!text.is_ascii()).then(|| text.char_indices().step_by(STRIDE).map(|(i, _)| i).collect());
         Offsets { text, checkpoints }
     }
 
@@ -212,11 +206,7 @@ impl<'a> Loader<'a> {
     fn scan_error(&self, e: &ScanError) -> Error {
         let offset = self.offsets.byte(e.marker().index());
         // saphyr guards its own recursion; report that like our depth limit.
-        let kind = if e.info().contains("recursion limit") {
-            ErrorKind::DepthLimit
-        } else {
-            ErrorKind::Syntax
-        };
+        let kind = if e.info().contains("recursion limit") { ErrorKind::DepthLimit } else { ErrorKind::Syntax };
         self.error(kind, e.info().to_owned(), offset)
     }
 
@@ -271,8 +261,8 @@ impl<'a> Loader<'a> {
         self.real_nodes += 1;
         // Flow collections start with their bracket; block ones have an empty (or
         // properties-only) start span and end where their last child ends.
-        let flow = matches!(self.text.as_bytes().get(range.end.wrapping_sub(1)), Some(b'[' | b'{'))
-            && !range.is_empty();
+        let flow =
+            matches!(self.text.as_bytes().get(range.end.wrapping_sub(1)), Some(b'[' | b'{')) && !range.is_empty();
         if flow {
             self.prev_end = range.end;
         }
@@ -411,17 +401,13 @@ impl<'a> Loader<'a> {
         };
         let (nodes, height) = (anchored.nodes, anchored.height);
         if self.stack.len() + height > self.limits.max_depth {
-            let msg = format!(
-                "alias expands to nesting deeper than the limit of {}",
-                self.limits.max_depth
-            );
+            let msg = format!("alias expands to nesting deeper than the limit of {}", self.limits.max_depth);
             return Err(self.error(ErrorKind::DepthLimit, msg, range.start));
         }
         self.alias_nodes = self.alias_nodes.saturating_add(nodes);
         let ratio_floor = self.limits.max_alias_nodes / 100;
         if self.alias_nodes > self.limits.max_alias_nodes
-            || (self.alias_nodes > ratio_floor
-                && self.alias_nodes / self.limits.alias_ratio.max(1) > self.real_nodes)
+            || (self.alias_nodes > ratio_floor && self.alias_nodes / self.limits.alias_ratio.max(1) > self.real_nodes)
         {
             let msg = format!(
                 "excessive aliasing: aliases expand to more than {} nodes",
@@ -466,8 +452,5 @@ fn short_tag(tag: &Tag) -> Box<str> {
 }
 
 fn is_core_tag(tag: &str) -> bool {
-    matches!(
-        tag,
-        "!!str" | "!!int" | "!!bool" | "!!float" | "!!null" | "!!timestamp" | "!!binary"
-    )
+    matches!(tag, "!!str" | "!!int" | "!!bool" | "!!float" | "!!null" | "!!timestamp" | "!!binary")
 }

@@ -101,9 +101,7 @@ impl Node {
     #[must_use]
     pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
         match &self.value {
-            NodeValue::Mapping(entries) => {
-                entries.iter().find(|(k, _)| k.json_key() == key).map(|(k, v)| (k, v))
-            }
+            NodeValue::Mapping(entries) => entries.iter().find(|(k, _)| k.json_key() == key).map(|(k, v)| (k, v)),
             _ => None,
         }
     }

@@ -86,12 +86,8 @@ enum Hint {
 /// The fixed spellings of go-yaml v2's `resolveMap`.
 fn lookup(raw: &str) -> Option<Scalar> {
     Some(match raw {
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            Scalar::Bool(true)
-        }
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            Scalar::Bool(false)
-        }
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => Scalar::Bool(true),
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => Scalar::Bool(false),
         "~" | "null" | "Null" | "NULL" => Scalar::Null,
         ".nan" | ".NaN" | ".NAN" => Scalar::Float(f64::NAN),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Scalar::Float(f64::INFINITY),
@@ -154,15 +150,7 @@ pub(crate) fn go_parse_int(s: &str) -> Option<i64> {
         _ => (false, s),
     };
     let un = go_parse_uint(rest)?;
-    if neg {
-        if un <= 1u64 << 63 {
-            Some((un as i64).wrapping_neg())
-        } else {
-            None
-        }
-    } else {
-        i64::try_from(un).ok()
-    }
+    if neg { if un <= 1u64 << 63 { Some((un as i64).wrapping_neg()) } else { None } } else { i64::try_from(un).ok() }
 }
 
 /// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`, go-yaml's `yamlStyleFloat`.
@@ -356,9 +344,7 @@ fn parse_date(b: &[u8]) -> Option<(u32, u32, u32, &[u8])> {
 fn getnum(b: &[u8]) -> Option<(u32, &[u8])> {
     let d0 = *b.first().filter(|c| c.is_ascii_digit())?;
     match b.get(1) {
-        Some(d1) if d1.is_ascii_digit() => {
-            Some((u32::from(d0 - b'0') * 10 + u32::from(d1 - b'0'), &b[2..]))
-        }
+        Some(d1) if d1.is_ascii_digit() => Some((u32::from(d0 - b'0') * 10 + u32::from(d1 - b'0'), &b[2..])),
         _ => Some((u32::from(d0 - b'0'), &b[1..])),
     }
 }
@@ -396,8 +382,7 @@ fn parse_zone(b: &[u8]) -> Option<&[u8]> {
         return None;
     }
     let two = |x: &[u8]| -> Option<u32> {
-        (x[0].is_ascii_digit() && x[1].is_ascii_digit())
-            .then(|| u32::from(x[0] - b'0') * 10 + u32::from(x[1] - b'0'))
+        (x[0].is_ascii_digit() && x[1].is_ascii_digit()).then(|| u32::from(x[0] - b'0') * 10 + u32::from(x[1] - b'0'))
     };
     let (hh, mm) = (two(&b[1..3])?, two(&b[4..6])?);
     (hh <= 24 && mm <= 60).then_some(&b[6..])
@@ -416,7 +401,9 @@ fn days_in(month: u32, year: u32) -> u32 {
 pub(crate) enum Tagged {
     Value(Scalar),
     /// The text cannot be read as the tag's type (go-yaml: "cannot decode !!str `x` as a !!int").
-    Mismatch { found: &'static str },
+    Mismatch {
+        found: &'static str,
+    },
 }
 
 /// go-yaml's `resolve(tag, in)` for the core tags it handles (`!!str`, `!!int`, `!!bool`,

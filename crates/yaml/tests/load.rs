@@ -1,9 +1,7 @@
 //! Loader behaviour: spans, multi-document streams, pointers, anchors, merge keys,
 //! duplicate keys, errors and limits.
 
-use driftlint_yaml::{
-    ErrorKind, LineIndex, Limits, NodeValue, ScalarStyle, Warning, parse_stream, parse_stream_with,
-};
+use driftlint_yaml::{ErrorKind, Limits, LineIndex, NodeValue, ScalarStyle, Warning, parse_stream, parse_stream_with};
 use serde_json::json;
 
 fn at<'a>(text: &'a str, span: &std::ops::Range<usize>) -> &'a str {
@@ -345,4 +343,3 @@ fn nan_and_inf_warn() {
     assert!(matches!(doc.warnings[0], Warning::NonFiniteFloat { .. }));
     assert_eq!(doc.root.to_json(), json!({"a": null, "b": null}));
 }
-

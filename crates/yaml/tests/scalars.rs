@@ -96,28 +96,28 @@ fn floats_follow_the_yaml_1_1_regex() {
 #[test]
 fn things_that_stay_strings() {
     for s in [
-        "1e999",   // overflow: Go's ParseFloat errors, go-yaml keeps the text
-        ".5e999",  //
-        "1.2.3",   // versions
-        "0x",      //
-        "0b102",   //
-        "1e",      //
-        "12:30",   // base 60 is not supported on input
-        "1:2:3",   //
-        "-",       //
-        "+",       //
-        ".",       //
-        "..5",     //
-        "._5",     //
-        "inf",     // only the dotted forms
-        "-inf",    //
-        "nan",     //
-        "0x1p-2",  // hex floats are not in the regex
-        "1 000",   //
-        "v1",      //
-        "=",       //
-        "<<<",     //
-        "Yes!",    //
+        "1e999",  // overflow: Go's ParseFloat errors, go-yaml keeps the text
+        ".5e999", //
+        "1.2.3",  // versions
+        "0x",     //
+        "0b102",  //
+        "1e",     //
+        "12:30",  // base 60 is not supported on input
+        "1:2:3",  //
+        "-",      //
+        "+",      //
+        ".",      //
+        "..5",    //
+        "._5",    //
+        "inf",    // only the dotted forms
+        "-inf",   //
+        "nan",    //
+        "0x1p-2", // hex floats are not in the regex
+        "1 000",  //
+        "v1",     //
+        "=",      //
+        "<<<",    //
+        "Yes!",   //
         "infinity",
     ] {
         assert_eq!(parse_scalar(s), Scalar::String, "{s}");
@@ -211,13 +211,17 @@ fn non_string_keys_become_strings() {
     assert_eq!(keys, ["1", "true", "false", "1.5", "3", "16", "null"]);
     assert_eq!(json["true"], "d");
     use driftlint_yaml::Warning;
-    assert!(matches!(
-        doc.warnings.as_slice(),
-        [
-            Warning::DuplicateKey { key, first, duplicate },
-            Warning::UnsupportedKey { key: null, .. },
-        ] if key == "true" && *first == (5..6) && *duplicate == (15..17) && null == "null"
-    ), "{:?}", doc.warnings);
+    assert!(
+        matches!(
+            doc.warnings.as_slice(),
+            [
+                Warning::DuplicateKey { key, first, duplicate },
+                Warning::UnsupportedKey { key: null, .. },
+            ] if key == "true" && *first == (5..6) && *duplicate == (15..17) && null == "null"
+        ),
+        "{:?}",
+        doc.warnings
+    );
 }
 
 #[test]

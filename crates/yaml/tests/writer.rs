@@ -16,10 +16,43 @@ fn value_line(s: &str) -> String {
 #[test]
 fn strings_that_would_change_type_are_double_quoted() {
     for s in [
-        "true", "True", "TRUE", "false", "yes", "Yes", "y", "Y", "n", "on", "On", "no", "off",
-        "null", "Null", "~", "", "0x10", "010", "0o17", "0b101", "1e3", "1_000", ".5", "123",
-        "+1", "-1", "1.0", "3.", ".inf", "-.Inf", ".nan", "2024-01-01", "2024-01-01T00:00:00Z",
-        "12:30", "1:2:3", "-12:30",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "yes",
+        "Yes",
+        "y",
+        "Y",
+        "n",
+        "on",
+        "On",
+        "no",
+        "off",
+        "null",
+        "Null",
+        "~",
+        "",
+        "0x10",
+        "010",
+        "0o17",
+        "0b101",
+        "1e3",
+        "1_000",
+        ".5",
+        "123",
+        "+1",
+        "-1",
+        "1.0",
+        "3.",
+        ".inf",
+        "-.Inf",
+        ".nan",
+        "2024-01-01",
+        "2024-01-01T00:00:00Z",
+        "12:30",
+        "1:2:3",
+        "-12:30",
     ] {
         assert_eq!(value_line(s), format!("\"{s}\""), "{s:?}");
     }
@@ -64,9 +97,30 @@ fn strings_with_indicators_are_single_quoted() {
 #[test]
 fn strings_that_stay_plain() {
     for s in [
-        "-x", "?x", ":x", "x'y", "a#b", "x,y", "x]", "x}", "--x", "héllo", "日本語", "a\u{a0}b",
-        "1.2.3", "v1.2.3", "inf", "nil", "<<", "a: ", "http://x:80/p?q=1#f", "ExecCondition=/bin/bash -c 'echo Hello World'",
-        "0x", "1e", "12:60", "yes!",
+        "-x",
+        "?x",
+        ":x",
+        "x'y",
+        "a#b",
+        "x,y",
+        "x]",
+        "x}",
+        "--x",
+        "héllo",
+        "日本語",
+        "a\u{a0}b",
+        "1.2.3",
+        "v1.2.3",
+        "inf",
+        "nil",
+        "<<",
+        "a: ",
+        "http://x:80/p?q=1#f",
+        "ExecCondition=/bin/bash -c 'echo Hello World'",
+        "0x",
+        "1e",
+        "12:60",
+        "yes!",
     ] {
         if s == "a: " {
             continue; // trailing space: quoted, covered above
@@ -156,15 +210,9 @@ fn single_quoted_strings_fold() {
 #[test]
 fn collections() {
     let v = json!({"a": {"b": [1, {"c": [], "d": {}}], "e": [[1, 2], []]}, "f": null, "g": true});
-    assert_eq!(
-        y(&v),
-        "a:\n  b:\n  - 1\n  - c: []\n    d: {}\n  e:\n  - - 1\n    - 2\n  - []\nf: null\ng: true\n"
-    );
+    assert_eq!(y(&v), "a:\n  b:\n  - 1\n  - c: []\n    d: {}\n  e:\n  - - 1\n    - 2\n  - []\nf: null\ng: true\n");
     let v = json!({"containers": [{"name": "a", "ports": [{"containerPort": 80, "protocol": "TCP"}]}]});
-    assert_eq!(
-        y(&v),
-        "containers:\n- name: a\n  ports:\n  - containerPort: 80\n    protocol: TCP\n"
-    );
+    assert_eq!(y(&v), "containers:\n- name: a\n  ports:\n  - containerPort: 80\n    protocol: TCP\n");
     assert_eq!(y(&json!([[["x"]]])), "- - - x\n");
     assert_eq!(y(&json!([{"a": {"b": 1}}])), "- a:\n    b: 1\n");
 }
@@ -183,10 +231,7 @@ fn root_values() {
 #[test]
 fn keys_sort_naturally_and_are_quoted_like_values() {
     let v = json!({"bool": 1, "a10": 1, "Zed": 1, "10": 1, "B": 1, "a9": 1, "9": 1, "_x": 1, "1": 1, "colon": 1});
-    assert_eq!(
-        y(&v),
-        "_x: 1\n\"1\": 1\n\"9\": 1\n\"10\": 1\nB: 1\nZed: 1\na9: 1\na10: 1\nbool: 1\ncolon: 1\n"
-    );
+    assert_eq!(y(&v), "_x: 1\n\"1\": 1\n\"9\": 1\n\"10\": 1\nB: 1\nZed: 1\na9: 1\na10: 1\nbool: 1\ncolon: 1\n");
     let v = json!({"": 1, "true": 2, "a b": 3, "x:": 4, "y": 5});
     assert_eq!(y(&v), "\"\": 1\na b: 3\n\"true\": 2\n'x:': 4\n\"y\": 5\n");
 }
@@ -248,8 +293,10 @@ fn gotemplate_corpus_toyaml_cases() {
             "a:\n- x\n- y1\nb: 1\nc:\n  d: true\n  e: null",
         ),
         (
-            json!(["yes", "no", "on", "off", "true", "123", "1.5", "null", "~", "", " lead", "a: b",
-                   "#c", "- d", "0x1F", "1e3", "y", "n", "0755", "@x"]),
+            json!([
+                "yes", "no", "on", "off", "true", "123", "1.5", "null", "~", "", " lead", "a: b", "#c", "- d", "0x1F",
+                "1e3", "y", "n", "0755", "@x"
+            ]),
             "- \"yes\"\n- \"no\"\n- \"on\"\n- \"off\"\n- \"true\"\n- \"123\"\n- \"1.5\"\n- \"null\"\n- \"~\"\n- \"\"\n- ' lead'\n- 'a: b'\n- '#c'\n- '- d'\n- \"0x1F\"\n- \"1e3\"\n- \"y\"\n- \"n\"\n- \"0755\"\n- '@x'",
         ),
         (json!([1, "two", {"a": [1], "k": "v"}, ["x"]]), "- 1\n- two\n- a:\n  - 1\n  k: v\n- - x"),
@@ -270,7 +317,10 @@ fn gotemplate_corpus_toyaml_cases() {
             json!({"app.kubernetes.io/name": "x", "with space": 1, "yes": 2, "123": 3}),
             "\"123\": 3\napp.kubernetes.io/name: x\nwith space: 1\n\"yes\": 2",
         ),
-        (json!({"s": "line1\nline2\n", "t": "no-trailing\nnewline"}), "s: |\n  line1\n  line2\nt: |-\n  no-trailing\n  newline"),
+        (
+            json!({"s": "line1\nline2\n", "t": "no-trailing\nnewline"}),
+            "s: |\n  line1\n  line2\nt: |-\n  no-trailing\n  newline",
+        ),
         (json!({"_0": "a", "_1": "b"}), "_0: a\n_1: b"),
     ];
     for (value, want) in cases {

@@ -190,7 +190,8 @@ mod tests {
 
     #[test]
     fn index_examples() {
-        let names = |p: &str| capturegroup_index(p).into_iter().map(|g| p[g.start..g.end].to_owned()).collect::<Vec<_>>();
+        let names =
+            |p: &str| capturegroup_index(p).into_iter().map(|g| p[g.start..g.end].to_owned()).collect::<Vec<_>>();
         assert_eq!(names("(?<tricky_group>[^)(]*)"), ["(?<tricky_group>[^)(]*)"]);
         assert_eq!(names("[text before]((?<hidden_group>.*))[text after]"), ["(?<hidden_group>.*)"]);
         assert!(names("Incomplete (?<no_end>[a-z]+").is_empty());
@@ -200,7 +201,10 @@ mod tests {
     #[test]
     fn quote_meta_example() {
         let p = "Text around a (?<g>.*) with another (?<e>.*)";
-        assert_eq!(capturegroup_quote_meta(p, &capturegroup_index(p)), r"Text around a \b(?<g>.*)\b with another \b(?<e>.*)$");
+        assert_eq!(
+            capturegroup_quote_meta(p, &capturegroup_index(p)),
+            r"Text around a \b(?<g>.*)\b with another \b(?<e>.*)$"
+        );
     }
 
     #[test]
@@ -234,7 +238,10 @@ mod tests {
                  More complicated [(?<group>[[:_broken_capturegroup_:]]+)] are also allowed.";
         let e = validate(p).unwrap_err();
         let lines: Vec<&str> = e.lines().collect();
-        assert_eq!(lines[0], "line 2 error parsing regexp: invalid named capture: `(?<username[a-z0-9]+) would put in their own name. (?<username>`");
+        assert_eq!(
+            lines[0],
+            "line 2 error parsing regexp: invalid named capture: `(?<username[a-z0-9]+) would put in their own name. (?<username>`"
+        );
         assert_eq!(lines[1], "line 3 error parsing regexp: invalid character class range: `[:_broken_capturegroup_:]`");
         assert_eq!(lines.len(), 2);
     }

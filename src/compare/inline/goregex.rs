@@ -47,14 +47,18 @@ pub fn compile(pat: &str) -> Result<GoRegex, String> {
     // Map Rust's group names back to Go's.
     let names = re
         .capture_names()
-        .map(|n| n.and_then(|n| n.strip_prefix('g')).and_then(|i| i.parse::<usize>().ok()).map(|i| group_names[i].clone()))
+        .map(|n| {
+            n.and_then(|n| n.strip_prefix('g')).and_then(|i| i.parse::<usize>().ok()).map(|i| group_names[i].clone())
+        })
         .collect();
     Ok(GoRegex { re, names })
 }
 
 /// Go's POSIX class names (`[:alpha:]`); any other name is an error in Go.
-const POSIX: [&str; 14] =
-    ["alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "word", "xdigit"];
+const POSIX: [&str; 14] = [
+    "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "word",
+    "xdigit",
+];
 
 fn translate(pat: &str) -> Result<(String, Vec<String>), String> {
     let invalid = |expr: &str| format!("error parsing regexp: invalid named capture: `{expr}`");
@@ -108,18 +112,22 @@ fn translate(pat: &str) -> Result<(String, Vec<String>), String> {
             '[' if in_class => {
                 // `[:alpha:]` stays a POSIX class; any other `[` is a literal in Go.
                 if pat[i..].starts_with("[:")
-                    && let Some(end) = pat[i + 2..].find(":]") {
-                        let name = pat[i + 2..i + 2 + end].trim_start_matches('^');
-                        if !POSIX.contains(&name) {
-                            return Err(format!("error parsing regexp: invalid character class range: `{}`", &pat[i..i + 2 + end + 2]));
-                        }
-                        out.push_str(&pat[i..i + 2 + end + 2]);
-                        for _ in 0..pat[i..i + 2 + end + 2].chars().count() - 1 {
-                            chars.next();
-                        }
-                        class_start = false;
-                        continue;
+                    && let Some(end) = pat[i + 2..].find(":]")
+                {
+                    let name = pat[i + 2..i + 2 + end].trim_start_matches('^');
+                    if !POSIX.contains(&name) {
+                        return Err(format!(
+                            "error parsing regexp: invalid character class range: `{}`",
+                            &pat[i..i + 2 + end + 2]
+                        ));
                     }
+                    out.push_str(&pat[i..i + 2 + end + 2]);
+                    for _ in 0..pat[i..i + 2 + end + 2].chars().count() - 1 {
+                        chars.next();
+                    }
+                    class_start = false;
+                    continue;
+                }
                 out.push_str("\\[");
                 class_start = false;
             }

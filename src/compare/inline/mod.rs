@@ -136,7 +136,9 @@ pub fn run_inline_diff_funcs(rendered: &mut Value, cluster: &Value, fields: &[Fi
         let value = match nested_string(rendered, &segments) {
             Ok(Some(v)) => v.to_owned(),
             Ok(None) => {
-                errors.push(format!("failed to acces value in template of field {p} that uses inline diff func: Not found"));
+                errors.push(format!(
+                    "failed to acces value in template of field {p} that uses inline diff func: Not found"
+                ));
                 continue;
             }
             Err(e) => {
@@ -148,7 +150,8 @@ pub fn run_inline_diff_funcs(rendered: &mut Value, cluster: &Value, fields: &[Fi
             Ok(Some(v)) => v.to_owned(),
             Ok(None) => continue, // shows as a diff anyway
             Err(e) => {
-                errors.push(format!("failed to acces value in cluster cr of field {p} that uses inline diff func: {e}"));
+                errors
+                    .push(format!("failed to acces value in cluster cr of field {p} that uses inline diff func: {e}"));
                 continue;
             }
         };
@@ -231,7 +234,8 @@ mod tests {
 
     #[test]
     fn shared_captures_across_fields_two_passes() {
-        let mut rendered = json!({"spec": {"first": "user (?<username>[a-z]+)", "list": [{"b": "by (?<username>[a-z]+)"}]}});
+        let mut rendered =
+            json!({"spec": {"first": "user (?<username>[a-z]+)", "list": [{"b": "by (?<username>[a-z]+)"}]}});
         let cluster = json!({"spec": {"first": "user mismatchuser", "list": [{"b": "by exampleuser"}]}});
         let fields = [
             FieldFunc { path_to_key: "spec.first".into(), func: InlineDiff::Capturegroups },

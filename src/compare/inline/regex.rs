@@ -9,7 +9,9 @@ use super::Captures;
 use super::goregex;
 
 pub(super) fn validate(pattern: &str) -> Result<(), String> {
-    goregex::compile(pattern).map(|_| ()).map_err(|e| format!("invalid regex passed to inline regex diff function: {e}"))
+    goregex::compile(pattern)
+        .map(|_| ())
+        .map_err(|e| format!("invalid regex passed to inline regex diff function: {e}"))
 }
 
 struct TopLevel {
@@ -26,7 +28,9 @@ pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> Result<
         let Some(name) = name else { continue };
         // A group that did not take part has offsets -1 in Go: `crValue[-1:-1]` panics.
         let Some(m) = caps.get(i) else {
-            return Err(format!("inline regex diff: group {name} did not take part in the match (kube-compare panics: slice bounds out of range [:-1])"));
+            return Err(format!(
+                "inline regex diff: group {name} did not take part in the match (kube-compare panics: slice bounds out of range [:-1])"
+            ));
         };
         shared.add(name, m.as_str());
         add_top_level(&mut top, name, m.start(), m.end())?;
@@ -108,6 +112,8 @@ mod tests {
         assert_eq!(run("(", "value"), "(");
         assert!(diff("b(?<g>c)", "abcd", &mut Captures::default()).is_err());
         assert!(diff("(?<g>q)?abc", "abc", &mut Captures::default()).is_err());
-        assert!(validate("(?<x").unwrap_err().starts_with("invalid regex passed to inline regex diff function: error parsing regexp: invalid named capture"));
+        assert!(validate("(?<x").unwrap_err().starts_with(
+            "invalid regex passed to inline regex diff function: error parsing regexp: invalid named capture"
+        ));
     }
 }

@@ -728,7 +728,11 @@ mod tests {
     fn sprintf_verbs_and_errors() {
         let cases: &[(&str, Vec<Value>, &str)] = &[
             ("%5.2f|%-5d|%05d", vec![Value::Float(1.23456), Value::int(42), Value::int(-42)], " 1.23|42   |-0042"),
-            ("%x %X %#x %o %b", vec![Value::int(255), Value::int(255), Value::int(255), Value::int(8), Value::int(5)], "ff FF 0xff 10 101"),
+            (
+                "%x %X %#x %o %b",
+                vec![Value::int(255), Value::int(255), Value::int(255), Value::int(8), Value::int(5)],
+                "ff FF 0xff 10 101",
+            ),
             ("%q %v %T", vec![Value::str("a\"b"), Value::Nil, Value::int64(1)], "\"a\\\"b\" <nil> int64"),
             ("%d %s", vec![Value::str("x")], "%!d(string=x) %!s(MISSING)"),
             ("%s", vec![Value::str("a"), Value::int(1)], "a%!(EXTRA int=1)"),

@@ -24,18 +24,10 @@ const I: Param = Param::Int(IntKind::Int);
 type R = Result<Value, FuncError>;
 
 pub(super) fn register(r: &mut Registry) {
-    r.add("randAlpha", &[I], None, |c, a| {
-        rand_string(c, int_arg(a, 0), ALPHA)
-    });
-    r.add("randAlphaNum", &[I], None, |c, a| {
-        rand_string(c, int_arg(a, 0), ALNUM)
-    });
-    r.add("randNumeric", &[I], None, |c, a| {
-        rand_string(c, int_arg(a, 0), b"0123456789")
-    });
-    r.add("randAscii", &[I], None, |c, a| {
-        rand_string(c, int_arg(a, 0), ASCII)
-    });
+    r.add("randAlpha", &[I], None, |c, a| rand_string(c, int_arg(a, 0), ALPHA));
+    r.add("randAlphaNum", &[I], None, |c, a| rand_string(c, int_arg(a, 0), ALNUM));
+    r.add("randNumeric", &[I], None, |c, a| rand_string(c, int_arg(a, 0), b"0123456789"));
+    r.add("randAscii", &[I], None, |c, a| rand_string(c, int_arg(a, 0), ASCII));
     r.add("randBytes", &[I], None, rand_bytes);
     r.add("randInt", &[I, I], None, |_, a| {
         let (min, max) = (int_arg(a, 0), int_arg(a, 1));
@@ -46,9 +38,7 @@ pub(super) fn register(r: &mut Registry) {
         }
     });
     r.add("uuidv4", &[], None, |_, _| Ok(Value::str(uuidv4())));
-    r.add("bcrypt", &[S], None, |_, a| {
-        Ok(Value::str(bcrypt(str_arg(a, 0))))
-    });
+    r.add("bcrypt", &[S], None, |_, a| Ok(Value::str(bcrypt(str_arg(a, 0)))));
     r.add("htpasswd", &[S, S], None, |_, a| {
         let (user, pw) = (str_arg(a, 0), str_arg(a, 1));
         Ok(Value::str(if user.contains(':') {
@@ -57,12 +47,7 @@ pub(super) fn register(r: &mut Registry) {
             format!("{user}:{}", bcrypt(pw))
         }))
     });
-    r.add(
-        "derivePassword",
-        &[Param::Int(IntKind::Uint32), S, S, S, S],
-        None,
-        derive_password,
-    );
+    r.add("derivePassword", &[Param::Int(IntKind::Uint32), S, S, S, S], None, derive_password);
     r.add("encryptAES", &[S, S], None, encrypt_aes);
     r.add("decryptAES", &[S, S], None, decrypt_aes);
     cert::register(r);
@@ -70,7 +55,8 @@ pub(super) fn register(r: &mut Registry) {
 
 const ALPHA: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const ASCII: &[u8] = b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+const ASCII: &[u8] =
+    b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
 
 thread_local! {
     /// OS randomness read 4 KiB at a time: `randAlpha 1000000` would otherwise make a million
@@ -120,9 +106,7 @@ fn rand_string(c: &Ctx<'_>, count: i64, set: &[u8]) -> R {
             c.limits.max_string_len
         )));
     }
-    let s: String = (0..count)
-        .map(|_| set[rand_below(set.len() as u64) as usize] as char)
-        .collect();
+    let s: String = (0..count).map(|_| set[rand_below(set.len() as u64) as usize] as char).collect();
     Ok(Value::str(s))
 }
 
@@ -149,22 +133,14 @@ fn uuidv4() -> String {
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     let h = super::encoding::hex(&b);
-    format!(
-        "{}-{}-{}-{}-{}",
-        &h[..8],
-        &h[8..12],
-        &h[12..16],
-        &h[16..20],
-        &h[20..]
-    )
+    format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
 }
 
 /// `bcrypt.GenerateFromPassword(input, DefaultCost)`: Go writes the `$2a$` prefix and rejects
 /// passwords over 72 bytes; Sprig turns the error into the result text.
 fn bcrypt(input: &str) -> String {
     if input.len() > 72 {
-        return "failed to encrypt string with bcrypt: bcrypt: password length exceeds 72 bytes"
-            .into();
+        return "failed to encrypt string with bcrypt: bcrypt: password length exceeds 72 bytes".into();
     }
     match bcrypt::hash_with_result(input, 10) {
         Ok(parts) => parts.format_for_version(bcrypt::Version::TwoA),
@@ -242,8 +218,7 @@ fn derive_password(_: &mut Ctx<'_>, a: &[Value]) -> R {
     msg.extend_from_slice(&(site.len() as u32).to_be_bytes());
     msg.extend_from_slice(site.as_bytes());
     msg.extend_from_slice(&counter.to_be_bytes());
-    let mut mac = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key)
-        .map_err(|e| FuncError::msg(e.to_string()))?;
+    let mut mac = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).map_err(|e| FuncError::msg(e.to_string()))?;
     mac.update(&msg);
     let seed = mac.finalize().into_bytes();
     let template = templates[usize::from(seed[0]) % templates.len()].as_bytes();
@@ -299,8 +274,7 @@ fn decrypt_aes(_: &mut Ctx<'_>, a: &[Value]) -> R {
     if crypt64.is_empty() {
         return Ok(Value::str(""));
     }
-    let crypt = b64_decode(crypt64)
-        .map_err(|at| FuncError::msg(format!("illegal base64 data at input byte {at}")))?;
+    let crypt = b64_decode(crypt64).map_err(|at| FuncError::msg(format!("illegal base64 data at input byte {at}")))?;
     let cipher = aes_key(password);
     if crypt.len() < 16 {
         return Err(FuncError::msg(format!(

@@ -17,42 +17,24 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 const B32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 pub(super) fn register(r: &mut Registry) {
-    r.add("b64enc", &[S], None, |_, a| {
-        Ok(Value::str(b64_encode(bytes_arg(a, 0))))
-    });
+    r.add("b64enc", &[S], None, |_, a| Ok(Value::str(b64_encode(bytes_arg(a, 0)))));
     r.add("b64dec", &[S], None, |_, a| {
         Ok(match b64_decode(str_arg(a, 0)) {
             Ok(b) => Value::go_bytes(&b),
             Err(at) => Value::str(format!("illegal base64 data at input byte {at}")),
         })
     });
-    r.add("b32enc", &[S], None, |_, a| {
-        Ok(Value::str(b32_encode(bytes_arg(a, 0))))
-    });
+    r.add("b32enc", &[S], None, |_, a| Ok(Value::str(b32_encode(bytes_arg(a, 0)))));
     r.add("b32dec", &[S], None, |_, a| {
         Ok(match b32_decode(str_arg(a, 0)) {
             Ok(b) => Value::go_bytes(&b),
             Err(at) => Value::str(format!("illegal base32 data at input byte {at}")),
         })
     });
-    r.add("sha1sum", &[S], None, |_, a| {
-        Ok(Value::str(hex(&sha1::Sha1::digest(
-            str_arg(a, 0).as_bytes(),
-        ))))
-    });
-    r.add("sha256sum", &[S], None, |_, a| {
-        Ok(Value::str(hex(&sha2::Sha256::digest(
-            str_arg(a, 0).as_bytes(),
-        ))))
-    });
-    r.add("sha512sum", &[S], None, |_, a| {
-        Ok(Value::str(hex(&sha2::Sha512::digest(
-            str_arg(a, 0).as_bytes(),
-        ))))
-    });
-    r.add("adler32sum", &[S], None, |_, a| {
-        Ok(Value::str(adler32(str_arg(a, 0).as_bytes()).to_string()))
-    });
+    r.add("sha1sum", &[S], None, |_, a| Ok(Value::str(hex(&sha1::Sha1::digest(str_arg(a, 0).as_bytes())))));
+    r.add("sha256sum", &[S], None, |_, a| Ok(Value::str(hex(&sha2::Sha256::digest(str_arg(a, 0).as_bytes())))));
+    r.add("sha512sum", &[S], None, |_, a| Ok(Value::str(hex(&sha2::Sha512::digest(str_arg(a, 0).as_bytes())))));
+    r.add("adler32sum", &[S], None, |_, a| Ok(Value::str(adler32(str_arg(a, 0).as_bytes()).to_string())));
 }
 
 pub(super) fn hex(b: &[u8]) -> String {
@@ -155,10 +137,8 @@ pub(super) fn b64_decode(s: &str) -> Result<Vec<u8>, usize> {
             dlen = j;
             break;
         }
-        let v = (u32::from(dbuf[0]) << 18)
-            | (u32::from(dbuf[1]) << 12)
-            | (u32::from(dbuf[2]) << 6)
-            | u32::from(dbuf[3]);
+        let v =
+            (u32::from(dbuf[0]) << 18) | (u32::from(dbuf[1]) << 12) | (u32::from(dbuf[2]) << 6) | u32::from(dbuf[3]);
         let bytes = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
         out.extend_from_slice(&bytes[..dlen - 1]);
         if let Some(at) = trailing_err {
@@ -234,13 +214,7 @@ fn b32_decode(s: &str) -> Result<Vec<u8>, usize> {
             j += 1;
         }
         let v = dbuf.iter().fold(0u64, |acc, &x| (acc << 5) | u64::from(x));
-        let bytes = [
-            (v >> 32) as u8,
-            (v >> 24) as u8,
-            (v >> 16) as u8,
-            (v >> 8) as u8,
-            v as u8,
-        ];
+        let bytes = [(v >> 32) as u8, (v >> 24) as u8, (v >> 16) as u8, (v >> 8) as u8, v as u8];
         let n = match dlen {
             8 => 5,
             7 => 4,

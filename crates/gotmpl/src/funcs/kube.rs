@@ -27,7 +27,9 @@ pub(super) fn register(r: &mut Registry) {
     r.add("toYaml", &[A], None, |_, a| Ok(Value::str(yaml::to_yaml(arg(a, 0)))));
     r.add("fromYaml", &[S], None, |_, a| Ok(yaml::from_yaml(arg_str(a, 0))));
     r.add("fromYamlArray", &[S], None, |_, a| Ok(yaml::from_yaml_array(arg_str(a, 0))));
-    r.add("toJson", &[A], None, |_, a| Ok(Value::str(json::marshal(arg(a, 0), json::Style::MARSHAL).unwrap_or_default())));
+    r.add("toJson", &[A], None, |_, a| {
+        Ok(Value::str(json::marshal(arg(a, 0), json::Style::MARSHAL).unwrap_or_default()))
+    });
     r.add("fromJson", &[S], None, |_, a| Ok(from_json(arg_str(a, 0))));
     r.add("fromJsonArray", &[S], None, |_, a| Ok(from_json_array(arg_str(a, 0))));
     r.add("toToml", &[A], None, to_toml);

@@ -11,12 +11,7 @@ use crate::value::Value;
 const S: Param = Param::String;
 
 pub(super) fn register(r: &mut Registry) {
-    for (go, os) in [
-        ("base", "osBase"),
-        ("dir", "osDir"),
-        ("clean", "osClean"),
-        ("ext", "osExt"),
-    ] {
+    for (go, os) in [("base", "osBase"), ("dir", "osDir"), ("clean", "osClean"), ("ext", "osExt")] {
         let f: super::FuncImpl = match go {
             "base" => |_, a| Ok(Value::str(base(str_arg(a, 0)))),
             "dir" => |_, a| Ok(Value::str(dir(str_arg(a, 0)))),
@@ -26,12 +21,8 @@ pub(super) fn register(r: &mut Registry) {
         r.add(go, &[S], None, f);
         r.add(os, &[S], None, f);
     }
-    r.add("isAbs", &[S], None, |_, a| {
-        Ok(Value::Bool(str_arg(a, 0).starts_with('/')))
-    });
-    r.add("osIsAbs", &[S], None, |_, a| {
-        Ok(Value::Bool(str_arg(a, 0).starts_with('/')))
-    });
+    r.add("isAbs", &[S], None, |_, a| Ok(Value::Bool(str_arg(a, 0).starts_with('/'))));
+    r.add("osIsAbs", &[S], None, |_, a| Ok(Value::Bool(str_arg(a, 0).starts_with('/'))));
     r.add("urlParse", &[S], None, url::url_parse);
     r.add("urlJoin", &[Param::Map], None, url::url_join);
 }

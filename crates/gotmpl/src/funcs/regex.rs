@@ -27,46 +27,22 @@ type R = Result<Value, FuncError>;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("regexMatch", &[S, S], None, |_, a| {
-        Ok(Value::Bool(
-            compile(str_arg(a, 0)).is_ok_and(|re| re.is_match(str_arg(a, 1))),
-        ))
+        Ok(Value::Bool(compile(str_arg(a, 0)).is_ok_and(|re| re.is_match(str_arg(a, 1)))))
     });
-    r.add("mustRegexMatch", &[S, S], None, |_, a| {
-        Ok(Value::Bool(must(str_arg(a, 0))?.is_match(str_arg(a, 1))))
-    });
-    r.add("regexFind", &[S, S], None, |_, a| {
-        find(panicking(str_arg(a, 0))?, str_arg(a, 1))
-    });
-    r.add("mustRegexFind", &[S, S], None, |_, a| {
-        find(must(str_arg(a, 0))?, str_arg(a, 1))
-    });
+    r.add("mustRegexMatch", &[S, S], None, |_, a| Ok(Value::Bool(must(str_arg(a, 0))?.is_match(str_arg(a, 1)))));
+    r.add("regexFind", &[S, S], None, |_, a| find(panicking(str_arg(a, 0))?, str_arg(a, 1)));
+    r.add("mustRegexFind", &[S, S], None, |_, a| find(must(str_arg(a, 0))?, str_arg(a, 1)));
     r.add("regexFindAll", &[S, S, I], None, |c, a| {
         find_all(c, panicking(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2))
     });
-    r.add("mustRegexFindAll", &[S, S, I], None, |c, a| {
-        find_all(c, must(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2))
-    });
-    r.add("regexReplaceAll", &[S, S, S], None, |c, a| {
-        replace(c, &*panicking(str_arg(a, 0))?, a, true)
-    });
-    r.add("mustRegexReplaceAll", &[S, S, S], None, |c, a| {
-        replace(c, &*must(str_arg(a, 0))?, a, true)
-    });
-    r.add("regexReplaceAllLiteral", &[S, S, S], None, |c, a| {
-        replace(c, &*panicking(str_arg(a, 0))?, a, false)
-    });
-    r.add("mustRegexReplaceAllLiteral", &[S, S, S], None, |c, a| {
-        replace(c, &*must(str_arg(a, 0))?, a, false)
-    });
-    r.add("regexSplit", &[S, S, I], None, |c, a| {
-        split(c, panicking(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2))
-    });
-    r.add("mustRegexSplit", &[S, S, I], None, |c, a| {
-        split(c, must(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2))
-    });
-    r.add("regexQuoteMeta", &[S], None, |_, a| {
-        Ok(Value::str(quote_meta(str_arg(a, 0))))
-    });
+    r.add("mustRegexFindAll", &[S, S, I], None, |c, a| find_all(c, must(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("regexReplaceAll", &[S, S, S], None, |c, a| replace(c, &*panicking(str_arg(a, 0))?, a, true));
+    r.add("mustRegexReplaceAll", &[S, S, S], None, |c, a| replace(c, &*must(str_arg(a, 0))?, a, true));
+    r.add("regexReplaceAllLiteral", &[S, S, S], None, |c, a| replace(c, &*panicking(str_arg(a, 0))?, a, false));
+    r.add("mustRegexReplaceAllLiteral", &[S, S, S], None, |c, a| replace(c, &*must(str_arg(a, 0))?, a, false));
+    r.add("regexSplit", &[S, S, I], None, |c, a| split(c, panicking(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("mustRegexSplit", &[S, S, I], None, |c, a| split(c, must(str_arg(a, 0))?, str_arg(a, 1), int_arg(a, 2)));
+    r.add("regexQuoteMeta", &[S], None, |_, a| Ok(Value::str(quote_meta(str_arg(a, 0)))));
 }
 
 thread_local! {
@@ -79,28 +55,17 @@ fn compile(pat: &str) -> Result<Rc<Regex>, String> {
     if let Some(hit) = CACHE.with(|c| c.borrow().get(pat).cloned()) {
         return hit;
     }
-    let res = syntax::translate(pat)
-        .map_err(|e| e.to_string())
-        .and_then(|rust| {
-            regex::RegexBuilder::new(&rust)
-                .size_limit(64 << 20)
-                .build()
-                .map(Rc::new)
-                .map_err(|e| match e {
-                    regex::Error::CompiledTooBig(_) => {
-                        format!("error parsing regexp: expression too large: `{pat}`")
-                    }
-                    other => format!(
-                        "error parsing regexp: {}: `{pat}`",
-                        other
-                            .to_string()
-                            .lines()
-                            .last()
-                            .unwrap_or("invalid pattern")
-                            .trim_start_matches("error: ")
-                    ),
-                })
-        });
+    let res = syntax::translate(pat).map_err(|e| e.to_string()).and_then(|rust| {
+        regex::RegexBuilder::new(&rust).size_limit(64 << 20).build().map(Rc::new).map_err(|e| match e {
+            regex::Error::CompiledTooBig(_) => {
+                format!("error parsing regexp: expression too large: `{pat}`")
+            }
+            other => format!(
+                "error parsing regexp: {}: `{pat}`",
+                other.to_string().lines().last().unwrap_or("invalid pattern").trim_start_matches("error: ")
+            ),
+        })
+    });
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= 256 {
@@ -118,14 +83,8 @@ fn must(pat: &str) -> Result<Rc<Regex>, FuncError> {
 /// `regexp.MustCompile`: its panic message quotes the pattern with backquotes when it can.
 fn panicking(pat: &str) -> Result<Rc<Regex>, FuncError> {
     compile(pat).map_err(|e| {
-        let can_backquote = !pat
-            .chars()
-            .any(|c| c == '`' || c == '\u{FEFF}' || (c.is_control() && c != '\t'));
-        let q = if can_backquote {
-            format!("`{pat}`")
-        } else {
-            go_quote(pat)
-        };
+        let can_backquote = !pat.chars().any(|c| c == '`' || c == '\u{FEFF}' || (c.is_control() && c != '\t'));
+        let q = if can_backquote { format!("`{pat}`") } else { go_quote(pat) };
         FuncError::msg(format!("regexp: Compile({q}): {e}"))
     })
 }
@@ -222,10 +181,7 @@ fn replace(c: &Ctx<'_>, re: &Regex, a: &[Value], expand: bool) -> R {
                 out.push_str(repl);
             }
             if out.len() > c.limits.max_string_len {
-                return Err(FuncError::Limit(format!(
-                    "string exceeds the limit of {} bytes",
-                    c.limits.max_string_len
-                )));
+                return Err(FuncError::Limit(format!("string exceeds the limit of {} bytes", c.limits.max_string_len)));
             }
         }
         last_end = me;
@@ -257,9 +213,7 @@ fn expand_into(out: &mut String, re: &Regex, locs: &regex::CaptureLocations, s: 
         }
         let brace = t.starts_with('{');
         let body = if brace { &t[1..] } else { t };
-        let len = body
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(body.len());
+        let len = body.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(body.len());
         if len == 0 || (brace && !body[len..].starts_with('}')) {
             out.push('$');
             continue;
@@ -276,10 +230,7 @@ fn expand_into(out: &mut String, re: &Regex, locs: &regex::CaptureLocations, s: 
         };
         let text = match num {
             Some(i) => group(i),
-            None => re
-                .capture_names()
-                .position(|n| n == Some(name))
-                .and_then(group),
+            None => re.capture_names().position(|n| n == Some(name)).and_then(group),
         };
         out.push_str(text.unwrap_or(""));
     }

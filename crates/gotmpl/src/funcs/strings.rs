@@ -25,41 +25,19 @@ type R = Result<Value, FuncError>;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("hello", &[], None, |_, _| Ok(Value::str("Hello!")));
-    r.add("upper", &[S], None, |_, a| {
-        Ok(Value::str(case::upper(str_arg(a, 0))))
-    });
-    r.add("lower", &[S], None, |_, a| {
-        Ok(Value::str(case::lower(str_arg(a, 0))))
-    });
-    r.add("title", &[S], None, |_, a| {
-        Ok(Value::str(case::title(str_arg(a, 0))))
-    });
-    r.add("untitle", &[S], None, |_, a| {
-        Ok(Value::str(case::untitle(str_arg(a, 0))))
-    });
-    r.add("swapcase", &[S], None, |_, a| {
-        Ok(Value::str(case::swapcase(str_arg(a, 0))))
-    });
-    r.add("initials", &[S], None, |_, a| {
-        Ok(Value::str(case::initials(str_arg(a, 0))))
-    });
-    r.add("nospace", &[S], None, |_, a| {
-        Ok(Value::str(case::nospace(str_arg(a, 0))))
-    });
-    r.add("camelcase", &[S], None, |_, a| {
-        Ok(Value::str(case::pascal(str_arg(a, 0))))
-    });
-    r.add("snakecase", &[S], None, |_, a| {
-        Ok(Value::str(case::to_lower_words(str_arg(a, 0), '_')))
-    });
-    r.add("kebabcase", &[S], None, |_, a| {
-        Ok(Value::str(case::to_lower_words(str_arg(a, 0), '-')))
-    });
+    r.add("upper", &[S], None, |_, a| Ok(Value::str(case::upper(str_arg(a, 0)))));
+    r.add("lower", &[S], None, |_, a| Ok(Value::str(case::lower(str_arg(a, 0)))));
+    r.add("title", &[S], None, |_, a| Ok(Value::str(case::title(str_arg(a, 0)))));
+    r.add("untitle", &[S], None, |_, a| Ok(Value::str(case::untitle(str_arg(a, 0)))));
+    r.add("swapcase", &[S], None, |_, a| Ok(Value::str(case::swapcase(str_arg(a, 0)))));
+    r.add("initials", &[S], None, |_, a| Ok(Value::str(case::initials(str_arg(a, 0)))));
+    r.add("nospace", &[S], None, |_, a| Ok(Value::str(case::nospace(str_arg(a, 0)))));
+    r.add("camelcase", &[S], None, |_, a| Ok(Value::str(case::pascal(str_arg(a, 0)))));
+    r.add("snakecase", &[S], None, |_, a| Ok(Value::str(case::to_lower_words(str_arg(a, 0), '_'))));
+    r.add("kebabcase", &[S], None, |_, a| Ok(Value::str(case::to_lower_words(str_arg(a, 0), '-'))));
     r.add("shuffle", &[S], None, shuffle);
     // strings.TrimSpace: Unicode white space, the same set as Rust's.
-    r.add("trim", &[S], None, |_, a| {
-        Ok(Value::str(str_arg(a, 0).trim()))
-    });
+    r.add("trim", &[S], None, |_, a| Ok(Value::str(str_arg(a, 0).trim())));
     // Sprig swaps Go's argument order so that `"$x$" | trimAll "$"` works.
     r.add("trimAll", &[S, S], None, trim_all);
     r.add("trimall", &[S, S], None, trim_all);
@@ -71,105 +49,44 @@ pub(super) fn register(r: &mut Registry) {
         let (p, s) = (str_arg(a, 0), str_arg(a, 1));
         Ok(Value::str(s.strip_suffix(p).unwrap_or(s)))
     });
-    r.add("contains", &[S, S], None, |_, a| {
-        Ok(Value::Bool(str_arg(a, 1).contains(str_arg(a, 0))))
-    });
-    r.add("hasPrefix", &[S, S], None, |_, a| {
-        Ok(Value::Bool(str_arg(a, 1).starts_with(str_arg(a, 0))))
-    });
-    r.add("hasSuffix", &[S, S], None, |_, a| {
-        Ok(Value::Bool(str_arg(a, 1).ends_with(str_arg(a, 0))))
-    });
-    r.add("repeat", &[I, S], None, |c, a| {
-        Ok(Value::str(go_repeat(c, str_arg(a, 1), int_arg(a, 0))?))
-    });
+    r.add("contains", &[S, S], None, |_, a| Ok(Value::Bool(str_arg(a, 1).contains(str_arg(a, 0)))));
+    r.add("hasPrefix", &[S, S], None, |_, a| Ok(Value::Bool(str_arg(a, 1).starts_with(str_arg(a, 0)))));
+    r.add("hasSuffix", &[S, S], None, |_, a| Ok(Value::Bool(str_arg(a, 1).ends_with(str_arg(a, 0)))));
+    r.add("repeat", &[I, S], None, |c, a| Ok(Value::str(go_repeat(c, str_arg(a, 1), int_arg(a, 0))?)));
     r.add("substr", &[I, I, S], None, substr);
     r.add("trunc", &[I, S], None, trunc);
     r.add("abbrev", &[I, S], None, |_, a| {
         let (w, s) = (int_arg(a, 0), str_arg(a, 1));
-        Ok(Value::str(if w < 4 {
-            s.to_string()
-        } else {
-            abbreviate(s, 0, w)
-        }))
+        Ok(Value::str(if w < 4 { s.to_string() } else { abbreviate(s, 0, w) }))
     });
     r.add("abbrevboth", &[I, I, S], None, |_, a| {
         let (l, w, s) = (int_arg(a, 0), int_arg(a, 1), str_arg(a, 2));
-        Ok(Value::str(if w < 4 || (l > 0 && w < 7) {
-            s.to_string()
-        } else {
-            abbreviate(s, l, w)
-        }))
+        Ok(Value::str(if w < 4 || (l > 0 && w < 7) { s.to_string() } else { abbreviate(s, l, w) }))
     });
-    r.add("wrap", &[I, S], None, |c, a| {
-        Ok(Value::str(wrap(
-            c,
-            str_arg(a, 1),
-            int_arg(a, 0),
-            "\n",
-            false,
-        )?))
-    });
+    r.add("wrap", &[I, S], None, |c, a| Ok(Value::str(wrap(c, str_arg(a, 1), int_arg(a, 0), "\n", false)?)));
     r.add("wrapWith", &[I, S, S], None, |c, a| {
-        Ok(Value::str(wrap(
-            c,
-            str_arg(a, 2),
-            int_arg(a, 0),
-            str_arg(a, 1),
-            true,
-        )?))
+        Ok(Value::str(wrap(c, str_arg(a, 2), int_arg(a, 0), str_arg(a, 1), true)?))
     });
     r.add("quote", &[], Some(A), |_, a| {
-        Ok(Value::str(
-            a.iter()
-                .filter(|v| !is_nil(v))
-                .map(|v| go_quote(&strval(v)))
-                .collect::<Vec<_>>()
-                .join(" "),
-        ))
+        Ok(Value::str(a.iter().filter(|v| !is_nil(v)).map(|v| go_quote(&strval(v))).collect::<Vec<_>>().join(" ")))
     });
     r.add("squote", &[], Some(A), |_, a| {
         Ok(Value::str(
-            a.iter()
-                .filter(|v| !is_nil(v))
-                .map(|v| format!("'{}'", sprint_value(v)))
-                .collect::<Vec<_>>()
-                .join(" "),
+            a.iter().filter(|v| !is_nil(v)).map(|v| format!("'{}'", sprint_value(v))).collect::<Vec<_>>().join(" "),
         ))
     });
     // fmt.Sprintf("%v %v …") of the non-nil arguments.
     r.add("cat", &[], Some(A), |_, a| {
-        Ok(Value::str(
-            a.iter()
-                .filter(|v| !is_nil(v))
-                .map(sprint_value)
-                .collect::<Vec<_>>()
-                .join(" "),
-        ))
+        Ok(Value::str(a.iter().filter(|v| !is_nil(v)).map(sprint_value).collect::<Vec<_>>().join(" ")))
     });
-    r.add("indent", &[I, S], None, |c, a| {
-        Ok(Value::str(indent(c, int_arg(a, 0), str_arg(a, 1))?))
-    });
-    r.add("nindent", &[I, S], None, |c, a| {
-        Ok(Value::str(format!(
-            "\n{}",
-            indent(c, int_arg(a, 0), str_arg(a, 1))?
-        )))
-    });
+    r.add("indent", &[I, S], None, |c, a| Ok(Value::str(indent(c, int_arg(a, 0), str_arg(a, 1))?)));
+    r.add("nindent", &[I, S], None, |c, a| Ok(Value::str(format!("\n{}", indent(c, int_arg(a, 0), str_arg(a, 1))?))));
     r.add("replace", &[S, S, S], None, replace);
     r.add("plural", &[S, S, I], None, |_, a| {
-        Ok(Value::str(if int_arg(a, 2) == 1 {
-            str_arg(a, 0)
-        } else {
-            str_arg(a, 1)
-        }))
+        Ok(Value::str(if int_arg(a, 2) == 1 { str_arg(a, 0) } else { str_arg(a, 1) }))
     });
-    r.add("split", &[S, S], None, |c, a| {
-        split_map(c, go_split(str_arg(a, 1), str_arg(a, 0), -1))
-    });
-    r.add("splitn", &[S, I, S], None, |c, a| {
-        split_map(c, go_split(str_arg(a, 2), str_arg(a, 0), int_arg(a, 1)))
-    });
+    r.add("split", &[S, S], None, |c, a| split_map(c, go_split(str_arg(a, 1), str_arg(a, 0), -1)));
+    r.add("splitn", &[S, I, S], None, |c, a| split_map(c, go_split(str_arg(a, 2), str_arg(a, 0), int_arg(a, 1))));
     r.add("splitList", &[S, S], None, |c, a| {
         let parts = go_split(str_arg(a, 1), str_arg(a, 0), -1);
         check_list(c, parts.len())?;
@@ -183,18 +100,10 @@ pub(super) fn register(r: &mut Registry) {
         Ok(Value::str(parts.join(sep)))
     });
     r.add("sortAlpha", &[A], None, sort_alpha);
-    r.add("toStrings", &[A], None, |_, a| {
-        Ok(Value::string_list(strslice(
-            a.first().unwrap_or(&Value::Nil),
-        )))
-    });
-    r.add("toString", &[A], None, |_, a| {
-        Ok(Value::str(strval(a.first().unwrap_or(&Value::Nil))))
-    });
+    r.add("toStrings", &[A], None, |_, a| Ok(Value::string_list(strslice(a.first().unwrap_or(&Value::Nil)))));
+    r.add("toString", &[A], None, |_, a| Ok(Value::str(strval(a.first().unwrap_or(&Value::Nil)))));
     // Sprig wraps strconv.Atoi and drops the error: anything unparsable is 0.
-    r.add("atoi", &[S], None, |_, a| {
-        Ok(Value::int(str_arg(a, 0).parse::<i64>().unwrap_or(0)))
-    });
+    r.add("atoi", &[S], None, |_, a| Ok(Value::int(str_arg(a, 0).parse::<i64>().unwrap_or(0))));
 }
 
 fn is_nil(v: &Value) -> bool {
@@ -253,11 +162,7 @@ fn substr(_: &mut Ctx<'_>, a: &[Value]) -> R {
     let (start, end) = (int_arg(a, 0), int_arg(a, 1));
     let b = bytes_arg(a, 2);
     let len = b.len() as i64;
-    let oob = |m: String| {
-        Err(FuncError::msg(format!(
-            "runtime error: slice bounds out of range {m}"
-        )))
-    };
+    let oob = |m: String| Err(FuncError::msg(format!("runtime error: slice bounds out of range {m}")));
     if start < 0 {
         if end < 0 {
             return oob(format!("[:{end}]"));
@@ -325,13 +230,7 @@ fn abbreviate(s: &str, offset: i64, width: i64) -> String {
 
 /// goutils `WrapCustom`: breaks at the last space within the width; long words are cut
 /// (`wrapWith`) or left whole (`wrap`). Byte-based.
-fn wrap(
-    c: &Ctx<'_>,
-    s: &str,
-    width: i64,
-    newline: &str,
-    wrap_long: bool,
-) -> Result<String, FuncError> {
+fn wrap(c: &Ctx<'_>, s: &str, width: i64, newline: &str, wrap_long: bool) -> Result<String, FuncError> {
     if s.is_empty() {
         return Ok(String::new());
     }
@@ -435,11 +334,8 @@ fn go_split(s: &str, sep: &str, n: i64) -> Vec<String> {
 /// `split`/`splitn` return `map[string]string` keyed `_0`, `_1`, …
 fn split_map(c: &Ctx<'_>, parts: Vec<String>) -> R {
     check_list(c, parts.len())?;
-    let m: BTreeMap<String, Value> = parts
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| (format!("_{i}"), Value::str(p)))
-        .collect();
+    let m: BTreeMap<String, Value> =
+        parts.into_iter().enumerate().map(|(i, p)| (format!("_{i}"), Value::str(p))).collect();
     Ok(Value::typed_map(Type::String, m))
 }
 

@@ -33,37 +33,23 @@ const CERT: Param = Param::Named("sprig.certificate");
 type R = Result<Value, FuncError>;
 
 pub(super) fn register(r: &mut Registry) {
-    r.add("genPrivateKey", &[S], None, |_, a| {
-        Ok(Value::str(gen_private_key(str_arg(a, 0))))
-    });
+    r.add("genPrivateKey", &[S], None, |_, a| Ok(Value::str(gen_private_key(str_arg(a, 0)))));
     r.add("buildCustomCert", &[S, S], None, build_custom_cert);
     r.add("genCA", &[S, I], None, |_, a| {
         let key = new_rsa(2048)?;
         ca(str_arg(a, 0), int_arg(a, 1), key)
     });
-    r.add("genCAWithKey", &[S, I, S], None, |_, a| {
-        ca(str_arg(a, 0), int_arg(a, 1), key_arg(a, 2)?)
-    });
+    r.add("genCAWithKey", &[S, I, S], None, |_, a| ca(str_arg(a, 0), int_arg(a, 1), key_arg(a, 2)?));
     r.add("genSelfSignedCert", &[S, L, L, I], None, |_, a| {
         let key = new_rsa(2048)?;
         self_signed(a, key)
     });
-    r.add(
-        "genSelfSignedCertWithKey",
-        &[S, L, L, I, S],
-        None,
-        |_, a| self_signed(a, key_arg(a, 4)?),
-    );
+    r.add("genSelfSignedCertWithKey", &[S, L, L, I, S], None, |_, a| self_signed(a, key_arg(a, 4)?));
     r.add("genSignedCert", &[S, L, L, I, CERT], None, |_, a| {
         let key = new_rsa(2048)?;
         signed(a, key)
     });
-    r.add(
-        "genSignedCertWithKey",
-        &[S, L, L, I, CERT, S],
-        None,
-        |_, a| signed(a, key_arg(a, 5)?),
-    );
+    r.add("genSignedCertWithKey", &[S, L, L, I, CERT, S], None, |_, a| signed(a, key_arg(a, 5)?));
 }
 
 /// Sprig's `certificate{Cert, Key string}`.
@@ -88,17 +74,10 @@ impl Object for Certificate {
         format!("{{{} {}}}", self.cert, self.key)
     }
     fn go_syntax(&self) -> String {
-        format!(
-            "sprig.certificate{{Cert:{}, Key:{}}}",
-            go_quote(&self.cert),
-            go_quote(&self.key)
-        )
+        format!("sprig.certificate{{Cert:{}, Key:{}}}", go_quote(&self.cert), go_quote(&self.key))
     }
     fn deep_equal(&self, other: &dyn Object) -> bool {
-        other
-            .as_any()
-            .downcast_ref::<Certificate>()
-            .is_some_and(|o| o.cert == self.cert && o.key == self.key)
+        other.as_any().downcast_ref::<Certificate>().is_some_and(|o| o.cert == self.cert && o.key == self.key)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -140,9 +119,7 @@ fn key_pem(key: &Key) -> Result<String, FuncError> {
     use rsa::pkcs1::EncodeRsaPrivateKey;
     match key {
         Key::Rsa(k) => {
-            let der = k
-                .to_pkcs1_der()
-                .map_err(|e| FuncError::msg(format!("error pem-encoding key: {e}")))?;
+            let der = k.to_pkcs1_der().map_err(|e| FuncError::msg(format!("error pem-encoding key: {e}")))?;
             Ok(pem_encode("RSA PRIVATE KEY", der.as_bytes()))
         }
         Key::Ec(k) => {
@@ -162,16 +139,10 @@ fn key_pem(key: &Key) -> Result<String, FuncError> {
         Key::Ed(k) => {
             // PKCS#8 v1 as Go's MarshalPKCS8PrivateKey writes it: no public key attached.
             let inner = tlv(0x04, k.as_bytes());
-            let der = seq(&[
-                &[0x02, 0x01, 0x00],
-                &seq(&[OID_ED25519]),
-                &tlv(0x04, &inner),
-            ]);
+            let der = seq(&[&[0x02, 0x01, 0x00], &seq(&[OID_ED25519]), &tlv(0x04, &inner)]);
             Ok(pem_encode("PRIVATE KEY", &der))
         }
-        Key::Dsa => Err(FuncError::msg(
-            "error pem-encoding key: DSA keys are not supported",
-        )),
+        Key::Dsa => Err(FuncError::msg("error pem-encoding key: DSA keys are not supported")),
     }
 }
 
@@ -200,16 +171,10 @@ fn parse_key(text: &str) -> Result<Key, String> {
     match kind {
         "RSA" => rsa::RsaPrivateKey::from_pkcs1_der(&der)
             .map(|k| Key::Rsa(Box::new(k)))
-            .map_err(|e| {
-                format!("parsing RSA private key from PEM: x509: failed to parse private key: {e}")
-            }),
+            .map_err(|e| format!("parsing RSA private key from PEM: x509: failed to parse private key: {e}")),
         "EC" => p256::SecretKey::from_sec1_der(&der)
             .map(Key::Ec)
-            .map_err(|e| {
-                format!(
-                    "parsing EC private key from PEM: x509: failed to parse EC private key: {e}"
-                )
-            }),
+            .map_err(|e| format!("parsing EC private key from PEM: x509: failed to parse EC private key: {e}")),
         "DSA" => Ok(Key::Dsa),
         _ => Err(format!("invalid private key type {label}")),
     }
@@ -239,10 +204,7 @@ fn template(a: &[Value]) -> Result<Template, FuncError> {
     let mut ips = Vec::new();
     for ip in list(1) {
         let Value::String(s) = &ip else {
-            return Err(FuncError::msg(format!(
-                "error parsing ip: {} is not a string",
-                strval(&ip)
-            )));
+            return Err(FuncError::msg(format!("error parsing ip: {} is not a string", strval(&ip))));
         };
         match s.parse::<std::net::IpAddr>() {
             // net.IP.To4: an IPv4(-mapped) address is written in 4 bytes.
@@ -257,28 +219,18 @@ fn template(a: &[Value]) -> Result<Template, FuncError> {
     let mut dns = Vec::new();
     for d in list(2) {
         let Value::String(s) = &d else {
-            return Err(FuncError::msg(format!(
-                "error processing alternate dns name: {} is not a string",
-                strval(&d)
-            )));
+            return Err(FuncError::msg(format!("error processing alternate dns name: {} is not a string", strval(&d))));
         };
         dns.push(s.to_string());
     }
-    Ok(Template {
-        cn: str_arg(a, 0).to_string(),
-        ips,
-        dns,
-        days: int_arg(a, 3),
-    })
+    Ok(Template { cn: str_arg(a, 0).to_string(), ips, dns, days: int_arg(a, 3) })
 }
 
 /// The signee's public key: SubjectPublicKeyInfo DER and the key bytes the key id hashes.
 fn public_key(key: &Key) -> Result<(Vec<u8>, Vec<u8>), FuncError> {
     use rsa::pkcs1::EncodeRsaPublicKey;
     use rsa::pkcs8::EncodePublicKey;
-    let fail = |e: &dyn std::fmt::Display| {
-        FuncError::msg(format!("error retrieving public key from signee key: {e}"))
-    };
+    let fail = |e: &dyn std::fmt::Display| FuncError::msg(format!("error retrieving public key from signee key: {e}"));
     match key {
         Key::Rsa(k) => {
             let p = rsa::RsaPublicKey::from(k.as_ref());
@@ -290,21 +242,13 @@ fn public_key(key: &Key) -> Result<(Vec<u8>, Vec<u8>), FuncError> {
         Key::Ec(k) => {
             let p = k.public_key();
             let point = p256::EncodedPoint::from(p);
-            Ok((
-                p.to_public_key_der().map_err(|e| fail(&e))?.into_vec(),
-                point.as_bytes().to_vec(),
-            ))
+            Ok((p.to_public_key_der().map_err(|e| fail(&e))?.into_vec(), point.as_bytes().to_vec()))
         }
         Key::Ed(k) => {
             let p = k.verifying_key();
-            Ok((
-                p.to_public_key_der().map_err(|e| fail(&e))?.into_vec(),
-                p.as_bytes().to_vec(),
-            ))
+            Ok((p.to_public_key_der().map_err(|e| fail(&e))?.into_vec(), p.as_bytes().to_vec()))
         }
-        Key::Dsa => Err(FuncError::msg(
-            "error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported",
-        )),
+        Key::Dsa => Err(FuncError::msg("error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported")),
     }
 }
 
@@ -321,9 +265,7 @@ fn sign(key: &Key, tbs: &[u8]) -> Result<Vec<u8>, FuncError> {
     match key {
         Key::Rsa(k) => {
             let sk = rsa::pkcs1v15::SigningKey::<sha2::Sha256>::new(k.as_ref().clone());
-            let sig = sk
-                .try_sign(tbs)
-                .map_err(|e| FuncError::msg(format!("error creating certificate: {e}")))?;
+            let sig = sk.try_sign(tbs).map_err(|e| FuncError::msg(format!("error creating certificate: {e}")))?;
             Ok(sig.to_vec())
         }
         Key::Ec(k) => {
@@ -332,9 +274,7 @@ fn sign(key: &Key, tbs: &[u8]) -> Result<Vec<u8>, FuncError> {
             Ok(sig.to_der().as_bytes().to_vec())
         }
         Key::Ed(k) => Ok(k.sign(tbs).to_bytes().to_vec()),
-        Key::Dsa => Err(FuncError::msg(
-            "error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported",
-        )),
+        Key::Dsa => Err(FuncError::msg("error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported")),
     }
 }
 
@@ -352,62 +292,32 @@ fn create(t: &Template, is_ca: bool, key: Key, issuer: Option<Issuer>) -> R {
     // The signer must be able to sign before anything else is computed (Go checks the
     // algorithm first too).
     if matches!(signer, Key::Dsa) {
-        return Err(FuncError::msg(
-            "error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported",
-        ));
+        return Err(FuncError::msg("error creating certificate: x509: only RSA, ECDSA and Ed25519 keys supported"));
     }
     let subject = name(&t.cn);
-    let issuer_name = issuer
-        .as_ref()
-        .map_or_else(|| subject.clone(), |i| i.subject.clone());
+    let issuer_name = issuer.as_ref().map_or_else(|| subject.clone(), |i| i.subject.clone());
 
     let mut serial = [0u8; 16];
     OsRng.fill_bytes(&mut serial);
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
     let not_after = now.saturating_add(t.days.saturating_mul(86_400));
     let validity = seq(&[&x509_time(now)?, &x509_time(not_after)?]);
 
     let ext = |oid: &[u8], critical: bool, value: &[u8]| {
         let octets = tlv(0x04, value);
-        if critical {
-            seq(&[oid, &[0x01, 0x01, 0xFF], &octets])
-        } else {
-            seq(&[oid, &octets])
-        }
+        if critical { seq(&[oid, &[0x01, 0x01, 0xFF], &octets]) } else { seq(&[oid, &octets]) }
     };
     let mut exts: Vec<Vec<u8>> = Vec::new();
     // digitalSignature(0) | keyEncipherment(2) [| keyCertSign(5)], as a minimal BIT STRING.
-    let usage: &[u8] = if is_ca {
-        &[0x03, 0x02, 0x02, 0xA4]
-    } else {
-        &[0x03, 0x02, 0x05, 0xA0]
-    };
+    let usage: &[u8] = if is_ca { &[0x03, 0x02, 0x02, 0xA4] } else { &[0x03, 0x02, 0x05, 0xA0] };
     exts.push(ext(OID_KEY_USAGE, true, usage));
-    exts.push(ext(
-        OID_EXT_KEY_USAGE,
-        false,
-        &seq(&[OID_SERVER_AUTH, OID_CLIENT_AUTH]),
-    ));
-    exts.push(ext(
-        OID_BASIC_CONSTRAINTS,
-        true,
-        &if is_ca {
-            seq(&[&[0x01, 0x01, 0xFF]])
-        } else {
-            seq(&[])
-        },
-    ));
+    exts.push(ext(OID_EXT_KEY_USAGE, false, &seq(&[OID_SERVER_AUTH, OID_CLIENT_AUTH])));
+    exts.push(ext(OID_BASIC_CONSTRAINTS, true, &if is_ca { seq(&[&[0x01, 0x01, 0xFF]]) } else { seq(&[]) }));
     if is_ca {
         let skid = sha1::Sha1::digest(&key_bytes);
         exts.push(ext(OID_SUBJECT_KEY_ID, false, &tlv(0x04, &skid)));
     }
-    if let Some(Issuer {
-        key_id: Some(id),
-        subject: s,
-        ..
-    }) = &issuer
+    if let Some(Issuer { key_id: Some(id), subject: s, .. }) = &issuer
         && *s != subject
     {
         exts.push(ext(OID_AUTHORITY_KEY_ID, false, &seq(&[&tlv(0x80, id)])));
@@ -438,24 +348,11 @@ fn create(t: &Template, is_ca: bool, key: Key, issuer: Option<Issuer>) -> R {
     let mut bits = vec![0u8];
     bits.extend_from_slice(&sig);
     let der = seq(&[&tbs, &alg, &tlv(0x03, &bits)]);
-    Ok(Value::object(Certificate {
-        cert: pem_encode("CERTIFICATE", &der),
-        key: key_pem(&key)?,
-    }))
+    Ok(Value::object(Certificate { cert: pem_encode("CERTIFICATE", &der), key: key_pem(&key)? }))
 }
 
 fn ca(cn: &str, days: i64, key: Key) -> R {
-    create(
-        &Template {
-            cn: cn.to_string(),
-            ips: Vec::new(),
-            dns: Vec::new(),
-            days,
-        },
-        true,
-        key,
-        None,
-    )
+    create(&Template { cn: cn.to_string(), ips: Vec::new(), dns: Vec::new(), days }, true, key, None)
 }
 
 fn self_signed(a: &[Value], key: Key) -> R {
@@ -472,39 +369,21 @@ fn signed(a: &[Value], key: Key) -> R {
     let Some((_, der)) = pem_decode(ca.cert.as_bytes()) else {
         return Err(FuncError::msg("unable to decode certificate"));
     };
-    let (subject, key_id) = parse_cert(&der).map_err(|e| {
-        FuncError::msg(format!(
-            "error parsing certificate: decodedSignerCert.Bytes: {e}"
-        ))
-    })?;
-    let signer = parse_key(&ca.key)
-        .map_err(|e| FuncError::msg(format!("error parsing private key: {e}")))?;
+    let (subject, key_id) = parse_cert(&der)
+        .map_err(|e| FuncError::msg(format!("error parsing certificate: decodedSignerCert.Bytes: {e}")))?;
+    let signer = parse_key(&ca.key).map_err(|e| FuncError::msg(format!("error parsing private key: {e}")))?;
     let t = template(a)?;
-    create(
-        &t,
-        false,
-        key,
-        Some(Issuer {
-            subject,
-            key_id,
-            key: signer,
-        }),
-    )
+    create(&t, false, key, Some(Issuer { subject, key_id, key: signer }))
 }
 
 /// `x509.ParseCertificate`, reduced to what signing needs: the raw subject and key id.
 fn parse_cert(der: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>), String> {
     use x509_cert::der::{Decode, Encode};
-    let cert = x509_cert::Certificate::from_der(der)
-        .map_err(|e| format!("x509: malformed certificate: {e}"))?;
+    let cert = x509_cert::Certificate::from_der(der).map_err(|e| format!("x509: malformed certificate: {e}"))?;
     let tbs = &cert.tbs_certificate;
     let subject = tbs.subject.to_der().map_err(|e| e.to_string())?;
-    let skid = tbs
-        .extensions
-        .iter()
-        .flatten()
-        .find(|e| e.extn_id.as_bytes() == &OID_SUBJECT_KEY_ID[2..])
-        .and_then(|e| {
+    let skid =
+        tbs.extensions.iter().flatten().find(|e| e.extn_id.as_bytes() == &OID_SUBJECT_KEY_ID[2..]).and_then(|e| {
             // The extension value is an OCTET STRING holding the key id.
             let v = e.extn_value.as_bytes();
             (v.len() >= 2 && v[0] == 0x04).then(|| v[2..].to_vec())
@@ -515,20 +394,13 @@ fn parse_cert(der: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>), String> {
 /// Sprig's `buildCustomCertificate`: both inputs are base64 of PEM; the certificate must parse
 /// and the key must be a private key Sprig can read.
 fn build_custom_cert(_: &mut Ctx<'_>, a: &[Value]) -> R {
-    let cert = b64_decode(str_arg(a, 0))
-        .map_err(|_| FuncError::msg("unable to decode base64 certificate"))?;
-    let key = b64_decode(str_arg(a, 1))
-        .map_err(|_| FuncError::msg("unable to decode base64 private key"))?;
+    let cert = b64_decode(str_arg(a, 0)).map_err(|_| FuncError::msg("unable to decode base64 certificate"))?;
+    let key = b64_decode(str_arg(a, 1)).map_err(|_| FuncError::msg("unable to decode base64 private key"))?;
     let Some((_, der)) = pem_decode(&cert) else {
         return Err(FuncError::msg("unable to decode certificate"));
     };
-    parse_cert(&der).map_err(|e| {
-        FuncError::msg(format!("error parsing certificate: decodedCert.Bytes: {e}"))
-    })?;
+    parse_cert(&der).map_err(|e| FuncError::msg(format!("error parsing certificate: decodedCert.Bytes: {e}")))?;
     let key = from_bytes(&key);
     parse_key(&key).map_err(|e| FuncError::msg(format!("error parsing private key: {e}")))?;
-    Ok(Value::object(Certificate {
-        cert: from_bytes(&cert),
-        key,
-    }))
+    Ok(Value::object(Certificate { cert: from_bytes(&cert), key }))
 }

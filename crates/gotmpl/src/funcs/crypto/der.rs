@@ -22,11 +22,7 @@ pub(super) fn pem_decode(text: &[u8]) -> Option<(String, Vec<u8>)> {
     let text = from_bytes(text);
     let mut rest = text.as_str();
     loop {
-        let start = if rest.starts_with("-----BEGIN ") {
-            0
-        } else {
-            rest.find("\n-----BEGIN ")? + 1
-        };
+        let start = if rest.starts_with("-----BEGIN ") { 0 } else { rest.find("\n-----BEGIN ")? + 1 };
         let after = &rest[start + 11..];
         let type_end = after.find("-----")?;
         let label = &after[..type_end];
@@ -78,11 +74,8 @@ pub(super) fn uint(b: &[u8]) -> Vec<u8> {
 }
 
 pub(super) const OID_CN: &[u8] = &[0x06, 0x03, 0x55, 0x04, 0x03];
-pub(super) const OID_SHA256_RSA: &[u8] = &[
-    0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B,
-];
-pub(super) const OID_ECDSA_SHA256: &[u8] =
-    &[0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02];
+pub(super) const OID_SHA256_RSA: &[u8] = &[0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B];
+pub(super) const OID_ECDSA_SHA256: &[u8] = &[0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02];
 pub(super) const OID_P256: &[u8] = &[0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07];
 pub(super) const OID_ED25519: &[u8] = &[0x06, 0x03, 0x2B, 0x65, 0x70];
 pub(super) const OID_KEY_USAGE: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x0F];
@@ -91,19 +84,15 @@ pub(super) const OID_BASIC_CONSTRAINTS: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x13];
 pub(super) const OID_SUBJECT_KEY_ID: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x0E];
 pub(super) const OID_AUTHORITY_KEY_ID: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x23];
 pub(super) const OID_SAN: &[u8] = &[0x06, 0x03, 0x55, 0x1D, 0x11];
-pub(super) const OID_SERVER_AUTH: &[u8] =
-    &[0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x01];
-pub(super) const OID_CLIENT_AUTH: &[u8] =
-    &[0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x02];
+pub(super) const OID_SERVER_AUTH: &[u8] = &[0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x01];
+pub(super) const OID_CLIENT_AUTH: &[u8] = &[0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x02];
 
 /// `pkix.Name{CommonName: cn}` as an RDNSequence; Go writes a PrintableString when it can.
 pub(super) fn name(cn: &str) -> Vec<u8> {
     if cn.is_empty() {
         return seq(&[]);
     }
-    let printable = cn
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b" '()+,-./:=?*".contains(&b));
+    let printable = cn.bytes().all(|b| b.is_ascii_alphanumeric() || b" '()+,-./:=?*".contains(&b));
     let value = tlv(if printable { 0x13 } else { 0x0C }, cn.as_bytes());
     seq(&[&tlv(0x31, &seq(&[OID_CN, &value]))])
 }
@@ -127,19 +116,11 @@ pub(super) fn x509_time(unix: i64) -> Result<Vec<u8>, FuncError> {
     let s = unix.rem_euclid(86_400);
     let (h, mi, se) = (s / 3600, (s / 60) % 60, s % 60);
     if !(0..=9999).contains(&y) {
-        return Err(FuncError::msg(
-            "error creating certificate: x509: validity period out of range",
-        ));
+        return Err(FuncError::msg("error creating certificate: x509: validity period out of range"));
     }
     Ok(if (1950..2050).contains(&y) {
-        tlv(
-            0x17,
-            format!("{:02}{mo:02}{d:02}{h:02}{mi:02}{se:02}Z", y % 100).as_bytes(),
-        )
+        tlv(0x17, format!("{:02}{mo:02}{d:02}{h:02}{mi:02}{se:02}Z", y % 100).as_bytes())
     } else {
-        tlv(
-            0x18,
-            format!("{y:04}{mo:02}{d:02}{h:02}{mi:02}{se:02}Z").as_bytes(),
-        )
+        tlv(0x18, format!("{y:04}{mo:02}{d:02}{h:02}{mi:02}{se:02}Z").as_bytes())
     })
 }

@@ -163,7 +163,8 @@ pub(crate) fn object_json(o: &dyn crate::value::Object) -> Result<Value, String>
         "time.Time" => match o.call_method("Format", &[Value::str(RFC3339_NANO)]) {
             Some(Ok(Value::String(s))) => {
                 // Time.MarshalJSON refuses years outside [0,9999].
-                let year_ok = s.len() > 4 && s.as_bytes()[..4].iter().all(u8::is_ascii_digit) && s.as_bytes()[4] == b'-';
+                let year_ok =
+                    s.len() > 4 && s.as_bytes()[..4].iter().all(u8::is_ascii_digit) && s.as_bytes()[4] == b'-';
                 if year_ok {
                     Ok(Value::String(s))
                 } else {
@@ -626,7 +627,10 @@ mod tests {
     #[test]
     fn decode_errors_match_go() {
         assert_eq!(unmarshal("").unwrap_err(), "unexpected end of JSON input");
-        assert_eq!(unmarshal("{bad json}").unwrap_err(), "invalid character 'b' looking for beginning of object key string");
+        assert_eq!(
+            unmarshal("{bad json}").unwrap_err(),
+            "invalid character 'b' looking for beginning of object key string"
+        );
         assert_eq!(unmarshal("{\"a\":1} x").unwrap_err(), "invalid character 'x' after top-level value");
         assert_eq!(unmarshal("[1 2]").unwrap_err(), "invalid character '2' after array element");
         assert_eq!(unmarshal("{\"a\" 1}").unwrap_err(), "invalid character '1' after object key");

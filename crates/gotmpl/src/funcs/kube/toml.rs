@@ -190,10 +190,9 @@ impl Encoder {
                     self.key_value(key, v, false, depth)
                 }
             }
-            Value::Complex(..) => Err(TomlError::Encode(format!(
-                "unsupported type for key '{}': complex128",
-                key_path(key)
-            ))),
+            Value::Complex(..) => {
+                Err(TomlError::Encode(format!("unsupported type for key '{}': complex128", key_path(key))))
+            }
             _ => self.key_value(key, v, false, depth),
         }
     }
@@ -214,11 +213,9 @@ impl Encoder {
     fn fields(&mut self, key: &[String], v: &Value, inline: bool, depth: usize) -> Result<(), TomlError> {
         let entries: Vec<(String, Value)> = match v {
             Value::Map(m) => m.entries.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            Value::Object(o) => object_fields(o.as_ref())
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
+            Value::Object(o) => {
+                object_fields(o.as_ref()).unwrap_or_default().into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+            }
             _ => Vec::new(),
         };
         let (mut direct, mut sub) = (Vec::new(), Vec::new());
@@ -356,13 +353,19 @@ mod tests {
     fn nested_tables_and_arrays_of_tables() {
         let v = m(vec![
             ("title", Value::str("t")),
-            ("server", m(vec![("host", Value::str("h")), ("ports", Value::list(vec![Value::int64(1), Value::int64(2)]))])),
+            (
+                "server",
+                m(vec![("host", Value::str("h")), ("ports", Value::list(vec![Value::int64(1), Value::int64(2)]))]),
+            ),
             ("z", Value::int64(1)),
         ]);
         assert_eq!(toml(&v), "title = \"t\"\nz = 1\n\n[server]\n  host = \"h\"\n  ports = [1, 2]\n");
         let v = m(vec![(
             "items",
-            Value::list(vec![m(vec![("name", Value::str("a"))]), m(vec![("name", Value::str("b")), ("v", Value::int64(2))])]),
+            Value::list(vec![
+                m(vec![("name", Value::str("a"))]),
+                m(vec![("name", Value::str("b")), ("v", Value::int64(2))]),
+            ]),
         )]);
         assert_eq!(toml(&v), "[[items]]\n  name = \"a\"\n\n[[items]]\n  name = \"b\"\n  v = 2\n");
     }

@@ -148,7 +148,10 @@ pub(crate) fn from_yaml(s: &str) -> Value {
         // `null` JSON sets the target map to nil.
         Ok(Value::Nil) => return Value::nil_map(),
         Ok(other) => {
-            let e = format!("{WRAP}json: cannot unmarshal {} into Go value of type map[string]interface {{}}", json::kind_word(&other));
+            let e = format!(
+                "{WRAP}json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                json::kind_word(&other)
+            );
             m.insert("Error".to_string(), Value::str(e));
         }
         Err(e) => {

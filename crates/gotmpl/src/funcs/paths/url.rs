@@ -34,8 +34,7 @@ struct Url {
 }
 
 pub(super) fn url_parse(_: &mut Ctx<'_>, a: &[Value]) -> Result<Value, FuncError> {
-    let u =
-        parse(str_arg(a, 0)).map_err(|e| FuncError::msg(format!("unable to parse url: {e}")))?;
+    let u = parse(str_arg(a, 0)).map_err(|e| FuncError::msg(format!("unable to parse url: {e}")))?;
     let userinfo = u.user.as_ref().map(user_string).unwrap_or_default();
     let mut m = BTreeMap::new();
     for (k, v) in [
@@ -63,9 +62,9 @@ pub(super) fn url_join(_: &mut Ctx<'_>, a: &[Value]) -> Result<Value, FuncError>
             None => Ok(String::new()),
             Some(Value::String(s)) => Ok(s.to_string()),
             // reflect.TypeOf(nil).Kind() dereferences a nil Type.
-            Some(Value::Nil | Value::Invalid) => Err(FuncError::msg(
-                "runtime error: invalid memory address or nil pointer dereference",
-            )),
+            Some(Value::Nil | Value::Invalid) => {
+                Err(FuncError::msg("runtime error: invalid memory address or nil pointer dereference"))
+            }
             Some(v) => Err(FuncError::msg(format!(
                 "unable to parse {key} key, must be of type string, but {} found",
                 v.kind_name()
@@ -184,17 +183,13 @@ fn parse_authority(authority: &str) -> Result<(User, String), String> {
     }
     let user = match userinfo.split_once(':') {
         None => (unescape(userinfo, Mode::UserPassword)?, None),
-        Some((u, p)) => (
-            unescape(u, Mode::UserPassword)?,
-            Some(unescape(p, Mode::UserPassword)?),
-        ),
+        Some((u, p)) => (unescape(u, Mode::UserPassword)?, Some(unescape(p, Mode::UserPassword)?)),
     };
     Ok((Some(user), host))
 }
 
 fn valid_userinfo(s: &str) -> bool {
-    s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-._:~!$&'()*+,;=%@".contains(c) || !c.is_ascii())
+    s.chars().all(|c| c.is_ascii_alphanumeric() || "-._:~!$&'()*+,;=%@".contains(c) || !c.is_ascii())
 }
 
 fn valid_optional_port(port: &str) -> bool {
@@ -286,10 +281,7 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
             b'%' => {
                 if i + 2 >= b.len() || !is_hex(b[i + 1]) || !is_hex(b[i + 2]) {
                     let end = (i + 3).min(b.len());
-                    return Err(format!(
-                        "invalid URL escape {}",
-                        go_quote(&String::from_utf8_lossy(&b[i..end]))
-                    ));
+                    return Err(format!("invalid URL escape {}", go_quote(&String::from_utf8_lossy(&b[i..end]))));
                 }
                 let esc = &s[i..i + 3];
                 if mode == Mode::Host && unhex(b[i + 1]) < 8 && esc != "%25" {
@@ -305,10 +297,7 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
             }
             c => {
                 if matches!(mode, Mode::Host | Mode::Zone) && c < 0x80 && should_escape(c, mode) {
-                    return Err(format!(
-                        "invalid character {} in host name",
-                        go_quote(&(c as char).to_string())
-                    ));
+                    return Err(format!("invalid character {} in host name", go_quote(&(c as char).to_string())));
                 }
                 i += 1;
             }
@@ -371,11 +360,7 @@ fn to_string(u: &Url) -> String {
                 buf.push_str(&escape(&u.host, Mode::Host));
             }
         }
-        let path = if u.path == "*" {
-            "*".to_string()
-        } else {
-            escape(&u.path, Mode::Path)
-        };
+        let path = if u.path == "*" { "*".to_string() } else { escape(&u.path, Mode::Path) };
         if !path.is_empty() && !path.starts_with('/') && !u.host.is_empty() {
             buf.push('/');
         }
@@ -403,20 +388,11 @@ mod tests {
     #[test]
     fn parse_like_go() {
         let u = parse("https://user:pw@example.com:8443/p/a?x=1&y=2#frag").unwrap();
-        assert_eq!(
-            (u.scheme.as_str(), u.host.as_str(), u.path.as_str()),
-            ("https", "example.com:8443", "/p/a")
-        );
+        assert_eq!((u.scheme.as_str(), u.host.as_str(), u.path.as_str()), ("https", "example.com:8443", "/p/a"));
         assert_eq!(hostname(&u.host), "example.com");
         assert_eq!(user_string(u.user.as_ref().unwrap()), "user:pw");
-        assert_eq!(
-            parse("http://[::1").err().unwrap(),
-            "parse \"http://[::1\": missing ']' in host"
-        );
-        assert_eq!(
-            parse("mailto:someone@example.com").unwrap().opaque,
-            "someone@example.com"
-        );
+        assert_eq!(parse("http://[::1").err().unwrap(), "parse \"http://[::1\": missing ']' in host");
+        assert_eq!(parse("mailto:someone@example.com").unwrap().opaque, "someone@example.com");
         assert_eq!(parse("http://h/a%20b").unwrap().path, "/a b");
     }
 }

@@ -26,10 +26,7 @@ impl std::fmt::Display for GoError {
 }
 
 fn err(code: &'static str, expr: &str) -> GoError {
-    GoError {
-        code,
-        expr: expr.to_string(),
-    }
+    GoError { code, expr: expr.to_string() }
 }
 
 const DIGIT: &str = "0-9";
@@ -76,10 +73,7 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
                             None => (rest, pat.len()),
                         };
                         out.push_str(&regex::escape(lit));
-                        i = chars
-                            .iter()
-                            .position(|&(b, _)| b >= after)
-                            .unwrap_or(chars.len());
+                        i = chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len());
                         operand = !lit.is_empty();
                         last_repeat = None;
                         continue;
@@ -154,10 +148,7 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
                 }
                 let text = &pat[byte(i)..byte(j)];
                 if let Some(prev) = last_repeat {
-                    return Err(err(
-                        "invalid nested repetition operator",
-                        &pat[byte(prev)..byte(j)],
-                    ));
+                    return Err(err("invalid nested repetition operator", &pat[byte(prev)..byte(j)]));
                 }
                 if !operand {
                     return Err(err("missing argument to repetition operator", text));
@@ -210,11 +201,7 @@ fn repeat_count(chars: &[(usize, char)], i: usize) -> Option<(usize, u64, Option
         '}' => Some(min),
         ',' => {
             j += 1;
-            if chars.get(j)?.1 == '}' {
-                None
-            } else {
-                Some(num(&mut j)?)
-            }
+            if chars.get(j)?.1 == '}' { None } else { Some(num(&mut j)?) }
         }
         _ => return None,
     };
@@ -226,25 +213,14 @@ fn repeat_count(chars: &[(usize, char)], i: usize) -> Option<(usize, u64, Option
 
 /// An escape other than the class shorthands, outside or inside a class, starting at the
 /// backslash `i`. Returns the index after it.
-fn escape(
-    pat: &str,
-    chars: &[(usize, char)],
-    i: usize,
-    out: &mut String,
-) -> Result<usize, GoError> {
+fn escape(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Result<usize, GoError> {
     let byte = |k: usize| chars.get(k).map_or(pat.len(), |&(b, _)| b);
     let Some(&(_, n)) = chars.get(i + 1) else {
         return Err(err("trailing backslash at end of expression", ""));
     };
     let bad = |k: usize| Err(err("invalid escape sequence", &pat[byte(i)..byte(k)]));
     match n {
-        '1'..='7'
-            if !chars
-                .get(i + 2)
-                .is_some_and(|&(_, c)| ('0'..='7').contains(&c)) =>
-        {
-            bad(i + 2)
-        }
+        '1'..='7' if !chars.get(i + 2).is_some_and(|&(_, c)| ('0'..='7').contains(&c)) => bad(i + 2),
         '0'..='7' => {
             // Octal: up to three digits.
             let mut j = i + 1;
@@ -352,10 +328,7 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
                 };
                 out.push_str(&rest[..end + 2]);
                 let after = byte(j) + end + 2;
-                j = chars
-                    .iter()
-                    .position(|&(b, _)| b >= after)
-                    .unwrap_or(chars.len());
+                j = chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len());
             }
             '[' | '&' | '~' => {
                 out.push('\\');
@@ -401,12 +374,7 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
 
 /// `(?` at index `i`: a named group `(?P<name>` / `(?<name>`, or flags `(?imsU-imsU)` /
 /// `(?flags:`. Returns the index after what was consumed.
-fn group_flags(
-    pat: &str,
-    chars: &[(usize, char)],
-    i: usize,
-    out: &mut String,
-) -> Result<usize, GoError> {
+fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Result<usize, GoError> {
     let byte = |k: usize| chars.get(k).map_or(pat.len(), |&(b, _)| b);
     let at = |k: usize| chars.get(k).map(|&(_, c)| c);
     let rest = &pat[byte(i)..];
@@ -429,10 +397,7 @@ fn group_flags(
         out.push_str(name);
         out.push('>');
         let after = byte(i) + end + 1;
-        return Ok(chars
-            .iter()
-            .position(|&(b, _)| b >= after)
-            .unwrap_or(chars.len()));
+        return Ok(chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len()));
     }
     let mut j = i + 2;
     let mut negated = false;
@@ -459,10 +424,7 @@ fn group_flags(
             _ => break,
         }
     }
-    Err(err(
-        "invalid or unsupported Perl syntax",
-        &pat[byte(i)..byte(j)],
-    ))
+    Err(err("invalid or unsupported Perl syntax", &pat[byte(i)..byte(j)]))
 }
 
 #[cfg(test)]
@@ -474,35 +436,14 @@ mod tests {
         let e = |p: &str| translate(p).unwrap_err().to_string();
         assert_eq!(e("["), "error parsing regexp: missing closing ]: `[`");
         assert_eq!(e("("), "error parsing regexp: missing closing ): `(`");
-        assert_eq!(
-            e("*"),
-            "error parsing regexp: missing argument to repetition operator: `*`"
-        );
-        assert_eq!(
-            e("(?"),
-            "error parsing regexp: invalid or unsupported Perl syntax: `(?`"
-        );
-        assert_eq!(
-            e("a(?=b)"),
-            "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"
-        );
-        assert_eq!(
-            e("(a)\\1"),
-            "error parsing regexp: invalid escape sequence: `\\1`"
-        );
-        assert_eq!(
-            e("a**"),
-            "error parsing regexp: invalid nested repetition operator: `**`"
-        );
-        assert_eq!(
-            e("a{1001}"),
-            "error parsing regexp: invalid repeat count: `{1001}`"
-        );
+        assert_eq!(e("*"), "error parsing regexp: missing argument to repetition operator: `*`");
+        assert_eq!(e("(?"), "error parsing regexp: invalid or unsupported Perl syntax: `(?`");
+        assert_eq!(e("a(?=b)"), "error parsing regexp: invalid or unsupported Perl syntax: `(?=`");
+        assert_eq!(e("(a)\\1"), "error parsing regexp: invalid escape sequence: `\\1`");
+        assert_eq!(e("a**"), "error parsing regexp: invalid nested repetition operator: `**`");
+        assert_eq!(e("a{1001}"), "error parsing regexp: invalid repeat count: `{1001}`");
         assert_eq!(e("a)"), "error parsing regexp: unexpected ): `a)`");
-        assert_eq!(
-            e("(?x)a"),
-            "error parsing regexp: invalid or unsupported Perl syntax: `(?x`"
-        );
+        assert_eq!(e("(?x)a"), "error parsing regexp: invalid or unsupported Perl syntax: `(?x`");
     }
 
     #[test]

@@ -44,12 +44,7 @@ pub(in crate::funcs) fn strval(v: &Value) -> String {
 /// skipping nil interfaces; nil gives an empty slice; any other value a one-element slice.
 pub(in crate::funcs) fn strslice(v: &Value) -> Vec<String> {
     match v {
-        Value::List(l) => l
-            .items
-            .iter()
-            .filter(|i| !matches!(i, Value::Nil | Value::Invalid))
-            .map(strval)
-            .collect(),
+        Value::List(l) => l.items.iter().filter(|i| !matches!(i, Value::Nil | Value::Invalid)).map(strval).collect(),
         Value::Nil | Value::Invalid => Vec::new(),
         other => vec![strval(other)],
     }
@@ -78,9 +73,7 @@ pub(in crate::funcs) fn go_quote(s: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
             c if is_go_print(c) => out.push(c),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
             c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
@@ -112,14 +105,8 @@ mod tests {
 
     #[test]
     fn quote_like_strconv() {
-        assert_eq!(
-            go_quote("tab\tnl\nuni:é bell:\u{7}"),
-            r#""tab\tnl\nuni:é bell:\a""#
-        );
+        assert_eq!(go_quote("tab\tnl\nuni:é bell:\u{7}"), r#""tab\tnl\nuni:é bell:\a""#);
         assert_eq!(go_quote("say \"hi\"\\"), r#""say \"hi\"\\""#);
-        assert_eq!(
-            go_quote("\u{1}\u{7f}\u{a0}\u{feff}"),
-            r#""\x01\x7f\u00a0\ufeff""#
-        );
+        assert_eq!(go_quote("\u{1}\u{7f}\u{a0}\u{feff}"), r#""\x01\x7f\u00a0\ufeff""#);
     }
 }

@@ -123,11 +123,8 @@ pub(super) fn title(s: &str) -> String {
     let mut prev = ' ';
     s.chars()
         .map(|c| {
-            let sep = if (prev as u32) <= 0x7F {
-                !(prev.is_ascii_alphanumeric() || prev == '_')
-            } else {
-                is_space(prev)
-            };
+            let sep =
+                if (prev as u32) <= 0x7F { !(prev.is_ascii_alphanumeric() || prev == '_') } else { is_space(prev) };
             prev = c;
             if sep { to_title(c) } else { c }
         })
@@ -199,10 +196,7 @@ pub(super) fn nospace(s: &str) -> String {
     if !s.bytes().any(is_space_byte) {
         return s.to_string();
     }
-    s.bytes()
-        .filter(|b| !is_space_byte(*b))
-        .map(char::from)
-        .collect()
+    s.bytes().filter(|b| !is_space_byte(*b)).map(char::from).collect()
 }
 
 fn is_connector(c: char) -> bool {
@@ -283,8 +277,7 @@ fn next_word(s: &str) -> (Word, &str, &str) {
     let Some((_, c)) = it.next() else {
         return (Word::Invalid, "", "");
     };
-    let end_while = |it: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
-                     pred: &dyn Fn(char) -> bool| {
+    let end_while = |it: &mut std::iter::Peekable<std::str::CharIndices<'_>>, pred: &dyn Fn(char) -> bool| {
         while let Some(&(_, c)) = it.peek() {
             if !pred(c) {
                 break;
@@ -317,26 +310,15 @@ fn next_word(s: &str) -> (Word, &str, &str) {
                     None => (Word::Upper, s.len()),
                 }
             }
-            Some((_, n)) if is_alphabet(n) => (
-                Word::Upper,
-                end_while(&mut it, &|c| is_alphabet(c) && !is_upper(c)),
-            ),
+            Some((_, n)) if is_alphabet(n) => (Word::Upper, end_while(&mut it, &|c| is_alphabet(c) && !is_upper(c))),
             Some((i, _)) => (Word::Upper, i),
         }
     } else if is_alphabet(c) {
-        (
-            Word::Alphabet,
-            end_while(&mut it, &|c| is_alphabet(c) && !is_upper(c)),
-        )
+        (Word::Alphabet, end_while(&mut it, &|c| is_alphabet(c) && !is_upper(c)))
     } else if is_number(c) {
         (Word::Number, end_while(&mut it, &is_number))
     } else {
-        (
-            Word::Other,
-            end_while(&mut it, &|c| {
-                !(is_connector(c) || is_alphabet(c) || is_number(c) || is_punct(c))
-            }),
-        )
+        (Word::Other, end_while(&mut it, &|c| !(is_connector(c) || is_alphabet(c) || is_number(c) || is_punct(c))))
     };
     (wt, &s[..end], &s[end..])
 }
