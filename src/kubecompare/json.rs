@@ -54,31 +54,9 @@ fn write_value(out: &mut String, value: &Value) {
     }
 }
 
-/// Writes a JSON string literal with Go's escaping.
+/// Writes a JSON string literal with Go's escaping (`json.Marshal`: `<>&` and U+2028/9 escaped).
 pub fn write_string(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&') => {
-                let b = c as u32;
-                out.push_str("\\u00");
-                out.push(char::from(HEX[(b >> 4) as usize & 0xf]));
-                out.push(char::from(HEX[b as usize & 0xf]));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    driftlint_gotmpl::funcs::go_json_quote(out, s, true);
 }
 
 #[cfg(test)]

@@ -278,46 +278,7 @@ fn write_arg(out: &mut String, a: &Arg) {
 /// Go's `strconv.Quote`: `\a\b\f\n\r\t\v`, `\\`, `\"`, `\xNN` for other control bytes and
 /// invalid UTF-8, `\uNNNN`/`\UNNNNNNNN` for non-printable runes; printable runes verbatim.
 pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if is_go_printable(c) => out.push(c),
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// An approximation of Go's `strconv.IsPrint` for runes above ASCII: letters, marks,
-/// numbers, punctuation, symbols and U+0020; not controls, format characters, separators
-/// other than space, private use or unassigned code points.
-fn is_go_printable(c: char) -> bool {
-    if c.is_ascii() {
-        return (' '..='~').contains(&c);
-    }
-    !(c.is_control()
-        || c.is_whitespace()
-        || matches!(c as u32, 0xad | 0x200b..=0x200f | 0x2028..=0x202e | 0x2060..=0x206f | 0xfeff | 0xfff9..=0xfffb)
-        || matches!(c as u32, 0xe000..=0xf8ff | 0xf0000..=0x10ffff))
+    driftlint_gotmpl::strconv::quote(s, false)
 }
 
 #[cfg(test)]

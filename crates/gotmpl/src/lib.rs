@@ -19,7 +19,7 @@ pub mod funcs;
 mod lex;
 pub mod node;
 mod parse;
-mod strconv;
+pub mod strconv;
 pub mod value;
 
 use std::collections::HashMap;

@@ -9,7 +9,7 @@
 //! rendered output. The Sprig `must*` variants and `toRawJson` do fail. `toJson`/`fromJson`
 //! registered here replace Sprig's because this module registers last.
 
-mod json;
+pub(super) mod json;
 mod toml;
 mod yaml;
 

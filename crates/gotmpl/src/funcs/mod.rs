@@ -28,6 +28,8 @@ mod semver;
 mod strings;
 
 pub use convert::*;
+/// Go `encoding/json` string quoting (`appendString`), shared with the main crate's JSON writer.
+pub use kube::json::quote_into as go_json_quote;
 
 /// A Go parameter type as text/template checks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

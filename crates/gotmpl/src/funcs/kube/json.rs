@@ -238,7 +238,7 @@ pub(crate) fn shortest_fixed(f: f64) -> String {
 }
 
 /// Appends `s` as a JSON string the way encoding/json's `appendString` does.
-pub(crate) fn quote_into(out: &mut String, s: &str, escape_html: bool) {
+pub fn quote_into(out: &mut String, s: &str, escape_html: bool) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {

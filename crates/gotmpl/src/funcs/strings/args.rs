@@ -59,44 +59,7 @@ pub(in crate::funcs) fn from_bytes(b: &[u8]) -> String {
 
 /// Go's `strconv.Quote` (what `%q` prints for a string).
 pub(in crate::funcs) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if is_go_print(c) => out.push(c),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// An approximation of Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols
-/// and the ASCII space. Rust has no general-category tables, so format characters, separators
-/// other than U+0020, private-use and noncharacters are excluded by range.
-pub(in crate::funcs) fn is_go_print(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    let u = c as u32;
-    !matches!(u,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E
-        | 0x2060..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0xE000..=0xF8FF | 0xFFFE | 0xFFFF
-        | 0xF0000..=0x10FFFF | 0xE0001 | 0xE0020..=0xE007F)
+    crate::strconv::quote(s, false)
 }
 
 #[cfg(test)]
