@@ -12,6 +12,7 @@ pub mod compare;
 pub mod correlate;
 pub mod diagnostic;
 pub mod document;
+pub mod git;
 pub mod input;
 pub mod kubecompare;
 pub mod reference;
