@@ -36,11 +36,14 @@ pub enum Rule {
     UnsupportedYaml,
     NotKubernetesObject,
     IoError,
+    /// A suppression (`driftlint.io/ignore` annotation) that cannot apply: no reason, or an
+    /// unknown rule id.
+    InvalidSuppression,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 14] = [
+    pub const ALL: [Rule; 15] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -55,6 +58,7 @@ impl Rule {
         Rule::UnsupportedYaml,
         Rule::NotKubernetesObject,
         Rule::IoError,
+        Rule::InvalidSuppression,
     ];
 
     pub fn id(self) -> &'static str {
@@ -73,6 +77,7 @@ impl Rule {
             Rule::UnsupportedYaml => "unsupported-yaml",
             Rule::NotKubernetesObject => "not-kubernetes-object",
             Rule::IoError => "io-error",
+            Rule::InvalidSuppression => "invalid-suppression",
         }
     }
 

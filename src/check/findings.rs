@@ -115,19 +115,71 @@ pub fn object_findings(
                             .with_object(id.clone(), None),
                     );
                 }
+                if ambiguous.len() <= 1
+                    && let Some(d) = overlap_note(result, c.template, compiled, &what, anchor(files))
+                {
+                    out.push(d.with_object(id.clone(), None));
+                }
                 let diffs = c.outcome.field_diffs();
                 if diffs.is_empty() {
                     continue;
                 }
                 let rendered =
                     comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, &lookups).ok());
+                let tree = rendered.as_ref().map(locate::RenderedTemplate::new);
                 for diff in &diffs {
-                    out.push(field_finding(doc, coll, compiled, c.template, rendered.as_ref(), diff, &id, files));
+                    out.push(field_finding(doc, coll, compiled, c.template, tree.as_ref(), diff, &id, files));
                 }
             }
         }
     }
     out
+}
+
+/// The reference's overlapping definitions (kube-compare's load-time warning, §4.7) as they
+/// affect one object with differences: several templates were candidates for it and the one
+/// with the fewest differences was used. A note, since the choice is well defined (a tie is
+/// the `ambiguous-correlation` warning instead), and only for objects with differences, where
+/// the choice explains what is reported.
+fn overlap_note(
+    result: &CrResult,
+    winner: usize,
+    compiled: &Compiled,
+    what: &str,
+    (path, range): (SourcePath, std::ops::Range<usize>),
+) -> Option<Diagnostic> {
+    use crate::kubecompare::engine::TriedResult;
+    let scored: Vec<(usize, usize)> = result
+        .tried
+        .iter()
+        .filter_map(|t| match t.result {
+            TriedResult::Score(s) => Some((t.template, s)),
+            _ => None,
+        })
+        .collect();
+    // Without differences the choice changed nothing a reader sees.
+    if scored.len() < 2 || scored.iter().any(|&(t, s)| t == winner && s == 0) {
+        return None;
+    }
+    let name = |t: usize| compiled.entry(t).map_or_else(|| format!("#{t}"), |e| format!("`{}`", e.path));
+    let others: Vec<String> = scored.iter().filter(|(t, _)| *t != winner).map(|&(t, _)| name(t)).collect();
+    Some(
+        Diagnostic::new(
+            Rule::AmbiguousCorrelation,
+            Severity::Note,
+            path,
+            Some(range),
+            format!(
+                "{what} could be compared with {} templates; {} was used, having the fewest differences",
+                scored.len(),
+                name(winner)
+            ),
+        )
+        .with_help(format!(
+            "the reference has overlapping definitions: {} also matched; pair the object with one template in a diff config to choose",
+            others.join(", ")
+        )),
+    )
 }
 
 /// The names of the templates whose comparison failed for a CR.
@@ -163,7 +215,7 @@ fn field_finding(
     coll: &Collection,
     compiled: &Compiled,
     template: usize,
-    rendered: Option<&driftlint_gotmpl::Rendered>,
+    rendered: Option<&locate::RenderedTemplate<'_>>,
     diff: &FieldDiff,
     id: &str,
     files: &mut Files,
@@ -193,11 +245,14 @@ fn field_finding(
         }
     };
     let mut d = Diagnostic::new(rule, default_severity(rule), path, Some(range), message);
-    if diff.kind != FieldDiffKind::Extra
-        && let Some(r) = rendered
-        && let Some((tpath, trange)) = locate::template_location(compiled, template, r, &diff.pointer, diff.kind, files)
-    {
-        d = d.with_secondary(SourcePath::File(tpath), Some(trange), label);
+    if let Some(r) = rendered {
+        if diff.kind != FieldDiffKind::Extra {
+            if let Some((tpath, trange)) = r.location(compiled, template, &diff.pointer, diff.kind, files) {
+                d = d.with_secondary(SourcePath::File(tpath), Some(trange), label);
+            }
+        } else if let Some((tpath, trange, _)) = r.nearest_ancestor(compiled, template, &diff.pointer, files) {
+            d = d.with_secondary(SourcePath::File(tpath), Some(trange), format!("the template has no `{field}`"));
+        }
     }
     if let Some(e) = entry {
         let desc = e.effective_description.trim();

@@ -8,7 +8,9 @@
 //!
 //! Template side: the winning template is rendered again (with the CR as omitted by the
 //! comparison), the same pointer is followed in the *rendered* YAML, and the rendered offset is
-//! mapped back through the engine's provenance table to a template file and byte range.
+//! mapped back through the engine's provenance table to a template file and byte range. A field
+//! the template does not render at all (an unexpected field) is shown at the nearest ancestor
+//! the template does render.
 //! kube-compare strips `<no value>` from the output before parsing it (§3.2), so offsets in
 //! the parsed text are shifted back by the removed occurrences first.
 
@@ -36,12 +38,18 @@ pub fn node_range(root: &Node, pointer: &str, kind: FieldDiffKind) -> Range<usiz
         (FieldDiffKind::Changed, Some((_, value))) => value.span.clone(),
         // An extra field: its key, so that the line reads `key: …`.
         (FieldDiffKind::Extra, Some((key, value))) => key.map_or_else(|| value.span.clone(), |k| k.span.clone()),
-        // A missing field: the mapping (or list) that should hold it, by its key when it has one.
+        // A missing field: the mapping (or list) that should hold it, by its key when it has one;
+        // a mapping without a key (a list item, the document) by its first key, so that the
+        // label is one line rather than the whole block.
         (FieldDiffKind::Missing, _) | (_, None) => {
             let mut p = parent;
             loop {
                 if let Some((key, value)) = root.pointer_entry(p) {
-                    break key.map_or_else(|| value.span.clone(), |k| k.span.clone());
+                    break match (key, &value.value) {
+                        (Some(k), _) => k.span.clone(),
+                        (None, NodeValue::Mapping(entries)) if !entries.is_empty() => entries[0].0.span.clone(),
+                        (None, _) => value.span.clone(),
+                    };
                 }
                 if p.is_empty() {
                     break root.span.clone();
@@ -102,44 +110,92 @@ pub fn manifest_location(
     (source.path.clone(), node_range(&doc.node, pointer, kind))
 }
 
-/// The template file and byte range that produced the rendered value at `pointer`, if it is
-/// in the rendered output at all (a value set by an override or a merge is not).
-pub fn template_location(
-    compiled: &Compiled,
-    template: usize,
-    rendered: &Rendered,
-    pointer: &str,
-    kind: FieldDiffKind,
-    files: &mut Files,
-) -> Option<(PathBuf, Range<usize>)> {
-    let stripped = rendered.text.replace(NO_VALUE, "");
-    let stream = driftlint_yaml::parse_stream(&stripped);
-    let root = &stream.documents.first()?.root;
-    let (key, value) = root.pointer_entry(pointer)?;
-    // The value carries the expectation; for a missing block (a mapping or list) the key line
-    // is the one a reader recognises.
-    let node = match (&value.value, key) {
-        (NodeValue::Mapping(_) | NodeValue::Sequence(_), Some(k)) => k,
-        _ if kind == FieldDiffKind::Missing && key.is_some() => key.unwrap_or(value),
-        _ => value,
-    };
-    let offset = raw_offset(&rendered.text, node.span.start);
-    let i = rendered.provenance.partition_point(|(start, _)| *start <= offset).checked_sub(1)?;
-    let (out_start, span) = rendered.provenance[i];
-    let out_end = rendered.provenance.get(i + 1).map_or(rendered.text.len(), |(s, _)| *s);
-    let t = compiled.templates.get(template)?;
-    let name = t.set.file_name(span.file);
-    let path = template_file(compiled, t.entry, name)?;
-    let text = files.text(&path)?;
-    let (start, end) = (span.start as usize, span.end as usize);
-    let produced = rendered.text.get(out_start..out_end)?;
-    // A text node is copied verbatim: the offset inside it is the offset in the template, and
-    // the line holding it is the label. An action keeps its own span.
-    if text.get(start..end) == Some(produced) {
-        let at = start + (offset - out_start);
-        return Some((path, line_at(text, at)));
+/// A template's rendering for one CR, parsed once, to locate any number of fields in it.
+pub struct RenderedTemplate<'r> {
+    rendered: &'r Rendered,
+    /// The rendered text after kube-compare's `<no value>` removal, parsed.
+    root: Option<Node>,
+}
+
+impl<'r> RenderedTemplate<'r> {
+    pub fn new(rendered: &'r Rendered) -> Self {
+        let root = if rendered.text.contains(NO_VALUE) {
+            driftlint_yaml::parse_stream(&rendered.text.replace(NO_VALUE, "")).documents.into_iter().next()
+        } else {
+            driftlint_yaml::parse_stream(&rendered.text).documents.into_iter().next()
+        }
+        .map(|d| d.root);
+        RenderedTemplate { rendered, root }
     }
-    (end <= text.len()).then_some((path, start..end))
+
+    /// The template file and byte range that produced the rendered value at `pointer`, if it
+    /// is in the rendered output at all (a value set by an override or a merge is not).
+    pub fn location(
+        &self,
+        compiled: &Compiled,
+        template: usize,
+        pointer: &str,
+        kind: FieldDiffKind,
+        files: &mut Files,
+    ) -> Option<(PathBuf, Range<usize>)> {
+        let (key, value) = self.root.as_ref()?.pointer_entry(pointer)?;
+        // The value carries the expectation; for a missing block (a mapping or list) the key
+        // line is the one a reader recognises.
+        let node = match (&value.value, key) {
+            (NodeValue::Mapping(_) | NodeValue::Sequence(_), Some(k)) => k,
+            _ if kind == FieldDiffKind::Missing && key.is_some() => key.unwrap_or(value),
+            _ => value,
+        };
+        self.source_of(compiled, template, raw_offset(&self.rendered.text, node.span.start), files)
+    }
+
+    /// For a field the template does not render (`pointer` is absent from the output): the
+    /// line of the nearest ancestor it does render, with that ancestor's pointer; else the
+    /// line that produced the first rendered byte, with `""`.
+    pub fn nearest_ancestor(
+        &self,
+        compiled: &Compiled,
+        template: usize,
+        pointer: &str,
+        files: &mut Files,
+    ) -> Option<(PathBuf, Range<usize>, String)> {
+        let mut p = split_pointer(pointer).0;
+        while !p.is_empty() {
+            if let Some((path, range)) = self.location(compiled, template, p, FieldDiffKind::Changed, files) {
+                return Some((path, range, p.to_string()));
+            }
+            p = split_pointer(p).0;
+        }
+        let first = self.rendered.text.len() - self.rendered.text.trim_start().len();
+        self.source_of(compiled, template, first, files).map(|(path, range)| (path, range, String::new()))
+    }
+
+    /// The template file and range behind byte `offset` of the raw rendered text.
+    fn source_of(
+        &self,
+        compiled: &Compiled,
+        template: usize,
+        offset: usize,
+        files: &mut Files,
+    ) -> Option<(PathBuf, Range<usize>)> {
+        let rendered = self.rendered;
+        let i = rendered.provenance.partition_point(|(start, _)| *start <= offset).checked_sub(1)?;
+        let (out_start, span) = rendered.provenance[i];
+        let out_end = rendered.provenance.get(i + 1).map_or(rendered.text.len(), |(s, _)| *s);
+        let t = compiled.templates.get(template)?;
+        let name = t.set.file_name(span.file);
+        let path = template_file(compiled, t.entry, name)?;
+        let text = files.text(&path)?;
+        let (start, end) = (span.start as usize, span.end as usize);
+        let produced = rendered.text.get(out_start..out_end)?;
+        // A text node is copied verbatim: the offset inside it is the offset in the template,
+        // and the line holding it is the label. An action keeps its own span.
+        if text.get(start..end) == Some(produced) {
+            let at = start + (offset - out_start);
+            return Some((path, line_at(text, at)));
+        }
+        (end <= text.len()).then_some((path, start..end))
+    }
 }
 
 /// Maps an offset in the text after `<no value>` removal to the raw rendered text.
@@ -202,8 +258,13 @@ mod tests {
         // Missing deep below something absent: the deepest ancestor that exists.
         let r = node_range(&root, "/spec/a/b/c", FieldDiffKind::Missing);
         assert_eq!(&text[r], "spec");
-        let r = node_range(&root, "/nothing", FieldDiffKind::Missing);
-        assert_eq!(r, root.span);
+        // Below a list item or the document: the first key of the mapping.
+        let text2 = "a: 1\nitems:\n  - name: x\n    image: y\n";
+        let root2 = tree(text2);
+        let r = node_range(&root2, "/items/0/ports", FieldDiffKind::Missing);
+        assert_eq!((&text2[r.clone()], line_of(text2, &r)), ("name", 3));
+        let r = node_range(&root2, "/nothing", FieldDiffKind::Missing);
+        assert_eq!((&text2[r.clone()], line_of(text2, &r)), ("a", 1));
     }
 
     #[test]

@@ -160,6 +160,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
             diags.extend(findings::summary_findings(&compiled, &comparison));
         }
     }
+    diags.extend(suppress::invalid_suppressions(&coll, &mut files));
 
     suppress::apply_levels(&mut diags, &settings.rules);
     suppress::apply_suppressions(&mut diags, &coll.documents, &settings.ignore);

@@ -8,14 +8,21 @@
 //!   HPA"`; several lines, several comma-separated rules per line, `*` for every rule);
 //! * the configuration's `ignore:` list (object id or glob, rule, optional field, reason).
 //!
-//! A reason is mandatory: an annotation line without one suppresses nothing, and each finding
-//! it would have silenced says so in a help note, pointing at the annotation.
+//! A reason is mandatory: an annotation line without one suppresses nothing, each finding it
+//! would have silenced says so in a help note, and the line itself is an
+//! `invalid-suppression` finding ([`invalid_suppressions`]), as is a line naming an unknown rule.
+//! (The configuration's entries are checked when it is read: there a missing reason or an
+//! unknown rule is a configuration error with file and line.)
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use super::config::{IgnoreEntry, Level};
+use super::locate::{self, Files};
+use crate::compare::FieldDiffKind;
 use crate::diagnostic::{Diagnostic, Rule};
-use crate::document::Document;
+use crate::document::{Collection, Document};
+use crate::input::SourcePath;
 
 /// The annotation key.
 pub const ANNOTATION: &str = "driftlint.io/ignore";
@@ -33,20 +40,116 @@ pub struct AnnotationEntry {
 
 /// Parses an annotation value: `rule[, rule…]: reason` per line.
 pub fn parse_annotation(value: &str) -> Vec<AnnotationEntry> {
-    value
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|line| {
-            let (rules, reason) = match line.split_once(':') {
-                Some((r, reason)) => (r, Some(reason.trim().to_string()).filter(|s| !s.is_empty())),
-                None => (line, None),
-            };
-            let rules: Vec<String> = rules.split(',').map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect();
-            let unknown = rules.iter().filter(|r| *r != "*" && Rule::from_id(r).is_none()).cloned().collect();
-            AnnotationEntry { rules, reason, unknown }
-        })
-        .collect()
+    annotation_lines(value).map(|(_, e)| e).collect()
+}
+
+/// Each non-blank line of an annotation value, trimmed, with its entry.
+fn annotation_lines(value: &str) -> impl Iterator<Item = (&str, AnnotationEntry)> {
+    value.lines().map(str::trim).filter(|l| !l.is_empty()).map(|line| {
+        let (rules, reason) = match line.split_once(':') {
+            Some((r, reason)) => (r, Some(reason.trim().to_string()).filter(|s| !s.is_empty())),
+            None => (line, None),
+        };
+        let rules: Vec<String> = rules.split(',').map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect();
+        let unknown = rules.iter().filter(|r| *r != "*" && Rule::from_id(r).is_none()).cloned().collect();
+        (line, AnnotationEntry { rules, reason, unknown })
+    })
+}
+
+/// The syntax every message about a bad annotation line repeats.
+const SYNTAX: &str = "expected `RULE[, RULE…]: reason` per line, e.g. `value-drift: scaled by the HPA` (`*` for every rule)";
+
+/// An `invalid-suppression` finding for every annotation line that cannot apply: without a
+/// reason, without rule ids, or naming an unknown rule. Each points at its line in the
+/// annotation's value (in the kustomize origin file when the object came from one).
+pub fn invalid_suppressions(coll: &Collection, files: &mut Files) -> Vec<Diagnostic> {
+    let pointer = format!("/metadata/annotations/{}", ANNOTATION.replace('~', "~0").replace('/', "~1"));
+    let severity = super::findings::default_severity(Rule::InvalidSuppression);
+    let mut out = Vec::new();
+    for doc in &coll.documents {
+        let Some(value) = doc.object.pointer(&pointer).and_then(|v| v.as_str()) else { continue };
+        let mut problems: Vec<(&str, String, Option<String>)> = Vec::new();
+        for (line, e) in annotation_lines(value) {
+            if e.rules.is_empty() {
+                problems.push((line, format!("`{ANNOTATION}` line `{line}` names no rule"), None));
+                continue;
+            }
+            for id in &e.unknown {
+                let hint = closest_rule(id).map(|r| format!("did you mean `{r}`? (`driftlint explain {r}`)"));
+                problems.push((line, format!("`{ANNOTATION}` names unknown rule `{id}`; it suppresses nothing"), hint));
+            }
+            if e.reason.is_none() {
+                problems.push((
+                    line,
+                    format!(
+                        "`{ANNOTATION}` suppression of `{}` has no reason, so it suppresses nothing",
+                        e.rules.join(", ")
+                    ),
+                    None,
+                ));
+            }
+        }
+        if problems.is_empty() {
+            continue;
+        }
+        let (path, range) = locate::manifest_location(doc, &coll.sources[doc.source], &pointer, FieldDiffKind::Changed, files);
+        let text = match &path {
+            SourcePath::File(p) if Some(p) != source_file(coll, doc) => files.text(p).map(str::to_string),
+            _ => Some(coll.sources[doc.source].text.clone()),
+        };
+        for (line, message, hint) in problems {
+            let at = text.as_deref().map_or(range.clone(), |t| line_within(t, &range, line));
+            let mut d = Diagnostic::new(Rule::InvalidSuppression, severity, path.clone(), Some(at), message)
+                .with_help(SYNTAX)
+                .with_object(doc.identity.cr_id(), None);
+            if let Some(h) = hint {
+                d = d.with_help(h);
+            }
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The file a document was read from, when it is one.
+fn source_file<'c>(coll: &'c Collection, doc: &Document) -> Option<&'c std::path::PathBuf> {
+    match &coll.sources[doc.source].path {
+        SourcePath::File(p) => Some(p),
+        SourcePath::Stdin => None,
+    }
+}
+
+/// The range of `line` inside the scalar at `range` of `text` (the whole scalar when the
+/// line cannot be found, e.g. in a folded or escaped scalar).
+fn line_within(text: &str, range: &Range<usize>, line: &str) -> Range<usize> {
+    let Some(scalar) = text.get(range.clone()) else { return range.clone() };
+    scalar.find(line).map_or(range.clone(), |i| range.start + i..range.start + i + line.len())
+}
+
+/// The rule id closest to a misspelt one (edit distance at most 3), if any.
+fn closest_rule(id: &str) -> Option<&'static str> {
+    Rule::ALL
+        .into_iter()
+        .map(|r| (edit_distance(id, r.id()), r.id()))
+        .filter(|(d, _)| *d <= 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, r)| r)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(prev + usize::from(ca != *cb));
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// Applies `rules:` levels: findings of an `off` rule are dropped, others take the severity
@@ -75,7 +178,8 @@ pub fn apply_suppressions(diags: &mut [Diagnostic], docs: &[Document], ignores: 
     }
     for d in diags.iter_mut() {
         let Some(object) = d.object.clone() else { continue };
-        if let Some(entries) = annotations.get(&object) {
+        // A broken annotation must not silence the report of itself (`*: …` on another line).
+        if let Some(entries) = annotations.get(&object).filter(|_| d.rule != Rule::InvalidSuppression) {
             for e in entries.iter().filter(|e| e.rules.iter().any(|r| r == "*" || r == d.rule.id())) {
                 match &e.reason {
                     Some(reason) => {
@@ -154,6 +258,23 @@ mod tests {
         assert_eq!(e[2].reason, None);
         assert_eq!(e[3].unknown, ["bogus"]);
         assert_eq!(parse_annotation("value-drift:   ")[0].reason, None);
+    }
+
+    #[test]
+    fn suggests_the_closest_rule() {
+        assert_eq!(closest_rule("value-drfit"), Some("value-drift"));
+        assert_eq!(closest_rule("missing-fields"), Some("missing-field"));
+        assert_eq!(closest_rule("completely-else"), None);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn finds_the_line_inside_a_block_scalar() {
+        let text = "a: |\n  value-drift: ok\n  bogus\n";
+        let range = 3..text.len();
+        let r = line_within(text, &range, "bogus");
+        assert_eq!(&text[r], "bogus");
+        assert_eq!(line_within(text, &range, "absent"), range);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 14] = [
+pub(super) static DOCS: [RuleDoc; 15] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -95,7 +95,10 @@ templates matched and which did not.",
         default_severity: Severity::Warning,
         summary: "Several reference templates match a resource equally well",
         what: "A resource that more than one template matches with the same number of differences, so \
-the choice of template is a tie-break rather than a decision.",
+the choice of template is a tie-break rather than a decision. When the reference has overlapping \
+definitions (kube-compare's \"more than one template with same …\" warning) and a resource with \
+differences was compared with the closest of several candidates, a note at the resource names \
+the template used and the others, so that surprising drift can be traced to the choice.",
         why: "The comparison, and so every drift finding for that resource, depends on which template \
 was chosen; a tie makes that choice fragile.",
         example_lang: "yaml",
@@ -187,5 +190,22 @@ accident.",
         example_lang: "text",
         example: "manifests/secret.yaml: error[io-error]: cannot read manifests/secret.yaml: Permission denied",
         fix: "Make the file readable (and UTF-8), or leave it out of the inputs.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidSuppression,
+        default_severity: Severity::Warning,
+        summary: "A suppression annotation that cannot apply: no reason, or an unknown rule",
+        what: "A line of a `driftlint.io/ignore` annotation that gives no reason after the rule ids, \
+or that names a rule id driftlint does not have. The location is the line of the annotation's \
+value. Such a line suppresses nothing (for unknown ids), or nothing at all (without a reason).",
+        why: "A suppression is a reviewer-visible decision: without a reason a reviewer cannot judge \
+it, and a misspelt rule id would silently leave the finding it was meant for in place (or, read \
+loosely, silence something else). Reporting the line keeps both mistakes from going unnoticed.",
+        example_lang: "yaml",
+        example: "metadata:\n  annotations:\n    driftlint.io/ignore: \"value-drift\"   # invalid-suppression: no reason\n    # expected: \"value-drift: replicas are scaled by the HPA\"",
+        fix: "Write each line as `RULE[, RULE…]: reason` (or `*: reason` for every rule), with rule \
+ids from `docs/rules.md` or `driftlint explain RULE`; several suppressions go on several lines of \
+the value. Suppressions in `.driftlint.yaml` (`ignore:`) are checked when the file is read: a \
+missing reason or unknown rule there stops the run with the file and line.",
     },
 ];

@@ -1,6 +1,8 @@
 //! `driftlint check`: every seeded drift at its file and line with the template line, exit
 //! codes, configuration errors, suppressions, and stdin mapped back to helm/kustomize sources.
 
+mod snapshots;
+
 use std::path::Path;
 
 use super::{json, root, run, run_in};
@@ -152,7 +154,67 @@ fn annotation_suppressions_need_a_reason() {
     let r = in_repo(dir.path(), &["check", "--format", "json"]);
     assert_eq!(r.code, 1);
     let v = json(&r);
-    assert!(v["diagnostics"][0]["help"].to_string().contains("a suppression needs a reason"), "{v}");
+    // The annotation line is a finding of its own, and the drift it meant to silence stays.
+    assert_eq!(
+        findings(&v),
+        strs(&[
+            ("invalid-suppression", "settings.yaml:7", ""),
+            ("value-drift", "settings.yaml:9", format!("{}:7", root().join("fixtures/reference/configmap.yaml").display()).as_str()),
+        ])
+    );
+    let invalid = &v["diagnostics"][0];
+    assert_eq!(invalid["severity"], "warning");
+    assert_eq!(invalid["message"], "`driftlint.io/ignore` suppression of `value-drift` has no reason, so it suppresses nothing");
+    assert!(invalid["help"][0].as_str().unwrap().contains("`RULE[, RULE…]: reason`"), "{invalid}");
+    assert!(v["diagnostics"][1]["help"].to_string().contains("a suppression needs a reason"), "{v}");
+
+    // An unknown rule id: a finding with a suggestion; a valid line next to it still applies,
+    // and does not silence the report of the broken one.
+    let dir = repo("", Some("value-drfit: typo\\n*: everything, on purpose"));
+    let r = in_repo(dir.path(), &["check", "--format", "json"]);
+    let v = json(&r);
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["rule"], "invalid-suppression", "{v}");
+    assert_eq!(d["message"], "`driftlint.io/ignore` names unknown rule `value-drfit`; it suppresses nothing");
+    assert_eq!(d["help"][1], "did you mean `value-drift`? (`driftlint explain value-drift`)");
+    assert_eq!(d["suppressed"], serde_json::Value::Null);
+    assert_eq!(r.code, 0, "warnings do not fail the run: {v}");
+    assert_eq!(in_repo(dir.path(), &["check", "--fail-level", "warning"]).code, 1);
+    // `rules:` turns it off like any rule.
+    let dir = repo("rules:\n  invalid-suppression: off\n", Some("value-drift"));
+    let v = json(&in_repo(dir.path(), &["check", "--format", "json"]));
+    assert_eq!(findings(&v).len(), 1, "{v}");
+}
+
+#[test]
+fn overlapping_templates_are_noted_at_an_object_with_differences() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::create_dir(p.join("ref")).unwrap();
+    std::fs::write(
+        p.join("ref/metadata.yaml"),
+        "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        anyOf:\n          - path: a.yaml\n          - path: b.yaml\n",
+    )
+    .unwrap();
+    let cm = |data: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{{{ .metadata.name }}}}\n  namespace: web\ndata:\n{data}")
+    };
+    std::fs::write(p.join("ref/a.yaml"), cm("  level: info\n")).unwrap();
+    std::fs::write(p.join("ref/b.yaml"), cm("  mode: fast\n  size: big\n")).unwrap();
+    let obj = |name: &str, level: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: web\ndata:\n  level: {level}\n")
+    };
+    std::fs::write(p.join("drifting.yaml"), obj("x", "debug")).unwrap();
+    std::fs::write(p.join("clean.yaml"), obj("y", "info")).unwrap();
+    let r = run_in(p, &["check", ".", "--isolated", "-r", "ref", "--format", "json"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = json(&r);
+    let got = findings(&v);
+    assert_eq!(got, strs(&[("ambiguous-correlation", "drifting.yaml:4", ""), ("value-drift", "drifting.yaml:7", "ref/a.yaml:7")]));
+    let note = &v["diagnostics"][0];
+    assert_eq!(note["severity"], "note");
+    assert_eq!(note["message"], "ConfigMap `web/x` could be compared with 2 templates; `a.yaml` was used, having the fewest differences");
+    assert!(note["help"][0].as_str().unwrap().contains("`b.yaml` also matched"), "{note}");
 }
 
 #[test]
