@@ -47,7 +47,6 @@ pub fn object_findings(
     coll: &Collection,
     files: &mut Files,
 ) -> Vec<Diagnostic> {
-    let compiled = engine.compiled();
     let lookups: Vec<GoValue> = if engine.uses_lookups() {
         comparison.crs.iter().map(|c| GoValue::from_json(&c.object)).collect()
     } else {
@@ -56,84 +55,106 @@ pub fn object_findings(
     let mut out = Vec::new();
     for result in &comparison.results {
         let Some(doc) = coll.documents.get(result.cr) else { continue };
-        let id = doc.identity.cr_id();
-        let what = format!("{} `{}`", doc.identity.kind, display_name(doc));
-        let anchor = |files: &mut Files| object_anchor(doc, coll, files);
-        match &result.status {
-            Status::Unmatched => {
-                let (path, range) = anchor(files);
-                out.push(
-                    Diagnostic::new(
-                        Rule::UnmatchedResource,
-                        default_severity(Rule::UnmatchedResource),
-                        path,
-                        Some(range),
-                        format!("no reference template matches {what}"),
-                    )
-                    .with_object(id.clone(), None),
-                );
-            }
-            Status::AllDoNotMatch => {
-                let (path, range) = anchor(files);
-                out.push(
-                    Diagnostic::new(
-                        Rule::UnmatchedResource,
-                        Severity::Note,
-                        path,
-                        Some(range),
-                        format!("every candidate template declined {what} (doNotMatch)"),
-                    )
-                    .with_object(id.clone(), None),
-                );
-            }
-            Status::Downgraded { warning } | Status::Failed(warning) => {
-                let (path, range) = anchor(files);
-                let first = warning.lines().next().unwrap_or_default();
-                let mut d = Diagnostic::new(
-                    Rule::TemplateRenderError,
-                    Severity::Error,
-                    path,
-                    Some(range),
-                    format!("cannot compare {what}: {first}"),
-                )
-                .with_object(id.clone(), None);
-                for t in failed_templates(result, compiled) {
-                    d = d.with_help(format!("candidate template: {t}"));
-                }
-                out.push(d);
-            }
-            Status::Compared(c) => {
-                let ambiguous = result.ambiguous();
-                if ambiguous.len() > 1 {
-                    let names: Vec<String> =
-                        ambiguous.iter().filter_map(|&t| compiled.entry(t)).map(|e| format!("`{}`", e.path)).collect();
-                    let (path, range) = anchor(files);
-                    out.push(
-                        Diagnostic::new(Rule::AmbiguousCorrelation, default_severity(Rule::AmbiguousCorrelation), path, Some(range),
-                            format!("{what} matches {} templates equally well: {}; the first was used", names.len(), names.join(", ")))
-                            .with_help("pair it with one template in a diff config (`diff-config:`, kube-compare's correlationSettings)")
-                            .with_object(id.clone(), None),
-                    );
-                }
-                if ambiguous.len() <= 1
-                    && let Some(d) = overlap_note(result, c.template, compiled, &what, anchor(files))
-                {
-                    out.push(d.with_object(id.clone(), None));
-                }
-                let diffs = c.outcome.field_diffs();
-                if diffs.is_empty() {
-                    continue;
-                }
-                let rendered =
-                    comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, &lookups).ok());
-                let tree = rendered.as_ref().map(locate::RenderedTemplate::new);
-                for diff in &diffs {
-                    out.push(field_finding(doc, coll, compiled, c.template, tree.as_ref(), diff, &id, files));
-                }
+        let first = out.len();
+        object_findings_of(engine, comparison, coll, files, &lookups, result, doc, &mut out);
+        for d in &mut out[first..] {
+            if let Some(help) = locate::origin_help(doc, &d.primary.path) {
+                d.help.push(help);
             }
         }
     }
     out
+}
+
+/// The findings of one compared object, appended to `out`.
+#[allow(clippy::too_many_arguments)]
+fn object_findings_of(
+    engine: &Engine<'_>,
+    comparison: &Comparison,
+    coll: &Collection,
+    files: &mut Files,
+    lookups: &[GoValue],
+    result: &CrResult,
+    doc: &Document,
+    out: &mut Vec<Diagnostic>,
+) {
+    let compiled = engine.compiled();
+    let id = doc.identity.cr_id();
+    let what = format!("{} `{}`", doc.identity.kind, display_name(doc));
+    let anchor = |files: &mut Files| object_anchor(doc, coll, files);
+    match &result.status {
+        Status::Unmatched => {
+            let (path, range) = anchor(files);
+            out.push(
+                Diagnostic::new(
+                    Rule::UnmatchedResource,
+                    default_severity(Rule::UnmatchedResource),
+                    path,
+                    Some(range),
+                    format!("no reference template matches {what}"),
+                )
+                .with_object(id.clone(), None),
+            );
+        }
+        Status::AllDoNotMatch => {
+            let (path, range) = anchor(files);
+            out.push(
+                Diagnostic::new(
+                    Rule::UnmatchedResource,
+                    Severity::Note,
+                    path,
+                    Some(range),
+                    format!("every candidate template declined {what} (doNotMatch)"),
+                )
+                .with_object(id.clone(), None),
+            );
+        }
+        Status::Downgraded { warning } | Status::Failed(warning) => {
+            let (path, range) = anchor(files);
+            let first = warning.lines().next().unwrap_or_default();
+            let mut d = Diagnostic::new(
+                Rule::TemplateRenderError,
+                Severity::Error,
+                path,
+                Some(range),
+                format!("cannot compare {what}: {first}"),
+            )
+            .with_object(id.clone(), None);
+            for t in failed_templates(result, compiled) {
+                d = d.with_help(format!("candidate template: {t}"));
+            }
+            out.push(d);
+        }
+        Status::Compared(c) => {
+            let ambiguous = result.ambiguous();
+            if ambiguous.len() > 1 {
+                let names: Vec<String> =
+                    ambiguous.iter().filter_map(|&t| compiled.entry(t)).map(|e| format!("`{}`", e.path)).collect();
+                let (path, range) = anchor(files);
+                out.push(
+                    Diagnostic::new(Rule::AmbiguousCorrelation, default_severity(Rule::AmbiguousCorrelation), path, Some(range),
+                        format!("{what} matches {} templates equally well: {}; the first was used", names.len(), names.join(", ")))
+                        .with_help("pair it with one template in a diff config (`diff-config:`, kube-compare's correlationSettings)")
+                        .with_object(id.clone(), None),
+                );
+            }
+            if ambiguous.len() <= 1
+                && let Some(d) = overlap_note(result, c.template, compiled, &what, anchor(files))
+            {
+                out.push(d.with_object(id.clone(), None));
+            }
+            let diffs = c.outcome.field_diffs();
+            if diffs.is_empty() {
+                return;
+            }
+            let rendered =
+                comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, lookups).ok());
+            let tree = rendered.as_ref().map(locate::RenderedTemplate::new);
+            for diff in &diffs {
+                out.push(field_finding(doc, coll, compiled, c.template, tree.as_ref(), diff, &id, files));
+            }
+        }
+    }
 }
 
 /// The reference's overlapping definitions (kube-compare's load-time warning, §4.7) as they

@@ -88,6 +88,18 @@ impl Files {
     }
 }
 
+/// For a finding located on standard input: the file the renderer said the object came from
+/// (helm's `# Source:` comment, a kustomize origin that could not be read), as a help note.
+pub fn origin_help(doc: &Document, path: &SourcePath) -> Option<String> {
+    let origin = doc.origin.as_ref().filter(|_| *path == SourcePath::Stdin)?;
+    Some(match origin.kind {
+        crate::document::OriginKind::Helm => format!("rendered by helm from `{}` (`# Source:`)", origin.path),
+        crate::document::OriginKind::Kustomize => {
+            format!("rendered by kustomize from `{}` (`config.kubernetes.io/origin`)", origin.path)
+        }
+    })
+}
+
 /// The manifest location of a diff in `doc`: its own source, or the kustomize origin file
 /// when the document came from stdin and the origin could be found.
 pub fn manifest_location(

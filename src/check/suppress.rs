@@ -57,7 +57,8 @@ fn annotation_lines(value: &str) -> impl Iterator<Item = (&str, AnnotationEntry)
 }
 
 /// The syntax every message about a bad annotation line repeats.
-const SYNTAX: &str = "expected `RULE[, RULE…]: reason` per line, e.g. `value-drift: scaled by the HPA` (`*` for every rule)";
+const SYNTAX: &str =
+    "expected `RULE[, RULE…]: reason` per line, e.g. `value-drift: scaled by the HPA` (`*` for every rule)";
 
 /// An `invalid-suppression` finding for every annotation line that cannot apply: without a
 /// reason, without rule ids, or naming an unknown rule. Each points at its line in the
@@ -92,7 +93,8 @@ pub fn invalid_suppressions(coll: &Collection, files: &mut Files) -> Vec<Diagnos
         if problems.is_empty() {
             continue;
         }
-        let (path, range) = locate::manifest_location(doc, &coll.sources[doc.source], &pointer, FieldDiffKind::Changed, files);
+        let (path, range) =
+            locate::manifest_location(doc, &coll.sources[doc.source], &pointer, FieldDiffKind::Changed, files);
         let text = match &path {
             SourcePath::File(p) if Some(p) != source_file(coll, doc) => files.text(p).map(str::to_string),
             _ => Some(coll.sources[doc.source].text.clone()),
@@ -103,6 +105,9 @@ pub fn invalid_suppressions(coll: &Collection, files: &mut Files) -> Vec<Diagnos
                 .with_help(SYNTAX)
                 .with_object(doc.identity.cr_id(), None);
             if let Some(h) = hint {
+                d = d.with_help(h);
+            }
+            if let Some(h) = locate::origin_help(doc, &path) {
                 d = d.with_help(h);
             }
             out.push(d);

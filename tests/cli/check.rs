@@ -159,12 +159,19 @@ fn annotation_suppressions_need_a_reason() {
         findings(&v),
         strs(&[
             ("invalid-suppression", "settings.yaml:7", ""),
-            ("value-drift", "settings.yaml:9", format!("{}:7", root().join("fixtures/reference/configmap.yaml").display()).as_str()),
+            (
+                "value-drift",
+                "settings.yaml:9",
+                format!("{}:7", root().join("fixtures/reference/configmap.yaml").display()).as_str()
+            ),
         ])
     );
     let invalid = &v["diagnostics"][0];
     assert_eq!(invalid["severity"], "warning");
-    assert_eq!(invalid["message"], "`driftlint.io/ignore` suppression of `value-drift` has no reason, so it suppresses nothing");
+    assert_eq!(
+        invalid["message"],
+        "`driftlint.io/ignore` suppression of `value-drift` has no reason, so it suppresses nothing"
+    );
     assert!(invalid["help"][0].as_str().unwrap().contains("`RULE[, RULE…]: reason`"), "{invalid}");
     assert!(v["diagnostics"][1]["help"].to_string().contains("a suppression needs a reason"), "{v}");
 
@@ -197,23 +204,33 @@ fn overlapping_templates_are_noted_at_an_object_with_differences() {
     )
     .unwrap();
     let cm = |data: &str| {
-        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{{{ .metadata.name }}}}\n  namespace: web\ndata:\n{data}")
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{{{ .metadata.name }}}}\n  namespace: web\ndata:\n{data}"
+        )
     };
     std::fs::write(p.join("ref/a.yaml"), cm("  level: info\n")).unwrap();
     std::fs::write(p.join("ref/b.yaml"), cm("  mode: fast\n  size: big\n")).unwrap();
     let obj = |name: &str, level: &str| {
-        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: web\ndata:\n  level: {level}\n")
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: web\ndata:\n  level: {level}\n"
+        )
     };
     std::fs::write(p.join("drifting.yaml"), obj("x", "debug")).unwrap();
     std::fs::write(p.join("clean.yaml"), obj("y", "info")).unwrap();
-    let r = run_in(p, &["check", ".", "--isolated", "-r", "ref", "--format", "json"], None);
+    let r = run_in(p, &["check", "drifting.yaml", "clean.yaml", "--isolated", "-r", "ref", "--format", "json"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let v = json(&r);
     let got = findings(&v);
-    assert_eq!(got, strs(&[("ambiguous-correlation", "drifting.yaml:4", ""), ("value-drift", "drifting.yaml:7", "ref/a.yaml:7")]));
+    assert_eq!(
+        got,
+        strs(&[("ambiguous-correlation", "drifting.yaml:4", ""), ("value-drift", "drifting.yaml:7", "ref/a.yaml:7")])
+    );
     let note = &v["diagnostics"][0];
     assert_eq!(note["severity"], "note");
-    assert_eq!(note["message"], "ConfigMap `web/x` could be compared with 2 templates; `a.yaml` was used, having the fewest differences");
+    assert_eq!(
+        note["message"],
+        "ConfigMap `web/x` could be compared with 2 templates; `a.yaml` was used, having the fewest differences"
+    );
     assert!(note["help"][0].as_str().unwrap().contains("`b.yaml` also matched"), "{note}");
 }
 

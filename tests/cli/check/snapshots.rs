@@ -85,8 +85,85 @@ fn first_difference(want: &str, got: &str) -> String {
         match (w.next(), g.next()) {
             (None, None) => break,
             (a, b) if a == b => {}
-            (a, b) => return format!("line {n}:\n  snapshot: {}\n  output:   {}", a.unwrap_or("<end>"), b.unwrap_or("<end>")),
+            (a, b) => {
+                return format!(
+                    "line {n}:\n  snapshot: {}\n  output:   {}",
+                    a.unwrap_or("<end>"),
+                    b.unwrap_or("<end>")
+                );
+            }
         }
     }
     "the texts differ only in line endings".into()
+}
+
+/// (rule, file:line, template file:line, suppressed) of every finding, from the JSON output.
+fn located(fixture: &Fixture) -> Vec<(String, String, String, bool)> {
+    let r = check(fixture, Format::Json);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let at = |l: &serde_json::Value| format!("{}:{}", l["file"].as_str().unwrap_or(""), l["line"]);
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let secondary =
+                d["labels"].as_array().unwrap().iter().find(|l| l["primary"] == false).map(at).unwrap_or_default();
+            (d["rule"].as_str().unwrap().to_string(), at(d), secondary, !d["suppressed"].is_null())
+        })
+        .collect()
+}
+
+/// The seeded drift, read off the fixture files: each at its manifest line (the value, the
+/// parent mapping, the key, the annotation line, the object's name) and its template line.
+#[test]
+fn every_seeded_drift_is_at_its_line_with_its_template_line() {
+    const REF: &str = "fixtures/reference";
+    // Per fixture: the files of the Deployment, Service, ConfigMap and PodDisruptionBudget, and
+    // the line of the first line of each object's document in that file (minus one).
+    let cases = [
+        (
+            "plain",
+            ["plain/deployment.yaml", "plain/service.yaml", "plain/settings.yaml", "plain/budget.yaml"],
+            [0, 0, 0, 0],
+        ),
+        ("multi-document", ["multi-document.yaml"; 4], [1, 24, 38, 50]),
+        ("helm", ["<stdin>"; 4], [29, 14, 1, 53]),
+        (
+            "kustomize",
+            [
+                "kustomize/base/deployment.yaml",
+                "kustomize/base/service.yaml",
+                "kustomize/base/settings.yaml",
+                "kustomize/base/budget.yaml",
+            ],
+            [-1, -1, -1, -1],
+        ),
+    ];
+    for (name, files, offsets) in cases {
+        let fixture = FIXTURES.iter().find(|f| f.name == name).unwrap();
+        let file = |i: usize, line: i32| {
+            let f = if files[i] == "<stdin>" { files[i].to_string() } else { format!("fixtures/drift/{}", files[i]) };
+            format!("{f}:{}", line + offsets[i])
+        };
+        let t = |f: &str, line: i32| format!("{REF}/{f}:{line}");
+        let mut want = vec![
+            ("unexpected-field", file(0, 9), t("deployment.yaml", 6), false),
+            ("missing-field", file(0, 19), t("deployment.yaml", 19), false),
+            ("value-drift", file(0, 23), t("deployment.yaml", 23), false),
+            ("value-drift", file(1, 14), t("service.yaml", 11), true),
+            ("invalid-suppression", file(2, 9), String::new(), false),
+            ("invalid-suppression", file(2, 10), String::new(), false),
+            ("value-drift", file(2, 12), t("configmap.yaml", 7), false),
+            ("unmatched-resource", file(3, 5), String::new(), false),
+            ("missing-resource", format!("{REF}/metadata.yaml:8"), String::new(), false),
+        ];
+        let mut got = located(fixture);
+        let key = |a: &(String, String, String, bool)| (a.1.clone(), a.0.clone());
+        got.sort_by_key(key);
+        let mut want: Vec<(String, String, String, bool)> =
+            want.drain(..).map(|(r, a, b, s)| (r.to_string(), a, b, s)).collect();
+        want.sort_by_key(key);
+        assert_eq!(got, want, "{name}");
+    }
 }
