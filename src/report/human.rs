@@ -1,8 +1,9 @@
 //! The terminal outputs: rustc-style snippets (`human`, via `annotate-snippets`), one line per
 //! finding (`concise`), and the summary line both end with.
 //!
-//! Suppressed findings are not shown here, only counted in the summary: a reviewer silenced
-//! them on purpose, and they stay visible in JSON and SARIF.
+//! Suppressed findings get no snippet (a reviewer silenced them on purpose) but are listed
+//! after the others, one short entry each with the reason, so that a suppression is never
+//! invisible; they are counted apart in the summary.
 
 use std::fmt::Write;
 
@@ -25,6 +26,11 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool)
         out.push_str(&renderer.render(&report));
         out.push_str("\n\n");
     }
+    for d in sorted(diags) {
+        let Some(reason) = &d.suppressed else { continue };
+        let _ = write!(out, "suppressed[{}]: {}\n  --> {}\n", d.rule, one_line(&d.message), position(d, sources));
+        let _ = write!(out, "   = reason: {}\n\n", one_line(reason));
+    }
     out.push_str(&summary_line(diags, color));
     out.push('\n');
     out
@@ -34,18 +40,42 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool)
 /// [`summary_line`].
 pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String {
     let mut out = String::new();
-    for d in sorted(diags).into_iter().filter(|d| d.suppressed.is_none()) {
-        let _ = write!(out, "{}", d.primary.path.display());
-        if let Some(loc) = sources.location(&d.primary) {
-            let _ = write!(out, ":{}:{}", loc.line, loc.column);
+    let ordered = sorted(diags);
+    // Suppressed findings last, each with its reason.
+    for d in ordered.iter().filter(|d| d.suppressed.is_none()).chain(ordered.iter().filter(|d| d.suppressed.is_some()))
+    {
+        let (level, rule) = (d.severity.as_str(), d.rule);
+        match &d.suppressed {
+            None => {
+                let _ = writeln!(out, "{}: {level}[{rule}]: {}", position(d, sources), one_line(&d.message));
+            }
+            Some(reason) => {
+                let _ = writeln!(
+                    out,
+                    "{}: suppressed[{rule}]: {} (reason: {})",
+                    position(d, sources),
+                    one_line(&d.message),
+                    one_line(reason)
+                );
+            }
         }
-        // A message is one line here, whatever it holds.
-        let message = d.message.replace("\r\n", " ").replace(['\r', '\n'], " ");
-        let _ = writeln!(out, ": {}[{}]: {message}", d.severity.as_str(), d.rule);
     }
     out.push_str(&summary_line(diags, false));
     out.push('\n');
     out
+}
+
+/// `path:line:col` of a finding's primary label (just the path when it has no position).
+fn position(d: &Diagnostic, sources: &SourceResolver) -> String {
+    match sources.location(&d.primary) {
+        Some(loc) => format!("{}:{}:{}", d.primary.path.display(), loc.line, loc.column),
+        None => d.primary.path.display(),
+    }
+}
+
+/// A text on one line, whatever it holds.
+fn one_line(text: &str) -> String {
+    text.replace("\r\n", " ").replace(['\r', '\n'], " ")
 }
 
 /// `found 3 errors, 1 warning (1 suppressed)`, or `no problems found` when nothing counts.

@@ -31,6 +31,16 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 | {{ d.severity }} | [{{ d.rule | code }}]({{ d.rule_url }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }}{% for h in d.help %}<br>help: {{ h | cell }}{% endfor %} |
 {% endfor %}
 {%- endif %}
+{%- if summary.suppressed > 0 %}
+<details><summary>{{ summary.suppressed }} suppressed finding{{ "s" if summary.suppressed != 1 }}</summary>
+
+| Rule | Location | Object | Message | Reason |
+| --- | --- | --- | --- | --- |
+{% for d in diagnostics if d.suppressed -%}
+| [{{ d.rule | code }}]({{ d.rule_url }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }} | {{ d.suppressed | cell }} |
+{% endfor %}
+</details>
+{% endif %}
 {%- if omitted %}
 _{{ omitted }} more finding{{ "s" if omitted != 1 }} left out to stay within GitHub's summary size limit; see the SARIF or JSON report._
 {% endif %}
