@@ -36,11 +36,13 @@ pub enum Rule {
     UnsupportedYaml,
     NotKubernetesObject,
     IoError,
+    /// The reference no longer matches the one pinned in `driftlint.lock`.
+    ReferenceChanged,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 14] = [
+    pub const ALL: [Rule; 15] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -55,6 +57,7 @@ impl Rule {
         Rule::UnsupportedYaml,
         Rule::NotKubernetesObject,
         Rule::IoError,
+        Rule::ReferenceChanged,
     ];
 
     pub fn id(self) -> &'static str {
@@ -73,6 +76,7 @@ impl Rule {
             Rule::UnsupportedYaml => "unsupported-yaml",
             Rule::NotKubernetesObject => "not-kubernetes-object",
             Rule::IoError => "io-error",
+            Rule::ReferenceChanged => "reference-changed",
         }
     }
 

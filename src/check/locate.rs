@@ -61,11 +61,22 @@ fn split_pointer(pointer: &str) -> (&str, &str) {
 #[derive(Debug, Default)]
 pub struct Files {
     texts: HashMap<PathBuf, Option<String>>,
+    /// Texts known without reading the disk (reference files as loaded, perhaps from git).
+    preset: HashMap<PathBuf, String>,
 }
 
 impl Files {
     pub fn text(&mut self, path: &Path) -> Option<&str> {
-        self.texts.entry(path.to_path_buf()).or_insert_with(|| std::fs::read_to_string(path).ok()).as_deref()
+        let preset = &mut self.preset;
+        self.texts
+            .entry(path.to_path_buf())
+            .or_insert_with(|| preset.remove(path).or_else(|| std::fs::read_to_string(path).ok()))
+            .as_deref()
+    }
+
+    /// Gives the text of `path` for when it is asked for, instead of reading the file.
+    pub fn preset(&mut self, path: PathBuf, text: String) {
+        self.preset.insert(path, text);
     }
 
     /// Every file that was read, as sources for the report.
