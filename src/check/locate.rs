@@ -61,22 +61,17 @@ fn split_pointer(pointer: &str) -> (&str, &str) {
 #[derive(Debug, Default)]
 pub struct Files {
     texts: HashMap<PathBuf, Option<String>>,
-    /// Texts known without reading the disk (reference files as loaded, perhaps from git).
-    preset: HashMap<PathBuf, String>,
 }
 
 impl Files {
     pub fn text(&mut self, path: &Path) -> Option<&str> {
-        let preset = &mut self.preset;
-        self.texts
-            .entry(path.to_path_buf())
-            .or_insert_with(|| preset.remove(path).or_else(|| std::fs::read_to_string(path).ok()))
-            .as_deref()
+        self.texts.entry(path.to_path_buf()).or_insert_with(|| std::fs::read_to_string(path).ok()).as_deref()
     }
 
-    /// Gives the text of `path` for when it is asked for, instead of reading the file.
+    /// Gives the text of `path` instead of reading the file: a reference file as it was
+    /// loaded (from git, the blob — the work tree's copy may differ).
     pub fn preset(&mut self, path: PathBuf, text: String) {
-        self.preset.insert(path, text);
+        self.texts.insert(path, Some(text));
     }
 
     /// Every file that was read, as sources for the report.

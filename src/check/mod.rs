@@ -20,11 +20,11 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document;
+use crate::git;
 use crate::input::{self, Source, SourcePath, WalkOptions};
 use crate::kubecompare::collect::Cr;
 use crate::kubecompare::engine::{self, Engine};
 use crate::reference::{self, Location};
-use crate::git;
 
 pub use config::{Config, ConfigError, IgnoreEntry, Level};
 
@@ -102,10 +102,10 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
             None => reference::userconfig::load_user_config(p),
         }
         .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: located(&e) })?
-            .correlation_pairs
-            .into_iter()
-            .map(|p| (p.cr_id, p.template))
-            .collect(),
+        .correlation_pairs
+        .into_iter()
+        .map(|p| (p.cr_id, p.template))
+        .collect(),
     };
     let overrides = match &settings.overrides {
         None => Vec::new(),

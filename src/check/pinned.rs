@@ -33,7 +33,8 @@ pub fn git_text(path: &Path, start: &Path) -> Result<Option<String>, CheckError>
 /// the text that was compared — for a git reference, the blob, not the work tree's copy.
 pub fn remember_files(reference: &reference::Reference, files: &mut Files) {
     files.preset(reference.path.clone(), reference.text.clone());
-    let sources = reference.templates.iter().map(|t| &t.source).chain(reference.function_files.iter().map(|f| &f.source));
+    let sources =
+        reference.templates.iter().map(|t| &t.source).chain(reference.function_files.iter().map(|f| &f.source));
     for f in sources.flat_map(|s| &s.files) {
         files.preset(f.path.clone(), f.text.clone());
     }

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use gix::objs::tree::EntryKind;
 
+use super::Error;
 use super::location::{Location, Repo};
 use super::tree::{Entry, Tree};
-use super::Error;
 
 /// The most paths a reference directory may hold.
 pub const MAX_ENTRIES: usize = 20_000;
@@ -34,10 +34,8 @@ pub struct Snapshot {
 /// from.
 pub fn open_repository(repo: &Repo, start: &Path) -> Result<gix::Repository, Error> {
     match repo {
-        Repo::Discover => gix::discover(start).map_err(|e| Error::NotARepository {
-            path: start.to_path_buf(),
-            message: first_line(&e.to_string()),
-        }),
+        Repo::Discover => gix::discover(start)
+            .map_err(|e| Error::NotARepository { path: start.to_path_buf(), message: first_line(&e.to_string()) }),
         Repo::Path(p) => {
             if !p.exists() {
                 return Err(Error::NotARepository { path: p.clone(), message: "no such directory".into() });
@@ -55,7 +53,7 @@ pub fn resolve_commit(repo: &gix::Repository, rev: &str) -> Result<String, Error
 
 fn commit_of<'r>(repo: &'r gix::Repository, rev: &str) -> Result<gix::Commit<'r>, Error> {
     let unknown = |message: String| Error::Revision { rev: rev.to_owned(), repo: repo_path(repo), message };
-    let id = repo.rev_parse_single(rev).map_err(|e| unknown(first_line(&e.to_string())))?;
+    let id = repo.rev_parse_single(rev).map_err(|e| unknown(causes(&e)))?;
     let object = id.object().map_err(|e| unknown(first_line(&e.to_string())))?;
     let kind = object.kind;
     object.peel_to_commit().map_err(|_| unknown(format!("names a {kind}, not a commit")))
@@ -69,11 +67,8 @@ pub fn load_snapshot(location: &Location, start: &Path) -> Result<Snapshot, Erro
     let commit_hex = commit.id.to_string();
     let read_error = |message: String| Error::Read { location: location.written.clone(), message };
     let root = commit.tree().map_err(|e| read_error(first_line(&e.to_string())))?;
-    let missing = || Error::PathNotFound {
-        path: location.path.clone(),
-        rev: location.rev.clone(),
-        commit: commit_hex.clone(),
-    };
+    let missing =
+        || Error::PathNotFound { path: location.path.clone(), rev: location.rev.clone(), commit: commit_hex.clone() };
     let (dir_id, dir, file) = if location.path.is_empty() {
         (root.id, String::new(), "metadata.yaml".to_owned())
     } else {
@@ -147,9 +142,24 @@ fn read_tree(repo: &gix::Repository, id: gix::ObjectId) -> Result<Tree, String> 
     Ok(out)
 }
 
-/// The repository as users know it: its work tree, else its git directory.
+/// The repository as users know it: its work tree, else its git directory (absolute, since
+/// a discovered `.` says little in a message).
 fn repo_path(repo: &gix::Repository) -> PathBuf {
-    repo.workdir().unwrap_or_else(|| repo.git_dir()).to_path_buf()
+    let p = repo.workdir().unwrap_or_else(|| repo.git_dir());
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// What a revision error says below gix's generic "couldn't parse revision": the causes
+/// (a ref that does not exist, an ambiguous or unknown object prefix), each once.
+fn causes(e: &gix::Error) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for cause in e.iter_errors().skip(1) {
+        let text = first_line(&cause.to_string());
+        if !seen.contains(&text) {
+            seen.push(text);
+        }
+    }
+    if seen.is_empty() { first_line(&e.to_string()) } else { seen.join("; ") }
 }
 
 /// gix errors can carry a chain on several lines; the first says what went wrong.
@@ -168,6 +178,8 @@ pub fn load_file(location: &Location, start: &Path) -> Result<(Vec<u8>, String),
     let snapshot = load_snapshot(&dir_location, start)?;
     match snapshot.tree.read(name) {
         Ok(bytes) => Ok((bytes.to_vec(), snapshot.commit)),
-        Err(_) => Err(Error::PathNotFound { path: location.path.clone(), rev: location.rev.clone(), commit: snapshot.commit }),
+        Err(_) => {
+            Err(Error::PathNotFound { path: location.path.clone(), rev: location.rev.clone(), commit: snapshot.commit })
+        }
     }
 }

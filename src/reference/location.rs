@@ -98,7 +98,9 @@ pub fn open(location: &Location, start: &Path) -> Result<Opened, OpenError> {
             }));
             if !root.exists(&snapshot.file) {
                 let shown = format!("{}{}", dir_prefix, snapshot.file);
-                return Err(git::Error::PathNotFound { path: shown, rev: at.rev.clone(), commit: snapshot.commit }.into());
+                return Err(
+                    git::Error::PathNotFound { path: shown, rev: at.rev.clone(), commit: snapshot.commit }.into()
+                );
             }
             let path = root.display(&snapshot.file);
             Ok(Opened { root, metadata: snapshot.file, path })

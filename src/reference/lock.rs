@@ -197,7 +197,10 @@ pub fn verify(file: &LockFile, source: &str, commit: Option<&str>, hash: Option<
     if pinned.source != source {
         return vec![Mismatch {
             span: file.source_span.clone(),
-            message: format!("{} pins reference `{}`, but the configured reference is `{source}`", FILE_NAME, pinned.source),
+            message: format!(
+                "{} pins reference `{}`, but the configured reference is `{source}`",
+                FILE_NAME, pinned.source
+            ),
         }];
     }
     let hash_changed = hash.is_some_and(|h| h != pinned.metadata_hash);
@@ -249,7 +252,10 @@ mod tests {
     #[test]
     fn bad_locks_name_the_line() {
         let err = |t: &str| parse_lock(Path::new("d/driftlint.lock"), t.to_owned()).unwrap_err().to_string();
-        assert_eq!(err("version: 2\nsource: x\nmetadata-hash: h\n"), "d/driftlint.lock:1:10: unsupported lock version 2 (this driftlint writes 1)");
+        assert_eq!(
+            err("version: 2\nsource: x\nmetadata-hash: h\n"),
+            "d/driftlint.lock:1:10: unsupported lock version 2 (this driftlint writes 1)"
+        );
         assert_eq!(err("version: 1\nsource: x\n"), "d/driftlint.lock:1:1: missing `metadata-hash`");
         assert!(err("version: 1\nsrc: x\n").starts_with("d/driftlint.lock:2:1: unknown key `src`"));
         assert!(err("version: 1\nsource: [x]\n").contains("2:9: `source` must be a string"));
@@ -276,7 +282,10 @@ mod tests {
 
     #[test]
     fn relative_paths() {
-        assert_eq!(relative(Path::new("/a/b/ref/metadata.yaml"), Path::new("/a/b")), PathBuf::from("ref/metadata.yaml"));
+        assert_eq!(
+            relative(Path::new("/a/b/ref/metadata.yaml"), Path::new("/a/b")),
+            PathBuf::from("ref/metadata.yaml")
+        );
         assert_eq!(relative(Path::new("/a/ref/m.yaml"), Path::new("/a/b")), PathBuf::from("../ref/m.yaml"));
     }
 }
