@@ -39,6 +39,8 @@ pub enum Rule {
     /// A suppression (`driftlint.io/ignore` annotation) that cannot apply: no reason, or an
     /// unknown rule id.
     InvalidSuppression,
+    /// The reference no longer matches the one pinned in `driftlint.lock`.
+    ReferenceChanged,
 }
 
 impl Rule {
@@ -59,6 +61,7 @@ impl Rule {
         Rule::NotKubernetesObject,
         Rule::IoError,
         Rule::InvalidSuppression,
+        Rule::ReferenceChanged,
     ];
 
     pub fn id(self) -> &'static str {
@@ -78,6 +81,7 @@ impl Rule {
             Rule::NotKubernetesObject => "not-kubernetes-object",
             Rule::IoError => "io-error",
             Rule::InvalidSuppression => "invalid-suppression",
+            Rule::ReferenceChanged => "reference-changed",
         }
     }
 

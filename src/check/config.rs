@@ -86,11 +86,19 @@ pub struct Config {
 
 /// The keys of the file, their JSON Schema type and what they mean.
 pub const FIELDS: [(&str, &str, &str); 9] = [
-    ("reference", "string", "The reference: a metadata.yaml file or the directory holding it, relative to this file."),
+    (
+        "reference",
+        "string",
+        "The reference: a metadata.yaml file or the directory holding it, relative to this file, or a git location read without a checkout (git:REV:PATH in this repository, git+file:///repo@REV:PATH in another; PATH from the repository root).",
+    ),
     ("include", "strings", "File-name globs a directory walk takes (default: *.yaml, *.yml, *.json)."),
     ("exclude", "strings", "gitignore-style globs, relative to this file, of inputs to leave out."),
-    ("diff-config", "string", "A kube-compare diff config (correlationSettings), relative to this file."),
-    ("overrides", "string", "A kube-compare overrides file (-p), relative to this file."),
+    (
+        "diff-config",
+        "string",
+        "A kube-compare diff config (correlationSettings), relative to this file, or a git location.",
+    ),
+    ("overrides", "string", "A kube-compare overrides file (-p), relative to this file, or a git location."),
     ("rules", "rules", "Per-rule level: off, note, warning or error."),
     ("format", "string", "Output formats, FMT[=FILE],… (human, concise, json, sarif, github, markdown, junit)."),
     ("fail-level", "severity", "The lowest severity that makes the run fail (default: error)."),

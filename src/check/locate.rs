@@ -76,6 +76,12 @@ impl Files {
         self.texts.entry(path.to_path_buf()).or_insert_with(|| std::fs::read_to_string(path).ok()).as_deref()
     }
 
+    /// Gives the text of `path` instead of reading the file: a reference file as it was
+    /// loaded (from git, the blob — the work tree's copy may differ).
+    pub fn preset(&mut self, path: PathBuf, text: String) {
+        self.texts.insert(path, Some(text));
+    }
+
     /// Every file that was read, as sources for the report.
     pub fn into_sources(self) -> Vec<Source> {
         let mut v: Vec<Source> = self

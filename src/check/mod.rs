@@ -12,6 +12,7 @@
 pub mod config;
 pub mod findings;
 pub mod locate;
+pub mod pinned;
 pub mod suppress;
 
 use std::collections::BTreeMap;
@@ -19,18 +20,23 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document;
+use crate::git;
 use crate::input::{self, Source, SourcePath, WalkOptions};
 use crate::kubecompare::collect::Cr;
 use crate::kubecompare::engine::{self, Engine};
-use crate::reference;
+use crate::reference::{self, Location};
 
 pub use config::{Config, ConfigError, IgnoreEntry, Level};
 
 /// Everything a check needs, resolved from the configuration file and the command line.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
-    /// `metadata.yaml`, or the directory holding it.
-    pub reference: Option<PathBuf>,
+    /// `metadata.yaml` or the directory holding it, or a git location.
+    pub reference: Option<Location>,
+    /// Where `git:` locations look for their repository (the configuration file's directory).
+    pub git_start: PathBuf,
+    /// `driftlint.lock` to verify the reference against, when there is one.
+    pub lock: Option<PathBuf>,
     /// Files and directories to check; `-` is standard input.
     pub paths: Vec<PathBuf>,
     /// File-name globs a directory walk takes (empty: the walker's defaults).
@@ -73,33 +79,41 @@ pub enum CheckError {
     Exclude { glob: String, message: String },
     #[error(transparent)]
     Manual(#[from] engine::ManualError),
+    #[error(transparent)]
+    Git(#[from] git::Error),
+    #[error(transparent)]
+    Lock(#[from] reference::lock::LockError),
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
 /// directory.
 pub fn metadata_path(reference: &Path) -> PathBuf {
-    if reference.is_dir() { reference.join("metadata.yaml") } else { reference.to_path_buf() }
+    reference::location::metadata_path(reference)
 }
 
 /// Runs the linter.
 pub fn check(settings: &Settings) -> Result<Report, CheckError> {
-    let reference_path = metadata_path(settings.reference.as_deref().ok_or(CheckError::NoReference)?);
-    if !reference_path.is_file() {
-        return Err(CheckError::ReferenceNotFound(reference_path));
-    }
+    let location = settings.reference.as_ref().ok_or(CheckError::NoReference)?;
+    let opened = pinned::open_reference(location, &settings.git_start)?;
     let user_pairs = match &settings.diff_config {
         None => Vec::new(),
-        Some(p) => reference::userconfig::load_user_config(p)
-            .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: located(&e) })?
-            .correlation_pairs
-            .into_iter()
-            .map(|p| (p.cr_id, p.template))
-            .collect(),
+        Some(p) => match pinned::git_text(p, &settings.git_start)? {
+            Some(text) => reference::userconfig::parse_user_config(p, &text),
+            None => reference::userconfig::load_user_config(p),
+        }
+        .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: located(&e) })?
+        .correlation_pairs
+        .into_iter()
+        .map(|p| (p.cr_id, p.template))
+        .collect(),
     };
     let overrides = match &settings.overrides {
         None => Vec::new(),
-        Some(p) => crate::compare::load_overrides(p)
-            .map_err(|e| CheckError::Overrides { path: p.clone(), message: e.to_string() })?,
+        Some(p) => match pinned::git_text(p, &settings.git_start)? {
+            Some(text) => crate::compare::parse_overrides(&text),
+            None => crate::compare::load_overrides(p),
+        }
+        .map_err(|e| CheckError::Overrides { path: p.clone(), message: e.to_string() })?,
     };
 
     // Inputs.
@@ -126,11 +140,14 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     diags.append(&mut coll.diagnostics);
     let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
     let mut files = locate::Files::default();
-    let _ = files.text(&reference_path);
+    if let Some(text) = opened.metadata_text() {
+        files.preset(opened.path.clone(), text);
+    }
 
     // Reference. Its problems are findings at their line in metadata.yaml, and nothing can
     // be compared without it.
-    let compiled = reference::load_reference(&reference_path).and_then(|loaded| {
+    let compiled = opened.load().and_then(|loaded| {
+        pinned::remember_files(&loaded, &mut files);
         for w in &loaded.warnings {
             diags.push(Diagnostic::new(
                 Rule::InvalidReference,
@@ -142,6 +159,9 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
         }
         reference::compile::compile_owned(loaded)
     });
+    if let Some(lock) = &settings.lock {
+        diags.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), &mut files)?);
+    }
     match compiled {
         Err(e) => diags.extend(findings::invalid_reference(&e, Severity::Error)),
         Ok(compiled) => {

@@ -9,7 +9,8 @@ use anyhow::{Context, Result};
 
 use crate::check::{self, Config, Settings, config};
 use crate::diagnostic::Severity;
-use crate::report;
+use crate::reference::{Location, lock};
+use crate::{git, report};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -19,7 +20,8 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub config: ConfigArgs,
-    /// The reference: a `metadata.yaml` or the directory holding it.
+    /// The reference: a `metadata.yaml` or the directory holding it, or a git location
+    /// (`git:REV:PATH`, `git+file:///repo@REV:PATH`) read without a checkout.
     #[arg(long, short = 'r', value_name = "REF")]
     pub reference: Option<PathBuf>,
     /// Output formats, comma-separated `FMT[=FILE]`: human, concise, json, sarif, github,
@@ -113,16 +115,39 @@ pub fn effective(args: &Args) -> Result<Config> {
     Ok(cfg)
 }
 
+/// The reference as configured: `--reference` as given, else `reference:` relative to the
+/// configuration file (a git location is never relative to anything but its repository).
+pub fn reference_location(cli: Option<&Path>, cfg: &Config) -> Result<Option<Location>> {
+    Ok(match (cli, &cfg.reference) {
+        (Some(p), _) => Some(Location::parse(&p.to_string_lossy())?),
+        (None, Some(f)) => Some(match Location::parse(f)? {
+            Location::Path(_) => Location::Path(cfg.resolve(f)),
+            git => git,
+        }),
+        (None, None) => None,
+    })
+}
+
+/// Where `driftlint.lock` is: beside the configuration file, else in the working directory.
+pub fn lock_path(cfg: &Config) -> PathBuf {
+    if cfg.dir == Path::new(".") { PathBuf::from(lock::FILE_NAME) } else { cfg.dir.join(lock::FILE_NAME) }
+}
+
 /// Settings for the pipeline. Paths given on the command line are relative to the working
 /// directory; paths in the file are relative to the file.
-fn settings(args: &Args, cfg: &Config) -> Settings {
+fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
     let from_cli = |cli: &Option<PathBuf>, file: &Option<String>| match (cli, file) {
         (Some(p), _) => Some(p.clone()),
+        (None, Some(f)) if git::is_location(f) => Some(PathBuf::from(f)),
         (None, Some(f)) => Some(cfg.resolve(f)),
         (None, None) => None,
     };
-    Settings {
-        reference: from_cli(&args.reference, &cfg.reference),
+    let lock = lock_path(cfg);
+    Ok(Settings {
+        reference: reference_location(args.reference.as_deref(), cfg)?,
+        git_start: cfg.dir.clone(),
+        // `--isolated` ignores every configuration file, the lock included.
+        lock: (!args.config.isolated && lock.is_file()).then_some(lock),
         paths: if args.paths.is_empty() { vec![cfg.dir.clone()] } else { args.paths.clone() },
         include: cfg.include.clone(),
         exclude: cfg.exclude.clone(),
@@ -133,14 +158,14 @@ fn settings(args: &Args, cfg: &Config) -> Settings {
         overrides: from_cli(&args.overrides, &cfg.overrides),
         rules: cfg.rules.clone(),
         ignore: cfg.ignore.clone(),
-    }
+    })
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
     let cfg = effective(args)?;
     let outputs = report::parse_outputs(cfg.format.as_deref().unwrap_or("human")).context("invalid --format")?;
     let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
-    let result = check::check(&settings(args, &cfg))?;
+    let result = check::check(&settings(args, &cfg)?)?;
     let sources = report::SourceResolver::from_sources(&result.sources);
     let cwd = std::env::current_dir().ok();
     let opts = report::Options {

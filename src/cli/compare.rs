@@ -14,7 +14,8 @@ const USAGE_HINT: &str = "See 'cluster-compare -h' for help and examples";
 #[derive(Debug, clap::Args)]
 #[command(about = "Compare CRs with a kube-compare reference (offline mode of kubectl cluster-compare)")]
 pub struct Args {
-    /// Path to the reference metadata.yaml.
+    /// Path to the reference metadata.yaml, or a git location (`git:REV:PATH`,
+    /// `git+file:///repo@REV:PATH`; a driftlint extension).
     #[arg(short = 'r', long = "reference", default_value = "")]
     pub reference: String,
     /// Files, directories or globs with the CRs; `-` reads stdin. Repeatable and comma-separated.

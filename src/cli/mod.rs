@@ -14,6 +14,7 @@ mod compare;
 mod config;
 mod explain;
 mod ls;
+mod reference;
 mod template;
 
 #[derive(Debug, Parser)]
@@ -40,6 +41,9 @@ enum Command {
     /// Compare CRs with a reference, as kube-compare's offline mode does (same flags,
     /// outputs and exit codes).
     Compare(compare::Args),
+    /// Pin the reference in `driftlint.lock`, or verify it is still the pinned one.
+    #[command(subcommand)]
+    Reference(reference::Command),
     /// Work with Go templates the way a reference renders them.
     #[command(subcommand)]
     Template(template::Command),
@@ -83,6 +87,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Config(cmd) => config::run(&cmd),
         Command::Ls(args) => ls::run(&args),
+        Command::Reference(cmd) => reference::run(&cmd),
         Command::Template(cmd) => template::run(cmd),
         Command::Compare(args) => compare::run(args),
         Command::Explain(args) => explain::run(&args),

@@ -1,2 +1,27 @@
 //! Everything git, through `gix` (no `git` subprocess): references pinned at a revision and
 //! read from the object database, and the changed-file scopes of a commit or a pull request.
+
+pub mod location;
+pub mod read;
+pub mod tree;
+
+use std::path::PathBuf;
+
+pub use location::{Location, LocationError, Repo, is_location, parse_location};
+pub use read::{Snapshot, load_file, load_snapshot, open_repository, resolve_commit};
+pub use tree::{Entry, Tree};
+
+/// Why a git location could not be read. Each names the repository, revision or path at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Location(#[from] LocationError),
+    #[error("{} is not in a git repository: {message}", path.display())]
+    NotARepository { path: PathBuf, message: String },
+    #[error("cannot resolve revision `{rev}` in {}: {message}", repo.display())]
+    Revision { rev: String, repo: PathBuf, message: String },
+    #[error("path `{path}` does not exist at revision `{rev}` (commit {commit})")]
+    PathNotFound { path: String, rev: String, commit: String },
+    #[error("cannot read {location}: {message}")]
+    Read { location: String, message: String },
+}

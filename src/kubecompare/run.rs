@@ -65,11 +65,22 @@ fn warn(stderr: &mut Vec<String>, msg: impl Into<String>) {
 pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let mut stderr = Vec::new();
     // §1.3 steps 4–9: reference, user config, templates, overrides, correlators.
-    let ref_path = Path::new(&opts.reference);
-    if !ref_path.exists() {
-        return Err(Fatal::new("\"Reference config file doesn't exist\"", &stderr));
+    // A git location (`git:REV:PATH`, `git+file:///repo@REV:PATH`) is driftlint's extension:
+    // the reference is read from the object database, without a checkout.
+    let git_location = crate::git::parse_location(&opts.reference).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
+    let loaded = match git_location {
+        Some(at) => reference::open(&reference::Location::Git(at), Path::new("."))
+            .map_err(|e| Fatal::new(e.to_string(), &stderr))?
+            .load(),
+        None => {
+            let ref_path = Path::new(&opts.reference);
+            if !ref_path.exists() {
+                return Err(Fatal::new("\"Reference config file doesn't exist\"", &stderr));
+            }
+            reference::load_reference(ref_path)
+        }
     }
-    let loaded = reference::load_reference(ref_path).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
+    .map_err(|e| Fatal::new(e.to_string(), &stderr))?;
     for w in &loaded.warnings {
         warn(&mut stderr, &w.message);
     }

@@ -5,8 +5,11 @@
 //! `\` escapes; `*` never crosses `/`), and a path that is not `fs.ValidPath` (absolute, `..`,
 //! `.`, empty elements) simply matches nothing. On top of Go, a match whose real path leaves
 //! the reference directory through a symlink is dropped too: references are untrusted input.
+//! The directory is a [`Root`]: on disk or a tree read from git, the semantics are the same.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use super::root::Root;
 
 /// `path.ErrBadPattern`'s text.
 pub const BAD_PATTERN: &str = "syntax error in pattern";
@@ -23,7 +26,7 @@ fn has_meta(s: &str) -> bool {
     s.contains(['*', '?', '[', '\\'])
 }
 
-/// A file found by a pattern: the slash path inside the reference and its real path.
+/// A file found by a pattern: the slash path inside the reference and the path shown for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
     pub name: String,
@@ -31,18 +34,22 @@ pub struct Found {
 }
 
 /// Go's `fs.Glob(os.DirFS(root), pattern)`, in Go's order (lexical per directory).
-pub fn glob(root: &Path, pattern: &str) -> Result<Vec<Found>, String> {
+pub fn glob(root: &Root, pattern: &str) -> Result<Vec<Found>, String> {
     glob_names(root, pattern, 0).map(|names| {
-        names.into_iter().filter_map(|name| inside(root, &name).map(|path| Found { name, path })).collect()
+        names
+            .into_iter()
+            .filter(|name| root.contains(name))
+            .map(|name| Found { path: root.display(&name), name })
+            .collect()
     })
 }
 
-fn glob_names(root: &Path, pattern: &str, depth: usize) -> Result<Vec<String>, String> {
+fn glob_names(root: &Root, pattern: &str, depth: usize) -> Result<Vec<String>, String> {
     if depth > 10_000 || !well_formed(pattern) {
         return Err(BAD_PATTERN.to_owned());
     }
     if !has_meta(pattern) {
-        return Ok(if valid_path(pattern) && root.join(pattern).exists() { vec![pattern.to_owned()] } else { vec![] });
+        return Ok(if valid_path(pattern) && root.exists(pattern) { vec![pattern.to_owned()] } else { vec![] });
     }
     let (dir, file) = match pattern.rfind('/') {
         Some(i) => (&pattern[..i], &pattern[i + 1..]),
@@ -61,30 +68,20 @@ fn glob_names(root: &Path, pattern: &str, depth: usize) -> Result<Vec<String>, S
     Ok(matches)
 }
 
-fn read_matches(root: &Path, dir: &str, pattern: &str, mut out: Vec<String>) -> Result<Vec<String>, String> {
+fn read_matches(root: &Root, dir: &str, pattern: &str, mut out: Vec<String>) -> Result<Vec<String>, String> {
     if !valid_path(dir) {
         return Ok(out);
     }
     // I/O errors are ignored, as in Go's fs.glob.
-    let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+    let Some(names) = root.read_dir(dir) else {
         return Ok(out);
     };
-    let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
-    names.sort();
     for n in names {
         if matches(pattern, &n) {
             out.push(if dir == "." { n } else { format!("{dir}/{n}") });
         }
     }
     Ok(out)
-}
-
-/// The real path of `name` if it stays inside `root` after resolving symlinks.
-fn inside(root: &Path, name: &str) -> Option<PathBuf> {
-    let path = root.join(name);
-    let real_root = root.canonicalize().ok()?;
-    let real = path.canonicalize().ok()?;
-    real.starts_with(&real_root).then_some(path)
 }
 
 /// Go's `path.Match(pattern, "")` succeeding: every class and escape is complete.
@@ -237,11 +234,42 @@ mod tests {
         for f in ["b.yaml", "a.yaml", "sub/c.yaml", "x.txt"] {
             std::fs::write(dir.path().join(f), "").unwrap();
         }
-        let names = |p: &str| glob(dir.path(), p).unwrap().into_iter().map(|f| f.name).collect::<Vec<_>>();
+        let root = Root::Dir(dir.path().to_path_buf());
+        let names = |p: &str| glob(&root, p).unwrap().into_iter().map(|f| f.name).collect::<Vec<_>>();
         assert_eq!(names("*.yaml"), ["a.yaml", "b.yaml"]);
         assert_eq!(names("*/*.yaml"), ["sub/c.yaml"]);
         assert_eq!(names("sub/c.yaml"), ["sub/c.yaml"]);
         assert!(names("../x.txt").is_empty());
-        assert_eq!(glob(dir.path(), "[").unwrap_err(), BAD_PATTERN);
+        assert_eq!(glob(&root, "[").unwrap_err(), BAD_PATTERN);
+    }
+
+    #[test]
+    fn globbing_a_git_tree() {
+        use crate::git::{Entry, Tree};
+        let mut tree = Tree::default();
+        for (p, e) in [
+            ("a.yaml", Entry::File(b"a".to_vec())),
+            ("out.yaml", Entry::Link("../../etc/passwd".into())),
+            ("in.yaml", Entry::Link("sub/c.yaml".into())),
+            ("sub", Entry::Dir),
+            ("sub/c.yaml", Entry::File(b"c".to_vec())),
+        ] {
+            tree.insert(p.into(), e);
+        }
+        let root = Root::Git(std::sync::Arc::new(super::super::root::GitRoot {
+            tree,
+            display_prefix: "git:v1:ref/".into(),
+            commit: "0".repeat(40),
+        }));
+        let found = glob(&root, "*.yaml").unwrap();
+        let names: Vec<&str> = found.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a.yaml", "in.yaml"]);
+        assert_eq!(found[1].path, PathBuf::from("git:v1:ref/in.yaml"));
+        assert_eq!(root.read("in.yaml").unwrap(), b"c");
+        assert_eq!(names_of(&root, "*/*"), ["sub/c.yaml"]);
+    }
+
+    fn names_of(root: &Root, p: &str) -> Vec<String> {
+        glob(root, p).unwrap().into_iter().map(|f| f.name).collect()
     }
 }

@@ -8,13 +8,14 @@
 //! of the earlier steps stop loading at once.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::decode::go_backquote;
 use super::error::{LoadError, Problem};
 use super::fs::{BAD_PATTERN, glob};
 use super::metadata::decode_metadata;
 use super::omit::{process_v1, process_v2};
+use super::root::Root;
 use super::{FunctionFile, Reference, SourceFile, TemplateEntry, TemplateSource, Version};
 
 const NOT_FOUND: &str = "Reference config file not found. error: ";
@@ -22,8 +23,18 @@ const NOT_FOUND: &str = "Reference config file not found. error: ";
 /// Loads and validates a reference from its metadata file (local directory form, §2.1).
 pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
     let base = metadata_path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let bytes = std::fs::read(metadata_path)
-        .map_err(|e| LoadError::plain(metadata_path, format!("{NOT_FOUND}{}", go_io_error(&e, &base))))?;
+    let root = metadata_path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf);
+    let root = if root.as_os_str().is_empty() { Path::new(".").to_path_buf() } else { root };
+    load_reference_in(Root::Dir(root), &base, metadata_path.to_path_buf())
+}
+
+/// Loads and validates a reference whose metadata file is `metadata` (a name inside `root`);
+/// `shown` is the path diagnostics give for the metadata file.
+pub fn load_reference_in(root: Root, metadata: &str, shown: PathBuf) -> Result<Reference, LoadError> {
+    let metadata_path = shown.as_path();
+    let bytes = root
+        .read(metadata)
+        .map_err(|e| LoadError::plain(metadata_path, format!("{NOT_FOUND}{}", go_io_error(&e, metadata))))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let fail = |problems: Vec<Problem>| LoadError::located(metadata_path, &text, problems);
 
@@ -37,8 +48,6 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
         return Err(fail(decoded.validation));
     }
     let fields_to_omit = processed.fields;
-    let root = metadata_path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf);
-    let root = if root.as_os_str().is_empty() { Path::new(".").to_path_buf() } else { root };
 
     // Function files are parsed into every template's set; ParseFS stops at the first
     // pattern that fails, and kube-compare reports that once per template.
@@ -104,7 +113,7 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
     }
     let warnings = LoadError::located(metadata_path, &text, processed.warnings).problems;
     Ok(Reference {
-        path: metadata_path.to_path_buf(),
+        path: shown,
         text,
         root,
         version: decoded.version,
@@ -132,14 +141,14 @@ fn effective_description(parts: &[super::Part], version: Version, t: &super::met
 }
 
 /// Go's `template.ParseFS` file collection for one pattern; the error text is Go's.
-fn read_pattern(root: &Path, pattern: &str) -> Result<TemplateSource, String> {
+fn read_pattern(root: &Root, pattern: &str) -> Result<TemplateSource, String> {
     let found = glob(root, pattern).map_err(|_| BAD_PATTERN.to_owned())?;
     if found.is_empty() {
         return Err(format!("template: pattern matches no files: {}", go_backquote(pattern)));
     }
     let mut files = Vec::with_capacity(found.len());
     for f in found {
-        let bytes = std::fs::read(&f.path).map_err(|e| go_io_error(&e, &f.name))?;
+        let bytes = root.read(&f.name).map_err(|e| go_io_error(&e, &f.name))?;
         files.push(SourceFile { name: f.name, path: f.path, text: String::from_utf8_lossy(&bytes).into_owned() });
     }
     Ok(TemplateSource { files })

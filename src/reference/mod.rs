@@ -18,9 +18,12 @@ mod error;
 mod fs;
 pub mod hash;
 mod load;
+pub mod location;
+pub mod lock;
 mod metadata;
 mod omit;
 mod path;
+pub mod root;
 pub mod userconfig;
 
 use std::ops::Range;
@@ -29,7 +32,8 @@ use std::path::PathBuf;
 pub use compile::{Compiled, CompiledTemplate, Fixed, compile};
 pub use error::{LoadError, Problem};
 pub use hash::metadata_hash;
-pub use load::load_reference;
+pub use load::{load_reference, load_reference_in};
+pub use location::{Location, OpenError, Opened, open};
 pub use omit::{BUILT_IN_KEY, BUILT_IN_PATHS, FieldsToOmit, OmitEntry, OmitPath};
 pub use path::parse_path_to_key;
 
@@ -47,8 +51,8 @@ pub struct Reference {
     pub path: PathBuf,
     /// Its text (spans index into it).
     pub text: String,
-    /// The reference root: the metadata file's directory.
-    pub root: PathBuf,
+    /// The reference root: the metadata file's directory, on disk or in git.
+    pub root: root::Root,
     pub version: Version,
     /// `apiVersion` exactly as written, if present (the metadata hash keeps it, §7.5).
     pub api_version: Option<String>,
@@ -188,7 +192,8 @@ pub struct TemplateSource {
 pub struct SourceFile {
     /// The slash path inside the reference (`fs.Glob`'s match).
     pub name: String,
-    /// The real path on disk.
+    /// The path shown for it: on disk, the root joined with the name; in git, the location
+    /// it was read from (`git:v1.0:reference/t.yaml`).
     pub path: PathBuf,
     pub text: String,
 }

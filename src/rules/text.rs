@@ -208,4 +208,22 @@ ids from `docs/rules.md` or `driftlint explain RULE`; several suppressions go on
 the value. Suppressions in `.driftlint.yaml` (`ignore:`) are checked when the file is read: a \
 missing reason or unknown rule there stops the run with the file and line.",
     },
+    RuleDoc {
+        rule: Rule::ReferenceChanged,
+        default_severity: Severity::Error,
+        summary: "The reference is no longer the one pinned in driftlint.lock",
+        what: "`driftlint reference pin` recorded the reference's location, the commit a git location \
+resolved to and kube-compare's metadata hash in `driftlint.lock`. The check found that the same \
+location now resolves to another commit (a moved tag, a rewritten branch), that the reference's \
+metadata hash changed (an edited reference directory), or that the configuration names another \
+reference than the lock. The location is the line of the lock that no longer holds.",
+        why: "A check passes or fails against a reference; when the reference changes under the same \
+name, the meaning of a green check changes without any change in the repository, and nobody \
+reviewed it.",
+        example_lang: "yaml",
+        example: "# driftlint.lock\nversion: 1\nsource: git:refs/tags/reference-v4.18:reference\ncommit: 6f1c0e…   # reference-changed: now resolves to 93ab27…\nmetadata-hash: 2b9e41…",
+        fix: "Find out why the reference changed. If the new reference is meant to be used, review it \
+and run `driftlint reference pin` to record it (the lock's diff shows the change in review). If \
+not, point `reference:` at the pinned commit (`git:6f1c0e…:reference`) or restore the tag.",
+    },
 ];

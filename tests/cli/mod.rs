@@ -1,5 +1,6 @@
 mod check;
 mod compare;
+mod git_reference;
 mod ls;
 mod template;
 

@@ -1,0 +1,79 @@
+//! The reference side of a check that concerns where the reference comes from: opening it
+//! (a directory, or a git location read from the object database), reading a diff config or
+//! overrides file given as a git location, and verifying `driftlint.lock`
+//! ([`crate::reference::lock`]) into `reference-changed` findings.
+
+use std::path::Path;
+
+use super::CheckError;
+use super::locate::Files;
+use crate::diagnostic::{Diagnostic, Rule};
+use crate::git;
+use crate::input::SourcePath;
+use crate::reference::{self, Compiled, Location, OpenError, Opened, lock};
+
+/// Opens the configured reference; `start` is where `git:` locations find their repository.
+pub fn open_reference(location: &Location, start: &Path) -> Result<Opened, CheckError> {
+    reference::open(location, start).map_err(|e| match e {
+        OpenError::NotFound(p) => CheckError::ReferenceNotFound(p),
+        OpenError::Git(g) => CheckError::Git(g),
+    })
+}
+
+/// The text of a diff config or overrides file written as a git location (`None` for a path
+/// on disk, which its own loader reads).
+pub fn git_text(path: &Path, start: &Path) -> Result<Option<String>, CheckError> {
+    let parsed = path.to_str().map(git::parse_location).transpose().map_err(git::Error::from)?;
+    let Some(at) = parsed.flatten() else { return Ok(None) };
+    let (bytes, _) = git::load_file(&at, start)?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Every reference file the loader read, so that findings pointing into the reference show
+/// the text that was compared — for a git reference, the blob, not the work tree's copy.
+pub fn remember_files(reference: &reference::Reference, files: &mut Files) {
+    files.preset(reference.path.clone(), reference.text.clone());
+    let sources =
+        reference.templates.iter().map(|t| &t.source).chain(reference.function_files.iter().map(|f| &f.source));
+    for f in sources.flat_map(|s| &s.files) {
+        files.preset(f.path.clone(), f.text.clone());
+    }
+}
+
+/// `reference-changed` findings when `lock_path` pins another reference than the one
+/// configured now. `compiled` is `None` when the reference is invalid (the hash is then not
+/// compared; the reference's own findings say why).
+pub fn verify_lock(
+    lock_path: &Path,
+    location: &Location,
+    opened: &Opened,
+    compiled: Option<&Compiled>,
+    files: &mut Files,
+) -> Result<Vec<Diagnostic>, CheckError> {
+    let file = lock::load_lock(lock_path)?;
+    let lock_dir = lock_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let source = lock::lock_source(location, opened, lock_dir);
+    let hash = compiled.map(reference::metadata_hash);
+    let mismatches = lock::verify(&file, &source, opened.root.commit(), hash.as_deref());
+    if mismatches.is_empty() {
+        return Ok(Vec::new());
+    }
+    files.preset(file.path.clone(), file.text.clone());
+    Ok(mismatches
+        .into_iter()
+        .map(|m| {
+            Diagnostic::new(
+                Rule::ReferenceChanged,
+                super::findings::default_severity(Rule::ReferenceChanged),
+                SourcePath::File(file.path.clone()),
+                Some(m.span),
+                m.message,
+            )
+            .with_help(format!(
+                "review the new reference, then run `driftlint reference pin` to update {}; \
+                 or configure the pinned revision (a commit id) to keep checking against it",
+                lock::FILE_NAME
+            ))
+        })
+        .collect())
+}
