@@ -13,6 +13,7 @@ pub mod config;
 pub mod findings;
 pub mod locate;
 pub mod pinned;
+pub mod scope;
 pub mod suppress;
 
 use std::collections::BTreeMap;
@@ -62,6 +63,8 @@ pub struct Report {
     pub sources: Vec<Source>,
     /// Ids of the objects checked (JUnit lists one test case per object).
     pub objects: Vec<String>,
+    /// Which templates the objects matched, for changed-file scopes.
+    pub correlations: scope::Correlations,
 }
 
 /// A check that could not run.
@@ -91,8 +94,27 @@ pub fn metadata_path(reference: &Path) -> PathBuf {
     reference::location::metadata_path(reference)
 }
 
-/// Runs the linter.
+/// Runs the linter on the inputs `settings.paths` name.
 pub fn check(settings: &Settings) -> Result<Report, CheckError> {
+    check_sources(settings, collect_inputs(settings))
+}
+
+/// How directories are walked for `settings`.
+pub fn walk_options(settings: &Settings) -> WalkOptions {
+    let mut walk = WalkOptions { respect_ignore_files: !settings.no_ignore, ..WalkOptions::default() };
+    if !settings.include.is_empty() {
+        walk.include = settings.include.clone();
+    }
+    walk
+}
+
+/// Reads the inputs `settings.paths` name from the work tree (and standard input).
+pub fn collect_inputs(settings: &Settings) -> input::Collected {
+    input::load_sources(&settings.paths, &walk_options(settings))
+}
+
+/// Runs the linter on inputs already read (from the work tree, or from a git state).
+pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
     let location = settings.reference.as_ref().ok_or(CheckError::NoReference)?;
     let opened = pinned::open_reference(location, &settings.git_start)?;
     let user_pairs = match &settings.diff_config {
@@ -117,11 +139,6 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     };
 
     // Inputs.
-    let mut walk = WalkOptions { respect_ignore_files: !settings.no_ignore, ..WalkOptions::default() };
-    if !settings.include.is_empty() {
-        walk.include = settings.include.clone();
-    }
-    let collected = input::load_sources(&settings.paths, &walk);
     let mut sources = exclude(collected.sources, &settings.exclude, &settings.exclude_root)?;
     // The configuration file is YAML too, but never a manifest.
     sources
@@ -139,6 +156,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     let mut diags = collected.diagnostics;
     diags.append(&mut coll.diagnostics);
     let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
+    let mut correlations = scope::Correlations::default();
     let mut files = locate::Files::default();
     if let Some(text) = opened.metadata_text() {
         files.preset(opened.path.clone(), text);
@@ -176,6 +194,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
                 })
                 .collect();
             let comparison = engine.compare(crs);
+            correlations = scope::correlations(&compiled, &comparison, &coll);
             diags.extend(findings::object_findings(&engine, &comparison, &coll, &mut files));
             diags.extend(findings::summary_findings(&compiled, &comparison));
         }
@@ -187,7 +206,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     sort(&mut diags);
     let mut sources = coll.sources;
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects })
+    Ok(Report { diagnostics: diags, sources, objects, correlations })
 }
 
 /// The object as the reference should see it: without driftlint's own suppression

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 15] = [
+pub(super) static DOCS: [RuleDoc; 16] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,

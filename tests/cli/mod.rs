@@ -1,6 +1,7 @@
 mod check;
 mod compare;
 mod git_reference;
+mod git_scope;
 mod ls;
 mod template;
 
