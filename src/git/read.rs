@@ -33,6 +33,7 @@ pub struct Snapshot {
 /// The repository a location designates; `start` is where `git:` locations search upwards
 /// from.
 pub fn open_repository(repo: &Repo, start: &Path) -> Result<gix::Repository, Error> {
+    let start = if start.as_os_str().is_empty() { Path::new(".") } else { start };
     match repo {
         Repo::Discover => gix::discover(start)
             .map_err(|e| Error::NotARepository { path: start.to_path_buf(), message: first_line(&e.to_string()) }),
