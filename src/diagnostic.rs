@@ -213,7 +213,13 @@ mod tests {
     #[test]
     fn fingerprints_ignore_lines_and_tell_objectless_findings_apart() {
         let at = |range: std::ops::Range<usize>, message: &str| {
-            Diagnostic::new(Rule::DuplicateKey, Severity::Warning, SourcePath::File("a.yaml".into()), Some(range), message)
+            Diagnostic::new(
+                Rule::DuplicateKey,
+                Severity::Warning,
+                SourcePath::File("a.yaml".into()),
+                Some(range),
+                message,
+            )
         };
         assert_eq!(at(0..3, "duplicate key `a`").fingerprint(), at(40..43, "duplicate key `a`").fingerprint());
         assert_ne!(at(0..3, "duplicate key `a`").fingerprint(), at(0..3, "duplicate key `b`").fingerprint());

@@ -18,6 +18,7 @@
 //!   component*: an object whose lines changed correlates (now, or at the base) with a template
 //!   of that component, or a file of the reference changed. Deleting the only object matching
 //!   a required template therefore shows the missing resource; an unrelated edit does not.
+//! * `io-error` findings are always shown: an input that could not be read was not checked.
 //! * `--new-only` also checks the base state (its inputs read from git, the same reference)
 //!   and hides findings whose [`Diagnostic::fingerprint`] (rule, path, object, field — never a
 //!   line) is already there: drift that predates the change does not block it. Files renamed
@@ -339,6 +340,10 @@ impl Filter<'_> {
         }
         if is_component_finding(d.rule) {
             return self.touches_component(d);
+        }
+        // An input that could not be read was not checked at all: never out of scope.
+        if d.rule == Rule::IoError {
+            return true;
         }
         let SourcePath::File(path) = &d.primary.path else { return true };
         let Some(change) = self.change.get(path) else { return false };

@@ -25,7 +25,9 @@ pub enum Status {
     Modified,
     Deleted,
     /// Moved from this base path (and maybe edited).
-    Renamed { from: PathBuf },
+    Renamed {
+        from: PathBuf,
+    },
 }
 
 /// One changed file. Line numbers are 1-based; ranges are half-open.
@@ -41,8 +43,34 @@ pub struct FileChange {
 }
 
 impl FileChange {
-    fn of(status: Status, old: &str, new: &str) -> FileChange {
-        let (added, hunks, removed) = line_changes(old, new);
+    /// The change from `old` to `new`, line by line.
+    pub fn of(status: Status, old: &str, new: &str) -> FileChange {
+        let diff = TextDiff::from_lines(old, new);
+        let one_based = |r: Range<usize>| r.start + 1..r.end + 1;
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        for op in diff.ops() {
+            let (tag, old_range, new_range) = op.as_tag_tuple();
+            if tag == DiffTag::Equal {
+                continue;
+            }
+            if !new_range.is_empty() {
+                added.push(one_based(new_range));
+            }
+            if !old_range.is_empty() {
+                removed.push(one_based(old_range));
+            }
+        }
+        let hunks = diff
+            .grouped_ops(CONTEXT_LINES)
+            .iter()
+            .filter_map(|group| {
+                let first = group.first()?.new_range();
+                let last = group.last()?.new_range();
+                Some(one_based(first.start..last.end))
+            })
+            .filter(|r| !r.is_empty())
+            .collect();
         FileChange { status, added, hunks, removed }
     }
 }
@@ -137,37 +165,6 @@ fn best_rename(deleted: &BTreeMap<PathBuf, String>, text: &str) -> Option<PathBu
     best.map(|(_, p)| p.clone())
 }
 
-/// (added lines of `new`, hunks of `new` with context, removed lines of `old`), 1-based.
-pub fn line_changes(old: &str, new: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>, Vec<Range<usize>>) {
-    let diff = TextDiff::from_lines(old, new);
-    let one_based = |r: Range<usize>| r.start + 1..r.end + 1;
-    let mut added = Vec::new();
-    let mut removed = Vec::new();
-    for op in diff.ops() {
-        let (tag, old_range, new_range) = op.as_tag_tuple();
-        if tag == DiffTag::Equal {
-            continue;
-        }
-        if !new_range.is_empty() {
-            added.push(one_based(new_range));
-        }
-        if !old_range.is_empty() {
-            removed.push(one_based(old_range));
-        }
-    }
-    let hunks = diff
-        .grouped_ops(CONTEXT_LINES)
-        .iter()
-        .filter_map(|group| {
-            let first = group.first()?.new_range();
-            let last = group.last()?.new_range();
-            Some(one_based(first.start..last.end))
-        })
-        .filter(|r| !r.is_empty())
-        .collect();
-    (added, hunks, removed)
-}
-
 /// Whether a 1-based line falls in one of the ranges.
 pub fn contains(ranges: &[Range<usize>], line: usize) -> bool {
     ranges.iter().any(|r| r.contains(&line))
@@ -190,7 +187,7 @@ mod tests {
     fn added_removed_and_hunk_lines() {
         let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n";
         let new = "a\nb\nc\nd\ne\nF\ng\nh\ni\nj\nk\n";
-        let (added, hunks, removed) = line_changes(old, new);
+        let FileChange { added, hunks, removed, .. } = FileChange::of(Status::Modified, old, new);
         assert_eq!(added, vec![6..7, 11..12]);
         assert_eq!(removed, vec![6..7]);
         // Line 6 with 3 lines around, merged with the addition at 11 (their contexts touch).
@@ -201,7 +198,7 @@ mod tests {
 
     #[test]
     fn pure_deletion_has_context_but_no_added_line() {
-        let (added, hunks, removed) = line_changes("a\nb\nc\n", "a\nc\n");
+        let FileChange { added, hunks, removed, .. } = FileChange::of(Status::Modified, "a\nb\nc\n", "a\nc\n");
         assert!(added.is_empty());
         assert_eq!(removed, vec![2..3]);
         assert_eq!(hunks, vec![1..3]);

@@ -96,10 +96,9 @@ impl Repo {
         let repo = gix::discover(&dir)
             .map_err(|e| ScopeError::NotARepository { path: start.to_path_buf(), message: e.to_string() })?;
         let root = repo.workdir().ok_or_else(|| ScopeError::Bare(repo.git_dir().to_path_buf()))?;
-        let root = root.canonicalize().map_err(|e| ScopeError::Git {
-            what: format!("work tree {}", root.display()),
-            message: e.to_string(),
-        })?;
+        let root = root
+            .canonicalize()
+            .map_err(|e| ScopeError::Git { what: format!("work tree {}", root.display()), message: e.to_string() })?;
         Ok(Repo { repo, root, cwd })
     }
 
@@ -130,12 +129,8 @@ impl Repo {
     pub fn merge_base(&self, rev: &str) -> Result<ObjectId, ScopeError> {
         let shallow = self.repo.is_shallow().unwrap_or(false);
         let shallow_error = || ScopeError::Shallow { rev: rev.to_string() };
-        let target = self
-            .repo
-            .rev_parse_single(rev)
-            .and_then(|id| id.object())
-            .and_then(|o| o.peel_to_commit())
-            .map(|c| c.id);
+        let target =
+            self.repo.rev_parse_single(rev).and_then(|id| id.object()).and_then(|o| o.peel_to_commit()).map(|c| c.id);
         let target = match target {
             Ok(id) => id,
             // A shallow PR checkout usually lacks the base branch altogether.
@@ -158,11 +153,7 @@ impl Repo {
         let what = format!("tree of {}", commit.to_hex_with_len(12));
         let tree = self.repo.find_commit(commit).and_then(|c| c.tree()).map_err(git_error(&what))?;
         let files = tree.traverse().breadthfirst.files().map_err(git_error(&what))?;
-        let entries = files
-            .into_iter()
-            .filter(|e| e.mode.is_blob())
-            .map(|e| (e.filepath.to_string(), e.oid))
-            .collect();
+        let entries = files.into_iter().filter(|e| e.mode.is_blob()).map(|e| (e.filepath.to_string(), e.oid)).collect();
         Ok(Snapshot { entries })
     }
 
@@ -224,6 +215,19 @@ impl Repo {
                 continue;
             }
             let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
+            if !path.exists()
+                && snapshot.entries.range(prefix.clone()..).next().is_none_or(|(f, _)| !f.starts_with(&prefix))
+            {
+                // Named but nowhere: as a work-tree walk would, say so.
+                let sp = SourcePath::File(path.clone());
+                out.diagnostics.push(Diagnostic::error(
+                    Rule::IoError,
+                    sp,
+                    None,
+                    format!("cannot read {}: no such file or directory", path.display()),
+                ));
+                continue;
+            }
             for (file, &id) in snapshot.entries.range(prefix.clone()..) {
                 let Some(rest) = file.strip_prefix(&prefix) else { break };
                 if rest.split('/').any(|c| c.starts_with('.')) {

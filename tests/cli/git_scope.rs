@@ -143,6 +143,11 @@ fn staged_paths_as_given_and_a_repository_without_commits() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(findings(&r), ["value-drift manifests/settings.yaml:7"]);
     assert!(r.stderr.contains("note: 3 findings outside the change against HEAD not shown"), "{}", r.stderr);
+    // A path that is nowhere is an error whatever the change.
+    let r =
+        run_in(dir.path(), &["check", "--isolated", "-r", reference.to_str().unwrap(), "nothere", "--staged"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("cannot read nothere: no such file or directory"), "{}", r.stdout);
 }
 
 #[test]
