@@ -117,7 +117,7 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
 /// One object as a repository holds it (no server-side fields); `i % 5 == 0` drifts.
 fn object(s: &mut String, i: usize) {
     let ns = format!("team-{}", i % 7);
-    let drift = i % 5 == 0;
+    let drift = i.is_multiple_of(5);
     let head = |s: &mut String, api: &str, kind: &str, name: &str| {
         let _ = write!(s, "apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {ns}\n");
     };
@@ -126,7 +126,7 @@ fn object(s: &mut String, i: usize) {
             let name = format!("web-{i}");
             head(s, "apps/v1", "Deployment", &name);
             let replicas = if drift { 5 } else { 2 };
-            let extra = if i % 20 == 0 { "      serviceAccountName: web\n" } else { "" };
+            let extra = if i.is_multiple_of(20) { "      serviceAccountName: web\n" } else { "" };
             let _ = write!(
                 s,
                 "  labels:\n    app: {name}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: web\n    spec:\n{extra}      containers:\n        - name: web\n          image: registry.example.com/web:1.4\n          ports:\n            - containerPort: 8080\n              protocol: TCP\n          resources:\n            limits:\n              cpu: 500m\n              memory: 256Mi\n            requests:\n              cpu: 100m\n              memory: 128Mi\n          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n"

@@ -1,6 +1,8 @@
 //! A Markdown summary for `$GITHUB_STEP_SUMMARY` or a pull-request comment, rendered with
 //! minijinja from [`DEFAULT_MARKDOWN_TEMPLATE`] or a user's template (`--markdown-template`).
 //!
+//! Suppressed findings are listed in a collapsed section of their own, with their reasons.
+//!
 //! GitHub refuses step summaries over 1 MiB, so when the table does not fit, the least
 //! important rows are dropped (see [`super::rank_key`]) until it does, and the template is told
 //! how many were left out (`omitted`). The context a template sees is documented on

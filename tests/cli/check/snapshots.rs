@@ -38,7 +38,7 @@ fn extension(format: Format) -> &'static str {
 }
 
 /// Runs the check of `fixture` in `format` from the repository root.
-pub(super) fn check(fixture: &Fixture, format: Format) -> Run {
+fn check(fixture: &Fixture, format: Format) -> Run {
     let mut args = vec!["check", "--isolated", "-r", "fixtures/reference", "--format", format.name()];
     args.extend_from_slice(fixture.args);
     let stdin = fixture.stdin.map(|p| std::fs::read_to_string(root().join(p)).unwrap());
