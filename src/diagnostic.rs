@@ -173,19 +173,49 @@ impl Diagnostic {
     }
 
     /// A stable identity for "the same finding" across runs and line moves: rule, path,
-    /// object and field, never line numbers (SARIF `partialFingerprints`, `--new-only`).
+    /// object and field, never line numbers (SARIF `partialFingerprints`, `--new-only`). A
+    /// finding about no object (a YAML error, a duplicate key) adds its message, which names
+    /// no line either: two different problems of one file stay apart.
     pub fn fingerprint(&self) -> String {
         use sha2::Digest;
         let mut h = sha2::Sha256::new();
+        // Object findings keep the identity they had before messages counted.
+        let message = if self.object.is_none() { Some(self.message.as_str()) } else { None };
         for part in [
             self.rule.id(),
             &self.primary.path.display(),
             self.object.as_deref().unwrap_or(""),
             self.field.as_deref().unwrap_or(""),
-        ] {
+        ]
+        .into_iter()
+        .chain(message)
+        {
             h.update(part.as_bytes());
             h.update([0u8]);
         }
         h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_ignore_lines_and_tell_objectless_findings_apart() {
+        let at = |range: std::ops::Range<usize>, message: &str| {
+            Diagnostic::new(
+                Rule::DuplicateKey,
+                Severity::Warning,
+                SourcePath::File("a.yaml".into()),
+                Some(range),
+                message,
+            )
+        };
+        assert_eq!(at(0..3, "duplicate key `a`").fingerprint(), at(40..43, "duplicate key `a`").fingerprint());
+        assert_ne!(at(0..3, "duplicate key `a`").fingerprint(), at(0..3, "duplicate key `b`").fingerprint());
+        // About an object, the field is the identity; the message (with values) is not.
+        let drift = |message: &str| at(0..3, message).with_object("v1_ConfigMap_x", Some("/data/a".into()));
+        assert_eq!(drift("is `1`").fingerprint(), drift("is `2`").fingerprint());
     }
 }

@@ -12,6 +12,7 @@
 pub mod config;
 pub mod findings;
 pub mod locate;
+pub mod scope;
 pub mod suppress;
 
 use std::collections::BTreeMap;
@@ -56,6 +57,8 @@ pub struct Report {
     pub sources: Vec<Source>,
     /// Ids of the objects checked (JUnit lists one test case per object).
     pub objects: Vec<String>,
+    /// Which templates the objects matched, for changed-file scopes.
+    pub correlations: scope::Correlations,
 }
 
 /// A check that could not run.
@@ -81,8 +84,27 @@ pub fn metadata_path(reference: &Path) -> PathBuf {
     if reference.is_dir() { reference.join("metadata.yaml") } else { reference.to_path_buf() }
 }
 
-/// Runs the linter.
+/// Runs the linter on the inputs `settings.paths` name.
 pub fn check(settings: &Settings) -> Result<Report, CheckError> {
+    check_sources(settings, collect_inputs(settings))
+}
+
+/// How directories are walked for `settings`.
+pub fn walk_options(settings: &Settings) -> WalkOptions {
+    let mut walk = WalkOptions { respect_ignore_files: !settings.no_ignore, ..WalkOptions::default() };
+    if !settings.include.is_empty() {
+        walk.include = settings.include.clone();
+    }
+    walk
+}
+
+/// Reads the inputs `settings.paths` name from the work tree (and standard input).
+pub fn collect_inputs(settings: &Settings) -> input::Collected {
+    input::load_sources(&settings.paths, &walk_options(settings))
+}
+
+/// Runs the linter on inputs already read (from the work tree, or from a git state).
+pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
     let reference_path = metadata_path(settings.reference.as_deref().ok_or(CheckError::NoReference)?);
     if !reference_path.is_file() {
         return Err(CheckError::ReferenceNotFound(reference_path));
@@ -103,11 +125,6 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     };
 
     // Inputs.
-    let mut walk = WalkOptions { respect_ignore_files: !settings.no_ignore, ..WalkOptions::default() };
-    if !settings.include.is_empty() {
-        walk.include = settings.include.clone();
-    }
-    let collected = input::load_sources(&settings.paths, &walk);
     let mut sources = exclude(collected.sources, &settings.exclude, &settings.exclude_root)?;
     // The configuration file is YAML too, but never a manifest.
     sources
@@ -125,6 +142,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     let mut diags = collected.diagnostics;
     diags.append(&mut coll.diagnostics);
     let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
+    let mut correlations = scope::Correlations::default();
     let mut files = locate::Files::default();
     let _ = files.text(&reference_path);
 
@@ -156,6 +174,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
                 })
                 .collect();
             let comparison = engine.compare(crs);
+            correlations = scope::correlations(&compiled, &comparison, &coll);
             diags.extend(findings::object_findings(&engine, &comparison, &coll, &mut files));
             diags.extend(findings::summary_findings(&compiled, &comparison));
         }
@@ -166,7 +185,7 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     sort(&mut diags);
     let mut sources = coll.sources;
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects })
+    Ok(Report { diagnostics: diags, sources, objects, correlations })
 }
 
 /// The object as the reference should see it: without driftlint's own suppression

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::check::{self, Config, Settings, config};
+use crate::check::{self, Config, Settings, config, scope};
 use crate::diagnostic::Severity;
 use crate::report;
 
@@ -41,6 +41,62 @@ pub struct Args {
     /// Directory that relative kustomize origin paths from stdin are resolved against.
     #[arg(long, value_name = "DIR")]
     pub origin_root: Option<PathBuf>,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+}
+
+/// Changed-file scopes: which findings a commit or a pull request is shown.
+#[derive(Debug, clap::Args)]
+#[group(id = "scope_args")]
+pub struct ScopeArgs {
+    /// Check the index (what `git commit` would record, also of partially staged files) and
+    /// show findings of the change against HEAD.
+    #[arg(long, group = "scope", help_heading = "Scope")]
+    pub staged: bool,
+    /// Check the work tree and show findings of the change since the merge-base of REV and
+    /// HEAD (a pull request's change: `--base origin/main`).
+    #[arg(long, value_name = "REV", group = "scope", help_heading = "Scope")]
+    pub base: Option<String>,
+    /// Which findings of the change are shown: on added lines, in diff hunks (3 lines of
+    /// context), anywhere in changed files, or all [default with a scope: added].
+    #[arg(long, value_name = "MODE", value_enum, requires = "scope", help_heading = "Scope")]
+    pub diff_filter: Option<DiffFilterArg>,
+    /// Only findings that the base does not have already (by fingerprint); the base is HEAD
+    /// with --staged, the merge-base with --base.
+    #[arg(long, requires = "scope", help_heading = "Scope")]
+    pub new_only: bool,
+}
+
+/// `--diff-filter` values (reviewdog's filter modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFilterArg {
+    /// Findings on added or modified lines.
+    Added,
+    /// Findings within the diff hunks, context lines included.
+    #[value(name = "diff_context", alias = "diff-context")]
+    DiffContext,
+    /// Findings anywhere in changed files.
+    File,
+    /// Every finding.
+    Nofilter,
+}
+
+impl ScopeArgs {
+    /// The scoped-check options, `None` without `--staged` or `--base`.
+    fn options(&self) -> Option<scope::Options> {
+        let mode = match (&self.base, self.staged) {
+            (Some(rev), _) => scope::Mode::Base(rev.clone()),
+            (None, true) => scope::Mode::Staged,
+            (None, false) => return None,
+        };
+        let filter = match self.diff_filter {
+            None | Some(DiffFilterArg::Added) => scope::DiffFilter::Added,
+            Some(DiffFilterArg::DiffContext) => scope::DiffFilter::DiffContext,
+            Some(DiffFilterArg::File) => scope::DiffFilter::File,
+            Some(DiffFilterArg::Nofilter) => scope::DiffFilter::NoFilter,
+        };
+        Some(scope::Options { mode, filter, new_only: self.new_only })
+    }
 }
 
 /// Which configuration file is used.
@@ -140,7 +196,18 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let cfg = effective(args)?;
     let outputs = report::parse_outputs(cfg.format.as_deref().unwrap_or("human")).context("invalid --format")?;
     let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
-    let result = check::check(&settings(args, &cfg))?;
+    let settings = settings(args, &cfg);
+    let result = match args.scope.options() {
+        None => check::check(&settings)?,
+        Some(opts) => {
+            if settings.paths.iter().any(|p| p.as_os_str() == "-") {
+                anyhow::bail!("standard input (`-`) has no git state: it cannot be checked with --staged or --base");
+            }
+            let scoped = scope::check_scoped(&settings, &opts)?;
+            note_hidden(&scoped, &opts);
+            scoped.report
+        }
+    };
     let sources = report::SourceResolver::from_sources(&result.sources);
     let cwd = std::env::current_dir().ok();
     let opts = report::Options {
@@ -152,4 +219,22 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;
     Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
+}
+
+/// Says on stderr what a scope left out, so that nothing is dropped without a trace.
+fn note_hidden(scoped: &scope::Scoped, opts: &scope::Options) {
+    let plural = |n: usize| if n == 1 { "finding" } else { "findings" };
+    if scoped.hidden_outside > 0 {
+        let n = scoped.hidden_outside;
+        eprintln!(
+            "note: {n} {} outside the change against {} not shown (--diff-filter {}; `--diff-filter nofilter` shows them)",
+            plural(n),
+            scoped.base,
+            opts.filter.name()
+        );
+    }
+    if scoped.hidden_existing > 0 {
+        let n = scoped.hidden_existing;
+        eprintln!("note: {n} {} already present at {} not shown (--new-only)", plural(n), scoped.base);
+    }
 }

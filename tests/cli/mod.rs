@@ -1,5 +1,6 @@
 mod check;
 mod compare;
+mod git_scope;
 mod ls;
 mod template;
 

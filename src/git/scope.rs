@@ -1,0 +1,302 @@
+//! The git side of changed-file scopes (`driftlint check --staged`, `--base REV`), through
+//! `gix` only: discovering the repository, the states a scoped check compares — the index,
+//! a commit's tree, the merge-base of a revision and `HEAD` — and the inputs of a state read
+//! from blobs (never from the work tree).
+//!
+//! A [`Snapshot`] is one state as a map from repository-relative path to blob. The inputs of
+//! a snapshot are selected the way a directory walk selects them in the work tree (the same
+//! paths, include globs and hidden-file rule) and carry the paths the user would see from the
+//! work tree, so that findings at two states compare by path. Tracked files are taken whatever
+//! `.gitignore` says, as git itself does.
+//!
+//! This module does not know about findings; [`crate::check::scope`] decides what is shown.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use gix::ObjectId;
+
+use crate::diagnostic::{Diagnostic, Rule};
+use crate::input::{Collected, Source, SourcePath, WalkOptions};
+
+/// A scoped check that cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum ScopeError {
+    #[error("{} is not in a git repository (--staged and --base need one): {message}", path.display())]
+    NotARepository { path: PathBuf, message: String },
+    #[error("the repository at {} has no work tree (--staged and --base need one)", .0.display())]
+    Bare(PathBuf),
+    #[error("{} is outside the git repository at {}", path.display(), root.display())]
+    OutsideRepository { path: PathBuf, root: PathBuf },
+    #[error(
+        "cannot find the merge-base of {rev} and HEAD: the clone is shallow; fetch full history (actions/checkout `fetch-depth: 0`, or `git fetch --unshallow`)"
+    )]
+    Shallow { rev: String },
+    #[error("unknown revision `{rev}`: {message}")]
+    UnknownRevision { rev: String, message: String },
+    #[error("{rev} and HEAD have no common ancestor")]
+    NoMergeBase { rev: String },
+    #[error("HEAD has no commit yet: --base needs one")]
+    UnbornHead,
+    #[error("{path} has merge conflicts in the index; resolve them first")]
+    Conflict { path: String },
+    #[error("git: {what}: {message}")]
+    Git { what: String, message: String },
+}
+
+fn git_error(what: &str) -> impl FnOnce(gix::Error) -> ScopeError + '_ {
+    move |e| ScopeError::Git { what: what.to_string(), message: e.to_string() }
+}
+
+/// One state of the repository: repository-relative path (`/`-separated) → blob.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    entries: BTreeMap<String, ObjectId>,
+}
+
+impl Snapshot {
+    /// The blob at a repository-relative path.
+    pub fn get(&self, path: &str) -> Option<ObjectId> {
+        self.entries.get(path).copied()
+    }
+
+    /// The number of files.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// A repository with a work tree, and the working directory that relative paths start from.
+pub struct Repo {
+    repo: gix::Repository,
+    /// The work tree, canonical.
+    root: PathBuf,
+    /// The working directory, canonical.
+    cwd: PathBuf,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo").field("root", &self.root).finish()
+    }
+}
+
+impl Repo {
+    /// The repository holding `start` (a file or directory; relative to the working directory).
+    pub fn discover(start: &Path) -> Result<Repo, ScopeError> {
+        let cwd = std::env::current_dir()
+            .and_then(|c| c.canonicalize())
+            .map_err(|e| ScopeError::Git { what: "working directory".into(), message: e.to_string() })?;
+        let abs = normalize(&cwd.join(start));
+        let dir = if abs.is_dir() { abs.clone() } else { abs.parent().map_or_else(|| cwd.clone(), Path::to_path_buf) };
+        let repo = gix::discover(&dir)
+            .map_err(|e| ScopeError::NotARepository { path: start.to_path_buf(), message: e.to_string() })?;
+        let root = repo.workdir().ok_or_else(|| ScopeError::Bare(repo.git_dir().to_path_buf()))?;
+        let root = root
+            .canonicalize()
+            .map_err(|e| ScopeError::Git { what: format!("work tree {}", root.display()), message: e.to_string() })?;
+        Ok(Repo { repo, root, cwd })
+    }
+
+    /// The work tree.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `path` (relative to the working directory, or absolute) relative to the work tree,
+    /// `/`-separated; `None` when it is outside.
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        let abs = normalize(&self.cwd.join(path));
+        let rel = abs.strip_prefix(&self.root).ok()?;
+        Some(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
+    }
+
+    /// The commit `HEAD` points to; `None` in a repository without commits.
+    pub fn head(&self) -> Result<Option<ObjectId>, ScopeError> {
+        let mut head = self.repo.head().map_err(git_error("HEAD"))?;
+        if head.is_unborn() {
+            return Ok(None);
+        }
+        Ok(Some(head.peel_to_commit().map_err(git_error("HEAD"))?.id))
+    }
+
+    /// The merge-base of `rev` and `HEAD`: where a pull request from `HEAD` into `rev` starts.
+    /// A shallow clone that lacks it gets an error saying how to fetch the history.
+    pub fn merge_base(&self, rev: &str) -> Result<ObjectId, ScopeError> {
+        let shallow = self.repo.is_shallow().unwrap_or(false);
+        let shallow_error = || ScopeError::Shallow { rev: rev.to_string() };
+        let target =
+            self.repo.rev_parse_single(rev).and_then(|id| id.object()).and_then(|o| o.peel_to_commit()).map(|c| c.id);
+        let target = match target {
+            Ok(id) => id,
+            // A shallow PR checkout usually lacks the base branch altogether.
+            Err(_) if shallow => return Err(shallow_error()),
+            Err(e) => return Err(ScopeError::UnknownRevision { rev: rev.to_string(), message: e.to_string() }),
+        };
+        let head = self.head()?.ok_or(ScopeError::UnbornHead)?;
+        match self.repo.merge_base(target, head) {
+            Ok(Some(id)) => Ok(id.detach()),
+            // The walk stopped at the shallow boundary (or a missing parent) before meeting.
+            Ok(None) | Err(_) if shallow => Err(shallow_error()),
+            Ok(None) => Err(ScopeError::NoMergeBase { rev: rev.to_string() }),
+            Err(e) => Err(git_error("merge-base")(e)),
+        }
+    }
+
+    /// The files of a commit's tree (`None`: the empty tree of a repository without commits).
+    pub fn tree_snapshot(&self, commit: Option<ObjectId>) -> Result<Snapshot, ScopeError> {
+        let Some(commit) = commit else { return Ok(Snapshot::default()) };
+        let what = format!("tree of {}", commit.to_hex_with_len(12));
+        let tree = self.repo.find_commit(commit).and_then(|c| c.tree()).map_err(git_error(&what))?;
+        let files = tree.traverse().breadthfirst.files().map_err(git_error(&what))?;
+        let entries = files.into_iter().filter(|e| e.mode.is_blob()).map(|e| (e.filepath.to_string(), e.oid)).collect();
+        Ok(Snapshot { entries })
+    }
+
+    /// The files of the index: what the next commit holds (staged contents).
+    pub fn index_snapshot(&self) -> Result<Snapshot, ScopeError> {
+        let index = self.repo.index_or_empty().map_err(git_error("index"))?;
+        let mut entries = BTreeMap::new();
+        for entry in index.entries() {
+            let path = entry.path(&index).to_string();
+            if entry.stage_raw() != 0 {
+                return Err(ScopeError::Conflict { path });
+            }
+            let mode = entry.mode;
+            if mode == gix::index::entry::Mode::FILE || mode == gix::index::entry::Mode::FILE_EXECUTABLE {
+                entries.insert(path, entry.id);
+            }
+        }
+        Ok(Snapshot { entries })
+    }
+
+    /// The text of a blob; `Err` with a message when it cannot be read or is not UTF-8.
+    pub fn blob_text(&self, id: ObjectId) -> Result<String, String> {
+        let blob = self.repo.find_blob(id).map_err(|e| e.to_string())?;
+        String::from_utf8(blob.detach().data)
+            .map_err(|e| format!("file is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+    }
+
+    /// The inputs `paths` name in a snapshot, selected as a work-tree walk would select them
+    /// (named files always; in directories, files matching the include globs outside hidden
+    /// directories), with the paths a work-tree walk would give them. A path missing from the
+    /// snapshot is a state where it does not exist yet (or any more): it yields nothing. `-`
+    /// (standard input) has no state in git and is skipped: the CLI refuses it with a scope.
+    pub fn load_sources(
+        &self,
+        snapshot: &Snapshot,
+        paths: &[PathBuf],
+        walk: &WalkOptions,
+    ) -> Result<Collected, ScopeError> {
+        let types = include_types(&walk.include);
+        let mut out = Collected::default();
+        for path in paths.iter().filter(|p| p.as_os_str() != "-") {
+            let rel = self
+                .relative(path)
+                .ok_or_else(|| ScopeError::OutsideRepository { path: path.clone(), root: self.root.clone() })?;
+            let mut push = |shown: PathBuf, id: ObjectId| {
+                let sp = SourcePath::File(strip_dot(shown));
+                match self.blob_text(id) {
+                    Ok(text) => out.sources.push(Source { path: sp, text }),
+                    Err(message) => out.diagnostics.push(Diagnostic::error(
+                        Rule::IoError,
+                        sp.clone(),
+                        None,
+                        format!("cannot read {} from git: {message}", sp.display()),
+                    )),
+                }
+            };
+            if let Some(id) = snapshot.get(&rel) {
+                push(path.clone(), id);
+                continue;
+            }
+            let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
+            if !path.exists()
+                && snapshot.entries.range(prefix.clone()..).next().is_none_or(|(f, _)| !f.starts_with(&prefix))
+            {
+                // Named but nowhere: as a work-tree walk would, say so.
+                let sp = SourcePath::File(path.clone());
+                out.diagnostics.push(Diagnostic::error(
+                    Rule::IoError,
+                    sp,
+                    None,
+                    format!("cannot read {}: no such file or directory", path.display()),
+                ));
+                continue;
+            }
+            for (file, &id) in snapshot.entries.range(prefix.clone()..) {
+                let Some(rest) = file.strip_prefix(&prefix) else { break };
+                if rest.split('/').any(|c| c.starts_with('.')) {
+                    continue;
+                }
+                if let Some(t) = &types
+                    && !t.matched(rest, false).is_whitelist()
+                {
+                    continue;
+                }
+                push(path.join(rest), id);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The include globs as the walker applies them (`None`: take every file).
+fn include_types(include: &[String]) -> Option<ignore::types::Types> {
+    if include.is_empty() {
+        return None;
+    }
+    let mut types = ignore::types::TypesBuilder::new();
+    for glob in include {
+        let _ = types.add("manifest", glob);
+    }
+    types.select("manifest");
+    types.build().ok()
+}
+
+/// `./x` → `x`, as the check pipeline shows walked paths.
+pub fn strip_dot(path: PathBuf) -> PathBuf {
+    match path.strip_prefix(".") {
+        Ok(rest) if !rest.as_os_str().is_empty() => rest.to_path_buf(),
+        _ => path,
+    }
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_and_strip_dot() {
+        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+        assert_eq!(strip_dot(PathBuf::from("./app/x.yaml")), PathBuf::from("app/x.yaml"));
+        assert_eq!(strip_dot(PathBuf::from(".")), PathBuf::from("."));
+        assert_eq!(strip_dot(PathBuf::from("app")), PathBuf::from("app"));
+    }
+
+    #[test]
+    fn include_globs_match_file_names_below_the_walk_root() {
+        let t = include_types(&["*.yaml".to_string()]).unwrap();
+        assert!(t.matched("app/x.yaml", false).is_whitelist());
+        assert!(!t.matched("app/x.txt", false).is_whitelist());
+    }
+}
