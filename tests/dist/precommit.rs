@@ -3,13 +3,21 @@
 //! this checkout at its HEAD commit: a drifting commit is refused with the finding in the
 //! hook's output, a clean one goes through.
 //!
-//! The `driftlint` hook is `language: rust`, so pre-commit builds this repository with
-//! `cargo install` (a release build) the first time it meets a commit. To keep that affordable
-//! the build shares the release directory of the target directory the tests were built in
-//! (`cargo test` locks only its own profile directory, so there is no deadlock, and the later
-//! `cargo build --release` of `.ci/run` reuses the compiled dependencies), and pre-commit's
-//! store lives under the target directory too, so a second run at the same commit reuses the
-//! installed hook.
+//! The `driftlint` hook is `language: rust`: pre-commit clones this repository into its store
+//! and builds it with `cargo install --path` (release profile). To keep that affordable:
+//!
+//! * the build uses the target directory the tests were built in, so compiled dependencies are
+//!   reused (from one run to the next, and by `.ci/run`'s later `cargo build --release`). This
+//!   does not deadlock: `cargo test` locks only its own profile's directory.
+//! * the store is in the test's temporary directory, never under the target directory: cargo
+//!   records source paths under the target directory relative to it, so a clone kept there
+//!   would make a later clone's changed sources look fresh.
+//! * a `.cargo/config.toml` above the store (cargo reads it for `install --path`) gives this
+//!   repository's own three crates `opt-level = 1`. That is cheaper, and it gives them their
+//!   own artifacts: with the release profile unchanged they would share file names with the
+//!   checkout's release build, whose sources may be newer than HEAD (uncommitted edits) yet
+//!   older than the hook's build, and `cargo build --release` would take the hook's artifacts
+//!   as up to date.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -68,6 +76,9 @@ fn hook_config(rev: &str, id: &str) -> String {
 /// A test repository with pre-commit installed for hook `id`. Returns (temp dir, repo).
 fn repo_with_hook(pre_commit: &[String], id: &str, rev: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
+    let cargo_config = tmp.path().join(".cargo");
+    std::fs::create_dir_all(&cargo_config).unwrap();
+    std::fs::write(cargo_config.join("config.toml"), CARGO_CONFIG).unwrap();
     let repo = tmp.path().join("repo");
     fixture::write_repo(&repo);
     std::fs::write(repo.join(".pre-commit-config.yaml"), hook_config(rev, id)).unwrap();
@@ -81,14 +92,24 @@ fn repo_with_hook(pre_commit: &[String], id: &str, rev: &str) -> (tempfile::Temp
     (tmp, repo)
 }
 
+/// The profile of the hook's build of this repository's crates (see the module comment).
+const CARGO_CONFIG: &str = "\
+[profile.release.package.driftlint]
+opt-level = 1
+[profile.release.package.driftlint-yaml]
+opt-level = 1
+[profile.release.package.driftlint-gotmpl]
+opt-level = 1
+";
+
 /// The environment pre-commit and the hook run in: this test's git identity, a pre-commit
-/// store under the target directory, the shared target directory for `cargo install`, and
-/// `extra_path` (a directory) first on PATH.
+/// store beside the repository (`repo/../pre-commit-home`), the shared target directory for
+/// `cargo install`, and `extra_path` (a directory) first on PATH.
 fn hook_env(cmd: Command, repo: &Path, extra_path: Option<&Path>) -> Command {
     let mut cmd = cmd;
     let target = target_dir();
     cmd.current_dir(repo)
-        .env("PRE_COMMIT_HOME", target.join("pre-commit-home"))
+        .env("PRE_COMMIT_HOME", repo.parent().unwrap().join("pre-commit-home"))
         .env("CARGO_TARGET_DIR", &target)
         .env("PRE_COMMIT_COLOR", "never")
         .env("GIT_CONFIG_NOSYSTEM", "1")
