@@ -1,0 +1,285 @@
+//! `action.yml`: static guards (no expression inside `run:`, every step's `env:` is what its
+//! script reads, every input declared and used) and the composite steps run with a fake
+//! runner environment (see `runner`) on a repository with drift: annotations, SARIF, job
+//! summary, outputs, the upload decision and the job's exit code.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::fixture::{self, SETTINGS, SETTINGS_LINE, commit_all, git, root};
+use super::runner::{ActionRun, Runner, action, steps};
+
+/// The script a `run:` step calls: `bash "$GITHUB_ACTION_PATH/action/NAME.sh"`.
+fn script_of(step: &Value) -> Option<PathBuf> {
+    let run = step.get("run")?.as_str()?;
+    let rel = run.trim().strip_prefix("bash \"$GITHUB_ACTION_PATH/")?.strip_suffix('"')?;
+    Some(root().join(rel))
+}
+
+#[test]
+fn no_expression_inside_run() {
+    let action = action();
+    for step in steps(&action) {
+        if let Some(run) = step.get("run") {
+            let run = run.as_str().unwrap();
+            assert!(!run.contains("${{"), "step `{}` expands an expression in its script: {run}", step["id"]);
+            assert!(script_of(step).is_some(), "step `{}` runs its logic from action/*.sh, not inline: {run}", step["id"]);
+        }
+    }
+}
+
+#[test]
+fn each_step_env_is_what_its_script_reads() {
+    let action = action();
+    let var = regex::Regex::new(r"\$\{?((?:INPUT|STEP|EVENT)_[A-Z0-9_]+)").unwrap();
+    let mut scripts = 0;
+    for step in steps(&action) {
+        let Some(script) = script_of(step) else { continue };
+        scripts += 1;
+        let text = std::fs::read_to_string(&script).unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+        let read: BTreeSet<String> = var.captures_iter(&text).map(|c| c[1].to_string()).collect();
+        let given: BTreeSet<String> =
+            step.get("env").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        assert_eq!(given, read, "step `{}`: env keys vs variables read by {}", step["id"], script.display());
+        for (key, value) in step.get("env").and_then(Value::as_object).into_iter().flatten() {
+            let value = value.as_str().unwrap();
+            assert!(
+                value.starts_with("${{") && value.ends_with("}}") && value.matches("${{").count() == 1,
+                "env {key} of step `{}` is one expression: {value}",
+                step["id"]
+            );
+        }
+    }
+    assert_eq!(scripts, 4, "prepare, install, check, finish");
+}
+
+#[test]
+fn inputs_are_declared_and_used() {
+    let action = action();
+    let text = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let used: BTreeSet<String> = regex::Regex::new(r"\binputs\.([a-z][a-z0-9-]*)")
+        .unwrap()
+        .captures_iter(&text)
+        .map(|c| c[1].to_string())
+        .collect();
+    let declared: BTreeSet<String> = action["inputs"].as_object().unwrap().keys().cloned().collect();
+    assert_eq!(used, declared);
+    for (name, input) in action["inputs"].as_object().unwrap() {
+        assert!(input["description"].is_string(), "input {name} has a description");
+        assert!(input["default"].is_string(), "input {name} has a default");
+    }
+    assert_eq!(action["runs"]["using"], "composite");
+}
+
+/// A workspace: `main` clean, `feature` (checked out) one commit ahead with drift. Returns
+/// (scratch dir guard, workspace, main's commit).
+fn pr_workspace() -> (tempfile::TempDir, PathBuf, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    let main = commit_all(&ws, "manifests matching the reference");
+    git(&ws, &["checkout", "-q", "-b", "feature"]);
+    fixture::drift(&ws);
+    commit_all(&ws, "debug logging");
+    (tmp, ws, main)
+}
+
+/// A runner using the driftlint these tests were built with (no build step).
+fn prebuilt(ws: &Path, scratch: &Path) -> Runner {
+    let mut runner = Runner::new(ws, scratch);
+    runner.input("binary", env!("CARGO_BIN_EXE_driftlint"));
+    runner
+}
+
+fn assert_drift_reported(run: &ActionRun, runner: &Runner) {
+    let check = run.step("check");
+    let annotation = format!("::error file={SETTINGS},line={SETTINGS_LINE},");
+    assert!(check.stdout.contains(&annotation), "annotation {annotation} in:\n{}\n{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("title=driftlint(value-drift)::`/data/log-level` is `debug`"), "{}", check.stdout);
+    // Human output in the log, next to the annotations.
+    assert!(check.stdout.contains(&format!("--> {SETTINGS}:{SETTINGS_LINE}:")), "{}", check.stdout);
+    assert_eq!(check.outputs["exit-code"], "1");
+    let sarif_path = runner.temp.join("driftlint.sarif");
+    assert_eq!(check.outputs["sarif"], sarif_path.display().to_string());
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&sarif_path).unwrap()).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let located: Vec<(String, i64)> = results
+        .iter()
+        .map(|r| {
+            let loc = &r["locations"][0]["physicalLocation"];
+            (loc["artifactLocation"]["uri"].as_str().unwrap().to_string(), loc["region"]["startLine"].as_i64().unwrap())
+        })
+        .collect();
+    assert_eq!(located, [(SETTINGS.to_string(), SETTINGS_LINE as i64)], "repository-relative SARIF locations");
+    assert!(run.summary.starts_with("## driftlint"), "{}", run.summary);
+    assert!(run.summary.contains(&format!("`{SETTINGS}:{SETTINGS_LINE}:")), "{}", run.summary);
+    // The job fails with driftlint's code, after the upload step had its turn.
+    let finish = run.step("finish");
+    assert!(finish.ran);
+    assert_eq!(finish.code, 1, "{}{}", finish.stdout, finish.stderr);
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn pull_request_from_the_same_repository_uploads_sarif() {
+    let (tmp, ws, main) = pr_workspace();
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner.pull_request(&main, "owner/repo");
+    let run = runner.run();
+    assert!(!run.step("cache").ran, "no build, no cache");
+    let check = run.step("check");
+    assert!(check.stdout.contains(&format!(" --base {main}")), "the PR base is passed: {}", check.stdout);
+    assert_drift_reported(&run, &runner);
+    assert_eq!(check.outputs["upload"], "true");
+    let upload = run.step("upload");
+    assert!(upload.ran);
+    assert_eq!(upload.uses.as_deref(), Some("github/codeql-action/upload-sarif@v3"));
+    assert_eq!(upload.with["sarif_file"], runner.temp.join("driftlint.sarif").display().to_string());
+    assert!(upload.continue_on_error, "upload-sarif: auto does not fail the job on a refused upload");
+}
+
+#[test]
+fn pull_request_from_a_fork_gives_annotations_only() {
+    let (tmp, ws, main) = pr_workspace();
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner.pull_request(&main, "someone-else/repo");
+    let run = runner.run();
+    assert_drift_reported(&run, &runner);
+    let check = run.step("check");
+    assert_eq!(check.outputs["upload"], "false");
+    assert!(check.stdout.contains("SARIF not uploaded: pull request from the fork someone-else/repo"), "{}", check.stdout);
+    assert!(!run.step("upload").ran);
+}
+
+#[test]
+fn push_checks_the_whole_repository_and_passes_when_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    commit_all(&ws, "clean");
+    let runner = prebuilt(&ws, tmp.path());
+    let run = runner.run();
+    let check = run.step("check");
+    assert!(!check.stdout.contains("--base"), "{}", check.stdout);
+    assert!(!check.stdout.contains("::error"), "{}", check.stdout);
+    assert_eq!(check.outputs["exit-code"], "0");
+    assert_eq!(check.outputs["upload"], "true");
+    assert!(run.summary.contains("no problems found") || run.summary.contains("## driftlint"), "{}", run.summary);
+    assert_eq!(run.step("finish").code, 0);
+    assert_eq!(run.code, 0);
+    // The binary's directory is on PATH for later steps.
+    assert!(run.step("install").stdout.contains("driftlint 0.1.0"), "{}", run.step("install").stdout);
+}
+
+#[test]
+fn inputs_are_data_not_shell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    commit_all(&ws, "clean");
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner
+        .input("paths", "manifests $(touch pwned-paths) `touch pwned-tick`")
+        .input("args", "--no-ignore;touch pwned-args")
+        .input("reference", "reference\"; touch pwned-ref; \"");
+    let run = runner.run();
+    for name in ["pwned-paths", "pwned-tick", "pwned-args", "pwned-ref"] {
+        assert!(!ws.join(name).exists(), "{name} was created: an input ran as shell");
+    }
+    // The words reached driftlint as arguments, which refuses them: exit 2.
+    assert_eq!(run.step("check").outputs["exit-code"], "2", "{}{}", run.step("check").stdout, run.step("check").stderr);
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn an_invalid_upload_sarif_value_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    commit_all(&ws, "clean");
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner.input("upload-sarif", "yes");
+    let run = runner.run();
+    let check = run.step("check");
+    assert!(check.stdout.contains("::error title=driftlint action::input upload-sarif: `yes`"), "{}", check.stdout);
+    assert_eq!(check.outputs["exit-code"], "2");
+    assert!(!run.step("upload").ran);
+    assert_eq!(run.code, 2);
+}
+
+/// The pull request's base is not in a shallow clone (actions/checkout's default): the check
+/// step fetches the history it needs from `origin`.
+#[test]
+fn shallow_clone_fetches_the_base() {
+    let (tmp, origin, main) = pr_workspace();
+    let ws = tmp.path().join("clone");
+    let url = format!("file://{}", origin.display());
+    git(tmp.path(), &["clone", "-q", "--depth", "1", "--branch", "feature", &url, ws.to_str().unwrap()]);
+    assert!(std::process::Command::new("git")
+        .args(["cat-file", "-e", &format!("{main}^{{commit}}")])
+        .current_dir(&ws)
+        .status()
+        .is_ok_and(|s| !s.success()));
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner.pull_request(&main, "owner/repo");
+    let run = runner.run();
+    assert!(run.step("check").stdout.contains("shallow clone; fetching"), "{}", run.step("check").stdout);
+    assert_drift_reported(&run, &runner);
+}
+
+/// Without a prebuilt binary the action builds its own source with `cargo install --locked`
+/// (a stub `cargo` here, recording its arguments), keyed by a hash of the sources, and reuses
+/// the cached build when the key matches.
+#[test]
+fn builds_from_source_once_per_source_hash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    commit_all(&ws, "clean");
+    let stub = tmp.path().join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    let calls = tmp.path().join("cargo-calls");
+    let cargo = format!(
+        "#!/usr/bin/env bash\nprintf '%s\\n' \"$*\" >> '{calls}'\n\
+         [ \"$1\" = install ] || exit 0\n\
+         root=; while [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\n\
+         mkdir -p \"$root/bin\" && cp '{bin}' \"$root/bin/driftlint\"\n",
+        calls = calls.display(),
+        bin = env!("CARGO_BIN_EXE_driftlint"),
+    );
+    std::fs::write(stub.join("cargo"), cargo).unwrap();
+    std::fs::write(stub.join("rustc"), "#!/bin/sh\necho 'rustc 1.95.0 (stub)'\n").unwrap();
+    for f in ["cargo", "rustc"] {
+        std::process::Command::new("chmod").arg("+x").arg(stub.join(f)).status().unwrap();
+    }
+    let mut runner = Runner::new(&ws, tmp.path());
+    runner.path.push(stub.clone());
+
+    let run = runner.run();
+    let prepare = run.step("prepare");
+    assert_eq!(prepare.outputs["build"], "true", "{}{}", prepare.stdout, prepare.stderr);
+    let key = &prepare.outputs["cache-key"];
+    assert!(key.starts_with(&prepare.outputs["cache-prefix"]) && key.starts_with("driftlint-Linux-X64-"), "{key}");
+    let cache = run.step("cache");
+    assert!(cache.ran);
+    assert_eq!(cache.with["key"], *key);
+    let installed = runner.home.join(".cache/driftlint-action/bin/driftlint");
+    assert_eq!(run.step("install").outputs["driftlint"], installed.display().to_string());
+    let logged = std::fs::read_to_string(&calls).unwrap();
+    let expected = format!(
+        "install --locked --force --path {} --root {root} --target-dir {root}/target",
+        root().display(),
+        root = runner.home.join(".cache/driftlint-action").display()
+    );
+    assert_eq!(logged.lines().collect::<Vec<_>>(), [expected.as_str()]);
+    assert_eq!(run.code, 0, "{:#?}", run.steps);
+
+    // Same sources, same key: the cached binary is reused, cargo is not run again.
+    let again = runner.run();
+    assert_eq!(again.step("prepare").outputs["cache-key"], *key);
+    assert!(again.step("install").stdout.contains("cached build of these sources is reused"));
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), logged);
+    assert_eq!(again.code, 0);
+}

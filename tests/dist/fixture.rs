@@ -1,0 +1,101 @@
+//! A small git repository with a `.driftlint.yaml`, a copy of the example reference and
+//! manifests that match it, plus helpers to run `git` and to break a manifest.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// This checkout (the repository under test).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The configuration at the fixture repository's root.
+pub const CONFIG: &str = "\
+# driftlint configuration of the test repository.
+reference: reference
+exclude:
+  - reference/
+  - .pre-commit-config.yaml
+";
+
+/// The manifest that [`drift`] changes, and the line of the value it changes.
+pub const SETTINGS: &str = "manifests/config/settings.yaml";
+pub const SETTINGS_LINE: usize = 7;
+
+/// `git ARGS` in `dir` with a fixed identity and no user or system configuration; panics
+/// with git's output when it fails. Returns standard output.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = git_command(dir).args(args).output().expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} in {}: {}{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+}
+
+/// A `git` command with the test identity and environment, to add arguments to.
+pub fn git_command(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE");
+    cmd
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Writes the fixture into `dir` (created) and runs `git init` on branch `main`; nothing is
+/// committed.
+pub fn write_repo(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join(".driftlint.yaml"), CONFIG).unwrap();
+    copy_dir(&root().join("fixtures/reference"), &dir.join("reference"));
+    copy_dir(&root().join("fixtures/clean-repo/app"), &dir.join("manifests/app"));
+    copy_dir(&root().join("fixtures/clean-repo/config"), &dir.join("manifests/config"));
+    std::fs::copy(root().join("fixtures/clean-repo/namespace.yaml"), dir.join("manifests/namespace.yaml")).unwrap();
+    std::fs::write(dir.join("README.md"), "# test repository\n").unwrap();
+}
+
+/// Changes the ConfigMap's `log-level` from `info` (the reference's) to `debug`.
+pub fn drift(dir: &Path) {
+    let path = dir.join(SETTINGS);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let changed = text.replace("log-level: info", "log-level: debug");
+    assert_ne!(text, changed, "the fixture has `log-level: info`");
+    assert_eq!(changed.lines().nth(SETTINGS_LINE - 1), Some("  log-level: debug"));
+    std::fs::write(path, changed).unwrap();
+}
+
+/// Stages everything and commits without hooks; returns the new commit's id.
+pub fn commit_all(dir: &Path, message: &str) -> String {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--no-verify", "-m", message]);
+    git(dir, &["rev-parse", "HEAD"])
+}
+
+/// Whether the tests run in CI (`CI=true`), where a missing tool is a failure, not a skip.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
