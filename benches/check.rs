@@ -50,16 +50,20 @@ fn main() {
     });
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_driftlint"));
     let binary = time(runs, || {
-        let status = Command::new(&exe)
+        let out = Command::new(&exe)
             .arg("check")
             .arg(dir.path())
             .args(["--isolated", "-r"])
             .arg(&reference)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
+            .stdin(Stdio::null())
+            .output()
             .expect("the binary runs");
-        assert_eq!(status.code(), Some(1), "the generated repository has drift");
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "the generated repository has drift: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     });
     println!(
         "{files} files, {objects} objects, {:.1} KB, {findings} findings, {} rayon threads, {runs} runs",
@@ -93,7 +97,7 @@ fn time(runs: usize, mut f: impl FnMut()) -> (Duration, Duration) {
 /// Writes `files` manifest files under `dir` (in a few subdirectories, as a repository has
 /// them); returns the number of objects and bytes written.
 fn generate(dir: &Path, files: usize) -> (usize, usize) {
-    let (mut objects, mut bytes) = (0, 0);
+    let (mut objects, mut bytes) = (0usize, 0);
     for f in 0..files {
         let sub = dir.join(["apps", "services", "config", "workers"][f % 4]);
         std::fs::create_dir_all(&sub).expect("a directory");
@@ -101,11 +105,10 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
         // One file in ten holds a second document.
         let docs = if f % 10 == 9 { 2 } else { 1 };
         for d in 0..docs {
-            let i = f * 2 + d;
             if d > 0 {
                 text.push_str("---\n");
             }
-            object(&mut text, i);
+            object(&mut text, objects);
             objects += 1;
         }
         bytes += text.len();
@@ -114,10 +117,11 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
     (objects, bytes)
 }
 
-/// One object as a repository holds it (no server-side fields); `i % 5 == 0` drifts.
+/// Object `i` as a repository holds it (no server-side fields): the kind cycles every ten
+/// objects, and every fifth cycle drifts (about one object in five).
 fn object(s: &mut String, i: usize) {
     let ns = format!("team-{}", i % 7);
-    let drift = i.is_multiple_of(5);
+    let drift = (i / 10).is_multiple_of(5);
     let head = |s: &mut String, api: &str, kind: &str, name: &str| {
         let _ = write!(s, "apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {ns}\n");
     };
@@ -126,10 +130,11 @@ fn object(s: &mut String, i: usize) {
             let name = format!("web-{i}");
             head(s, "apps/v1", "Deployment", &name);
             let replicas = if drift { 5 } else { 2 };
-            let extra = if i.is_multiple_of(20) { "      serviceAccountName: web\n" } else { "" };
+            let image = if drift { "registry.example.com/web:1.5" } else { "registry.example.com/web:1.4" };
+            let extra = if drift && i % 10 == 1 { "      serviceAccountName: web\n" } else { "" };
             let _ = write!(
                 s,
-                "  labels:\n    app: {name}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: web\n    spec:\n{extra}      containers:\n        - name: web\n          image: registry.example.com/web:1.4\n          ports:\n            - containerPort: 8080\n              protocol: TCP\n          resources:\n            limits:\n              cpu: 500m\n              memory: 256Mi\n            requests:\n              cpu: 100m\n              memory: 128Mi\n          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n"
+                "  labels:\n    app: {name}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: web\n    spec:\n{extra}      containers:\n        - name: web\n          image: {image}\n          ports:\n            - containerPort: 8080\n              protocol: TCP\n          resources:\n            limits:\n              cpu: 500m\n              memory: 256Mi\n            requests:\n              cpu: 100m\n              memory: 128Mi\n          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n"
             );
         }
         4 => {
