@@ -76,9 +76,7 @@ args+=(--format "github,human=$human,sarif=$sarif,markdown=$summary")
 [ -n "${INPUT_FAIL_LEVEL:-}" ] && args+=(--fail-level "$INPUT_FAIL_LEVEL")
 args+=("${extra[@]}")
 
-printf 'driftlint:'
-printf ' %q' "$bin" "${args[@]}"
-printf '\n'
+echo "driftlint: $bin ${args[*]}"
 code=0
 "$bin" "${args[@]}" || code=$?
 out exit-code "$code"

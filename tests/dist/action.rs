@@ -25,7 +25,11 @@ fn no_expression_inside_run() {
         if let Some(run) = step.get("run") {
             let run = run.as_str().unwrap();
             assert!(!run.contains("${{"), "step `{}` expands an expression in its script: {run}", step["id"]);
-            assert!(script_of(step).is_some(), "step `{}` runs its logic from action/*.sh, not inline: {run}", step["id"]);
+            assert!(
+                script_of(step).is_some(),
+                "step `{}` runs its logic from action/*.sh, not inline: {run}",
+                step["id"]
+            );
         }
     }
 }
@@ -149,7 +153,11 @@ fn pull_request_from_a_fork_gives_annotations_only() {
     assert_drift_reported(&run, &runner);
     let check = run.step("check");
     assert_eq!(check.outputs["upload"], "false");
-    assert!(check.stdout.contains("SARIF not uploaded: pull request from the fork someone-else/repo"), "{}", check.stdout);
+    assert!(
+        check.stdout.contains("SARIF not uploaded: pull request from the fork someone-else/repo"),
+        "{}",
+        check.stdout
+    );
     assert!(!run.step("upload").ran);
 }
 
@@ -217,11 +225,13 @@ fn shallow_clone_fetches_the_base() {
     let ws = tmp.path().join("clone");
     let url = format!("file://{}", origin.display());
     git(tmp.path(), &["clone", "-q", "--depth", "1", "--branch", "feature", &url, ws.to_str().unwrap()]);
-    assert!(std::process::Command::new("git")
-        .args(["cat-file", "-e", &format!("{main}^{{commit}}")])
-        .current_dir(&ws)
-        .status()
-        .is_ok_and(|s| !s.success()));
+    assert!(
+        std::process::Command::new("git")
+            .args(["cat-file", "-e", &format!("{main}^{{commit}}")])
+            .current_dir(&ws)
+            .status()
+            .is_ok_and(|s| !s.success())
+    );
     let mut runner = prebuilt(&ws, tmp.path());
     runner.pull_request(&main, "owner/repo");
     let run = runner.run();

@@ -56,7 +56,8 @@ fn target_dir() -> PathBuf {
 fn head() -> Option<String> {
     let out = git_command(&root()).args(["rev-parse", "HEAD"]).output().ok()?;
     if !out.status.success() {
-        let why = format!("{} is not a git checkout, and pre-commit installs hooks from a git commit", root().display());
+        let why =
+            format!("{} is not a git checkout, and pre-commit installs hooks from a git commit", root().display());
         assert!(!fixture::in_ci(), "{why}");
         eprintln!("SKIPPED: {why}");
         return None;

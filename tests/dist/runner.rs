@@ -124,7 +124,8 @@ impl Runner {
             let id = step["id"].as_str().unwrap_or_else(|| panic!("step {n} has no id")).to_string();
             let ctx = Context { runner: self, action: &action, done: &done };
             let condition = step.get("if").and_then(Value::as_str).map(|c| ctx.eval(unwrap_expr(c)));
-            let mut run = StepRun { id, ran: failed == 0 && condition.is_none_or(|c| c == "true"), ..StepRun::default() };
+            let mut run =
+                StepRun { id, ran: failed == 0 && condition.is_none_or(|c| c == "true"), ..StepRun::default() };
             run.continue_on_error = step.get("continue-on-error").is_some_and(|c| match c {
                 Value::Bool(b) => *b,
                 Value::String(s) => ctx.template(s) == "true",
@@ -283,10 +284,18 @@ impl Context<'_> {
             ["inputs", name] => {
                 let declared = &self.action["inputs"][*name];
                 assert!(declared.is_object(), "`{path}`: no input `{name}` in action.yml");
-                self.runner.inputs.get(*name).cloned().unwrap_or_else(|| declared["default"].as_str().unwrap_or("").to_string())
+                self.runner
+                    .inputs
+                    .get(*name)
+                    .cloned()
+                    .unwrap_or_else(|| declared["default"].as_str().unwrap_or("").to_string())
             }
             ["steps", id, "outputs", name] => {
-                let step = self.done.iter().find(|s| s.id == *id).unwrap_or_else(|| panic!("`{path}`: no earlier step `{id}`"));
+                let step = self
+                    .done
+                    .iter()
+                    .find(|s| s.id == *id)
+                    .unwrap_or_else(|| panic!("`{path}`: no earlier step `{id}`"));
                 step.outputs.get(*name).cloned().unwrap_or_default()
             }
             ["github", "event", rest @ ..] => {
