@@ -217,9 +217,23 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
     })
 }
 
+/// The outputs when neither `--format` nor `format:` names any: the human report, followed on
+/// GitHub Actions (`GITHUB_ACTIONS=true`) by workflow-command annotations in the same log, which
+/// GitHub turns into annotations on the changed files.
+fn default_outputs(on_github_actions: bool) -> Vec<report::Output> {
+    let mut outputs = vec![report::Output { format: report::Format::Human, destination: report::Destination::Stdout }];
+    if on_github_actions {
+        outputs.push(report::Output { format: report::Format::Github, destination: report::Destination::Stdout });
+    }
+    outputs
+}
+
 pub fn run(args: &Args) -> Result<ExitCode> {
     let cfg = effective(args)?;
-    let outputs = report::parse_outputs(cfg.format.as_deref().unwrap_or("human")).context("invalid --format")?;
+    let outputs = match cfg.format.as_deref() {
+        Some(spec) => report::parse_outputs(spec).context("invalid --format")?,
+        None => default_outputs(std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")),
+    };
     let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
     let settings = settings(args, &cfg)?;
     let result = match args.scope.options() {

@@ -299,3 +299,29 @@ fn config_show_prints_the_effective_configuration() {
     assert!(r.stdout.contains("  value-drift: error\n"), "{}", r.stdout);
     assert!(r.stdout.contains("fail-level: error\n"), "{}", r.stdout);
 }
+
+#[test]
+fn github_actions_adds_annotations_unless_a_format_is_given() {
+    let on_actions = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_driftlint"))
+            .args(args)
+            .current_dir(super::root())
+            .env("GITHUB_ACTIONS", "true")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (code, stdout) = on_actions(&["check", "fixtures/repo"]);
+    assert_eq!(code, Some(1));
+    let first_annotation = stdout.find("::error file=").expect("annotations on GitHub Actions");
+    let human = stdout.find("error[value-drift]").expect("the human report too");
+    assert!(human < first_annotation, "human report first, then annotations:\n{stdout}");
+
+    let (code, stdout) = on_actions(&["check", "fixtures/repo", "--format", "concise"]);
+    assert_eq!(code, Some(1));
+    assert!(!stdout.contains("::error"), "an explicit format is obeyed as given:\n{stdout}");
+
+    let plain = super::run(&["check", "fixtures/repo"]);
+    assert!(!plain.stdout.contains("::error"), "no annotations outside GitHub Actions");
+}
