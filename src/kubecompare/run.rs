@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::collect::{self, Collected};
+use super::collect::{self, Packed};
 use super::engine::{self, Compared, Engine, Parallelism, Retain, Status};
 use super::output::{self, DiffSum, Output, Summary, Warning};
 use super::summary::{self, ComponentRule, TemplateRef};
@@ -105,7 +105,9 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     }
 
     // §1.7: collect the CRs.
-    let Collected { crs, warnings } = collect::collect_crs(&opts.inputs, opts.recursive).map_err(|e| {
+    // Packed until compared: memory stays near the input size (see `packed`).
+    let Packed { crs, index, warnings } =
+        collect::collect_packed_with(&opts.inputs, opts.recursive, &mut collect::StdIo).map_err(|e| {
         let mut pre = stderr.clone();
         if let collect::CollectError::Fetch { warnings, .. } = &e {
             pre.extend(warnings.iter().cloned());
@@ -115,7 +117,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     stderr.extend(warnings);
 
     // Appendix C's loop, then kube-compare's policy over its results.
-    let mut comparison = engine.compare(crs);
+    let mut comparison = engine.compare_packed(crs, index);
     for w in &comparison.warnings {
         warn(&mut stderr, w);
     }
