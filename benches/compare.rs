@@ -5,6 +5,9 @@
 //! them against `fixtures/bench-reference/` and compares them in process. Each size runs in a
 //! child process of its own. Plain timing, no statistics framework.
 //!
+//! `cmp CPU s` is the CPU time (all threads) of the comparison, the figure to trust on a
+//! machine shared with other jobs; `CRs/s` is over the comparison's wall time.
+//!
 //! Memory is the peak resident set (`VmHWM`, `/proc/self/status`) of each phase, above the
 //! resident set before the input was generated (reference and engine loaded). The peak is
 //! reset between the phases through `/proc/self/clear_refs` (Linux), so "parse MB" covers the
@@ -25,8 +28,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use driftlint::kubecompare::{Packed, collect};
 use driftlint::kubecompare::engine::{Engine, Options, Parallelism, Retain, Status};
+use driftlint::kubecompare::{Packed, collect};
 use driftlint::reference;
 
 fn main() {
@@ -59,8 +62,8 @@ fn main() {
     }
     println!("mode {mode}, {} rayon threads", rayon::current_num_threads());
     println!(
-        "{:>7} {:>9} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
-        "CRs", "compared", "input MB", "parse s", "compare s", "CRs/s", "parse MB", "cmp MB", "peak/in"
+        "{:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
+        "CRs", "compared", "input MB", "parse s", "compare s", "cmp CPU s", "CRs/s", "parse MB", "cmp MB", "peak/in"
     );
     let exe = std::env::current_exe().unwrap_or_else(|_| "compare".into());
     for n in sizes {
@@ -93,9 +96,11 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
     let parse_peak = vm_hwm_kb().saturating_sub(base);
 
     reset_peak();
+    let cpu = cpu_s();
     let t = Instant::now();
     let comparison = engine.compare_packed(packed.crs, packed.index);
     let compare_s = t.elapsed().as_secs_f64();
+    let compare_cpu = cpu_s() - cpu;
     if let Some(e) = comparison.fatal_error() {
         return Err(e);
     }
@@ -115,7 +120,7 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
     }
     let mb = |kb: u64| kb as f64 / 1024.0;
     println!(
-        "{n:>7} {compared:>9} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
+        "{n:>7} {compared:>9} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {compare_cpu:>9.2} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
         input_bytes as f64 / 1_048_576.0,
         n as f64 / compare_s,
         mb(parse_peak),
@@ -134,6 +139,17 @@ fn status_kb(field: &str) -> u64 {
         .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// CPU time (user + system) of this process so far, in seconds, from `/proc/self/stat`
+/// (clock ticks, assumed 100 per second): less sensitive to other jobs than wall time.
+fn cpu_s() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0)).collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)) as f64 / 100.0
 }
 
 /// Peak resident memory (`VmHWM`) in KiB.

@@ -166,9 +166,8 @@ pub fn compare_one(
     omit_fields(&mut rendered, candidate.omit);
     // 7. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff. The
     //    copies are only made when one of those actually changes a side.
-    let strip = |v: &Value| {
-        !options.show_managed_fields && v.get("metadata").and_then(|m| m.get("managedFields")).is_some()
-    };
+    let strip =
+        |v: &Value| !options.show_managed_fields && v.get("metadata").and_then(|m| m.get("managedFields")).is_some();
     let (merged_yaml, live_yaml) = if is_secret(cr) || strip(&rendered) || strip(cr) {
         let (mut m, mut l) = (rendered.clone(), cr.clone());
         if !options.show_managed_fields {

@@ -24,8 +24,8 @@ pub mod summary;
 pub mod text;
 
 pub use collect::{CollectError, Collected, Cr, Packed, collect_crs};
-pub use packed::PackedCr;
 pub use junit::to_junit;
 pub use output::{CrMetadata, DiffSum, Output, Summary, ValidationIssue, Warning, to_json, to_yaml};
+pub use packed::PackedCr;
 pub use patches::generate_patches_yaml;
 pub use text::to_text;

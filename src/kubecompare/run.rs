@@ -111,12 +111,12 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     // Packed until compared: memory stays near the input size (see `packed`).
     let Packed { crs, index, warnings } =
         collect::collect_packed_with(&opts.inputs, opts.recursive, &mut collect::StdIo).map_err(|e| {
-        let mut pre = stderr.clone();
-        if let collect::CollectError::Fetch { warnings, .. } = &e {
-            pre.extend(warnings.iter().cloned());
-        }
-        Fatal::new(e.to_string(), &pre)
-    })?;
+            let mut pre = stderr.clone();
+            if let collect::CollectError::Fetch { warnings, .. } = &e {
+                pre.extend(warnings.iter().cloned());
+            }
+            Fatal::new(e.to_string(), &pre)
+        })?;
     stderr.extend(warnings);
 
     // Appendix C's loop, then kube-compare's policy over its results.
