@@ -3,8 +3,17 @@
 //! Generates 1k / 10k / 50k cluster CRs (Deployments of two kinds, Services, ConfigMaps,
 //! about one in five with drift, plus a few kinds the reference does not know), correlates
 //! them against `fixtures/bench-reference/` and compares them in process. Each size runs in a
-//! child process of its own so that `VmHWM` (peak resident memory, `/proc/self/status`) is
-//! that size's alone. Plain timing, no statistics framework.
+//! child process of its own. Plain timing, no statistics framework.
+//!
+//! `cmp CPU s` is the CPU time (all threads) of the comparison, the figure to trust on a
+//! machine shared with other jobs; `CRs/s` is over the comparison's wall time.
+//!
+//! Memory is the peak resident set (`VmHWM`, `/proc/self/status`) of each phase, above the
+//! resident set before the input was generated (reference and engine loaded). The peak is
+//! reset between the phases through `/proc/self/clear_refs` (Linux), so "parse MB" covers the
+//! generated text plus the parsed CRs and "cmp MB" the parsed CRs plus everything the engine
+//! allocates. `peak/in` is the larger of the two over the input's size. Where the reset is
+//! not available the compare peak is the process' peak so far.
 //!
 //! ```text
 //! cargo bench --bench compare                       # 1k, 10k, 50k, parallel (the default)
@@ -19,8 +28,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use driftlint::kubecompare::Cr;
 use driftlint::kubecompare::engine::{Engine, Options, Parallelism, Retain, Status};
+use driftlint::kubecompare::{Packed, collect};
 use driftlint::reference;
 
 fn main() {
@@ -53,8 +62,8 @@ fn main() {
     }
     println!("mode {mode}, {} rayon threads", rayon::current_num_threads());
     println!(
-        "{:>7} {:>9} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
-        "CRs", "compared", "input MB", "parse s", "compare s", "CRs/s", "base MB", "peak MB", "peak/in"
+        "{:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
+        "CRs", "compared", "input MB", "parse s", "compare s", "cmp CPU s", "CRs/s", "parse MB", "cmp MB", "peak/in"
     );
     let exe = std::env::current_exe().unwrap_or_else(|_| "compare".into());
     for n in sizes {
@@ -76,23 +85,26 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
     };
     let options = Options { parallelism, retain: Retain::DiffOnly, ..Options::default() };
     let engine = Engine::new(&compiled, Vec::new(), &[], options).map_err(|e| e.to_string())?;
-    let base = vm_hwm_kb();
+    let base = reset_peak();
 
     let text = generate(n);
     let input_bytes = text.len();
     let t = Instant::now();
-    let crs = parse(&text);
+    let packed = parse(&text)?;
     drop(text);
     let parse_s = t.elapsed().as_secs_f64();
+    let parse_peak = vm_hwm_kb().saturating_sub(base);
 
+    reset_peak();
+    let cpu = cpu_s();
     let t = Instant::now();
-    let comparison = engine.compare(crs);
+    let comparison = engine.compare_packed(packed.crs, packed.index);
     let compare_s = t.elapsed().as_secs_f64();
+    let compare_cpu = cpu_s() - cpu;
     if let Some(e) = comparison.fatal_error() {
         return Err(e);
     }
-    let peak = vm_hwm_kb();
-
+    let compare_peak = vm_hwm_kb().saturating_sub(base);
     let mut compared = 0usize;
     let mut hash = Fnv::default();
     for r in &comparison.results {
@@ -108,25 +120,48 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
     }
     let mb = |kb: u64| kb as f64 / 1024.0;
     println!(
-        "{n:>7} {compared:>9} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
+        "{n:>7} {compared:>9} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {compare_cpu:>9.2} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
         input_bytes as f64 / 1_048_576.0,
         n as f64 / compare_s,
-        mb(base),
-        mb(peak),
-        (peak.saturating_sub(base) * 1024) as f64 / input_bytes as f64,
+        mb(parse_peak),
+        mb(compare_peak),
+        (parse_peak.max(compare_peak) * 1024) as f64 / input_bytes as f64,
         hash.0,
     );
     Ok(())
 }
 
-/// `VmHWM` of this process in KiB (0 where `/proc` is unavailable).
-fn vm_hwm_kb() -> u64 {
+/// A `/proc/self/status` field in KiB (0 where `/proc` is unavailable).
+fn status_kb(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// CPU time (user + system) of this process so far, in seconds, from `/proc/self/stat`
+/// (clock ticks, assumed 100 per second): less sensitive to other jobs than wall time.
+fn cpu_s() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0)).collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)) as f64 / 100.0
+}
+
+/// Peak resident memory (`VmHWM`) in KiB.
+fn vm_hwm_kb() -> u64 {
+    status_kb("VmHWM:")
+}
+
+/// Resets the peak to the current resident size (`clear_refs` 5) and returns that size
+/// (`VmRSS`), the base the next phase's peak is measured from.
+fn reset_peak() -> u64 {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    status_kb("VmRSS:")
 }
 
 /// The CRs as a cluster dump would hold them: one multi-document YAML stream with the
@@ -194,17 +229,9 @@ fn generate(n: usize) -> String {
     s
 }
 
-/// Parses the stream the way `collect` does for a file (first CR per id; ids are unique here).
-fn parse(text: &str) -> Vec<Cr> {
-    let stream = driftlint_yaml::parse_stream(text);
-    stream
-        .documents
-        .into_iter()
-        .map(|d| {
-            let object = d.root.to_json();
-            Cr { id: driftlint::kubecompare::collect::cr_id(&object), object, source: "bench".to_owned() }
-        })
-        .collect()
+/// Collects the stream as `driftlint compare` does for a file (packed CRs, reference indexes).
+fn parse(text: &str) -> Result<Packed, String> {
+    collect::collect_text(text, "bench").map_err(|e| e.to_string())
 }
 
 /// FNV-1a, enough to tell two runs' results apart.

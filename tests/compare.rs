@@ -306,7 +306,11 @@ fn external_diff_program_runs_on_temp_dirs() {
     let mut cr =
         serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "live"}});
     let c = Candidate { id: "cm.yaml", omit: &[], ignore_unspecified_fields: false, per_field: &[] };
-    let opts = Options { diff: compare::DiffProgram::parse_external("diff -r"), show_managed_fields: false };
+    let opts = Options {
+        diff: compare::DiffProgram::parse_external("diff -r"),
+        show_managed_fields: false,
+        ..Options::default()
+    };
     let Verdict::Compared(o) = compare::compare_one(
         &mut cr,
         |_| Ok("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: ref\n".into()),
@@ -319,7 +323,11 @@ fn external_diff_program_runs_on_temp_dirs() {
         panic!()
     };
     assert!(o.diff_output.contains("<   a: ref") && o.diff_output.contains(">   a: live"), "{}", o.diff_output);
-    let opts = Options { diff: compare::DiffProgram::parse_external("/nonexistent/diff"), show_managed_fields: false };
+    let opts = Options {
+        diff: compare::DiffProgram::parse_external("/nonexistent/diff"),
+        show_managed_fields: false,
+        ..Options::default()
+    };
     let e = compare::compare_one(&mut cr, |_| Ok("kind: ConfigMap\n".into()), &c, &[], &[], &opts).unwrap_err();
     assert_eq!(
         e.to_string(),

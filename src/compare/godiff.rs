@@ -43,7 +43,18 @@ pub fn diff_main(text1: &str, text2: &str) -> Vec<Segment> {
 /// kube-compare's diff score (§5.8): the byte length of every Insert and Delete segment.
 #[must_use]
 pub fn score(merged: &str, live: &str) -> usize {
-    diff_main(merged, live).iter().filter(|s| s.op != Op::Equal).map(|s| s.text.len()).sum()
+    if merged == live {
+        return 0;
+    }
+    let a: Runes = merged.chars().collect();
+    let b: Runes = live.chars().collect();
+    let deadline = Instant::now() + TIMEOUT;
+    // The segments' UTF-8 byte lengths, without building their strings.
+    main_runes(&a, &b, deadline)
+        .iter()
+        .filter(|(op, _)| *op != Op::Equal)
+        .map(|(_, t)| t.iter().map(|c| c.len_utf8()).sum::<usize>())
+        .sum()
 }
 
 fn main_runes(text1: &[char], text2: &[char], deadline: Instant) -> Vec<RDiff> {

@@ -64,6 +64,10 @@ pub struct Options {
     pub diff: DiffProgram,
     /// `--show-managed-fields`: keep `metadata.managedFields` in the written sides.
     pub show_managed_fields: bool,
+    /// Only [`Outcome::score`], [`Outcome::diff_output`] and [`Outcome::name`] are wanted:
+    /// the outcome's objects are left `null` and its YAML texts empty, so no copy of the
+    /// CR or of the rendered object is made (large `driftlint compare` runs).
+    pub diff_only: bool,
 }
 
 /// The result of comparing a CR with one candidate.
@@ -160,22 +164,39 @@ pub fn compare_one(
     }
     // 6. Omit on the rendered object.
     omit_fields(&mut rendered, candidate.omit);
-    // 7. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff.
-    let (mut m, mut l) = (rendered.clone(), cr.clone());
-    if !options.show_managed_fields {
-        for v in [&mut m, &mut l] {
-            if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-                meta.shift_remove("managedFields");
+    // 7. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff. The
+    //    copies are only made when one of those actually changes a side.
+    let strip =
+        |v: &Value| !options.show_managed_fields && v.get("metadata").and_then(|m| m.get("managedFields")).is_some();
+    let (merged_yaml, live_yaml) = if is_secret(cr) || strip(&rendered) || strip(cr) {
+        let (mut m, mut l) = (rendered.clone(), cr.clone());
+        if !options.show_managed_fields {
+            for v in [&mut m, &mut l] {
+                if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+                    meta.shift_remove("managedFields");
+                }
             }
         }
-    }
-    mask_secrets(&mut m, &mut l);
-    let merged_yaml = driftlint_yaml::to_yaml_string(&m);
-    let live_yaml = driftlint_yaml::to_yaml_string(&l);
+        mask_secrets(&mut m, &mut l);
+        (driftlint_yaml::to_yaml_string(&m), driftlint_yaml::to_yaml_string(&l))
+    } else {
+        (driftlint_yaml::to_yaml_string(&rendered), driftlint_yaml::to_yaml_string(cr))
+    };
     let diff_output =
         diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;
     // 8. Score.
     let score = godiff::score(&merged_yaml, &live_yaml);
+    if options.diff_only {
+        return Ok(Verdict::Compared(Box::new(Outcome {
+            merged: Value::Null,
+            live: Value::Null,
+            merged_yaml: String::new(),
+            live_yaml: String::new(),
+            score,
+            diff_output,
+            name,
+        })));
+    }
     Ok(Verdict::Compared(Box::new(Outcome {
         merged: rendered,
         live: cr.clone(),

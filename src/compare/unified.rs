@@ -100,6 +100,8 @@ pub fn diff_output(
     live_yaml: &str,
 ) -> Result<String, DiffProgramError> {
     match program {
+        // GNU diff prints nothing for equal files: no names or timestamps to make.
+        DiffProgram::InProcess if merged_yaml == live_yaml => Ok(String::new()),
         DiffProgram::InProcess => {
             Ok(unified_diff(&temp_name("MERGED-").join(name), &temp_name("LIVE-").join(name), merged_yaml, live_yaml))
         }

@@ -44,6 +44,12 @@ impl ReferenceIndex {
         idx
     }
 
+    /// Adds another index's keys (indexes built per CR, merged in load order).
+    pub fn extend(&mut self, other: ReferenceIndex) {
+        self.owners.extend(other.owners);
+        self.subjects.extend(other.subjects);
+    }
+
     fn add_owners(&mut self, cr: &Value) {
         let Some(Value::Array(refs)) = cr.get("metadata").and_then(|m| m.get("ownerReferences")) else {
             return;

@@ -11,12 +11,16 @@
 //! (`failed to collect resources: …`), decode problems after everything was read
 //! (`error occurred while trying to fetch resources: …`).
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::glob;
+use super::packed::PackedCr;
+use super::stream::{self, Event};
+use crate::correlate::ReferenceIndex;
 
 /// File extensions read inside directories (`resource.FileExtensions`).
 const EXTENSIONS: [&str; 3] = [".json", ".yaml", ".yml"];
@@ -107,6 +111,27 @@ pub fn collect_crs(inputs: &[String], recursive: bool) -> Result<Collected, Coll
 /// # Errors
 /// [`CollectError`] with kube-compare's text.
 pub fn collect_crs_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Collected, CollectError> {
+    let packed = collect_packed_with(inputs, recursive, io)?;
+    Ok(Collected { crs: packed.crs.into_iter().map(PackedCr::unpack).collect(), warnings: packed.warnings })
+}
+
+/// The result of a successful collection, with the CRs packed until they are compared
+/// (what [`super::engine::Engine::compare_packed`] takes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Packed {
+    /// De-duplicated CRs in load order.
+    pub crs: Vec<PackedCr>,
+    /// The ownerReference and RBAC-subject indexes of those CRs (§4.5).
+    pub index: ReferenceIndex,
+    /// Skip warnings, as in [`Collected::warnings`].
+    pub warnings: Vec<String>,
+}
+
+/// [`collect_crs_with`], keeping the CRs packed.
+///
+/// # Errors
+/// [`CollectError`] with kube-compare's text.
+pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Packed, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
     for visit in visits {
@@ -125,12 +150,26 @@ pub fn collect_crs_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> 
             },
         }
     }
-    if !reader.errors.is_empty() {
-        return Err(CollectError::Fetch { message: aggregate(&reader.errors), warnings: reader.warnings });
+    reader.finish()
+}
+
+/// Collects the CRs of one text as if it were a file named `source` (benchmarks, tests).
+///
+/// # Errors
+/// [`CollectError::Fetch`] for documents that cannot be decoded.
+pub fn collect_text(text: &str, source: &str) -> Result<Packed, CollectError> {
+    let mut reader = Reader::default();
+    reader.read_stream(text, source);
+    reader.finish()
+}
+
+impl Reader {
+    fn finish(self) -> Result<Packed, CollectError> {
+        if !self.errors.is_empty() {
+            return Err(CollectError::Fetch { message: aggregate(&self.errors), warnings: self.warnings });
+        }
+        Ok(Packed { crs: self.crs, index: self.index, warnings: self.warnings })
     }
-    let mut seen = std::collections::HashSet::new();
-    let crs = reader.crs.into_iter().filter(|cr| seen.insert(cr.id.clone())).collect();
-    Ok(Collected { crs, warnings: reader.warnings })
 }
 
 fn io_text(e: &std::io::Error) -> String {
@@ -249,101 +288,34 @@ fn clean(p: &str) -> String {
     }
 }
 
-/// Decodes streams into CRs, warnings and errors, in visit order.
+/// Decodes streams into packed CRs, warnings and errors, in visit order. CRs are
+/// de-duplicated as they come (the first per id stays), and only kept CRs feed the
+/// reference indexes.
 #[derive(Default)]
 struct Reader {
-    crs: Vec<Cr>,
+    crs: Vec<PackedCr>,
+    seen: HashSet<String>,
+    index: ReferenceIndex,
     warnings: Vec<String>,
     errors: Vec<String>,
 }
 
 impl Reader {
     fn read_stream(&mut self, text: &str, source: &str) {
-        let stream = driftlint_yaml::parse_stream(text);
-        for doc in &stream.documents {
-            if let Some(w) = doc.warnings.iter().find(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. })) {
-                // sigs.k8s.io/yaml rejects such keys while converting: an "error parsing" that
-                // stops the file.
-                self.parse_error(source, &w.message());
-                return;
+        for event in stream::decode_stream(text, source) {
+            match event {
+                Event::Cr(b) => {
+                    let (cr, refs) = *b;
+                    if self.seen.insert(cr.id.clone()) {
+                        self.index.extend(refs);
+                        self.crs.push(cr);
+                    }
+                }
+                Event::Warning(w) => self.warnings.push(w),
+                Event::Error(e) => self.errors.push(e),
             }
-            let value = doc.root.to_json();
-            self.decode(value, source);
-        }
-        if let Some(e) = stream.error {
-            let msg = format!("yaml: line {}: {}", e.line, e.message);
-            self.parse_error(source, &msg);
         }
     }
-
-    /// `error parsing <src>: error converting YAML to JSON: <msg>`, downgraded to a warning
-    /// that shows the third word and the text from the last `:` (§1.7, kube-compare's
-    /// "TODO: Fix this error message truncation").
-    fn parse_error(&mut self, source: &str, msg: &str) {
-        let err = format!("error parsing {source}: error converting YAML to JSON: {msg}");
-        let tail = err.rfind(':').map_or("", |i| &err[i..]).to_owned();
-        self.warnings.push(skip_warning(&word(&err, 2), &tail));
-    }
-
-    fn decode(&mut self, value: Value, source: &str) {
-        let type_name = match &value {
-            Value::Null => return,
-            Value::Object(_) => "",
-            Value::String(_) => "string",
-            Value::Number(_) => "number",
-            Value::Bool(_) => "bool",
-            Value::Array(_) => "array",
-        };
-        if !type_name.is_empty() {
-            self.errors.push(format!(
-                "unable to decode {source:?}: json: cannot unmarshal {type_name} into Go value of type unstructured.detector"
-            ));
-            return;
-        }
-        if let Some(Value::Array(items)) = value.get("items") {
-            for item in items.clone() {
-                self.decode_item(item, source);
-            }
-            return;
-        }
-        if !has_kind(&value) {
-            let err = format!("unable to decode {source:?}: Object 'Kind' is missing in '...'");
-            self.warnings.push(skip_warning(&word(&err, 3), "'Kind' is missing"));
-            return;
-        }
-        self.push(value, source);
-    }
-
-    /// A list item: nested lists flatten again; a kind-less item fails type lookup
-    /// (`unable to get type info from the object "*unstructured.Unstructured": Object 'Kind'
-    /// is missing …`), whose fourth word is `type`.
-    fn decode_item(&mut self, item: Value, source: &str) {
-        if let Some(Value::Array(items)) = item.get("items") {
-            for i in items.clone() {
-                self.decode_item(i, source);
-            }
-            return;
-        }
-        if !item.is_object() || !has_kind(&item) {
-            self.warnings.push(skip_warning("type", "'Kind' is missing"));
-            return;
-        }
-        self.push(item, source);
-    }
-
-    fn push(&mut self, object: Value, source: &str) {
-        let id = cr_id(&object);
-        self.crs.push(Cr { id, object, source: source.to_owned() });
-    }
-}
-
-fn has_kind(v: &Value) -> bool {
-    v.get("kind").and_then(Value::as_str).is_some_and(|k| !k.is_empty())
-}
-
-/// kube-compare's `extractPath`: the n-th space-separated word, or `Unknown Path`.
-fn word(s: &str, n: usize) -> String {
-    s.split(' ').nth(n).unwrap_or("Unknown Path").to_owned()
 }
 
 /// kube-compare's `skipInvalidResources` format.

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::collect::{self, Cr};
+use super::packed::PackedCr;
 use crate::compare::{
     self, Candidate, CompareError, DiffProgram, FieldFunc, InlineDiff, Outcome, RenderError, UserOverride, Verdict,
 };
@@ -318,14 +319,42 @@ impl<'a> Engine<'a> {
     /// Correlates and compares every CR (Appendix C's loop). Never fails: per-CR errors are
     /// in [`Status::Failed`]; [`Comparison::fatal_error`] gives kube-compare's verdict.
     #[must_use]
-    pub fn compare(&self, mut crs: Vec<Cr>) -> Comparison {
-        // §4.5: reference-only matches count before any comparison (and before omission).
-        let mut match_count = vec![0usize; self.compiled.templates.len()];
+    pub fn compare(&self, crs: Vec<Cr>) -> Comparison {
         let index = ReferenceIndex::new(crs.iter().map(|c| &c.object));
-        let reference_only = index.reference_only(&self.metas);
-        for &i in &reference_only {
-            match_count[i] += 1;
+        self.compare_all(crs, index)
+    }
+
+    /// [`Engine::compare`] for packed CRs (see [`super::packed`]): each CR is unpacked only
+    /// while it is compared, and with [`Retain::DiffOnly`] its object is dropped right after
+    /// (the returned [`Comparison::crs`] then hold `null` objects). `index` are the CRs'
+    /// reference indexes (§4.5), as [`collect::Packed`] gives them. When `lookupCR(s)` can
+    /// see the CRs, they are all unpacked first, as they must be visible at once.
+    #[must_use]
+    pub fn compare_packed(&self, crs: Vec<PackedCr>, index: ReferenceIndex) -> Comparison {
+        if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
+            return self.compare_all(crs.into_iter().map(PackedCr::unpack).collect(), index);
         }
+        let reference_only = index.reference_only(&self.metas);
+        let one = |(ci, packed): (usize, PackedCr)| {
+            let mut cr = packed.unpack();
+            let result = self.compare_cr(ci, &mut cr, &index, None);
+            if self.options.retain == Retain::DiffOnly {
+                cr.object = Value::Null;
+            }
+            (cr, result)
+        };
+        let (crs, results): (Vec<Cr>, Vec<CrResult>) = if self.options.parallelism == Parallelism::Sequential {
+            crs.into_iter().enumerate().map(one).unzip()
+        } else {
+            // Indexed parallel iterators collect in input order: identical to the loop above.
+            crs.into_par_iter().enumerate().map(one).unzip()
+        };
+        self.finish(crs, results, reference_only)
+    }
+
+    fn compare_all(&self, mut crs: Vec<Cr>, index: ReferenceIndex) -> Comparison {
+        // §4.5: reference-only matches are found before any omission.
+        let reference_only = index.reference_only(&self.metas);
         let results: Vec<CrResult> = if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
             // What lookupCR(s) see: all CRs, each updated as its omission changes it (§3.4).
             let mut lookups: Vec<GoValue> = crs.iter().map(|c| GoValue::from_json(&c.object)).collect();
@@ -336,6 +365,15 @@ impl<'a> Engine<'a> {
             // Indexed parallel iterators collect in input order: identical to the loop above.
             crs.par_iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, None)).collect()
         };
+        self.finish(crs, results, reference_only)
+    }
+
+    /// Match counts (§4.3, §4.5) and downgrade warnings over the per-CR results.
+    fn finish(&self, crs: Vec<Cr>, results: Vec<CrResult>, reference_only: Vec<usize>) -> Comparison {
+        let mut match_count = vec![0usize; self.compiled.templates.len()];
+        for &i in &reference_only {
+            match_count[i] += 1;
+        }
         let mut warnings = Vec::new();
         for r in &results {
             match &r.status {
@@ -361,8 +399,11 @@ impl<'a> Engine<'a> {
         };
         let matched = self.override_correlator.candidates(&cr.object, &cr.id);
         let matched_overrides: Vec<&UserOverride> = matched.iter().map(|&i| &self.overrides[i]).collect();
-        let options =
-            compare::Options { diff: self.options.diff.clone(), show_managed_fields: self.options.show_managed_fields };
+        let options = compare::Options {
+            diff: self.options.diff.clone(),
+            show_managed_fields: self.options.show_managed_fields,
+            diff_only: self.options.retain == Retain::DiffOnly,
+        };
         let mut best: Option<(usize, Box<Outcome>)> = None;
         let mut tried = Vec::with_capacity(candidates.len());
         let mut errors: Vec<CompareError> = Vec::new();

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::collect::{self, Collected};
+use super::collect::{self, Packed};
 use super::engine::{self, Compared, Engine, Parallelism, Retain, Status};
 use super::output::{self, DiffSum, Output, Summary, Warning};
 use super::summary::{self, ComponentRule, TemplateRef};
@@ -98,7 +98,10 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         compare::load_overrides(Path::new(&opts.overrides)).map_err(|e| Fatal::new(e.to_string(), &stderr))?
     };
     let engine_options = engine::Options {
-        diff: compare::DiffProgram::from_env(),
+        // KUBECTL_EXTERNAL_DIFF shapes the text report only (a deliberate difference: kube-compare
+        // runs it once per CR for every format; the machine formats keep the in-process
+        // unified diff, so no subprocess or temp file is made for them).
+        diff: if is_text(&opts.output) { compare::DiffProgram::from_env() } else { compare::DiffProgram::InProcess },
         show_managed_fields: opts.show_managed_fields,
         verbose: opts.verbose,
         parallelism: Parallelism::Auto,
@@ -116,17 +119,19 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     }
 
     // §1.7: collect the CRs.
-    let Collected { crs, warnings } = collect::collect_crs(&opts.inputs, opts.recursive).map_err(|e| {
-        let mut pre = stderr.clone();
-        if let collect::CollectError::Fetch { warnings, .. } = &e {
-            pre.extend(warnings.iter().cloned());
-        }
-        Fatal::new(e.to_string(), &pre)
-    })?;
+    // Packed until compared: memory stays near the input size (see `packed`).
+    let Packed { crs, index, warnings } =
+        collect::collect_packed_with(&opts.inputs, opts.recursive, &mut collect::StdIo).map_err(|e| {
+            let mut pre = stderr.clone();
+            if let collect::CollectError::Fetch { warnings, .. } = &e {
+                pre.extend(warnings.iter().cloned());
+            }
+            Fatal::new(e.to_string(), &pre)
+        })?;
     stderr.extend(warnings);
 
     // Appendix C's loop, then kube-compare's policy over its results.
-    let mut comparison = engine.compare(crs);
+    let mut comparison = engine.compare_packed(crs, index);
     for w in &comparison.warnings {
         warn(&mut stderr, w);
     }
@@ -208,6 +213,12 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         _ => (super::text::to_text(&out, opts.verbose), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
+}
+
+/// Whether `-o` selects the text report (anything that is not a named machine format, as the
+/// renderer's dispatch below treats it).
+fn is_text(output: &str) -> bool {
+    !matches!(output, "json" | "yaml" | "junit" | "generate-patches")
 }
 
 /// Maps the reference's components onto the summary rules (§2.4, §2.5).

@@ -53,8 +53,8 @@ impl Analysis {
                 block_allowed: false,
             };
         }
-        let chars: Vec<char> = value.chars().collect();
-        let n = chars.len();
+        // One pass with a one-character look-ahead (no buffer: this runs for every scalar).
+        let mut chars = value.chars().peekable();
         let mut block_indicators = value.starts_with("---") || value.starts_with("...");
         let (mut line_breaks, mut special) = (false, false);
         let (mut leading_space, mut leading_break) = (false, false);
@@ -62,8 +62,11 @@ impl Analysis {
         let (mut break_space, mut space_break) = (false, false);
         let (mut previous_space, mut previous_break) = (false, false);
         let mut preceded_by_ws = true;
-        for (i, &c) in chars.iter().enumerate() {
-            let followed_by_ws = i + 1 >= n || is_blank(chars[i + 1]);
+        let mut i = 0usize;
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied();
+            let last = next.is_none();
+            let followed_by_ws = next.is_none_or(is_blank);
             if i == 0 {
                 match c {
                     '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
@@ -84,14 +87,14 @@ impl Analysis {
             }
             if c == ' ' {
                 leading_space |= i == 0;
-                trailing_space |= i + 1 == n;
+                trailing_space |= last;
                 break_space |= previous_break;
                 previous_space = true;
                 previous_break = false;
             } else if is_break(c) {
                 line_breaks = true;
                 leading_break |= i == 0;
-                trailing_break |= i + 1 == n;
+                trailing_break |= last;
                 space_break |= previous_space;
                 previous_space = false;
                 previous_break = true;
@@ -100,6 +103,7 @@ impl Analysis {
                 previous_break = false;
             }
             preceded_by_ws = is_blank(c) || is_break(c) || c == '\0';
+            i += 1;
         }
         let mut a = Analysis {
             multiline: line_breaks,

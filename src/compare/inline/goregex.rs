@@ -33,6 +33,31 @@ pub fn quote_meta(s: &str) -> String {
     out
 }
 
+/// Patterns kept per thread by [`compile_cached`] before the cache starts over.
+const CACHE_LIMIT: usize = 256;
+
+thread_local! {
+    static CACHE: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<Result<GoRegex, String>>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// [`compile`], remembered per thread: a template's `regex` pattern is the same for every CR
+/// it is compared with, and compiling it dominated the inline step.
+pub fn compile_cached(pat: &str) -> std::rc::Rc<Result<GoRegex, String>> {
+    CACHE.with(|cache| {
+        if let Some(hit) = cache.borrow().get(pat) {
+            return hit.clone();
+        }
+        let compiled = std::rc::Rc::new(compile(pat));
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(pat.to_owned(), compiled.clone());
+        compiled
+    })
+}
+
 /// Compiles a Go pattern. The error is Go's text, `error parsing regexp: …`.
 pub fn compile(pat: &str) -> Result<GoRegex, String> {
     let (rust, group_names) = translate(pat)?;

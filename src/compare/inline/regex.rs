@@ -21,7 +21,8 @@ struct TopLevel {
 }
 
 pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> Result<String, String> {
-    let Ok(re) = goregex::compile(pattern) else { return Ok(pattern.to_owned()) };
+    let compiled = goregex::compile_cached(pattern);
+    let Ok(re) = compiled.as_ref() else { return Ok(pattern.to_owned()) };
     let Some(caps) = re.re.captures(value) else { return Ok(pattern.to_owned()) };
     let mut top: Vec<TopLevel> = Vec::new();
     for (i, name) in re.names.iter().enumerate() {

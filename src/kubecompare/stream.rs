@@ -1,0 +1,204 @@
+//! Decoding one input stream (a file, stdin or a URL body) into collection events: CRs,
+//! skip warnings and decode errors, in document order, with kube-compare's texts (§1.7).
+//!
+//! A multi-document stream is cut at its `---` lines and the pieces are parsed in parallel,
+//! each CR packed ([`super::packed`]) as soon as it is decoded, so the spanned YAML trees of a
+//! large dump never exist all at once. Cutting is only an optimisation: when any piece has a
+//! YAML error or warning, the whole stream is parsed again in one go, so error texts, line
+//! numbers and the documents kept before an error are exactly those of a single parse.
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::collect::{Cr, cr_id, skip_warning};
+use super::packed::PackedCr;
+use crate::correlate::ReferenceIndex;
+
+/// What decoding a stream produces, in order.
+pub(crate) enum Event {
+    /// A CR, packed, with its contribution to the reference indexes (§4.5).
+    Cr(Box<(PackedCr, ReferenceIndex)>),
+    /// A skip warning (already in kube-compare's words).
+    Warning(String),
+    /// A decode error (fatal after everything was read).
+    Error(String),
+}
+
+/// Decodes `text`, read from `source`.
+pub(crate) fn decode_stream(text: &str, source: &str) -> Vec<Event> {
+    let pieces = split_documents(text);
+    if pieces.len() > 1
+        && let Some(events) = pieces.par_iter().map(|p| decode_clean(p, source)).collect::<Option<Vec<_>>>()
+    {
+        return events.into_iter().flatten().collect();
+    }
+    decode_whole(text, source)
+}
+
+/// The stream cut before every line that starts with a document start marker (`---`
+/// followed by a blank or the end of the line). YAML ends any block or plain scalar at such
+/// a line and refuses it inside quoted scalars and flow collections, so each piece holds
+/// whole documents; anything unusual shows up as an error in some piece.
+fn split_documents(text: &str) -> Vec<&str> {
+    let mut cuts = vec![0];
+    let bytes = text.as_bytes();
+    let mut line = 0;
+    while line < bytes.len() {
+        let rest = &bytes[line..];
+        if line > 0 && rest.starts_with(b"---") && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            cuts.push(line);
+        }
+        line = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => line + i + 1,
+            None => bytes.len(),
+        };
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+/// A piece's events, or `None` when it has a YAML error or warning (then the whole stream
+/// is parsed at once instead).
+fn decode_clean(piece: &str, source: &str) -> Option<Vec<Event>> {
+    let stream = driftlint_yaml::parse_stream(piece);
+    if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
+        return None;
+    }
+    let mut events = Vec::new();
+    for doc in stream.documents {
+        let value = doc.root.to_json();
+        drop(doc);
+        decode(value, source, &mut events);
+    }
+    Some(events)
+}
+
+/// The stream parsed in one go.
+fn decode_whole(text: &str, source: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    let stream = driftlint_yaml::parse_stream(text);
+    for doc in stream.documents {
+        if let Some(w) = doc.warnings.iter().find(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. })) {
+            // sigs.k8s.io/yaml rejects such keys while converting: an "error parsing" that
+            // stops the file.
+            events.push(parse_error(source, &w.message()));
+            return events;
+        }
+        let value = doc.root.to_json();
+        drop(doc);
+        decode(value, source, &mut events);
+    }
+    if let Some(e) = stream.error {
+        let msg = format!("yaml: line {}: {}", e.line, e.message);
+        events.push(parse_error(source, &msg));
+    }
+    events
+}
+
+/// `error parsing <src>: error converting YAML to JSON: <msg>`, downgraded to a warning
+/// that shows the third word and the text from the last `:` (§1.7, kube-compare's
+/// "TODO: Fix this error message truncation").
+fn parse_error(source: &str, msg: &str) -> Event {
+    let err = format!("error parsing {source}: error converting YAML to JSON: {msg}");
+    let tail = err.rfind(':').map_or("", |i| &err[i..]).to_owned();
+    Event::Warning(skip_warning(&word(&err, 2), &tail))
+}
+
+fn decode(value: Value, source: &str, events: &mut Vec<Event>) {
+    let type_name = match &value {
+        Value::Null => return,
+        Value::Object(_) => "",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "bool",
+        Value::Array(_) => "array",
+    };
+    if !type_name.is_empty() {
+        events.push(Event::Error(format!(
+            "unable to decode {source:?}: json: cannot unmarshal {type_name} into Go value of type unstructured.detector"
+        )));
+        return;
+    }
+    if let Some(Value::Array(items)) = value.get("items") {
+        for item in items.clone() {
+            decode_item(item, source, events);
+        }
+        return;
+    }
+    if !has_kind(&value) {
+        let err = format!("unable to decode {source:?}: Object 'Kind' is missing in '...'");
+        events.push(Event::Warning(skip_warning(&word(&err, 3), "'Kind' is missing")));
+        return;
+    }
+    push(value, source, events);
+}
+
+/// A list item: nested lists flatten again; a kind-less item fails type lookup
+/// (`unable to get type info from the object "*unstructured.Unstructured": Object 'Kind'
+/// is missing …`), whose fourth word is `type`.
+fn decode_item(item: Value, source: &str, events: &mut Vec<Event>) {
+    if let Some(Value::Array(items)) = item.get("items") {
+        for i in items.clone() {
+            decode_item(i, source, events);
+        }
+        return;
+    }
+    if !item.is_object() || !has_kind(&item) {
+        events.push(Event::Warning(skip_warning("type", "'Kind' is missing")));
+        return;
+    }
+    push(item, source, events);
+}
+
+fn push(object: Value, source: &str, events: &mut Vec<Event>) {
+    let refs = ReferenceIndex::new(std::iter::once(&object));
+    let cr = Cr { id: cr_id(&object), object, source: source.to_owned() };
+    events.push(Event::Cr(Box::new((PackedCr::pack(cr), refs))));
+}
+
+fn has_kind(v: &Value) -> bool {
+    v.get("kind").and_then(Value::as_str).is_some_and(|k| !k.is_empty())
+}
+
+/// kube-compare's `extractPath`: the n-th space-separated word, or `Unknown Path`.
+fn word(s: &str, n: usize) -> String {
+    s.split(' ').nth(n).unwrap_or("Unknown Path").to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_at_document_markers_only() {
+        let text = "a: 1\n---\nb: |\n  ---\n--- # c\nc: 2\n---x: 1\n---\n";
+        assert_eq!(split_documents(text), ["a: 1\n", "---\nb: |\n  ---\n", "--- # c\nc: 2\n---x: 1\n", "---\n"]);
+        assert_eq!(split_documents("---\na: 1\n"), ["---\na: 1\n"]);
+        assert_eq!(split_documents(""), [""]);
+    }
+
+    fn ids(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| match e {
+                Event::Cr(b) => b.0.id.clone(),
+                Event::Warning(w) => format!("W {w}"),
+                Event::Error(e) => format!("E {e}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pieces_give_what_one_parse_gives() {
+        let docs = "apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\nkind: B\nmetadata:\n  name: b\n  x: |\n    l1\n---\n- 1\n";
+        assert_eq!(ids(&decode_stream(docs, "s")), ids(&decode_whole(docs, "s")));
+        assert_eq!(ids(&decode_stream(docs, "s")).len(), 3);
+        // An error in a later document: the whole stream is parsed once, keeping what came
+        // before and the error's line as a single parse reports it.
+        let bad = "kind: A\nmetadata: {name: a}\n---\nkind: B\nmetadata: {name: [\n---\nkind: C\n";
+        let got = ids(&decode_stream(bad, "s"));
+        assert_eq!(got, ids(&decode_whole(bad, "s")));
+        assert_eq!(got[0], "_A_a");
+        assert!(got[1].starts_with("W Skipping"), "{got:?}");
+    }
+}
