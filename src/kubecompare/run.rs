@@ -98,10 +98,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         compare::load_overrides(Path::new(&opts.overrides)).map_err(|e| Fatal::new(e.to_string(), &stderr))?
     };
     let engine_options = engine::Options {
-        // KUBECTL_EXTERNAL_DIFF shapes the text report only (a deliberate difference: kube-compare
-        // runs it once per CR for every format; the machine formats keep the in-process
-        // unified diff, so no subprocess or temp file is made for them).
-        diff: if is_text(&opts.output) { compare::DiffProgram::from_env() } else { compare::DiffProgram::InProcess },
+        diff: compare::DiffProgram::from_env(),
         show_managed_fields: opts.show_managed_fields,
         verbose: opts.verbose,
         parallelism: Parallelism::Auto,
@@ -213,12 +210,6 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         _ => (super::text::to_text(&out, opts.verbose), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
-}
-
-/// Whether `-o` selects the text report (anything that is not a named machine format, as the
-/// renderer's dispatch below treats it).
-fn is_text(output: &str) -> bool {
-    !matches!(output, "json" | "yaml" | "junit" | "generate-patches")
 }
 
 /// Maps the reference's components onto the summary rules (§2.4, §2.5).

@@ -162,25 +162,3 @@ fn bundled_example_reports_drift_with_exit_1() {
     let out = deploy["DiffOutput"].as_str().unwrap();
     assert!(out.contains("-            memory: 256Mi\n") && out.contains("+            memory: 512Mi\n"), "{out}");
 }
-
-#[test]
-fn external_diff_shapes_the_text_report_only() {
-    let dir = std::fs::canonicalize(corpus().join("SomeDiffs__with_diff_y")).unwrap();
-    let case = read_case(&dir);
-    assert!(case.env.iter().any(|(k, _)| k == "KUBECTL_EXTERNAL_DIFF"), "the case sets the variable");
-    // Text: the external program's side-by-side output, for every compared CR.
-    let text = run_case(&dir, &case.args, &case.env);
-    assert_eq!(text.code, 1, "{}", text.stderr);
-    assert!(text.stdout.contains("Diff Output: diff -y -W 150 "), "{}", text.stdout);
-    assert!(!text.stdout.contains("diff -u -N"), "{}", text.stdout);
-    // JSON: the in-process unified diff, and only for CRs that differ.
-    let mut args = case.args.clone();
-    args.extend(["-o".into(), "json".into()]);
-    let json = run_case(&dir, &args, &case.env);
-    assert_eq!(json.code, 1, "{}", json.stderr);
-    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-    let outputs: Vec<&str> =
-        v["Diffs"].as_array().unwrap().iter().map(|d| d["DiffOutput"].as_str().unwrap_or_default()).collect();
-    assert!(outputs.iter().any(|o| o.starts_with("diff -u -N ")), "{outputs:?}");
-    assert!(outputs.iter().all(|o| o.is_empty() || o.starts_with("diff -u -N ")), "{outputs:?}");
-}
