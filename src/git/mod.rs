@@ -2,9 +2,9 @@
 //! read from the object database, and the changed-file scopes of a commit or a pull request.
 
 pub mod changes;
-pub mod scope;
 pub mod location;
 pub mod read;
+pub mod scope;
 pub mod tree;
 
 use std::path::PathBuf;
