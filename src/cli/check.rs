@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, short = 'r', value_name = "REF")]
     pub reference: Option<PathBuf>,
     /// Output formats, comma-separated `FMT[=FILE]`: human, concise, json, sarif, github,
-    /// markdown, junit (default: human).
+    /// markdown, junit (default: human, followed by github annotations when GITHUB_ACTIONS=true).
     #[arg(long, value_name = "FMT[=FILE],…")]
     pub format: Option<String>,
     /// The lowest severity that fails the run (exit code 1).
