@@ -143,6 +143,14 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // The configuration file is YAML too, but never a manifest.
     sources
         .retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
+    // Nor are the reference's own files, when the checked paths include its directory (a
+    // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
+    if let Some(reference_dir) = opened.work_dir.as_deref().and_then(absolute) {
+        sources.retain(|s| match &s.path {
+            SourcePath::File(p) => !absolute(p).is_some_and(|p| p.starts_with(&reference_dir)),
+            SourcePath::Stdin => true,
+        });
+    }
     // A walk of `.` yields `./app/x.yaml`; users read and write `app/x.yaml`.
     for s in &mut sources {
         if let SourcePath::File(p) = &mut s.path
@@ -227,6 +235,12 @@ fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
         }
     }
     object
+}
+
+/// `path` made absolute with symlinks resolved (or, for a path that does not exist on disk,
+/// such as a file read from the git index only, joined to the working directory).
+fn absolute(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok().or_else(|| std::env::current_dir().ok().map(|cwd| cwd.join(path)))
 }
 
 /// Deterministic order: path, position, rule, then the rest so equal keys never flip.

@@ -44,6 +44,9 @@ pub struct Opened {
     pub metadata: String,
     /// The metadata file as diagnostics show it.
     pub path: PathBuf,
+    /// The directory of a work tree that holds the reference's files (for a git location in a
+    /// repository with a work tree, that work tree's copy): never a manifest input.
+    pub work_dir: Option<PathBuf>,
 }
 
 impl Opened {
@@ -86,7 +89,7 @@ pub fn open(location: &Location, start: &Path) -> Result<Opened, OpenError> {
             let metadata = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             let dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
             let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
-            Ok(Opened { root: Root::Dir(dir), metadata, path })
+            Ok(Opened { root: Root::Dir(dir.clone()), metadata, path, work_dir: Some(dir) })
         }
         Location::Git(at) => {
             let snapshot = git::load_snapshot(at, start)?;
@@ -103,7 +106,8 @@ pub fn open(location: &Location, start: &Path) -> Result<Opened, OpenError> {
                 );
             }
             let path = root.display(&snapshot.file);
-            Ok(Opened { root, metadata: snapshot.file, path })
+            let work_dir = Some(snapshot.repo.join(&snapshot.dir)).filter(|d| d.is_dir());
+            Ok(Opened { root, metadata: snapshot.file, path, work_dir })
         }
     }
 }

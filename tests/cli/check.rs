@@ -325,3 +325,42 @@ fn github_actions_adds_annotations_unless_a_format_is_given() {
     let plain = super::run(&["check", "fixtures/repo"]);
     assert!(!plain.stdout.contains("::error"), "no annotations outside GitHub Actions");
 }
+
+/// A reference kept inside the checked repository is the reference, not a manifest: its Go
+/// templates are never parsed as inputs, whether it is named as a directory or pinned in git.
+#[test]
+fn a_reference_inside_the_checked_tree_is_not_an_input() {
+    let dir = repo("", None);
+    let inside = dir.path().join("reference");
+    std::fs::create_dir(&inside).unwrap();
+    for entry in std::fs::read_dir(root().join("fixtures/reference")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), inside.join(entry.file_name())).unwrap();
+        }
+    }
+    std::fs::write(dir.path().join(".driftlint.yaml"), "reference: reference\n").unwrap();
+    let assert_only_manifests = |r: &super::Run| {
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("settings.yaml:7:"), "the seeded drift is found:\n{}", r.stdout);
+        assert!(!r.stdout.contains("reference/"), "no finding in the reference's files:\n{}", r.stdout);
+    };
+    assert_only_manifests(&in_repo(dir.path(), &["check", "--format", "concise"]));
+
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "reference and manifests"]);
+    std::fs::write(dir.path().join(".driftlint.yaml"), "reference: git:HEAD:reference\n").unwrap();
+    assert_only_manifests(&in_repo(dir.path(), &["check", "--format", "concise"]));
+}
