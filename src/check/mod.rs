@@ -123,7 +123,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             Some(text) => reference::userconfig::parse_user_config(p, &text),
             None => reference::userconfig::load_user_config(p),
         }
-        .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: located(&e) })?
+        .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: e.to_lines() })?
         .correlation_pairs
         .into_iter()
         .map(|p| (p.cr_id, p.template))
@@ -256,18 +256,6 @@ pub fn sort(diags: &mut [Diagnostic]) {
                 &b.field,
             ))
     });
-}
-
-/// `path:line:col: message` for each problem of a load error.
-fn located(e: &reference::LoadError) -> String {
-    e.problems
-        .iter()
-        .map(|p| match p.location {
-            Some(at) => format!("{}:{}:{}: {}", e.path.display(), at.line, at.column, p.message),
-            None => p.message.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Drops sources matched by an exclude glob (gitignore syntax, relative to `root`).

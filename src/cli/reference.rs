@@ -56,7 +56,7 @@ fn resolve(args: &Args) -> Result<Resolved> {
     let compiled = opened
         .load()
         .and_then(reference::compile::compile_owned)
-        .map_err(|e| anyhow!("{}", located(&e)))
+        .map_err(|e| anyhow!("{}", e.to_lines()))
         .with_context(|| format!("the reference {} is invalid", opened.path.display()))?;
     Ok(Resolved { location, opened, compiled, lock_path: lock_path(&cfg) })
 }
@@ -100,16 +100,4 @@ fn verify(args: &Args) -> Result<ExitCode> {
     let opts = report::Options { color: true, cwd: cwd.as_deref(), root: cwd.as_deref(), ..report::Options::default() };
     report::write_outputs(&outputs, &diags, &resolver, &opts)?;
     Ok(ExitCode::from(1))
-}
-
-/// `path:line:col: message` per problem of a reference that does not load.
-fn located(e: &reference::LoadError) -> String {
-    e.problems
-        .iter()
-        .map(|p| match p.location {
-            Some(at) => format!("{}:{}:{}: {}", e.path.display(), at.line, at.column, p.message),
-            None => p.message.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }

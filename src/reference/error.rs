@@ -49,6 +49,19 @@ impl fmt::Display for LoadError {
 }
 
 impl LoadError {
+    /// `path:line:col: message` per problem (just the message where it has no location), one
+    /// per line: how a command that stops on the error prints it.
+    pub fn to_lines(&self) -> String {
+        self.problems
+            .iter()
+            .map(|p| match p.location {
+                Some(at) => format!("{}:{}:{}: {}", self.path.display(), at.line, at.column, p.message),
+                None => p.message.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// One problem without a location.
     pub fn plain(path: &Path, message: impl Into<String>) -> Self {
         LoadError { path: path.to_path_buf(), problems: vec![Problem::new(message, None)] }
