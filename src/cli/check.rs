@@ -28,6 +28,10 @@ pub struct Args {
     /// markdown, junit (default: human, followed by github annotations when GITHUB_ACTIONS=true).
     #[arg(long, value_name = "FMT[=FILE],…")]
     pub format: Option<String>,
+    /// A minijinja template for the `markdown` format instead of the built-in one (it gets
+    /// `tool`, `summary`, `diagnostics` and `omitted`; see src/report/markdown.rs).
+    #[arg(long, value_name = "FILE")]
+    pub markdown_template: Option<PathBuf>,
     /// The lowest severity that fails the run (exit code 1).
     #[arg(long, value_name = "LEVEL", value_parser = ["note", "warning", "error"])]
     pub fail_level: Option<String>,
@@ -249,11 +253,18 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let sources = report::SourceResolver::from_sources(&result.sources);
     let cwd = std::env::current_dir().ok();
+    let markdown_template = match &args.markdown_template {
+        None => None,
+        Some(f) => Some(
+            std::fs::read_to_string(f).with_context(|| format!("cannot read the markdown template {}", f.display()))?,
+        ),
+    };
     let opts = report::Options {
         color: true,
         cwd: cwd.as_deref(),
         root: cwd.as_deref(),
         objects: &result.objects,
+        markdown_template: markdown_template.as_deref(),
         ..report::Options::default()
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;

@@ -364,3 +364,29 @@ fn a_reference_inside_the_checked_tree_is_not_an_input() {
     std::fs::write(dir.path().join(".driftlint.yaml"), "reference: git:HEAD:reference\n").unwrap();
     assert_only_manifests(&in_repo(dir.path(), &["check", "--format", "concise"]));
 }
+
+#[test]
+fn the_markdown_summary_template_can_be_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("summary.md.j2");
+    std::fs::write(
+        &template,
+        "# drift: {{ summary.line }}\n{% for d in diagnostics %}- {{ d.rule }} {{ d.file }}:{{ d.line }}\n{% endfor %}",
+    )
+    .unwrap();
+    let out = dir.path().join("summary.md");
+    let spec = format!("markdown={}", out.display());
+    let r = run(&["check", "fixtures/repo", "--format", &spec, "--markdown-template", template.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let md = std::fs::read_to_string(&out).unwrap();
+    assert!(md.starts_with("# drift: found 2 errors"), "{md}");
+    assert!(md.contains("- value-drift fixtures/repo/app/frontend.yaml:24\n"), "{md}");
+
+    let broken = dir.path().join("broken.j2");
+    std::fs::write(&broken, "{% for d in %}").unwrap();
+    let r = run(&["check", "fixtures/repo", "--format", "markdown", "--markdown-template", broken.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "a template that does not parse is a usage error:\n{}{}", r.stdout, r.stderr);
+    let r = run(&["check", "fixtures/repo", "--format", "markdown", "--markdown-template", "no/such.j2"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no/such.j2"), "{}", r.stderr);
+}
