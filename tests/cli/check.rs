@@ -348,15 +348,7 @@ fn a_reference_inside_the_checked_tree_is_not_an_input() {
     assert_only_manifests(&in_repo(dir.path(), &["check", "--format", "concise"]));
 
     let git = |args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap()
-            .status
-            .success();
-        assert!(ok, "git {args:?}");
+        super::git(dir.path(), args);
     };
     git(&["init", "-q"]);
     git(&["add", "-A"]);

@@ -3,7 +3,6 @@
 //! driftlint runs in them as a user would.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::{Run, json, run_in};
 
@@ -17,19 +16,9 @@ fn manifest(level: &str) -> String {
     template(level)
 }
 
-/// Runs `git ARGS` in `dir` (no user or system configuration), returning stdout.
+/// `git ARGS` in `dir`, its output without the final newline.
 fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=driftlint", "-c", "user.email=driftlint@example.com", "-c", "commit.gpgsign=false"])
-        .args(["-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    super::git(dir, args).trim().to_owned()
 }
 
 fn write(dir: &Path, files: &[(&str, &str)]) {

@@ -2,7 +2,6 @@
 //! repositories built with the `git` CLI: the reference and a few manifests from `fixtures/`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::{Run, json, root, run_in};
 
@@ -36,7 +35,7 @@ impl Repo {
     }
 
     fn git(&self, args: &[&str]) -> String {
-        git_in(self.path(), args)
+        super::git(self.path(), args)
     }
 
     fn write(&self, rel: &str, text: &str) {
@@ -70,19 +69,6 @@ const FRONTEND: &str = include_str!("../../fixtures/clean-repo/app/frontend.yaml
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn git_in(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=driftlint", "-c", "user.email=test@driftlint.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// `rule file:line` of every reported finding.
@@ -124,14 +110,14 @@ fn staged_checks_the_index_not_the_work_tree() {
 #[test]
 fn staged_paths_as_given_and_a_repository_without_commits() {
     let dir = tempfile::tempdir().unwrap();
-    git_in(dir.path(), &["init", "-q", "-b", "main"]);
+    super::git(dir.path(), &["init", "-q", "-b", "main"]);
     std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
     std::fs::write(
         dir.path().join("manifests/settings.yaml"),
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\ndata:\n  log-level: debug\n",
     )
     .unwrap();
-    git_in(dir.path(), &["add", "manifests"]);
+    super::git(dir.path(), &["add", "manifests"]);
     let reference = root().join("fixtures/reference");
     let r = run_in(
         dir.path(),
@@ -296,7 +282,7 @@ fn shallow_clone_says_how_to_fetch_history() {
 
     let dir = tempfile::tempdir().unwrap();
     let url = format!("file://{}", origin.path().display());
-    git_in(dir.path(), &["clone", "-q", "--depth", "1", "--branch", "feature", &url, "clone"]);
+    super::git(dir.path(), &["clone", "-q", "--depth", "1", "--branch", "feature", &url, "clone"]);
     let clone = dir.path().join("clone");
     let expect_shallow_error = |r: &Run| {
         assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
@@ -310,10 +296,10 @@ fn shallow_clone_says_how_to_fetch_history() {
     // The base branch was not fetched at all (actions/checkout's default).
     expect_shallow_error(&run_in(&clone, &["check", "--base", "origin/main"], None));
     // Fetched, but without the history down to the merge-base.
-    git_in(&clone, &["fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"]);
+    super::git(&clone, &["fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"]);
     expect_shallow_error(&run_in(&clone, &["check", "--base", "origin/main"], None));
     // With the history, it works.
-    git_in(&clone, &["fetch", "-q", "--unshallow", "origin", "main:refs/remotes/origin/main"]);
+    super::git(&clone, &["fetch", "-q", "--unshallow", "origin", "main:refs/remotes/origin/main"]);
     let r = run_in(&clone, &["check", "--base", "origin/main", "--format", "json"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(findings(&r), ["value-drift app/frontend.yaml:24"]);

@@ -49,3 +49,20 @@ pub fn run(args: &[&str]) -> Run {
 pub fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", run.stdout, run.stderr))
 }
+
+/// Runs `git ARGS` in `dir` with a fixed identity, no signing and no user or system
+/// configuration (so a developer's settings cannot change a test); panics with git's error
+/// when it fails. Returns standard output as printed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=driftlint", "-c", "user.email=driftlint@example.com", "-c", "commit.gpgsign=false"])
+        .args(["-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -39,8 +39,15 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 /// A `git` command with the test identity and environment, to add arguments to.
 pub fn git_command(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
-    cmd.current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
+    cmd.current_dir(dir);
+    with_test_git_env(&mut cmd);
+    cmd
+}
+
+/// The test identity and a git without user or system configuration, for `cmd` and every git
+/// it starts (pre-commit runs git itself).
+pub fn with_test_git_env(cmd: &mut Command) -> &mut Command {
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_AUTHOR_NAME", "Test")
         .env("GIT_AUTHOR_EMAIL", "test@example.com")
@@ -48,8 +55,7 @@ pub fn git_command(dir: &Path) -> Command {
         .env("GIT_COMMITTER_EMAIL", "test@example.com")
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE");
-    cmd
+        .env_remove("GIT_INDEX_FILE")
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -113,13 +113,8 @@ fn hook_env(cmd: Command, repo: &Path, extra_path: Option<&Path>) -> Command {
         .env("PRE_COMMIT_HOME", repo.parent().unwrap().join("pre-commit-home"))
         .env("CARGO_TARGET_DIR", &target)
         .env("PRE_COMMIT_COLOR", "never")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
         .env_remove("GITHUB_ACTIONS");
+    fixture::with_test_git_env(&mut cmd);
     if let Some(dir) = extra_path {
         let path = std::env::var_os("PATH").unwrap_or_default();
         let mut dirs = vec![dir.to_path_buf()];
