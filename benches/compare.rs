@@ -20,15 +20,16 @@
 //! cargo bench --bench compare -- --mode exact 10000 # kube-compare's loop verbatim
 //! ```
 //! Modes: `auto` (rayon), `sequential`, `exact` (sequential with the `lookupCR` view kept up
-//! to date, as kube-compare does). The printed checksum covers every CR's template, score
-//! and diff text, so equal checksums across modes mean identical results.
+//! to date, as kube-compare does). The printed checksum covers every CR's template, whether it
+//! differs, the scores computed and the diff text, so equal checksums across modes mean
+//! identical results.
 
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use driftlint::kubecompare::engine::{Engine, Options, Parallelism, Retain, Status};
+use driftlint::kubecompare::engine::{Engine, Options, Parallelism, Retain, Status, TriedResult};
 use driftlint::kubecompare::{Packed, collect};
 use driftlint::reference;
 
@@ -111,7 +112,14 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
         if let Status::Compared(c) = &r.status {
             compared += 1;
             hash.write(&c.template.to_le_bytes());
-            hash.write(&c.outcome.score.to_le_bytes());
+            hash.write(&[u8::from(c.outcome.differs)]);
+            // Scores are computed only where several candidates compete.
+            for t in &r.tried {
+                if let TriedResult::Score(Some(score)) = t.result {
+                    hash.write(&t.template.to_le_bytes());
+                    hash.write(&score.to_le_bytes());
+                }
+            }
             // The first three lines (command, `---`/`+++` headers) carry temp names and times.
             for line in c.outcome.diff_output.lines().skip(3) {
                 hash.write(line.as_bytes());

@@ -113,7 +113,8 @@ fn check_case(case: &str) -> usize {
         };
         let want = entry["DiffOutput"].as_str().unwrap();
         assert_eq!(changed_lines(&outcome.diff_output), changed_lines(want), "{case}: {id}\n{}", outcome.diff_output);
-        assert_eq!(outcome.score > 0, !want.is_empty(), "{case}: {id} score {}", outcome.score);
+        assert_eq!(outcome.differs, !want.is_empty(), "{case}: {id} score {}", outcome.score());
+        assert_eq!(outcome.score() > 0, outcome.differs, "{case}: {id}");
         if !want.is_empty() {
             let header = format!("diff -u -N {}", std::env::temp_dir().display());
             assert!(outcome.diff_output.starts_with(&header), "{}", outcome.diff_output);
@@ -219,7 +220,7 @@ fn tie_breaker_scores_prefer_the_recorded_template() {
                 if let Ok(Verdict::Compared(o)) =
                     compare::compare_one(&mut cr, render, &c, &[], &[], &Options::default())
                 {
-                    scores.push((t.path.clone(), o.score));
+                    scores.push((t.path.clone(), o.score()));
                 }
             }
             let best = scores.iter().min_by_key(|(_, s)| *s).unwrap();

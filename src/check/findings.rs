@@ -170,7 +170,7 @@ fn overlap_note(
     (path, range): (SourcePath, std::ops::Range<usize>),
 ) -> Option<Diagnostic> {
     use crate::kubecompare::engine::TriedResult;
-    let scored: Vec<(usize, usize)> = result
+    let scored: Vec<(usize, Option<usize>)> = result
         .tried
         .iter()
         .filter_map(|t| match t.result {
@@ -179,7 +179,7 @@ fn overlap_note(
         })
         .collect();
     // Without differences the choice changed nothing a reader sees.
-    if scored.len() < 2 || scored.iter().any(|&(t, s)| t == winner && s == 0) {
+    if scored.len() < 2 || scored.iter().any(|&(t, s)| t == winner && s == Some(0)) {
         return None;
     }
     let name = |t: usize| compiled.entry(t).map_or_else(|| format!("#{t}"), |e| format!("`{}`", e.path));

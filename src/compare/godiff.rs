@@ -57,6 +57,23 @@ pub fn score(merged: &str, live: &str) -> usize {
         .sum()
 }
 
+/// A lower bound of [`score`], in one pass over the bytes: for every byte value, how many
+/// more times one text has it than the other. Any diff of the two texts deletes or inserts
+/// at least that many bytes of each value (equal segments pair equal characters, hence equal
+/// bytes), whatever segmentation go-diff settles on, so `score(a, b) >= score_lower_bound(a, b)`.
+/// A candidate whose bound exceeds another's score cannot win (§4.3).
+#[must_use]
+pub fn score_lower_bound(merged: &str, live: &str) -> usize {
+    let mut counts = [0isize; 256];
+    for &b in merged.as_bytes() {
+        counts[usize::from(b)] += 1;
+    }
+    for &b in live.as_bytes() {
+        counts[usize::from(b)] -= 1;
+    }
+    counts.iter().map(|c| c.unsigned_abs()).sum()
+}
+
 fn main_runes(text1: &[char], text2: &[char], deadline: Instant) -> Vec<RDiff> {
     if text1 == text2 {
         return if text1.is_empty() { Vec::new() } else { vec![(Op::Equal, text1.to_vec())] };
@@ -456,5 +473,35 @@ mod tests {
         assert_eq!(score("a: 1\n", "a: 1\n"), 0);
         assert_eq!(score("a: é\n", "a: e\n"), 3);
         assert_eq!(score("", "abc"), 3);
+    }
+
+    #[test]
+    fn lower_bound_never_exceeds_the_score() {
+        let texts = [
+            "",
+            "a: 1\n",
+            "a: é\n",
+            "kind: Deployment\nspec:\n  replicas: 2\n",
+            "kind: Deployment\nspec:\n  replicas: 5\n  paused: true\n",
+            "metadata:\n  name: web-1\n  labels:\n    app: web\n",
+            "metadata:\n  labels:\n    app: worker\n  name: worker-4\n",
+            "ABCDa=bcd=efghijklmnopqrsEFGHIJKLMNOefg",
+            "a-bcd-efghijklmnopqrs",
+            "1ayb2",
+            "abxab",
+        ];
+        let mut strict = 0;
+        for a in texts {
+            for b in texts {
+                let (bound, exact) = (score_lower_bound(a, b), score(a, b));
+                assert!(bound <= exact, "{a:?} vs {b:?}: bound {bound} > score {exact}");
+                strict += usize::from(bound < exact);
+            }
+        }
+        // A bound, not the score: reorderings cost nothing in the histogram.
+        assert_eq!(score_lower_bound("ab\n", "ba\n"), 0);
+        assert_eq!(score("ab\n", "ba\n"), 2);
+        assert!(strict > 10);
+        assert_eq!(score_lower_bound("a: é\n", "a: e\n"), 3);
     }
 }

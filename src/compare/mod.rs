@@ -4,7 +4,7 @@
 //! [`compare_one`] runs kube-compare's per-candidate pipeline (`diffAgainstTemplate`, §5.1):
 //! omit on the CR in place → render → `ignore-unspecified-fields` merge → user overrides →
 //! inline diff functions → omit on the rendered object → write both sides (secrets masked) →
-//! diff text → score. The pieces are public for the linter and tests: [`omit_fields`],
+//! diff text (the go-diff score is [`Outcome::score`], on demand). The pieces are public for the linter and tests: [`omit_fields`],
 //! [`merge_patch`], [`run_inline_diff_funcs`], [`godiff::score`], [`unified_diff`],
 //! [`structured_diff`], [`create_merge_patch`].
 //!
@@ -64,9 +64,9 @@ pub struct Options {
     pub diff: DiffProgram,
     /// `--show-managed-fields`: keep `metadata.managedFields` in the written sides.
     pub show_managed_fields: bool,
-    /// Only [`Outcome::score`], [`Outcome::diff_output`] and [`Outcome::name`] are wanted:
-    /// the outcome's objects are left `null` and its YAML texts empty, so no copy of the
-    /// CR or of the rendered object is made (large `driftlint compare` runs).
+    /// Only the texts, [`Outcome::diff_output`] and [`Outcome::name`] are wanted: the
+    /// outcome's objects are left `null`, so no copy of the CR or of the rendered object is
+    /// made (large `driftlint compare` runs). The caller drops the texts once it has scored.
     pub diff_only: bool,
 }
 
@@ -89,8 +89,8 @@ pub struct Outcome {
     pub merged_yaml: String,
     /// The LIVE file contents (masked for Secrets).
     pub live_yaml: String,
-    /// go-diff score of the two files (§5.8); `> 0` means the CR differs.
-    pub score: usize,
+    /// The two files differ (go-diff score `> 0`, §5.8).
+    pub differs: bool,
     /// `DiffOutput` (§5.7): unified diff text, empty when identical.
     pub diff_output: String,
     /// The slug used as file name (`<diff-name>`).
@@ -98,6 +98,14 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The go-diff score of the two files (§5.8): what kube-compare ranks candidates by.
+    /// Costly (a character diff of the texts); computed on demand, because it only matters
+    /// when several candidates compete, see [`godiff::score_lower_bound`].
+    #[must_use]
+    pub fn score(&self) -> usize {
+        godiff::score(&self.merged_yaml, &self.live_yaml)
+    }
+
     /// The `-o generate-patches` patch (§6.3): RFC 7386 merge patch from MERGED to LIVE.
     #[must_use]
     pub fn patch_for_generate(&self) -> String {
@@ -184,26 +192,8 @@ pub fn compare_one(
     };
     let diff_output =
         diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;
-    // 8. Score.
-    let score = godiff::score(&merged_yaml, &live_yaml);
-    if options.diff_only {
-        return Ok(Verdict::Compared(Box::new(Outcome {
-            merged: Value::Null,
-            live: Value::Null,
-            merged_yaml: String::new(),
-            live_yaml: String::new(),
-            score,
-            diff_output,
-            name,
-        })));
-    }
-    Ok(Verdict::Compared(Box::new(Outcome {
-        merged: rendered,
-        live: cr.clone(),
-        merged_yaml,
-        live_yaml,
-        score,
-        diff_output,
-        name,
-    })))
+    // 8. The score is left to the caller ([`Outcome::score`]): a lone candidate needs none.
+    let differs = merged_yaml != live_yaml;
+    let (merged, live) = if options.diff_only { (Value::Null, Value::Null) } else { (rendered, cr.clone()) };
+    Ok(Verdict::Compared(Box::new(Outcome { merged, live, merged_yaml, live_yaml, differs, diff_output, name })))
 }

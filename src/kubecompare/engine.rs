@@ -25,6 +25,7 @@ use super::collect::{self, Cr};
 use super::packed::PackedCr;
 use crate::compare::{
     self, Candidate, CompareError, DiffProgram, FieldFunc, InlineDiff, Outcome, RenderError, UserOverride, Verdict,
+    godiff,
 };
 use crate::correlate::{Correlator, OverrideCorrelator, OverrideFields, ReferenceIndex, TemplateMeta, Via};
 use crate::reference::Compiled;
@@ -100,8 +101,10 @@ pub struct Tried {
 /// What the §5.1 pipeline gave for one candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TriedResult {
-    /// Compared, with its go-diff score (§5.8).
-    Score(usize),
+    /// Compared. The go-diff score (§5.8) is computed only where it decides the winner:
+    /// `None` for a lone candidate, and for one whose [`godiff::score_lower_bound`] exceeds
+    /// the winner's score (it could not have won, nor tied).
+    Score(Option<usize>),
     /// The template called `doNotMatch` (§4.4).
     DoNotMatch,
     /// A pipeline error (kube-compare's text, §4.3).
@@ -164,7 +167,7 @@ impl CrResult {
     pub fn ambiguous(&self) -> Vec<usize> {
         let scores = || {
             self.tried.iter().filter_map(|t| match t.result {
-                TriedResult::Score(s) => Some((t.template, s)),
+                TriedResult::Score(Some(s)) => Some((t.template, s)),
                 _ => None,
             })
         };
@@ -404,7 +407,8 @@ impl<'a> Engine<'a> {
             show_managed_fields: self.options.show_managed_fields,
             diff_only: self.options.retain == Retain::DiffOnly,
         };
-        let mut best: Option<(usize, Box<Outcome>)> = None;
+        // The candidates that compared, as (position in `tried`, template, outcome).
+        let mut compared: Vec<(usize, usize, Box<Outcome>)> = Vec::new();
         let mut tried = Vec::with_capacity(candidates.len());
         let mut errors: Vec<CompareError> = Vec::new();
         for &ti in &candidates {
@@ -431,12 +435,8 @@ impl<'a> Engine<'a> {
             let result = match verdict {
                 Ok(Verdict::DoNotMatch) => TriedResult::DoNotMatch,
                 Ok(Verdict::Compared(outcome)) => {
-                    let score = outcome.score;
-                    // §4.3: ties go to the earliest candidate (strict `<`).
-                    if best.as_ref().is_none_or(|(_, b)| score < b.score) {
-                        best = Some((ti, outcome));
-                    }
-                    TriedResult::Score(score)
+                    compared.push((tried.len(), ti, outcome));
+                    TriedResult::Score(None)
                 }
                 Err(e) => {
                     let text = e.to_string();
@@ -455,22 +455,52 @@ impl<'a> Engine<'a> {
             } else {
                 Status::Failed(text)
             }
+        } else if compared.is_empty() {
+            Status::AllDoNotMatch
         } else {
-            match best {
-                None => Status::AllDoNotMatch,
-                Some((template, mut outcome)) => {
-                    if self.options.retain == Retain::DiffOnly {
-                        outcome.merged = Value::Null;
-                        outcome.live = Value::Null;
-                        outcome.merged_yaml = String::new();
-                        outcome.live_yaml = String::new();
-                    }
-                    Status::Compared(Compared { template, outcome })
-                }
+            let outcomes: Vec<&Outcome> = compared.iter().map(|(_, _, o)| &**o).collect();
+            let (winner, scores) = best_candidate(&outcomes);
+            for ((at, _, _), score) in compared.iter().zip(scores) {
+                tried[*at].result = TriedResult::Score(score);
             }
+            let (_, template, mut outcome) = compared.swap_remove(winner);
+            if self.options.retain == Retain::DiffOnly {
+                outcome.merged = Value::Null;
+                outcome.live = Value::Null;
+                outcome.merged_yaml = String::new();
+                outcome.live_yaml = String::new();
+            }
+            Status::Compared(Compared { template, outcome })
         };
         CrResult { cr: ci, via: Some(via), tried, overrides: matched, status }
     }
+}
+
+/// §4.3: the candidate with the lowest go-diff score, the earliest on ties, and the scores
+/// that were needed to know it. Scoring is a character diff, the costliest step of a
+/// comparison, so a lone candidate is not scored at all, and the others are scored from the
+/// lowest [`godiff::score_lower_bound`] up until the bound passes the best score found:
+/// such a candidate scores higher than the winner, so it cannot win or tie.
+fn best_candidate(outcomes: &[&Outcome]) -> (usize, Vec<Option<usize>>) {
+    let mut scores = vec![None; outcomes.len()];
+    if outcomes.len() < 2 {
+        return (0, scores);
+    }
+    let bounds: Vec<usize> = outcomes.iter().map(|o| godiff::score_lower_bound(&o.merged_yaml, &o.live_yaml)).collect();
+    let mut order: Vec<usize> = (0..outcomes.len()).collect();
+    order.sort_by_key(|&i| (bounds[i], i));
+    let mut best: Option<(usize, usize)> = None;
+    for i in order {
+        if best.is_some_and(|(score, _)| bounds[i] > score) {
+            break;
+        }
+        let score = outcomes[i].score();
+        scores[i] = Some(score);
+        if best.is_none_or(|b| (score, i) < b) {
+            best = Some((score, i));
+        }
+    }
+    (best.map_or(0, |(_, i)| i), scores)
 }
 
 /// Correlation metadata of every compiled template, in reference order.
@@ -509,3 +539,71 @@ const _: () = {
     assert_send_sync::<Engine<'static>>();
     assert_send_sync::<Comparison>();
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(merged: &str, live: &str) -> Outcome {
+        Outcome {
+            merged: Value::Null,
+            live: Value::Null,
+            merged_yaml: merged.to_owned(),
+            live_yaml: live.to_owned(),
+            differs: merged != live,
+            diff_output: String::new(),
+            name: String::new(),
+        }
+    }
+
+    /// kube-compare's rule, scoring every candidate: the first with the lowest score.
+    fn first_lowest(outcomes: &[&Outcome]) -> usize {
+        let scores: Vec<usize> = outcomes.iter().map(|o| o.score()).collect();
+        let min = scores.iter().min().copied().unwrap_or(0);
+        scores.iter().position(|&s| s == min).unwrap_or(0)
+    }
+
+    #[test]
+    fn best_candidate_is_kube_compares_choice_with_fewer_scores() {
+        let live = "kind: Deployment\nmetadata:\n  name: worker-4\nspec:\n  replicas: 1\n";
+        let merged = [
+            "kind: Deployment\nmetadata:\n  name: worker-4\nspec:\n  replicas: 2\n  paused: true\n  strategy: {}\n",
+            "kind: Deployment\nmetadata:\n  name: worker-4\nspec:\n  replicas: 3\n",
+            live,
+            "kind: Deployment\nmetadata:\n  name: worker-4\nspec:\n  replicas: 9\n",
+            "spec:\n  replicas: 1\nmetadata:\n  name: worker-4\nkind: Deployment\n",
+            "",
+        ];
+        let all: Vec<Outcome> = merged.iter().map(|m| outcome(m, live)).collect();
+        // Every ordered selection of two or three candidates.
+        let n = all.len();
+        let mut cases = 0;
+        for a in 0..n {
+            for b in 0..n {
+                for c in 0..=n {
+                    let mut picked = vec![&all[a], &all[b]];
+                    if c < n {
+                        picked.push(&all[c]);
+                    }
+                    let (winner, scores) = best_candidate(&picked);
+                    assert_eq!(winner, first_lowest(&picked), "{a} {b} {c}");
+                    assert_eq!(scores[winner], Some(picked[winner].score()));
+                    // Whoever was not scored scores above the winner: no tie is hidden.
+                    for (i, s) in scores.iter().enumerate() {
+                        match s {
+                            Some(s) => assert_eq!(*s, picked[i].score()),
+                            None => assert!(picked[i].score() > picked[winner].score(), "{a} {b} {c}: {i}"),
+                        }
+                    }
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, 6 * 6 * 7);
+        // The identical candidate wins without the others being scored.
+        let picked = [&all[0], &all[2], &all[1]];
+        assert_eq!(best_candidate(&picked), (1, vec![None, Some(0), None]));
+        // A lone candidate is never scored.
+        assert_eq!(best_candidate(&[&all[0]]), (0, vec![None]));
+    }
+}

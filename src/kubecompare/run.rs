@@ -144,7 +144,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         let Status::Compared(Compared { template: ti, outcome }) = &mut r.status else { continue };
         let cr = &comparison.crs[r.cr];
         let entry = &compiled.reference.templates[compiled.templates[*ti].entry];
-        if outcome.score > 0 {
+        if outcome.differs {
             num_diff += 1;
         }
         if opts.output == "generate-patches" && opts.generate_override_for.iter().any(|p| p == &entry.path) {
