@@ -5,6 +5,8 @@
 //! then fail the same way. After each removal every ancestor on the path, deepest first, is
 //! removed if it is now an empty map — which also drops empty maps that were already there.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::reference::OmitPath;
@@ -12,10 +14,10 @@ use crate::reference::OmitPath;
 /// Applies `paths` to `obj` (a JSON object; anything else is left alone).
 pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
     // Go computes every target first (`findFieldPaths`), then removes.
-    let mut targets: Vec<Vec<String>> = Vec::new();
+    let mut targets: Vec<Cow<'_, [String]>> = Vec::with_capacity(paths.len());
     for p in paths {
         if !p.is_prefix {
-            targets.push(p.segments.clone());
+            targets.push(Cow::Borrowed(&p.segments));
             continue;
         }
         let Some((prefix, parent)) = p.segments.split_last() else { continue };
@@ -23,7 +25,7 @@ pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
             for k in m.keys().filter(|k| k.starts_with(prefix.as_str())) {
                 let mut t = parent.to_vec();
                 t.push(k.clone());
-                targets.push(t);
+                targets.push(Cow::Owned(t));
             }
         }
     }

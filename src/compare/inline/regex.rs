@@ -8,10 +8,13 @@
 use super::Captures;
 use super::goregex;
 
+/// Compiles through the per-thread cache: the same pattern is validated for every CR, and
+/// [`diff`] then finds it compiled.
 pub(super) fn validate(pattern: &str) -> Result<(), String> {
-    goregex::compile(pattern)
-        .map(|_| ())
-        .map_err(|e| format!("invalid regex passed to inline regex diff function: {e}"))
+    match goregex::compile_cached(pattern).as_ref() {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("invalid regex passed to inline regex diff function: {e}")),
+    }
 }
 
 struct TopLevel {
