@@ -8,7 +8,8 @@
 //! `cmp CPU s` is the CPU time (all threads) of the comparison, the figure to trust on a
 //! machine shared with other jobs; `CRs/s` is over the comparison's wall time.
 //!
-//! Memory is the peak resident set (`VmHWM`, `/proc/self/status`) of each phase, above the
+//! `packed MB` is what the collected CRs hold between parsing and comparing (see
+//! `kubecompare::packed`). Memory is the peak resident set (`VmHWM`, `/proc/self/status`) of each phase, above the
 //! resident set before the input was generated (reference and engine loaded). The peak is
 //! reset between the phases through `/proc/self/clear_refs` (Linux), so "parse MB" covers the
 //! generated text plus the parsed CRs and "cmp MB" the parsed CRs plus everything the engine
@@ -63,8 +64,18 @@ fn main() {
     }
     println!("mode {mode}, {} rayon threads", rayon::current_num_threads());
     println!(
-        "{:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
-        "CRs", "compared", "input MB", "parse s", "compare s", "cmp CPU s", "CRs/s", "parse MB", "cmp MB", "peak/in"
+        "{:>7} {:>9} {:>9} {:>9} {:>10} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}  checksum",
+        "CRs",
+        "compared",
+        "input MB",
+        "packed MB",
+        "parse s",
+        "compare s",
+        "cmp CPU s",
+        "CRs/s",
+        "parse MB",
+        "cmp MB",
+        "peak/in"
     );
     let exe = std::env::current_exe().unwrap_or_else(|_| "compare".into());
     for n in sizes {
@@ -93,6 +104,7 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
     let t = Instant::now();
     let packed = parse(&text)?;
     drop(text);
+    let packed_bytes: usize = packed.crs.iter().map(|c| c.packed_len() + c.id.len() + c.source.len()).sum();
     let parse_s = t.elapsed().as_secs_f64();
     let parse_peak = vm_hwm_kb().saturating_sub(base);
 
@@ -128,8 +140,9 @@ fn run_one(n: usize, mode: &str) -> Result<(), String> {
     }
     let mb = |kb: u64| kb as f64 / 1024.0;
     println!(
-        "{n:>7} {compared:>9} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {compare_cpu:>9.2} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
+        "{n:>7} {compared:>9} {:>9.1} {:>9.1} {parse_s:>10.3} {compare_s:>9.3} {compare_cpu:>9.2} {:>10.0} {:>10.1} {:>9.1} {:>7.2}  {:016x}",
         input_bytes as f64 / 1_048_576.0,
+        packed_bytes as f64 / 1_048_576.0,
         n as f64 / compare_s,
         mb(parse_peak),
         mb(compare_peak),

@@ -58,8 +58,11 @@ impl PackedCr {
 }
 
 fn put_len(n: usize, out: &mut Vec<u8>) {
-    // LEB128: lengths are small, most fit one byte.
-    let mut n = n as u64;
+    put_u64(n as u64, out);
+}
+
+/// LEB128: lengths and counts are small, most fit one byte.
+fn put_u64(mut n: u64, out: &mut Vec<u8>) {
     loop {
         let b = (n & 0x7f) as u8;
         n >>= 7;
@@ -71,9 +74,198 @@ fn put_len(n: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// Frequent Kubernetes keys and values, written as an index instead of their text. The
+/// first 64 take one byte. Only an encoding detail: changing the list changes no result.
+const WORDS: [&str; 176] = [
+    "apiVersion",
+    "kind",
+    "metadata",
+    "name",
+    "namespace",
+    "labels",
+    "annotations",
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "generation",
+    "spec",
+    "status",
+    "data",
+    "type",
+    "items",
+    "template",
+    "selector",
+    "matchLabels",
+    "key",
+    "operator",
+    "values",
+    "value",
+    "replicas",
+    "containers",
+    "image",
+    "imagePullPolicy",
+    "command",
+    "args",
+    "env",
+    "ports",
+    "containerPort",
+    "protocol",
+    "port",
+    "targetPort",
+    "resources",
+    "limits",
+    "requests",
+    "cpu",
+    "memory",
+    "volumeMounts",
+    "mountPath",
+    "volumes",
+    "path",
+    "app",
+    "app.kubernetes.io/name",
+    "app.kubernetes.io/instance",
+    "app.kubernetes.io/component",
+    "app.kubernetes.io/part-of",
+    "app.kubernetes.io/managed-by",
+    "app.kubernetes.io/version",
+    "v1",
+    "apps/v1",
+    "TCP",
+    "managedFields",
+    "ownerReferences",
+    "finalizers",
+    "deletionTimestamp",
+    "generateName",
+    "selfLink",
+    "stringData",
+    "matchExpressions",
+    "strategy",
+    "rollingUpdate",
+    "maxSurge",
+    "maxUnavailable",
+    "revisionHistoryLimit",
+    "progressDeadlineSeconds",
+    "minReadySeconds",
+    "initContainers",
+    "envFrom",
+    "valueFrom",
+    "fieldRef",
+    "fieldPath",
+    "secretKeyRef",
+    "configMapKeyRef",
+    "hostPort",
+    "nodePort",
+    "clusterIP",
+    "clusterIPs",
+    "sessionAffinity",
+    "loadBalancer",
+    "ipFamilies",
+    "ipFamilyPolicy",
+    "internalTrafficPolicy",
+    "storage",
+    "readOnly",
+    "subPath",
+    "configMap",
+    "secret",
+    "secretName",
+    "emptyDir",
+    "persistentVolumeClaim",
+    "claimName",
+    "hostPath",
+    "defaultMode",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "httpGet",
+    "tcpSocket",
+    "exec",
+    "scheme",
+    "initialDelaySeconds",
+    "periodSeconds",
+    "timeoutSeconds",
+    "successThreshold",
+    "failureThreshold",
+    "securityContext",
+    "runAsUser",
+    "runAsNonRoot",
+    "runAsGroup",
+    "fsGroup",
+    "privileged",
+    "allowPrivilegeEscalation",
+    "capabilities",
+    "drop",
+    "add",
+    "seccompProfile",
+    "serviceAccount",
+    "serviceAccountName",
+    "restartPolicy",
+    "terminationGracePeriodSeconds",
+    "dnsPolicy",
+    "schedulerName",
+    "nodeSelector",
+    "tolerations",
+    "effect",
+    "affinity",
+    "priorityClassName",
+    "hostNetwork",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "conditions",
+    "lastTransitionTime",
+    "lastUpdateTime",
+    "message",
+    "reason",
+    "observedGeneration",
+    "availableReplicas",
+    "readyReplicas",
+    "updatedReplicas",
+    "rules",
+    "apiGroups",
+    "verbs",
+    "subjects",
+    "roleRef",
+    "UDP",
+    "Always",
+    "IfNotPresent",
+    "Never",
+    "ClusterIP",
+    "NodePort",
+    "LoadBalancer",
+    "Opaque",
+    "File",
+    "ClusterFirst",
+    "default-scheduler",
+    "RuntimeDefault",
+    "True",
+    "False",
+    "Available",
+    "Progressing",
+    "RollingUpdate",
+    "Deployment",
+    "Service",
+    "ConfigMap",
+    "Secret",
+    "Namespace",
+    "Pod",
+    "rbac.authorization.k8s.io/v1",
+    "Role",
+    "RoleBinding",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ServiceAccount",
+];
+
+static WORD_INDEX: std::sync::LazyLock<std::collections::HashMap<&'static str, usize>> =
+    std::sync::LazyLock::new(|| WORDS.iter().enumerate().map(|(i, w)| (*w, i)).collect());
+
+/// A key or string: `2 × index + 1` for a [`WORDS`] entry, else `2 × length` and the bytes.
 fn put_str(s: &str, out: &mut Vec<u8>) {
-    put_len(s.len(), out);
-    out.extend_from_slice(s.as_bytes());
+    if let Some(&i) = WORD_INDEX.get(s) {
+        put_len(2 * i + 1, out);
+    } else {
+        put_len(2 * s.len(), out);
+        out.extend_from_slice(s.as_bytes());
+    }
 }
 
 fn encode(v: &Value, out: &mut Vec<u8>) {
@@ -86,7 +278,7 @@ fn encode(v: &Value, out: &mut Vec<u8>) {
             // as f64; `Number::from` of the same kind rebuilds the same representation.
             if let Some(u) = n.as_u64() {
                 out.push(UINT);
-                out.extend_from_slice(&u.to_le_bytes());
+                put_u64(u, out);
             } else if let Some(i) = n.as_i64() {
                 out.push(INT);
                 out.extend_from_slice(&i.to_le_bytes());
@@ -124,12 +316,16 @@ fn take<'a>(input: &mut &'a [u8], n: usize) -> &'a [u8] {
 }
 
 fn take_len(input: &mut &[u8]) -> usize {
+    take_u64(input) as usize
+}
+
+fn take_u64(input: &mut &[u8]) -> u64 {
     let (mut n, mut shift) = (0u64, 0);
     loop {
         let b = take(input, 1)[0];
         n |= u64::from(b & 0x7f) << shift;
         if b & 0x80 == 0 {
-            return n as usize;
+            return n;
         }
         shift += 7;
     }
@@ -137,8 +333,11 @@ fn take_len(input: &mut &[u8]) -> usize {
 
 fn take_str(input: &mut &[u8]) -> String {
     let n = take_len(input);
+    if n % 2 == 1 {
+        return WORDS.get(n / 2).map_or_else(String::new, |w| (*w).to_owned());
+    }
     // The bytes were a `str` when packed.
-    String::from_utf8_lossy(take(input, n)).into_owned()
+    String::from_utf8_lossy(take(input, n / 2)).into_owned()
 }
 
 fn take_8(input: &mut &[u8]) -> [u8; 8] {
@@ -152,7 +351,7 @@ fn decode(input: &mut &[u8]) -> Value {
     match take(input, 1)[0] {
         FALSE => Value::Bool(false),
         TRUE => Value::Bool(true),
-        UINT => Value::Number(Number::from(u64::from_le_bytes(take_8(input)))),
+        UINT => Value::Number(Number::from(take_u64(input))),
         INT => Value::Number(Number::from(i64::from_le_bytes(take_8(input)))),
         FLOAT => {
             let f = f64::from_bits(u64::from_le_bytes(take_8(input)));
@@ -196,5 +395,23 @@ mod tests {
         assert_eq!(serde_json::to_string(&back.object).unwrap(), serde_json::to_string(&object).unwrap());
         assert_eq!(back.object["a"][0].as_i64(), Some(-3));
         assert!(back.object["a"][2].is_f64());
+    }
+
+    #[test]
+    fn frequent_words_are_indexes_and_round_trip() {
+        assert!(WORDS.iter().all(|w| w.len() > 1));
+        assert_eq!(WORD_INDEX.len(), WORDS.len(), "a word is listed twice");
+        let object = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "apiVersion", "labels": {"app": "TCP"}},
+            "spec": {"replicas": 300, "big": 18446744073709551615u64, "ServiceAccount": ["ServiceAccount", "x"]}
+        });
+        let cr = Cr { id: "apps/v1_Deployment_x".into(), object: object.clone(), source: "f.yaml".into() };
+        let packed = PackedCr::pack(cr.clone());
+        // Tags and words one byte each, `300` two, u64::MAX ten, `big` and `x` as text.
+        assert_eq!(packed.packed_len(), 53);
+        let back = packed.unpack();
+        assert_eq!(serde_json::to_string(&back.object).unwrap(), serde_json::to_string(&object).unwrap());
+        assert_eq!(back, cr);
     }
 }
