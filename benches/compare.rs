@@ -20,6 +20,8 @@
 //! cargo bench --bench compare                       # 1k, 10k, 50k, parallel (the default)
 //! cargo bench --bench compare -- --mode exact 10000 # kube-compare's loop verbatim
 //! ```
+//! `cargo bench --bench compare -- --emit 10000 > crs.yaml` writes the generated input instead,
+//! to time `driftlint compare -r fixtures/bench-reference/metadata.yaml -f crs.yaml`.
 //! Modes: `auto` (rayon), `sequential`, `exact` (sequential with the `lookupCR` view kept up
 //! to date, as kube-compare does). The printed checksum covers every CR's template, whether it
 //! differs, the scores computed and the diff text, so equal checksums across modes mean
@@ -44,6 +46,12 @@ fn main() {
         match a.as_str() {
             "--mode" => mode = it.next().unwrap_or_default(),
             "--child" => child = true,
+            "--emit" => {
+                // The generated input alone, for timing the binary end to end.
+                let n = it.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+                print!("{}", generate(n));
+                return;
+            }
             n => match n.parse::<usize>() {
                 Ok(n) => sizes.push(n),
                 Err(_) => eprintln!("ignoring argument {n:?}"),

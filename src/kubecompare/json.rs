@@ -16,6 +16,11 @@ pub fn to_go_json(value: &Value) -> String {
     out
 }
 
+/// [`to_go_json`] appending to `out`.
+pub fn write_go_json(out: &mut String, value: &Value) {
+    write_value(out, value);
+}
+
 fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),

@@ -227,10 +227,28 @@ impl Warning {
 }
 
 /// `-o json`: Go's compact encoding plus the trailing newline kube-compare adds (§7.2).
+///
+/// [`Output::to_value`] written one diff at a time: a large run's diffs are not copied into
+/// a JSON tree as a whole before they are written.
 #[must_use]
 pub fn to_json(output: &Output) -> String {
-    let mut s = super::json::to_go_json(&output.to_value());
-    s.push('\n');
+    use super::json::write_go_json;
+    let mut s = String::with_capacity(output.diffs.iter().map(|d| d.diff_output.len() + 128).sum::<usize>() + 512);
+    s.push_str("{\"Summary\":");
+    write_go_json(&mut s, &output.summary.to_value());
+    s.push_str(",\"Diffs\":[");
+    for (i, diff) in output.diffs.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        write_go_json(&mut s, &diff.to_value());
+    }
+    s.push(']');
+    if !output.warnings.is_empty() {
+        s.push_str(",\"Warnings\":");
+        write_go_json(&mut s, &Value::Array(output.warnings.iter().map(Warning::to_value).collect()));
+    }
+    s.push_str("}\n");
     s
 }
 
@@ -266,7 +284,10 @@ mod tests {
             override_reasons: vec!["r".into()],
             ..DiffSum::default()
         });
-        let v: Value = serde_json::from_str(&to_json(&o)).unwrap();
+        let json = to_json(&o);
+        let v: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(Output::from_value(&v).unwrap(), o);
+        // Written piece by piece, the text is still the whole value's.
+        assert_eq!(json, format!("{}\n", super::super::json::to_go_json(&o.to_value())));
     }
 }

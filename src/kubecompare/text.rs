@@ -14,22 +14,24 @@ pub const SEPARATOR: &str = "**********************************\n";
 pub fn to_text(output: &Output, verbose: bool) -> String {
     // `sort.Slice` by CorrelatedTemplate+CRName. Go's sort is not stable, but equal keys mean
     // equal template and CR name, which kube-compare's de-duplication makes impossible.
-    let mut diffs: Vec<&DiffSum> = output.diffs.iter().collect();
-    diffs.sort_by(|a, b| {
-        let ka = format!("{}{}", a.correlated_template, a.cr_name);
-        let kb = format!("{}{}", b.correlated_template, b.cr_name);
-        ka.cmp(&kb)
-    });
-    let parts: Vec<String> = diffs
-        .into_iter()
-        .filter(|d| verbose || !d.diff_output.is_empty() || !d.patched.is_empty())
-        .map(|d| format!("{}\n", render_diff_sum(d)))
-        .collect();
-    let mut out = String::new();
-    if !parts.is_empty() {
+    let mut diffs: Vec<&DiffSum> =
+        output.diffs.iter().filter(|d| verbose || !d.diff_output.is_empty() || !d.patched.is_empty()).collect();
+    diffs.sort_by_cached_key(|d| format!("{}{}", d.correlated_template, d.cr_name));
+    // The diffs joined by `\n<separator>\n`, each followed by a newline, the whole between
+    // separators; written into one string (a large run's report is not copied piecewise).
+    let mut out = String::with_capacity(diffs.iter().map(|d| d.diff_output.len() + 160).sum::<usize>() + 512);
+    if !diffs.is_empty() {
         out.push_str(SEPARATOR);
         out.push('\n');
-        out.push_str(&parts.join(&format!("\n{SEPARATOR}\n")));
+        for (i, d) in diffs.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+                out.push_str(SEPARATOR);
+                out.push('\n');
+            }
+            out.push_str(&render_diff_sum(d));
+            out.push('\n');
+        }
         out.push('\n');
         out.push_str(SEPARATOR);
         out.push('\n');
