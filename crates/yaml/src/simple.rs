@@ -265,7 +265,7 @@ fn split_key(text: &str) -> Option<Option<(String, &str)>> {
         }
         _ => {
             let Some(colon) = find_value_colon(b) else {
-                return if text.ends_with(':') { None } else { Some(None) };
+                return Some(None);
             };
             let key = &text[..colon];
             if !plain_ok(key) || key.ends_with(' ') || key == "<<" || !matches!(parse_scalar(key), Scalar::String) {
@@ -331,8 +331,8 @@ fn resolve(text: &str) -> Option<Value> {
 }
 
 /// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block
-/// context: no indicator in front (`-` only before a non-blank), no flow brackets, no comment,
-/// not a document marker.
+/// context: no indicator in front (`-` only before a non-blank), no comment, not a document
+/// marker. Flow brackets and commas inside are text in block context (`https://(?<h>[a-z]+)`).
 fn plain_ok(text: &str) -> bool {
     let b = text.as_bytes();
     let Some(&first) = b.first() else { return false };
@@ -343,7 +343,7 @@ fn plain_ok(text: &str) -> bool {
         | b'%' | b'@' | b'`' | b' ' => false,
         _ => true,
     };
-    first_ok && !text.contains(['[', ']', '{', '}']) && !text.contains(" #")
+    first_ok && !text.contains(" #")
 }
 
 #[cfg(test)]
