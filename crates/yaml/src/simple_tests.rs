@@ -307,6 +307,10 @@ const TRICKY_SCALARS: &[&str] = &[
     "\ta",
     "x\r",
     "a\u{85}b",
+    "\u{a0}x",
+    "x\u{a0}",
+    "\u{2028}",
+    "a\u{a0}: b",
     "\u{feff}x",
     "a,",
     "x'",
@@ -426,7 +430,7 @@ fn random_lines(rng: &mut Rng) -> String {
         let key = if rng.chance(3) { "k".repeat(1000 + rng.below(40)) } else { rng.pick(TRICKY_KEYS).to_owned() };
         let value = rng.pick(TRICKY_SCALARS);
         let line = match rng.below(14) {
-            0 | 1 | 2 => format!("{pad}{key}: {value}"),
+            0..=2 => format!("{pad}{key}: {value}"),
             3 | 4 => format!("{pad}{key}:"),
             5 | 6 => format!("{pad}- {value}"),
             7 => format!("{pad}- {key}: {value}"),
