@@ -23,6 +23,19 @@ pub struct NotYaml {
 /// document gives an empty object (Go's nil map).
 pub fn parse_rendered(template: &str, raw: &str) -> Result<Value, NotYaml> {
     let text = raw.replace("<no value>", "");
+    // Plain block YAML (most template output) is read by the fast loader, which answers only
+    // when the full loader would give the same first document; everything else, and every
+    // error text, comes from the full loader below.
+    if let Some(documents) = driftlint_yaml::parse_simple_documents(&text, 1) {
+        match documents.into_iter().next() {
+            None | Some(Value::Null) => return Ok(Value::Object(serde_json::Map::new())),
+            Some(mut value @ Value::Object(_)) => {
+                normalize_numbers(&mut value);
+                return Ok(value);
+            }
+            Some(_) => {}
+        }
+    }
     let err = |detail: String| NotYaml { template: template.to_owned(), detail, raw: text.clone() };
     let stream = driftlint_yaml::parse_stream(&text);
     // Only the first document counts; an error in a later one is ignored like Go does.
@@ -150,6 +163,18 @@ mod tests {
         );
         assert!(parse_rendered("t.yaml", "a: [\n").is_err());
         assert_eq!(parse_rendered("t.yaml", "").unwrap(), json!({}));
+    }
+
+    #[test]
+    fn fast_and_full_loader_agree() {
+        // Read by the fast loader: the first document only, a later broken one ignored.
+        assert_eq!(parse_rendered("t.yaml", "# c\n---\na: 1\n---\nb: [\n").unwrap(), json!({"a": 1}));
+        assert_eq!(parse_rendered("t.yaml", "---\n").unwrap(), json!({}));
+        // Outside the fast loader's subset: the full loader gives the same kind of answers.
+        assert_eq!(parse_rendered("t.yaml", "a: &x 1\nb: *x\n---\nb: [\n").unwrap(), json!({"a": 1, "b": 1}));
+        assert_eq!(parse_rendered("t.yaml", "a: 1\na: 2\n").unwrap(), json!({"a": 2}));
+        let e = parse_rendered("t.yaml", "'x'\n").unwrap_err();
+        assert!(e.detail.ends_with("cannot unmarshal string into Go value of type map[string]interface {}"), "{e}");
     }
 
     #[test]

@@ -6,6 +6,11 @@
 //! large dump never exist all at once. Cutting is only an optimisation: when any piece has a
 //! YAML error or warning, the whole stream is parsed again in one go, so error texts, line
 //! numbers and the documents kept before an error are exactly those of a single parse.
+//!
+//! Each piece (or a stream that is one piece) is first offered to the fast loader
+//! ([`driftlint_yaml::parse_simple`]), which reads plain block YAML straight into JSON values
+//! and declines everything else; it only answers where the full loader would find no error
+//! or warning and the same values, so the result does not depend on which one read it.
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -31,6 +36,11 @@ pub(crate) fn decode_stream(text: &str, source: &str) -> Vec<Event> {
         && let Some(events) = pieces.par_iter().map(|p| decode_clean(p, source)).collect::<Option<Vec<_>>>()
     {
         return events.into_iter().flatten().collect();
+    }
+    if pieces.len() == 1
+        && let Some(values) = driftlint_yaml::parse_simple(text)
+    {
+        return decode_values(values, source);
     }
     decode_whole(text, source)
 }
@@ -60,6 +70,9 @@ fn split_documents(text: &str) -> Vec<&str> {
 /// A piece's events, or `None` when it has a YAML error or warning (then the whole stream
 /// is parsed at once instead).
 fn decode_clean(piece: &str, source: &str) -> Option<Vec<Event>> {
+    if let Some(values) = driftlint_yaml::parse_simple(piece) {
+        return Some(decode_values(values, source));
+    }
     let stream = driftlint_yaml::parse_stream(piece);
     if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
         return None;
@@ -71,6 +84,15 @@ fn decode_clean(piece: &str, source: &str) -> Option<Vec<Event>> {
         decode(value, source, &mut events);
     }
     Some(events)
+}
+
+/// The events of documents the fast loader read (no errors, no warnings).
+fn decode_values(values: Vec<Value>, source: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    for value in values {
+        decode(value, source, &mut events);
+    }
+    events
 }
 
 /// The stream parsed in one go.

@@ -13,6 +13,8 @@
 //! * [`parse_scalar`] is go-yaml v2's plain-scalar resolution table.
 //! * [`to_yaml_string`] writes a JSON value like `sigs.k8s.io/yaml.Marshal` (natural key
 //!   order, go-yaml v2 quoting, literal blocks, 80-column folding); [`key_less`] is its order.
+//! * [`parse_simple`] is a fast path for plain block YAML straight to `serde_json` values; it
+//!   answers `None` outside its subset, and otherwise exactly what the full loader gives.
 //! * [`LineIndex`] turns byte offsets into 1-based lines and columns for display.
 //!
 //! This crate knows YAML and Kubernetes' decoding rules, nothing about references,
@@ -42,6 +44,7 @@ mod load;
 mod mapping;
 mod node;
 mod scalar;
+mod simple;
 mod sort;
 
 pub use emit::to_yaml_string;
@@ -51,4 +54,5 @@ pub use line_index::{LineColumn, LineIndex};
 pub use load::{Document, Limits, Stream, parse_stream, parse_stream_with};
 pub use node::{Node, NodeValue, ScalarStyle, float_to_json};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
+pub use simple::{parse_simple, parse_simple_documents};
 pub use sort::{key_cmp, key_less};

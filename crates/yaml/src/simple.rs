@@ -1,0 +1,351 @@
+//! A fast loader for the plain block YAML that machines write (`kubectl get -o yaml`, rendered
+//! templates, this crate's own writer), building `serde_json` values directly.
+//!
+//! [`parse_stream`](crate::parse_stream) + [`Node::to_json`](crate::Node::to_json) keeps spans
+//! and runs a general YAML parser; callers that only want the JSON values of well-behaved text
+//! can try [`parse_simple`] first. It understands a deliberately small subset and answers
+//! `None` for anything else, so that the caller falls back to the full loader. Whenever it
+//! answers `Some`, the full loader would have read the same text without error or warning and
+//! produced exactly the same values (same key order, same numbers).
+//!
+//! The subset, line by line (LF line endings; no tabs, no control characters):
+//! * blank lines, whole-line `#` comments, and `---` alone at column 0 starting a document;
+//! * block mappings whose keys are plain scalars resolving to strings (not `<<`, not `yes`,
+//!   `1`, `null`, …) or quote-free one-line quoted scalars, written once each;
+//! * block sequences `- item`, including the indentless form under a key, `- key: v` opening a
+//!   mapping at the item's column, and `-` alone followed by a nested block;
+//! * values: plain one-line scalars resolved by [`parse_scalar`] as the full loader resolves
+//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, and the texts `{}`/`[]`.
+//!
+//! Everything else — `...`, directives, anchors, aliases, tags, block scalars, flow collections,
+//! escapes, multi-line scalars, comments after a value, unusual indentation — gives `None`.
+
+use serde_json::{Map, Value};
+
+use crate::node::float_to_json;
+use crate::scalar::{Scalar, parse_scalar};
+
+/// Nesting beyond this many collections is left to the full loader (and its depth limit).
+const MAX_DEPTH: usize = 100;
+/// Longest key (in bytes) taken here; YAML limits implicit keys to 1024 characters.
+const MAX_KEY: usize = 1000;
+/// Largest input taken here (the full loader's default size limit is 64 MiB).
+const MAX_BYTES: usize = 32 << 20;
+
+/// Every document of `text` as JSON values, or `None` when `text` is outside the subset
+/// described in the [module documentation](self).
+///
+/// `Some(values)` means: [`crate::parse_stream`] reads `text` without error and without
+/// warnings, into as many documents, whose [`crate::Node::to_json`] equal `values`.
+///
+/// ```
+/// use driftlint_yaml::parse_simple;
+/// use serde_json::json;
+/// let v = parse_simple("a: 1\nb:\n- x\n- 0755\n---\n").unwrap();
+/// assert_eq!(v, vec![json!({"a": 1, "b": ["x", 493]}), json!(null)]);
+/// assert_eq!(parse_simple("a: &x 1\n"), None);
+/// ```
+#[must_use]
+pub fn parse_simple(text: &str) -> Option<Vec<Value>> {
+    parse_simple_documents(text, usize::MAX)
+}
+
+/// Like [`parse_simple`], but reads at most `limit` documents: once the `limit`-th document
+/// is closed by the next `---` line, the rest of the text is not looked at (it may hold
+/// anything, even invalid YAML). The full loader agrees on those first documents, because it
+/// finishes a document before it reads the next.
+///
+/// With `limit` 1 this is "the first document, if any" (an empty `Vec` when the text holds
+/// only blank lines and comments).
+#[must_use]
+pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
+    if text.len() > MAX_BYTES || !allowed_chars(text) {
+        return None;
+    }
+    let mut documents = Vec::new();
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    // Whether a document is open: an explicit `---` was seen, or content came before any.
+    let mut open = false;
+    for raw in text.split('\n') {
+        let body = raw.trim_start_matches(' ');
+        let indent = raw.len() - body.len();
+        let body = body.trim_end_matches(' ');
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        if indent == 0 && body == "---" {
+            if open {
+                documents.push(document(&lines)?);
+                lines.clear();
+                if documents.len() >= limit {
+                    return Some(documents);
+                }
+            }
+            open = true;
+            continue;
+        }
+        if body.starts_with("---") || body.starts_with("...") || body.contains(" #") {
+            return None;
+        }
+        open = true;
+        lines.push(Line { indent, text: body });
+    }
+    if open && documents.len() < limit {
+        documents.push(document(&lines)?);
+    }
+    Some(documents)
+}
+
+/// LF-only printable text: no tabs, carriage returns or other control characters, no byte
+/// order mark, no characters YAML treats as line breaks or refuses.
+fn allowed_chars(text: &str) -> bool {
+    let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b);
+    if text.is_ascii() {
+        return text.bytes().all(ascii_ok);
+    }
+    text.chars().all(|c| {
+        if c.is_ascii() {
+            ascii_ok(c as u8)
+        } else {
+            !matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+        }
+    })
+}
+
+/// A line with content: its indentation and its text without the indentation and trailing
+/// blanks (never empty, never a comment).
+struct Line<'a> {
+    indent: usize,
+    text: &'a str,
+}
+
+/// One document's content lines to its value.
+fn document(lines: &[Line<'_>]) -> Option<Value> {
+    let Some(first) = lines.first() else {
+        return Some(Value::Null);
+    };
+    let mut parser = Parser { lines, pos: 0, depth: 0 };
+    let value = parser.block(first.indent, first.text, None)?;
+    (parser.pos == lines.len()).then_some(value)
+}
+
+struct Parser<'l, 'a> {
+    lines: &'l [Line<'a>],
+    /// The line being read.
+    pos: usize,
+    /// Open collections.
+    depth: usize,
+}
+
+impl<'a> Parser<'_, 'a> {
+    fn peek(&self) -> Option<&Line<'a>> {
+        self.lines.get(self.pos)
+    }
+
+    /// After a one-line scalar on the current line: the next line must not be indented
+    /// beyond `parent` (YAML would continue the scalar there, or fail).
+    fn end_scalar(&mut self, parent: Option<usize>) -> Option<()> {
+        self.pos += 1;
+        match (self.peek(), parent) {
+            (None, _) => Some(()),
+            (Some(_), None) => None,
+            (Some(l), Some(p)) => (l.indent <= p).then_some(()),
+        }
+    }
+
+    /// The node that starts at column `col` of the current line with `text`; `parent` is the
+    /// column of the enclosing collection (`None` at the root).
+    fn block(&mut self, col: usize, text: &'a str, parent: Option<usize>) -> Option<Value> {
+        if is_entry(text) {
+            return self.sequence(col, text);
+        }
+        if let Some((key, rest)) = split_key(text)? {
+            return self.mapping(col, key, rest);
+        }
+        let value = scalar(text)?;
+        self.end_scalar(parent)?;
+        Some(value)
+    }
+
+    /// The value after `key:` or `-` with nothing else on the line (at column `col`): a
+    /// more indented block, an indentless sequence (`indentless`), or null.
+    fn nested(&mut self, col: usize, indentless: bool) -> Option<Value> {
+        self.pos += 1;
+        match self.peek() {
+            Some(l) if l.indent > col => {
+                let (indent, text) = (l.indent, l.text);
+                self.block(indent, text, Some(col))
+            }
+            Some(l) if indentless && l.indent == col && is_entry(l.text) => {
+                let text = l.text;
+                self.sequence(col, text)
+            }
+            _ => Some(Value::Null),
+        }
+    }
+
+    /// A block sequence whose first `-` is at column `col` of the current line.
+    fn sequence(&mut self, col: usize, mut text: &'a str) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let mut items = Vec::new();
+        loop {
+            let rest = text[1..].trim_start_matches(' ');
+            let item = if rest.is_empty() {
+                self.nested(col, false)?
+            } else if is_entry(rest) {
+                return None;
+            } else {
+                self.block(col + text.len() - rest.len(), rest, Some(col))?
+            };
+            items.push(item);
+            match self.peek() {
+                Some(l) if l.indent == col && is_entry(l.text) => text = l.text,
+                Some(l) if l.indent > col => return None,
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Some(Value::Array(items))
+    }
+
+    /// A block mapping whose first key is at column `col` of the current line.
+    fn mapping(&mut self, col: usize, mut key: String, mut rest: &'a str) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let mut map = Map::new();
+        loop {
+            let value = if rest.is_empty() {
+                self.nested(col, true)?
+            } else {
+                let v = scalar(rest)?;
+                self.end_scalar(Some(col))?;
+                v
+            };
+            if map.insert(key, value).is_some() {
+                return None;
+            }
+            match self.peek() {
+                Some(l) if l.indent == col => (key, rest) = split_key(l.text)??,
+                Some(l) if l.indent > col => return None,
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Some(Value::Object(map))
+    }
+}
+
+/// A block sequence entry: `-` followed by a space or the end of the line.
+fn is_entry(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.first() == Some(&b'-') && matches!(b.get(1), None | Some(b' '))
+}
+
+/// Splits `key: rest` / `key:`. `Some(None)`: the text is not a mapping entry; `None`: it is
+/// one, or might be, in a form left to the full loader.
+fn split_key(text: &str) -> Option<Option<(String, &str)>> {
+    let b = text.as_bytes();
+    let (key, after) = match b[0] {
+        q @ (b'"' | b'\'') => {
+            let close = 1 + text[1..].find(q as char)?;
+            let inner = &text[1..close];
+            if !matches!(b.get(close + 1), Some(b':')) {
+                // A quoted scalar; `scalar` decides whether it is a simple one.
+                return Some(None);
+            }
+            if q == b'"' && inner.contains('\\') {
+                return None;
+            }
+            (inner.to_owned(), close + 1)
+        }
+        _ => {
+            let Some(colon) = find_value_colon(b) else {
+                return Some(None);
+            };
+            let key = &text[..colon];
+            if !plain_ok(key) || key.ends_with(' ') || key == "<<" || !matches!(parse_scalar(key), Scalar::String) {
+                return None;
+            }
+            (key.to_owned(), colon)
+        }
+    };
+    if key.len() > MAX_KEY || !matches!(b.get(after + 1), None | Some(b' ')) {
+        return None;
+    }
+    Some(Some((key, text[after + 1..].trim_start_matches(' '))))
+}
+
+/// The first `: ` (or final `:`) of a line: where a plain key ends.
+fn find_value_colon(b: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = b[from..].iter().position(|&c| c == b':') {
+        let at = from + i;
+        if matches!(b.get(at + 1), None | Some(b' ')) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar.
+fn scalar(text: &str) -> Option<Value> {
+    match text {
+        "{}" => return Some(Value::Object(Map::new())),
+        "[]" => return Some(Value::Array(Vec::new())),
+        _ => {}
+    }
+    let b = text.as_bytes();
+    match b[0] {
+        q @ (b'"' | b'\'') => {
+            let inner = text.strip_prefix(q as char)?.strip_suffix(q as char)?;
+            let bad = |c: char| c == q as char || (q == b'"' && c == '\\');
+            (!inner.contains(bad)).then(|| Value::String(inner.to_owned()))
+        }
+        _ => {
+            if !plain_ok(text) || text.contains(": ") || text.ends_with(':') {
+                return None;
+            }
+            resolve(text)
+        }
+    }
+}
+
+/// A plain scalar's JSON value, as the full loader gives it; `None` for `.nan`/`.inf`, which
+/// the full loader reports with a warning.
+fn resolve(text: &str) -> Option<Value> {
+    Some(match parse_scalar(text) {
+        Scalar::Null => Value::Null,
+        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::Int(i) => Value::Number(i.into()),
+        Scalar::Uint(u) => float_to_json(u as f64),
+        Scalar::Float(f) if f.is_finite() => float_to_json(f),
+        Scalar::Float(_) => return None,
+        Scalar::Timestamp | Scalar::String => Value::String(text.to_owned()),
+    })
+}
+
+/// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block
+/// context: no indicator in front (`-` only before a non-blank), no comment, not a document
+/// marker. Flow brackets and commas inside are text in block context (`https://(?<h>[a-z]+)`).
+fn plain_ok(text: &str) -> bool {
+    let b = text.as_bytes();
+    let Some(&first) = b.first() else { return false };
+    let first_ok = match first {
+        b'-' => !matches!(b.get(1), None | Some(b' ')) && !text.starts_with("---"),
+        b'.' => !text.starts_with("..."),
+        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"'
+        | b'%' | b'@' | b'`' | b' ' => false,
+        _ => true,
+    };
+    first_ok && !text.contains(" #")
+}
+
+#[cfg(test)]
+#[path = "simple_tests.rs"]
+mod tests;
