@@ -13,6 +13,11 @@ use crate::gofmt::{format_g, format_json_float};
 use crate::scalar::{Scalar, parse_scalar};
 use crate::sort::sort_keys;
 
+#[cfg(test)]
+mod differential;
+#[cfg(test)]
+mod reference;
+
 /// go-yaml's `best_indent` and `best_width`.
 pub(crate) const INDENT: isize = 2;
 pub(crate) const WIDTH: usize = 80;
