@@ -6,12 +6,14 @@
 //! from JSON data, so that diffs against kube-compare's output match byte for byte. Scalar
 //! style decisions live in `emit_scalar`.
 
+use std::fmt::Write as _;
+
 use serde_json::{Number, Value};
 
-use crate::emit_scalar::{Analysis, Style, plain_allowed_by_resolver};
+use crate::emit_scalar::{Analysis, Style, plain_allowed_by_resolver, quick_style};
 use crate::gofmt::{format_g, format_json_float};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::sort::sort_keys;
+use crate::sort::sort_keys_by;
 
 #[cfg(test)]
 mod differential;
@@ -59,7 +61,7 @@ impl Context {
     const SIMPLE_KEY: Context = Context { mapping: true, simple_key: true };
 }
 
-pub(crate) struct Emitter {
+pub(crate) struct Emitter<'a> {
     pub(crate) out: String,
     /// Column in characters.
     pub(crate) column: usize,
@@ -69,11 +71,21 @@ pub(crate) struct Emitter {
     pub(crate) indention: bool,
     pub(crate) indent: isize,
     indents: Vec<isize>,
+    /// The entries of the mappings being written, innermost last (one buffer for all levels).
+    entries: Vec<(&'a str, &'a Value)>,
 }
 
-impl Emitter {
+impl<'a> Emitter<'a> {
     fn new() -> Self {
-        Emitter { out: String::new(), column: 0, whitespace: true, indention: true, indent: -1, indents: Vec::new() }
+        Emitter {
+            out: String::with_capacity(1024),
+            column: 0,
+            whitespace: true,
+            indention: true,
+            indent: -1,
+            indents: Vec::new(),
+            entries: Vec::new(),
+        }
     }
 
     /// `yaml_emitter_increase_indent`.
@@ -126,12 +138,14 @@ impl Emitter {
         self.indention = self.indention && is_indention;
     }
 
-    fn node(&mut self, value: &Value, ctx: Context) {
+    fn node(&mut self, value: &'a Value, ctx: Context) {
         match value {
-            Value::Null => self.scalar("null", Style::Plain, ctx),
-            Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }, Style::Plain, ctx),
-            Value::Number(n) => self.scalar(&number_text(n), Style::Plain, ctx),
-            Value::String(s) => self.scalar(s, string_style(s), ctx),
+            // These never need quotes or analysis: the style stays plain (no spaces, breaks or
+            // indicators; numbers start with a digit or `-` and a digit).
+            Value::Null => self.write_word("null"),
+            Value::Bool(b) => self.write_word(if *b { "true" } else { "false" }),
+            Value::Number(n) => self.write_number(n),
+            Value::String(s) => self.string(s, ctx),
             Value::Array(items) if items.is_empty() => self.empty_flow("[", "]"),
             Value::Object(map) if map.is_empty() => self.empty_flow("{", "}"),
             Value::Array(items) => {
@@ -147,50 +161,96 @@ impl Emitter {
             }
             Value::Object(map) => {
                 self.increase_indent(false, false);
-                let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
-                sort_keys(&mut keys);
-                for key in keys {
+                let start = self.entries.len();
+                self.entries.extend(map.iter().map(|(k, v)| (k.as_str(), v)));
+                sort_keys_by(&mut self.entries[start..], |(k, _)| k);
+                for i in start..self.entries.len() {
+                    let (key, v) = self.entries[i];
                     self.write_indent();
-                    if is_simple_key(key) {
-                        self.scalar(key, string_style(key), Context::SIMPLE_KEY);
-                        self.write_indicator(":", false, false, false);
-                    } else {
-                        // go-yaml's check_simple_key: multi-line or longer than 128 bytes.
-                        self.write_indicator("?", true, false, true);
-                        self.scalar(key, string_style(key), Context::VALUE);
-                        self.write_indent();
-                        self.write_indicator(":", true, false, true);
-                    }
-                    if let Some(v) = map.get(key) {
-                        self.node(v, Context::VALUE);
-                    }
+                    self.key(key);
+                    self.node(v, Context::VALUE);
                 }
+                self.entries.truncate(start);
                 self.pop_indent();
             }
         }
     }
 
-    /// `[]` and `{}`: go-yaml switches to flow style for empty collections.
+    /// A mapping key and its `:`: a simple key, or go-yaml's `? key` form when the key is
+    /// multi-line or longer than 128 bytes (`check_simple_key`).
+    fn key(&mut self, key: &str) {
+        let quick = quick_style(key);
+        let analysis = if quick.is_none() { Some(Analysis::of(key)) } else { None };
+        let simple = !analysis.as_ref().is_some_and(|a| a.multiline) && key.len() <= 128;
+        let ctx = if simple { Context::SIMPLE_KEY } else { Context::VALUE };
+        let style = match (quick, &analysis) {
+            (Some(style), _) => style,
+            (None, Some(a)) => select_style(key, a, ctx),
+            (None, None) => Style::DoubleQuoted, // not reached: no quick style means an analysis
+        };
+        if simple {
+            self.write_scalar(key, style, ctx);
+            self.write_indicator(":", false, false, false);
+        } else {
+            self.write_indicator("?", true, false, true);
+            self.write_scalar(key, style, ctx);
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        }
+    }
+
+    /// A string value or sequence item.
+    fn string(&mut self, value: &str, ctx: Context) {
+        let style = match quick_style(value) {
+            Some(style) => style,
+            None => select_style(value, &Analysis::of(value), ctx),
+        };
+        self.write_scalar(value, style, ctx);
+    }
+
+    /// A plain ASCII scalar without spaces or breaks: what `write_plain` does for it, in one
+    /// go (bytes are columns).
+    fn write_word(&mut self, word: &str) {
+        debug_assert!(word.is_ascii());
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.out.push_str(word);
+        self.column += word.len();
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_number(&mut self, n: &Number) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let before = self.out.len();
+        if let Some(i) = n.as_i64() {
+            let _ = write!(self.out, "{i}");
+        } else if let Some(u) = n.as_u64() {
+            let _ = write!(self.out, "{u}");
+        } else {
+            self.out.push_str(&float_text(n.as_f64().unwrap_or(0.0)));
+        }
+        // Number text is ASCII: bytes are columns.
+        self.column += self.out.len() - before;
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+/// `[]` and `{}`: go-yaml switches to flow style for empty collections.
     fn empty_flow(&mut self, open: &str, close: &str) {
         self.write_indicator(open, true, true, false);
         self.write_indicator(close, false, false, false);
     }
 
-    /// `yaml_emitter_emit_scalar` with `yaml_emitter_select_scalar_style`.
-    fn scalar(&mut self, value: &str, requested: Style, ctx: Context) {
-        let a = Analysis::of(value);
-        let mut style = requested;
-        if ctx.simple_key && a.multiline {
-            style = Style::DoubleQuoted;
-        }
-        if style == Style::Plain && (!a.block_plain_allowed || (value.is_empty() && ctx.simple_key)) {
-            style = Style::SingleQuoted;
-        }
-        if style == Style::SingleQuoted && !a.single_quoted_allowed {
-            style = Style::DoubleQuoted;
-        }
-        if style == Style::Literal && (!a.block_allowed || ctx.simple_key) {
-            style = Style::DoubleQuoted;
+    /// `yaml_emitter_emit_scalar` once the style is chosen.
+    fn write_scalar(&mut self, value: &str, style: Style, ctx: Context) {
+        if style == Style::Plain && !value.bytes().any(|b| matches!(b, b' ' | b'\n' | b'\r' | 0x80..)) {
+            // No spaces to fold at and no breaks: the indent is never looked at.
+            self.write_word(value);
+            return;
         }
         self.increase_indent(true, false);
         let breaks = !ctx.simple_key;
@@ -204,9 +264,22 @@ impl Emitter {
     }
 }
 
-/// go-yaml's `check_simple_key` for a scalar key: single line and at most 128 bytes.
-fn is_simple_key(key: &str) -> bool {
-    !Analysis::of(key).multiline && key.len() <= 128
+/// `yaml_emitter_select_scalar_style` for a string, from its analysis.
+fn select_style(value: &str, a: &Analysis, ctx: Context) -> Style {
+    let mut style = string_style(value);
+    if ctx.simple_key && a.multiline {
+        style = Style::DoubleQuoted;
+    }
+    if style == Style::Plain && (!a.block_plain_allowed || (value.is_empty() && ctx.simple_key)) {
+        style = Style::SingleQuoted;
+    }
+    if style == Style::SingleQuoted && !a.single_quoted_allowed {
+        style = Style::DoubleQuoted;
+    }
+    if style == Style::Literal && (!a.block_allowed || ctx.simple_key) {
+        style = Style::DoubleQuoted;
+    }
+    style
 }
 
 /// go-yaml's `stringv`: a literal block for text with `\n`, plain when the text would read
@@ -221,16 +294,11 @@ fn string_style(s: &str) -> Style {
     }
 }
 
-/// A JSON number as Marshal prints it: encoding/json's text, read back by go-yaml
-/// (int/uint stay, anything else is a float64) and printed with `FormatFloat(f, 'g', -1, 64)`.
-fn number_text(n: &Number) -> String {
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
-    }
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
-    }
-    let json = format_json_float(n.as_f64().unwrap_or(0.0));
+/// A JSON float as Marshal prints it: encoding/json's text, read back by go-yaml (an
+/// integer stays one, anything else is a float64) and printed with
+/// `FormatFloat(f, 'g', -1, 64)`.
+fn float_text(f: f64) -> String {
+    let json = format_json_float(f);
     match parse_scalar(&json) {
         Scalar::Int(i) => i.to_string(),
         Scalar::Uint(u) => u.to_string(),

@@ -19,6 +19,50 @@ pub(crate) fn plain_allowed_by_resolver(s: &str) -> bool {
     parse_scalar(s).is_string() && !is_base60_float(s)
 }
 
+/// The style of a string that is one printable ASCII word, decided without the full
+/// analysis; `None` for anything else.
+///
+/// Exact for the text it accepts, in any context: printable ASCII without spaces, a first
+/// character that is no indicator (nor `-` or `.`, which could start `---`/`...`) and no `:`
+/// at the end. For such text [`Analysis::of`] finds no breaks, no special characters, no
+/// leading or trailing space and no indicator (a `:` inside is followed by a non-blank, a `#`
+/// inside follows a non-blank), so the only question left is the resolver's: plain when the
+/// text reads back as a string, else double quotes, which nothing then overrides.
+pub(crate) fn quick_style(s: &str) -> Option<Style> {
+    let (&first, rest) = s.as_bytes().split_first()?;
+    let first_ok = first.is_ascii_graphic()
+        && !matches!(
+            first,
+            b'#' | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b'?'
+                | b':'
+                | b'-'
+                | b'.'
+        );
+    if !first_ok || !rest.iter().all(u8::is_ascii_graphic) || s.ends_with(':') {
+        return None;
+    }
+    // Only a sign, a digit, `.`, `~` or one of `yYnNtTfFoO` can start a non-string for the
+    // resolver (`parse_scalar`'s hint), and only a sign or a digit a sexagesimal number.
+    let resolver_free = first.is_ascii_alphabetic() && !b"yYnNtTfFoO".contains(&first)
+        || matches!(first, b'$' | b'(' | b')' | b'/' | b';' | b'<' | b'=' | b'\\' | b'^' | b'_');
+    Some(if resolver_free || plain_allowed_by_resolver(s) { Style::Plain } else { Style::DoubleQuoted })
+}
+
 /// `is_printable` of go-yaml: `\n`, printable ASCII, U+00A0–U+D7FF, U+E000–U+FFFD except the
 /// BOM. Characters outside the BMP (emoji) are *not* printable for go-yaml v2.
 fn is_printable(c: char) -> bool {
@@ -133,7 +177,7 @@ impl Analysis {
     }
 }
 
-impl Emitter {
+impl Emitter<'_> {
     /// go-yaml's `write`: one character, one column.
     fn write_char(&mut self, c: char) {
         self.out.push(c);
