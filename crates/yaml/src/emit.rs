@@ -119,8 +119,10 @@ impl<'a> Emitter<'a> {
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
             self.put_break();
         }
-        while self.column < indent {
-            self.put(' ');
+        if self.column < indent {
+            let n = indent - self.column;
+            self.out.extend(std::iter::repeat_n(' ', n));
+            self.column = indent;
         }
         self.whitespace = true;
         self.indention = true;
@@ -131,9 +133,9 @@ impl<'a> Emitter<'a> {
         if need_ws && !self.whitespace {
             self.put(' ');
         }
-        for c in s.chars() {
-            self.put(c);
-        }
+        // Indicators are ASCII: bytes are columns.
+        self.out.push_str(s);
+        self.column += s.len();
         self.whitespace = is_ws;
         self.indention = self.indention && is_indention;
     }
@@ -180,6 +182,12 @@ impl<'a> Emitter<'a> {
     /// multi-line or longer than 128 bytes (`check_simple_key`).
     fn key(&mut self, key: &str) {
         let quick = quick_style(key);
+        if quick == Some(Style::Plain) && key.len() <= 128 {
+            // A simple key is written without line folding.
+            self.write_word(key);
+            self.write_indicator(":", false, false, false);
+            return;
+        }
         let analysis = if quick.is_none() { Some(Analysis::of(key)) } else { None };
         let simple = !analysis.as_ref().is_some_and(|a| a.multiline) && key.len() <= 128;
         let ctx = if simple { Context::SIMPLE_KEY } else { Context::VALUE };
@@ -202,14 +210,18 @@ impl<'a> Emitter<'a> {
     /// A string value or sequence item.
     fn string(&mut self, value: &str, ctx: Context) {
         let style = match quick_style(value) {
+            // Folding happens only at a space past column 80: none when the text ends before.
+            Some(Style::Plain) if self.column + 1 + value.len() <= WIDTH || !value.contains(' ') => {
+                return self.write_word(value);
+            }
             Some(style) => style,
             None => select_style(value, &Analysis::of(value), ctx),
         };
         self.write_scalar(value, style, ctx);
     }
 
-    /// A plain ASCII scalar without spaces or breaks: what `write_plain` does for it, in one
-    /// go (bytes are columns).
+    /// A plain ASCII scalar without breaks and without a space where a line could be folded:
+    /// what `write_plain` does for it, in one go (bytes are columns).
     fn write_word(&mut self, word: &str) {
         debug_assert!(word.is_ascii());
         if !self.whitespace {
@@ -247,11 +259,6 @@ impl<'a> Emitter<'a> {
 
     /// `yaml_emitter_emit_scalar` once the style is chosen.
     fn write_scalar(&mut self, value: &str, style: Style, ctx: Context) {
-        if style == Style::Plain && !value.bytes().any(|b| matches!(b, b' ' | b'\n' | b'\r' | 0x80..)) {
-            // No spaces to fold at and no breaks: the indent is never looked at.
-            self.write_word(value);
-            return;
-        }
         self.increase_indent(true, false);
         let breaks = !ctx.simple_key;
         match style {
