@@ -24,6 +24,9 @@ mod reference;
 pub(crate) const INDENT: isize = 2;
 pub(crate) const WIDTH: usize = 80;
 
+/// Indentation is written from this run of spaces.
+const SPACES: &str = "                                                                ";
+
 /// Writes `value` as `sigs.k8s.io/yaml.Marshal` does, including the final newline.
 ///
 /// Keys are sorted in go-yaml v2's natural order ([`crate::key_less`]), strings are quoted
@@ -119,10 +122,10 @@ impl<'a> Emitter<'a> {
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
             self.put_break();
         }
-        if self.column < indent {
-            let n = indent - self.column;
-            self.out.extend(std::iter::repeat_n(' ', n));
-            self.column = indent;
+        while self.column < indent {
+            let n = (indent - self.column).min(SPACES.len());
+            self.out.push_str(&SPACES[..n]);
+            self.column += n;
         }
         self.whitespace = true;
         self.indention = true;

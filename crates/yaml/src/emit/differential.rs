@@ -47,7 +47,7 @@ const PIECES: &[&str] = &[
 /// sometimes past 128 bytes without breaks.
 fn string(rng: &mut Rng) -> String {
     let mut s = String::new();
-    match rng.below(12) {
+    match rng.below(14) {
         0 => {}
         1 => {
             let words = 10 + rng.below(30);
@@ -56,6 +56,17 @@ fn string(rng: &mut Rng) -> String {
                     s.push_str(if rng.below(8) == 0 { "  " } else { " " });
                 }
                 s.push_str(rng.pick(PIECES));
+            }
+        }
+        // One line of quick-path words and single spaces, 1 to 150 bytes, so that values
+        // end just before, at and past column 80 at every depth.
+        3 => {
+            let target = 1 + rng.below(150);
+            while s.len() < target {
+                if !s.is_empty() {
+                    s.push(' ');
+                }
+                s.push_str(rng.pick(&["a", "web", "x-y", "app.io/name", "v1.2", "-", "Q", "k8s"]));
             }
         }
         2 => {
@@ -176,5 +187,18 @@ fn key_order_matches_reference() {
         sort_keys(&mut got);
         reference::sort_keys(&mut want);
         assert_eq!(got, want, "case {case}");
+    }
+}
+
+#[test]
+fn writer_matches_reference_deep_inside() {
+    // Indentation past the writer's run of spaces, and long words and lines at every column.
+    let mut rng = Rng(99);
+    for case in 0..300 {
+        let mut v = value(&mut rng, 2);
+        for depth in 0..(case % 60) {
+            v = if depth % 3 == 0 { Value::Array(vec![v]) } else { serde_json::json!({ key(&mut rng): v }) };
+        }
+        assert_eq!(to_yaml_string(&v), reference::to_yaml_string(&v), "case {case}: {v:?}");
     }
 }
