@@ -6,8 +6,12 @@
 //! output size so that a change in output shows up too.
 //!
 //! ```text
-//! cargo bench -p driftlint-yaml --bench emit
+//! cargo bench -p driftlint-yaml --bench emit         # 5 rounds of 20,000 writes per object
+//! cargo bench -p driftlint-yaml --bench emit -- 1 100 # 1 round of 100 (for callgrind)
 //! ```
+//!
+//! On a shared machine the times are noisy; `valgrind --tool=callgrind` on the short form
+//! gives stable instruction counts (divide by 3 × rounds × writes + 3).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -82,24 +86,25 @@ fn configmap(i: usize) -> Value {
     })
 }
 
-fn time(label: &str, value: &Value) {
-    const ROUNDS: usize = 5;
-    const ITERS: usize = 20_000;
+fn time(label: &str, value: &Value, rounds: usize, iters: usize) {
     let size = to_yaml_string(value).len();
     let mut best = f64::INFINITY;
-    for _ in 0..ROUNDS {
+    for _ in 0..rounds {
         let start = Instant::now();
-        for _ in 0..ITERS {
+        for _ in 0..iters {
             black_box(to_yaml_string(black_box(value)));
         }
-        best = best.min(start.elapsed().as_secs_f64() * 1e9 / ITERS as f64);
+        best = best.min(start.elapsed().as_secs_f64() * 1e9 / iters as f64);
     }
     println!("{label:<12} {size:>6} {best:>10.0}");
 }
 
 fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let rounds = args.first().copied().unwrap_or(5);
+    let iters = args.get(1).copied().unwrap_or(20_000);
     println!("{:<12} {:>6} {:>10}", "object", "bytes", "ns/object");
-    time("deployment", &deployment(1234));
-    time("service", &service(1234));
-    time("configmap", &configmap(1234));
+    time("deployment", &deployment(1234), rounds, iters);
+    time("service", &service(1234), rounds, iters);
+    time("configmap", &configmap(1234), rounds, iters);
 }

@@ -86,8 +86,8 @@ impl<'a> Emitter<'a> {
             whitespace: true,
             indention: true,
             indent: -1,
-            indents: Vec::new(),
-            entries: Vec::new(),
+            indents: Vec::with_capacity(16),
+            entries: Vec::with_capacity(64),
         }
     }
 
@@ -254,7 +254,7 @@ impl<'a> Emitter<'a> {
         self.indention = false;
     }
 
-/// `[]` and `{}`: go-yaml switches to flow style for empty collections.
+    /// `[]` and `{}`: go-yaml switches to flow style for empty collections.
     fn empty_flow(&mut self, open: &str, close: &str) {
         self.write_indicator(open, true, true, false);
         self.write_indicator(close, false, false, false);

@@ -43,10 +43,14 @@ pub(crate) fn quick_style(s: &str) -> Option<Style> {
         return None;
     }
     for i in 1..b.len() {
-        let ok = match b[i] {
+        let c = b[i];
+        if ORDINARY[usize::from(c)] {
+            continue;
+        }
+        let ok = match c {
             b' ' => b[i - 1] != b':',
             b'#' => b[i - 1] != b' ',
-            c => c.is_ascii_graphic(),
+            _ => false,
         };
         if !ok {
             return None;
@@ -58,6 +62,17 @@ pub(crate) fn quick_style(s: &str) -> Option<Style> {
         || matches!(first, b'$' | b'(' | b')' | b'/' | b';' | b'<' | b'=' | b'\\' | b'^' | b'_');
     Some(if resolver_free || plain_allowed_by_resolver(s) { Style::Plain } else { Style::DoubleQuoted })
 }
+
+/// Bytes that need no further look inside a [`quick_style`] word: printable ASCII but `#`.
+static ORDINARY: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        table[b] = b != b'#' as usize;
+        b += 1;
+    }
+    table
+};
 
 /// `is_printable` of go-yaml: `\n`, printable ASCII, U+00A0–U+D7FF, U+E000–U+FFFD except the
 /// BOM. Characters outside the BMP (emoji) are *not* printable for go-yaml v2.

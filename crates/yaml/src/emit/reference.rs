@@ -592,4 +592,3 @@ pub(crate) fn sort_keys(keys: &mut Vec<&str>) {
     keys.extend(l);
     keys.extend(r);
 }
-
