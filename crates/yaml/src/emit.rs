@@ -5,6 +5,13 @@
 //! `whitespace`, `indention`, the indent stack) for exactly the events `yaml.Marshal` produces
 //! from JSON data, so that diffs against kube-compare's output match byte for byte. Scalar
 //! style decisions live in `emit_scalar`.
+//!
+//! It runs twice per candidate template and CR in `driftlint compare`, so the common case is
+//! cut short where the outcome is provably the same: one-line ASCII words skip the full scalar
+//! analysis (`quick_style`) and are copied in one piece, `null`/booleans/numbers are never
+//! analysed, mappings whose keys cannot hit go-yaml's digit-run rules are sorted by a byte
+//! ranking. The straightforward writer is kept as the oracle of the differential tests
+//! (`emit/reference.rs`, `emit/differential.rs`).
 
 use std::fmt::Write as _;
 
@@ -184,27 +191,28 @@ impl<'a> Emitter<'a> {
     /// A mapping key and its `:`: a simple key, or go-yaml's `? key` form when the key is
     /// multi-line or longer than 128 bytes (`check_simple_key`).
     fn key(&mut self, key: &str) {
-        let quick = quick_style(key);
-        if quick == Some(Style::Plain) && key.len() <= 128 {
-            // A simple key is written without line folding.
-            self.write_word(key);
-            self.write_indicator(":", false, false, false);
-            return;
-        }
-        let analysis = if quick.is_none() { Some(Analysis::of(key)) } else { None };
-        let simple = !analysis.as_ref().is_some_and(|a| a.multiline) && key.len() <= 128;
-        let ctx = if simple { Context::SIMPLE_KEY } else { Context::VALUE };
-        let style = match (quick, &analysis) {
-            (Some(style), _) => style,
-            (None, Some(a)) => select_style(key, a, ctx),
-            (None, None) => Style::DoubleQuoted, // not reached: no quick style means an analysis
+        let short = key.len() <= 128;
+        let (style, simple) = match quick_style(key) {
+            Some(Style::Plain) if short => {
+                // A simple key is written without line folding.
+                self.write_word(key);
+                self.write_indicator(":", false, false, false);
+                return;
+            }
+            // Quick-style text has no breaks.
+            Some(style) => (style, short),
+            None => {
+                let a = Analysis::of(key);
+                let simple = !a.multiline && short;
+                (select_style(key, &a, if simple { Context::SIMPLE_KEY } else { Context::VALUE }), simple)
+            }
         };
         if simple {
-            self.write_scalar(key, style, ctx);
+            self.write_scalar(key, style, Context::SIMPLE_KEY);
             self.write_indicator(":", false, false, false);
         } else {
             self.write_indicator("?", true, false, true);
-            self.write_scalar(key, style, ctx);
+            self.write_scalar(key, style, Context::VALUE);
             self.write_indent();
             self.write_indicator(":", true, false, true);
         }
