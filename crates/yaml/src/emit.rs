@@ -5,17 +5,34 @@
 //! `whitespace`, `indention`, the indent stack) for exactly the events `yaml.Marshal` produces
 //! from JSON data, so that diffs against kube-compare's output match byte for byte. Scalar
 //! style decisions live in `emit_scalar`.
+//!
+//! It runs twice per candidate template and CR in `driftlint compare`, so the common case is
+//! cut short where the outcome is provably the same: one-line ASCII words skip the full scalar
+//! analysis (`quick_style`) and are copied in one piece, `null`/booleans/numbers are never
+//! analysed, mappings whose keys cannot hit go-yaml's digit-run rules are sorted by a byte
+//! ranking. The straightforward writer is kept as the oracle of the differential tests
+//! (`emit/reference.rs`, `emit/differential.rs`).
+
+use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
 
-use crate::emit_scalar::{Analysis, Style, plain_allowed_by_resolver};
+use crate::emit_scalar::{Analysis, Style, plain_allowed_by_resolver, quick_style};
 use crate::gofmt::{format_g, format_json_float};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::sort::sort_keys;
+use crate::sort::sort_keys_by;
+
+#[cfg(test)]
+mod differential;
+#[cfg(test)]
+mod reference;
 
 /// go-yaml's `best_indent` and `best_width`.
 pub(crate) const INDENT: isize = 2;
 pub(crate) const WIDTH: usize = 80;
+
+/// Indentation is written from this run of spaces.
+const SPACES: &str = "                                                                ";
 
 /// Writes `value` as `sigs.k8s.io/yaml.Marshal` does, including the final newline.
 ///
@@ -54,7 +71,7 @@ impl Context {
     const SIMPLE_KEY: Context = Context { mapping: true, simple_key: true };
 }
 
-pub(crate) struct Emitter {
+pub(crate) struct Emitter<'a> {
     pub(crate) out: String,
     /// Column in characters.
     pub(crate) column: usize,
@@ -64,11 +81,21 @@ pub(crate) struct Emitter {
     pub(crate) indention: bool,
     pub(crate) indent: isize,
     indents: Vec<isize>,
+    /// The entries of the mappings being written, innermost last (one buffer for all levels).
+    entries: Vec<(&'a str, &'a Value)>,
 }
 
-impl Emitter {
+impl<'a> Emitter<'a> {
     fn new() -> Self {
-        Emitter { out: String::new(), column: 0, whitespace: true, indention: true, indent: -1, indents: Vec::new() }
+        Emitter {
+            out: String::with_capacity(1024),
+            column: 0,
+            whitespace: true,
+            indention: true,
+            indent: -1,
+            indents: Vec::with_capacity(16),
+            entries: Vec::with_capacity(64),
+        }
     }
 
     /// `yaml_emitter_increase_indent`.
@@ -103,7 +130,9 @@ impl Emitter {
             self.put_break();
         }
         while self.column < indent {
-            self.put(' ');
+            let n = (indent - self.column).min(SPACES.len());
+            self.out.push_str(&SPACES[..n]);
+            self.column += n;
         }
         self.whitespace = true;
         self.indention = true;
@@ -114,19 +143,21 @@ impl Emitter {
         if need_ws && !self.whitespace {
             self.put(' ');
         }
-        for c in s.chars() {
-            self.put(c);
-        }
+        // Indicators are ASCII: bytes are columns.
+        self.out.push_str(s);
+        self.column += s.len();
         self.whitespace = is_ws;
         self.indention = self.indention && is_indention;
     }
 
-    fn node(&mut self, value: &Value, ctx: Context) {
+    fn node(&mut self, value: &'a Value, ctx: Context) {
         match value {
-            Value::Null => self.scalar("null", Style::Plain, ctx),
-            Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }, Style::Plain, ctx),
-            Value::Number(n) => self.scalar(&number_text(n), Style::Plain, ctx),
-            Value::String(s) => self.scalar(s, string_style(s), ctx),
+            // These never need quotes or analysis: the style stays plain (no spaces, breaks or
+            // indicators; numbers start with a digit or `-` and a digit).
+            Value::Null => self.write_word("null"),
+            Value::Bool(b) => self.write_word(if *b { "true" } else { "false" }),
+            Value::Number(n) => self.write_number(n),
+            Value::String(s) => self.string(s, ctx),
             Value::Array(items) if items.is_empty() => self.empty_flow("[", "]"),
             Value::Object(map) if map.is_empty() => self.empty_flow("{", "}"),
             Value::Array(items) => {
@@ -142,27 +173,93 @@ impl Emitter {
             }
             Value::Object(map) => {
                 self.increase_indent(false, false);
-                let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
-                sort_keys(&mut keys);
-                for key in keys {
+                let start = self.entries.len();
+                self.entries.extend(map.iter().map(|(k, v)| (k.as_str(), v)));
+                sort_keys_by(&mut self.entries[start..], |(k, _)| k);
+                for i in start..self.entries.len() {
+                    let (key, v) = self.entries[i];
                     self.write_indent();
-                    if is_simple_key(key) {
-                        self.scalar(key, string_style(key), Context::SIMPLE_KEY);
-                        self.write_indicator(":", false, false, false);
-                    } else {
-                        // go-yaml's check_simple_key: multi-line or longer than 128 bytes.
-                        self.write_indicator("?", true, false, true);
-                        self.scalar(key, string_style(key), Context::VALUE);
-                        self.write_indent();
-                        self.write_indicator(":", true, false, true);
-                    }
-                    if let Some(v) = map.get(key) {
-                        self.node(v, Context::VALUE);
-                    }
+                    self.key(key);
+                    self.node(v, Context::VALUE);
                 }
+                self.entries.truncate(start);
                 self.pop_indent();
             }
         }
+    }
+
+    /// A mapping key and its `:`: a simple key, or go-yaml's `? key` form when the key is
+    /// multi-line or longer than 128 bytes (`check_simple_key`).
+    fn key(&mut self, key: &str) {
+        let short = key.len() <= 128;
+        let (style, simple) = match quick_style(key) {
+            Some(Style::Plain) if short => {
+                // A simple key is written without line folding.
+                self.write_word(key);
+                self.write_indicator(":", false, false, false);
+                return;
+            }
+            // Quick-style text has no breaks.
+            Some(style) => (style, short),
+            None => {
+                let a = Analysis::of(key);
+                let simple = !a.multiline && short;
+                (select_style(key, &a, if simple { Context::SIMPLE_KEY } else { Context::VALUE }), simple)
+            }
+        };
+        if simple {
+            self.write_scalar(key, style, Context::SIMPLE_KEY);
+            self.write_indicator(":", false, false, false);
+        } else {
+            self.write_indicator("?", true, false, true);
+            self.write_scalar(key, style, Context::VALUE);
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        }
+    }
+
+    /// A string value or sequence item.
+    fn string(&mut self, value: &str, ctx: Context) {
+        let style = match quick_style(value) {
+            // Folding happens only at a space past column 80: none when the text ends before.
+            Some(Style::Plain) if self.column + 1 + value.len() <= WIDTH || !value.contains(' ') => {
+                return self.write_word(value);
+            }
+            Some(style) => style,
+            None => select_style(value, &Analysis::of(value), ctx),
+        };
+        self.write_scalar(value, style, ctx);
+    }
+
+    /// A plain ASCII scalar without breaks and without a space where a line could be folded:
+    /// what `write_plain` does for it, in one go (bytes are columns).
+    fn write_word(&mut self, word: &str) {
+        debug_assert!(word.is_ascii());
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.out.push_str(word);
+        self.column += word.len();
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_number(&mut self, n: &Number) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let before = self.out.len();
+        if let Some(i) = n.as_i64() {
+            let _ = write!(self.out, "{i}");
+        } else if let Some(u) = n.as_u64() {
+            let _ = write!(self.out, "{u}");
+        } else {
+            self.out.push_str(&float_text(n.as_f64().unwrap_or(0.0)));
+        }
+        // Number text is ASCII: bytes are columns.
+        self.column += self.out.len() - before;
+        self.whitespace = false;
+        self.indention = false;
     }
 
     /// `[]` and `{}`: go-yaml switches to flow style for empty collections.
@@ -171,22 +268,8 @@ impl Emitter {
         self.write_indicator(close, false, false, false);
     }
 
-    /// `yaml_emitter_emit_scalar` with `yaml_emitter_select_scalar_style`.
-    fn scalar(&mut self, value: &str, requested: Style, ctx: Context) {
-        let a = Analysis::of(value);
-        let mut style = requested;
-        if ctx.simple_key && a.multiline {
-            style = Style::DoubleQuoted;
-        }
-        if style == Style::Plain && (!a.block_plain_allowed || (value.is_empty() && ctx.simple_key)) {
-            style = Style::SingleQuoted;
-        }
-        if style == Style::SingleQuoted && !a.single_quoted_allowed {
-            style = Style::DoubleQuoted;
-        }
-        if style == Style::Literal && (!a.block_allowed || ctx.simple_key) {
-            style = Style::DoubleQuoted;
-        }
+    /// `yaml_emitter_emit_scalar` once the style is chosen.
+    fn write_scalar(&mut self, value: &str, style: Style, ctx: Context) {
         self.increase_indent(true, false);
         let breaks = !ctx.simple_key;
         match style {
@@ -199,9 +282,22 @@ impl Emitter {
     }
 }
 
-/// go-yaml's `check_simple_key` for a scalar key: single line and at most 128 bytes.
-fn is_simple_key(key: &str) -> bool {
-    !Analysis::of(key).multiline && key.len() <= 128
+/// `yaml_emitter_select_scalar_style` for a string, from its analysis.
+fn select_style(value: &str, a: &Analysis, ctx: Context) -> Style {
+    let mut style = string_style(value);
+    if ctx.simple_key && a.multiline {
+        style = Style::DoubleQuoted;
+    }
+    if style == Style::Plain && (!a.block_plain_allowed || (value.is_empty() && ctx.simple_key)) {
+        style = Style::SingleQuoted;
+    }
+    if style == Style::SingleQuoted && !a.single_quoted_allowed {
+        style = Style::DoubleQuoted;
+    }
+    if style == Style::Literal && (!a.block_allowed || ctx.simple_key) {
+        style = Style::DoubleQuoted;
+    }
+    style
 }
 
 /// go-yaml's `stringv`: a literal block for text with `\n`, plain when the text would read
@@ -216,16 +312,11 @@ fn string_style(s: &str) -> Style {
     }
 }
 
-/// A JSON number as Marshal prints it: encoding/json's text, read back by go-yaml
-/// (int/uint stay, anything else is a float64) and printed with `FormatFloat(f, 'g', -1, 64)`.
-fn number_text(n: &Number) -> String {
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
-    }
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
-    }
-    let json = format_json_float(n.as_f64().unwrap_or(0.0));
+/// A JSON float as Marshal prints it: encoding/json's text, read back by go-yaml (an
+/// integer stays one, anything else is a float64) and printed with
+/// `FormatFloat(f, 'g', -1, 64)`.
+fn float_text(f: f64) -> String {
+    let json = format_json_float(f);
     match parse_scalar(&json) {
         Scalar::Int(i) => i.to_string(),
         Scalar::Uint(u) => u.to_string(),

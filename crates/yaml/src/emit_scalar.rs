@@ -19,6 +19,61 @@ pub(crate) fn plain_allowed_by_resolver(s: &str) -> bool {
     parse_scalar(s).is_string() && !is_base60_float(s)
 }
 
+/// The style of a string that is one line of printable ASCII with no indicator, decided
+/// without the full analysis; `None` for anything else.
+///
+/// Exact for the text it accepts, in any context: printable ASCII and single spaces inside
+/// (no tab, no break, no space at either end); a first character that is no indicator (`-`
+/// only when followed by a non-blank and not as `---`, `.` not as `...`); no `:` at the end
+/// or before a space, no `#` after a space. For such text [`Analysis::of`] finds no breaks,
+/// no special characters, no leading or trailing space and no indicator, so plain style is
+/// allowed everywhere and the only question left is the resolver's: plain when the text reads
+/// back as a string, else double quotes, which nothing then overrides.
+pub(crate) fn quick_style(s: &str) -> Option<Style> {
+    let b = s.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    let first_ok = match first {
+        b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@'
+        | b'`' | b'?' | b':' => false,
+        b'-' => b.len() >= 2 && b[1] != b' ' && !s.starts_with("---"),
+        b'.' => !s.starts_with("..."),
+        c => c.is_ascii_graphic(),
+    };
+    if !first_ok || last == b' ' || last == b':' {
+        return None;
+    }
+    for i in 1..b.len() {
+        let c = b[i];
+        if ORDINARY[usize::from(c)] {
+            continue;
+        }
+        let ok = match c {
+            b' ' => b[i - 1] != b':',
+            b'#' => b[i - 1] != b' ',
+            _ => false,
+        };
+        if !ok {
+            return None;
+        }
+    }
+    // Only a sign, a digit, `.`, `~` or one of `yYnNtTfFoO` can start a non-string for the
+    // resolver (`parse_scalar`'s hint), and only a sign or a digit a sexagesimal number.
+    let resolver_free = first.is_ascii_alphabetic() && !b"yYnNtTfFoO".contains(&first)
+        || matches!(first, b'$' | b'(' | b')' | b'/' | b';' | b'<' | b'=' | b'\\' | b'^' | b'_');
+    Some(if resolver_free || plain_allowed_by_resolver(s) { Style::Plain } else { Style::DoubleQuoted })
+}
+
+/// Bytes that need no further look inside a [`quick_style`] word: printable ASCII but `#`.
+static ORDINARY: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        table[b] = b != b'#' as usize;
+        b += 1;
+    }
+    table
+};
+
 /// `is_printable` of go-yaml: `\n`, printable ASCII, U+00A0–U+D7FF, U+E000–U+FFFD except the
 /// BOM. Characters outside the BMP (emoji) are *not* printable for go-yaml v2.
 fn is_printable(c: char) -> bool {
@@ -53,8 +108,17 @@ impl Analysis {
                 block_allowed: false,
             };
         }
-        // One pass with a one-character look-ahead (no buffer: this runs for every scalar).
-        let mut chars = value.chars().peekable();
+        // ASCII text (most of it) is scanned byte by byte, without UTF-8 decoding.
+        if value.is_ascii() {
+            Analysis::scan(value, value.bytes().map(char::from))
+        } else {
+            Analysis::scan(value, value.chars())
+        }
+    }
+
+    /// One pass over `chars` (the characters of `value`) with a one-character look-ahead.
+    fn scan(value: &str, chars: impl Iterator<Item = char>) -> Analysis {
+        let mut chars = chars.peekable();
         let mut block_indicators = value.starts_with("---") || value.starts_with("...");
         let (mut line_breaks, mut special) = (false, false);
         let (mut leading_space, mut leading_break) = (false, false);
@@ -133,7 +197,7 @@ impl Analysis {
     }
 }
 
-impl Emitter {
+impl Emitter<'_> {
     /// go-yaml's `write`: one character, one column.
     fn write_char(&mut self, c: char) {
         self.out.push(c);
@@ -154,11 +218,11 @@ impl Emitter {
         if !self.whitespace {
             self.put(' ');
         }
-        let chars: Vec<char> = value.chars().collect();
+        let mut chars = value.chars().peekable();
         let (mut spaces, mut breaks) = (false, false);
-        for (i, &c) in chars.iter().enumerate() {
+        while let Some(c) = chars.next() {
             if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
+                let next_space = chars.peek() == Some(&' ');
                 if allow_breaks && !spaces && self.column > WIDTH && !next_space {
                     self.write_indent();
                 } else {
@@ -188,13 +252,14 @@ impl Emitter {
 
     pub(crate) fn write_single_quoted(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
-        let chars: Vec<char> = value.chars().collect();
-        let n = chars.len();
+        let mut chars = value.chars().peekable();
         let (mut spaces, mut breaks) = (false, false);
-        for (i, &c) in chars.iter().enumerate() {
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            let inner = !std::mem::replace(&mut first, false) && chars.peek().is_some();
             if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && self.column > WIDTH && i > 0 && i + 1 < n && !next_space {
+                let next_space = chars.peek() == Some(&' ');
+                if allow_breaks && !spaces && self.column > WIDTH && inner && !next_space {
                     self.write_indent();
                 } else {
                     self.write_char(c);
@@ -230,10 +295,11 @@ impl Emitter {
         // go-yaml's `is_bom(value, i)` looks at the start of the value whatever `i` is, so a
         // value starting with a BOM gets every character escaped.
         let bom = value.starts_with('\u{feff}');
-        let chars: Vec<char> = value.chars().collect();
-        let n = chars.len();
+        let mut chars = value.chars().peekable();
         let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            let inner = !std::mem::replace(&mut first, false) && chars.peek().is_some();
             if !is_printable(c) || bom || is_break(c) || c == '"' || c == '\\' {
                 self.put('\\');
                 match c {
@@ -268,9 +334,9 @@ impl Emitter {
                 }
                 spaces = false;
             } else if c == ' ' {
-                if allow_breaks && !spaces && self.column > WIDTH && i > 0 && i + 1 < n {
+                if allow_breaks && !spaces && self.column > WIDTH && inner {
                     self.write_indent();
-                    if chars.get(i + 1) == Some(&' ') {
+                    if chars.peek() == Some(&' ') {
                         self.put('\\');
                     }
                 } else {
@@ -291,16 +357,16 @@ impl Emitter {
         self.write_indicator("|", true, false, false);
         // Block scalar hints: an indentation indicator when the text starts with a space or a
         // break, and the chomping indicator from how the text ends.
-        let chars: Vec<char> = value.chars().collect();
-        if chars.first().is_some_and(|&c| c == ' ' || is_break(c)) {
+        if value.chars().next().is_some_and(|c| c == ' ' || is_break(c)) {
             let hint = char::from_digit(INDENT as u32, 10).unwrap_or('2');
             self.write_indicator(&hint.to_string(), false, false, false);
         }
-        let chomp = match chars.as_slice() {
-            [] => Some("-"),
-            [.., last] if !is_break(*last) => Some("-"),
-            [_] => Some("+"),
-            [.., before, _] if is_break(*before) => Some("+"),
+        let mut from_end = value.chars().rev();
+        let chomp = match (from_end.next(), from_end.next()) {
+            (None, _) => Some("-"),
+            (Some(last), _) if !is_break(last) => Some("-"),
+            (Some(_), None) => Some("+"),
+            (Some(_), Some(before)) if is_break(before) => Some("+"),
             _ => None,
         };
         if let Some(chomp) = chomp {
@@ -310,7 +376,7 @@ impl Emitter {
         self.indention = true;
         self.whitespace = true;
         let mut breaks = true;
-        for &c in &chars {
+        for c in value.chars() {
             if is_break(c) {
                 self.write_break(c);
                 self.indention = true;

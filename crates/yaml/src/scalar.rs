@@ -5,6 +5,8 @@
 //! This module owns that table and nothing else; it knows nothing about nodes or spans, so the
 //! template engine can reuse it for `fromYaml` and the writer for its quoting decisions.
 
+use std::borrow::Cow;
+
 /// What a plain scalar means to go-yaml v2.
 ///
 /// Variants mirror the Go values `resolve` hands back; callers decide how to fold them into
@@ -102,7 +104,7 @@ fn resolve_number(raw: &str) -> Scalar {
     if is_timestamp(raw) {
         return Scalar::Timestamp;
     }
-    let plain: String = raw.chars().filter(|&c| c != '_').collect();
+    let plain: Cow<str> = if raw.contains('_') { raw.replace('_', "").into() } else { raw.into() };
     if let Some(i) = go_parse_int(&plain) {
         return Scalar::Int(i);
     }

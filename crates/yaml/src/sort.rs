@@ -2,6 +2,10 @@
 //!
 //! Every YAML Kubernetes writes sorts keys this way, so a diff of our output against
 //! kube-compare's only lines up if we do too: `_x < "1" < "9" < "10" < B < Zed < a9 < a10`.
+//!
+//! The writer sorts every mapping it writes, so the common case is kept cheap: ASCII keys are
+//! compared as bytes (no `Vec<char>`), and a set of ASCII keys whose order never hinges on a
+//! digit run is put in order with a plain byte ranking (see [`sort_keys_by`]).
 
 use std::cmp::Ordering;
 
@@ -23,23 +27,36 @@ use std::cmp::Ordering;
 /// ```
 #[must_use]
 pub fn key_less(a: &str, b: &str) -> bool {
-    let ar: Vec<char> = a.chars().collect();
-    let br: Vec<char> = b.chars().collect();
+    if a.is_ascii() && b.is_ascii() {
+        // ASCII bytes are the characters themselves.
+        less(a.as_bytes(), b.as_bytes())
+    } else {
+        let ar: Vec<char> = a.chars().collect();
+        let br: Vec<char> = b.chars().collect();
+        less(&ar, &br)
+    }
+}
+
+/// [`key_less`] over characters (`char`s, or the bytes of ASCII text).
+fn less<T: Copy + Into<char>>(ar: &[T], br: &[T]) -> bool {
+    let ch = |r: &[T], i: usize| -> char { r[i].into() };
     for i in 0..ar.len().min(br.len()) {
-        if ar[i] == br[i] {
+        let (a, b) = (ch(ar, i), ch(br, i));
+        if a == b {
             continue;
         }
-        let (al, bl) = (is_letter(ar[i]), is_letter(br[i]));
+        let (al, bl) = (is_letter(a), is_letter(b));
         if al && bl {
-            return ar[i] < br[i];
+            return a < b;
         }
         if al || bl {
             return bl;
         }
         let (mut an, mut bn): (i64, i64) = (0, 0);
         // A zero after a non-zero digit run is part of a bigger number, not a leading zero.
-        if ar[i] == '0' || br[i] == '0' {
-            for &c in ar[..i].iter().rev() {
+        if a == '0' || b == '0' {
+            for j in (0..i).rev() {
+                let c = ch(ar, j);
                 if !is_digit(c) {
                     break;
                 }
@@ -50,23 +67,24 @@ pub fn key_less(a: &str, b: &str) -> bool {
                 }
             }
         }
-        let (ai, an) = digit_run(&ar, i, an);
-        let (bi, bn) = digit_run(&br, i, bn);
+        let (ai, an) = digit_run(ar, i, an);
+        let (bi, bn) = digit_run(br, i, bn);
         if an != bn {
             return an < bn;
         }
         if ai != bi {
             return ai < bi;
         }
-        return ar[i] < br[i];
+        return a < b;
     }
     ar.len() < br.len()
 }
 
 /// Accumulates the digit run starting at `i` like Go does (`n*10 + (r - '0')`, wrapping).
-fn digit_run(r: &[char], mut i: usize, mut n: i64) -> (usize, i64) {
-    while i < r.len() && is_digit(r[i]) {
-        n = n.wrapping_mul(10).wrapping_add(i64::from(u32::from(r[i])) - i64::from(b'0'));
+fn digit_run<T: Copy + Into<char>>(r: &[T], mut i: usize, mut n: i64) -> (usize, i64) {
+    while i < r.len() && is_digit(r[i].into()) {
+        let c: char = r[i].into();
+        n = n.wrapping_mul(10).wrapping_add(i64::from(u32::from(c)) - i64::from(b'0'));
         i += 1;
     }
     (i, n)
@@ -92,29 +110,89 @@ pub fn key_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// Sorts with a merge sort that only asks `less`, so an inconsistent order (possible with
-/// odd digit runs) can never make the sort panic, as `slice::sort_by` may.
-pub(crate) fn sort_keys(keys: &mut Vec<&str>) {
-    if keys.len() < 2 {
+/// Sorts keys in [`key_less`] order, exactly as go-yaml's sort would leave them.
+#[cfg(test)]
+pub(crate) fn sort_keys(keys: &mut [&str]) {
+    sort_keys_by(keys, |k| k);
+}
+
+/// Sorts `items` by their keys in [`key_less`] order with the result of a stable merge sort
+/// that only asks `key_less` (an inconsistent order, possible with odd digit runs, can then
+/// never make the sort panic, as `slice::sort_by` may).
+///
+/// Fast path, exact: for ASCII keys, [`rank_cmp`] is a total order, and `key_less` agrees
+/// with it on two keys whenever neither character at their first difference is a digit (a
+/// prefix sorts first in both; two letters, or a letter and a non-letter, or two non-letter
+/// non-digits are exactly what the ranking encodes). Once the keys are in `rank_cmp` order,
+/// the first difference of any two of them is at the smallest first difference of the
+/// neighbours between them, and the characters there are characters of some neighbour pair's
+/// first difference. So if no neighbour pair differs at a digit, `key_less` agrees with the
+/// ranking on *every* pair, is a total order on these keys, and any stable sort (the merge
+/// sort included) gives this very order. Otherwise the merge sort runs on the original order.
+pub(crate) fn sort_keys_by<'a, T: Copy>(items: &mut [T], key: impl Fn(T) -> &'a str + Copy) {
+    if items.len() < 2 {
         return;
     }
-    let mut right = keys.split_off(keys.len() / 2);
-    sort_keys(keys);
-    sort_keys(&mut right);
-    let left = std::mem::take(keys);
-    keys.reserve(left.len() + right.len());
-    let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
-    while let (Some(&x), Some(&y)) = (l.peek(), r.peek()) {
-        if key_less(y, x) {
-            keys.push(y);
-            r.next();
+    if items.iter().all(|&t| key(t).is_ascii()) {
+        if ranked_without_digit_boundaries(items, key) {
+            return;
+        }
+        let original = items.to_vec();
+        items.sort_by(|&a, &b| rank_cmp(key(a).as_bytes(), key(b).as_bytes()));
+        if ranked_without_digit_boundaries(items, key) {
+            return;
+        }
+        items.copy_from_slice(&original);
+    }
+    merge_sort(items, key);
+}
+
+/// The ranking of ASCII key bytes: non-letters by code point, then letters by code point.
+fn rank(b: u8) -> u8 {
+    if b.is_ascii_alphabetic() { b | 0x80 } else { b }
+}
+
+/// Lexicographic order of ASCII keys by [`rank`], a prefix first.
+fn rank_cmp(a: &[u8], b: &[u8]) -> Ordering {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => rank(a[i]).cmp(&rank(b[i])),
+        None => a.len().cmp(&b.len()),
+    }
+}
+
+/// The items are in [`rank_cmp`] order (ties allowed) and no neighbours first differ at a
+/// digit.
+fn ranked_without_digit_boundaries<'a, T: Copy>(items: &[T], key: impl Fn(T) -> &'a str) -> bool {
+    items.windows(2).all(|w| {
+        let (a, b) = (key(w[0]).as_bytes(), key(w[1]).as_bytes());
+        match a.iter().zip(b).position(|(x, y)| x != y) {
+            Some(i) => !a[i].is_ascii_digit() && !b[i].is_ascii_digit() && rank(a[i]) < rank(b[i]),
+            None => a.len() <= b.len(),
+        }
+    })
+}
+
+/// Stable merge sort asking only `key_less(later, earlier)`, as go-yaml's `sort.Sort` result.
+fn merge_sort<'a, T: Copy>(items: &mut [T], key: impl Fn(T) -> &'a str + Copy) {
+    if items.len() < 2 {
+        return;
+    }
+    let mid = items.len() / 2;
+    merge_sort(&mut items[..mid], key);
+    merge_sort(&mut items[mid..], key);
+    let left = items[..mid].to_vec();
+    let right = items[mid..].to_vec();
+    let (mut l, mut r) = (0, 0);
+    for slot in items.iter_mut() {
+        let take_right = l == left.len() || (r < right.len() && key_less(key(right[r]), key(left[l])));
+        if take_right {
+            *slot = right[r];
+            r += 1;
         } else {
-            keys.push(x);
-            l.next();
+            *slot = left[l];
+            l += 1;
         }
     }
-    keys.extend(l);
-    keys.extend(r);
 }
 
 #[cfg(test)]
