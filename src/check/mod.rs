@@ -65,6 +65,9 @@ pub struct Report {
     pub objects: Vec<String>,
     /// Which templates the objects matched, for changed-file scopes.
     pub correlations: scope::Correlations,
+    /// For a reference read from git: where its files are in the work tree (reports point
+    /// there, since `git:REV:path` is no file a viewer can open).
+    pub pinned: Option<reference::Pinned>,
 }
 
 /// A check that could not run.
@@ -214,7 +217,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     sort(&mut diags);
     let mut sources = coll.sources;
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects, correlations })
+    Ok(Report { diagnostics: diags, sources, objects, correlations, pinned: opened.pinned() })
 }
 
 /// The object as the reference should see it: without driftlint's own suppression

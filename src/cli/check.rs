@@ -264,6 +264,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         cwd: cwd.as_deref(),
         root: cwd.as_deref(),
         objects: &result.objects,
+        pinned: result.pinned.as_ref(),
         markdown_template: markdown_template.as_deref(),
         ..report::Options::default()
     };

@@ -49,7 +49,33 @@ pub struct Opened {
     pub work_dir: Option<PathBuf>,
 }
 
+/// A reference read from git, as reports map its files back to the repository: its files
+/// are shown as `{prefix}{name}` and a copy (at the checked-out revision, which may differ)
+/// is `{work_dir}/{name}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pinned {
+    /// What the reference's file names start with, e.g. `git:v1:reference/`.
+    pub prefix: String,
+    /// The work tree directory that holds the same files.
+    pub work_dir: PathBuf,
+    /// The commit the files were read at, full hex.
+    pub commit: String,
+}
+
 impl Opened {
+    /// How the files of a reference read from git map to the work tree; `None` for a
+    /// directory reference or a repository without a work tree copy of the directory.
+    pub fn pinned(&self) -> Option<Pinned> {
+        match &self.root {
+            Root::Git(g) => Some(Pinned {
+                prefix: g.display_prefix.clone(),
+                work_dir: self.work_dir.clone()?,
+                commit: g.commit.clone(),
+            }),
+            Root::Dir(_) => None,
+        }
+    }
+
     /// The metadata file's text (lossy UTF-8, as the loader reads it), if it can be read.
     pub fn metadata_text(&self) -> Option<String> {
         self.root.read(&self.metadata).ok().map(|b| String::from_utf8_lossy(&b).into_owned())

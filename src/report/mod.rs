@@ -188,6 +188,9 @@ pub struct Options<'a> {
     pub markdown_template: Option<&'a str>,
     /// Ids of every compared object, for JUnit's per-object test cases.
     pub objects: &'a [String],
+    /// A reference read from git: SARIF and GitHub annotations point at the work tree's copy
+    /// of its files instead of their `git:REV:path` names.
+    pub pinned: Option<&'a crate::reference::Pinned>,
     pub limits: Limits,
 }
 
@@ -200,6 +203,7 @@ impl Default for Options<'_> {
             tool_version: env!("CARGO_PKG_VERSION"),
             markdown_template: None,
             objects: &[],
+            pinned: None,
             limits: Limits::default(),
         }
     }

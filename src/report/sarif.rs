@@ -44,6 +44,8 @@ fn config_level(severity: Severity) -> sarif::ReportingConfigurationLevel {
 struct Uris {
     root: Option<PathBuf>,
     cwd: Option<PathBuf>,
+    /// A reference read from git: (`git:REV:dir/` prefix, work tree directory, commit).
+    pinned: Option<(String, PathBuf, String)>,
 }
 
 impl Uris {
@@ -57,11 +59,25 @@ impl Uris {
             }),
             None => cwd.clone(),
         };
-        Uris { root, cwd }
+        let pinned = opts.pinned.map(|p| (p.prefix.clone(), p.work_dir.clone(), p.commit.clone()));
+        Uris { root, cwd, pinned }
+    }
+
+    /// A file of a reference read from git (`git:v1:reference/x.yaml`) as its work tree copy
+    /// (`reference/x.yaml`), with the commit it was read at; other paths as they are.
+    fn local<'p>(&self, p: &'p Path) -> (std::borrow::Cow<'p, Path>, Option<&str>) {
+        if let Some((prefix, work_dir, commit)) = &self.pinned
+            && let Some(name) = p.to_str().and_then(|s| s.strip_prefix(prefix.as_str()))
+        {
+            return (std::borrow::Cow::Owned(work_dir.join(name)), Some(commit));
+        }
+        (std::borrow::Cow::Borrowed(p), None)
     }
 
     /// `path` relative to the root, when it is under it.
     fn under_root(&self, p: &Path) -> Option<PathBuf> {
+        let (p, _) = self.local(p);
+        let p = p.as_ref();
         let abs = match &self.cwd {
             Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
             _ => normalize(p),
@@ -70,22 +86,29 @@ impl Uris {
     }
 
     /// The URI of `path` and its base id: relative to `%SRCROOT%` when under the root, else a
-    /// `file://` URI (absolute) or the path as given.
+    /// `file://` URI (absolute) or the path as given. A file of a reference read from git is
+    /// its work tree copy, described with the commit its lines come from.
     fn artifact(&self, path: &SourcePath) -> sarif::ArtifactLocation {
         let SourcePath::File(p) = path else {
             return sarif::ArtifactLocation::builder().uri("stdin").build();
         };
+        let (p, commit) = self.local(p);
         let abs = match &self.cwd {
-            Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
-            _ => normalize(p),
+            Some(cwd) if p.is_relative() => normalize(&cwd.join(&p)),
+            _ => normalize(&p),
         };
-        if let Some(rel) = self.root.as_ref().and_then(|root| abs.strip_prefix(root).ok()) {
-            return sarif::ArtifactLocation::builder().uri(encode_path(rel)).uri_base_id(SRCROOT).build();
+        let mut location = if let Some(rel) = self.root.as_ref().and_then(|root| abs.strip_prefix(root).ok()) {
+            sarif::ArtifactLocation::builder().uri(encode_path(rel)).uri_base_id(SRCROOT).build()
+        } else if abs.is_absolute() {
+            sarif::ArtifactLocation::builder().uri(format!("file://{}", encode_path(&abs))).build()
+        } else {
+            sarif::ArtifactLocation::builder().uri(encode_path(&p)).build()
+        };
+        if let Some(commit) = commit {
+            let text = format!("the pinned reference's file at commit {commit}; the working tree may differ");
+            location.description = Some(sarif::Message::builder().text(text).build());
         }
-        if abs.is_absolute() {
-            return sarif::ArtifactLocation::builder().uri(format!("file://{}", encode_path(&abs))).build();
-        }
-        sarif::ArtifactLocation::builder().uri(encode_path(p)).build()
+        location
     }
 
     /// `originalUriBaseIds`, so that viewers other than GitHub can find the files.

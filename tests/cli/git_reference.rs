@@ -262,3 +262,36 @@ fn diff_config_and_overrides_may_be_git_locations() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("path `overrides.yaml` does not exist at revision `v1`"), "{}", r.stderr);
 }
+
+#[test]
+fn sarif_and_annotations_point_at_the_work_tree_copy_of_pinned_files() {
+    let (dir, v1) = repository();
+    let d = dir.path();
+    write(d, &[("manifests/cm.yaml", &manifest("warn"))]);
+    let r = check(d, "git:v1:reference", &["--format", "sarif"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let sarif = json(&r);
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "manifests/cm.yaml");
+    // The template's line: a repository path GitHub can show, not `git%3Av1%3A…`.
+    let related = &result["relatedLocations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(related["uri"], "reference/cm.yaml", "{related}");
+    assert_eq!(related["uriBaseId"], "%SRCROOT%");
+    assert!(related["description"]["text"].as_str().unwrap().contains(&v1), "{related}");
+    assert!(!r.stdout.contains("git%3A"), "{}", r.stdout);
+
+    // A finding whose primary location is the pinned metadata.yaml.
+    std::fs::remove_file(d.join("manifests/cm.yaml")).unwrap();
+    write(d, &[("manifests/other.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: web\n")]);
+    let r = check(d, "git:v1:reference", &["--format", "sarif"]);
+    let results = json(&r)["runs"][0]["results"].as_array().unwrap().clone();
+    let missing = results.iter().find(|x| x["ruleId"] == "missing-resource").expect("missing-resource");
+    let at = &missing["locations"][0]["physicalLocation"];
+    assert_eq!(at["artifactLocation"]["uri"], "reference/metadata.yaml");
+    assert_eq!(at["region"]["startLine"], 7);
+    let r = check(d, "git:v1:reference", &["--format", "github"]);
+    assert!(r.stdout.contains("file=reference/metadata.yaml,line=7"), "{}", r.stdout);
+    // The human report keeps the pinned name: its lines are the pinned blob's.
+    let r = check(d, "git:v1:reference", &[]);
+    assert!(r.stdout.contains("git:v1:reference/metadata.yaml:7"), "{}", r.stdout);
+}
