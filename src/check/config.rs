@@ -80,12 +80,14 @@ pub struct Config {
     pub overrides: Option<String>,
     pub rules: BTreeMap<Rule, Level>,
     pub format: Option<String>,
+    /// A Markdown summary template (`--markdown-template`), relative to [`Config::dir`].
+    pub markdown_template: Option<String>,
     pub fail_level: Option<Severity>,
     pub ignore: Vec<IgnoreEntry>,
 }
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 9] = [
+pub const FIELDS: [(&str, &str, &str); 10] = [
     (
         "reference",
         "string",
@@ -101,6 +103,11 @@ pub const FIELDS: [(&str, &str, &str); 9] = [
     ("overrides", "string", "A kube-compare overrides file (-p), relative to this file, or a git location."),
     ("rules", "rules", "Per-rule level: off, note, warning or error."),
     ("format", "string", "Output formats, FMT[=FILE],… (human, concise, json, sarif, github, markdown, junit)."),
+    (
+        "markdown-template",
+        "string",
+        "A minijinja template replacing the built-in Markdown summary, relative to this file.",
+    ),
     ("fail-level", "severity", "The lowest severity that makes the run fail (default: error)."),
     (
         "ignore",
@@ -178,6 +185,7 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
             "diff-config" => config.diff_config = d.opt_string(value)?,
             "overrides" => config.overrides = d.opt_string(value)?,
             "format" => config.format = d.opt_string(value)?,
+            "markdown-template" => config.markdown_template = d.opt_string(value)?,
             "fail-level" => {
                 config.fail_level = match d.opt_string(value)? {
                     None => None,
@@ -345,6 +353,7 @@ impl Config {
             self.rules.iter().map(|(r, l)| (r.id().to_string(), l.name().into())).collect();
         m.insert("rules".into(), rules.into());
         m.insert("format".into(), opt(&self.format));
+        m.insert("markdown-template".into(), opt(&self.markdown_template));
         m.insert("fail-level".into(), self.fail_level.map_or(serde_json::Value::Null, |s| s.as_str().into()));
         let ignore: Vec<serde_json::Value> = self
             .ignore
@@ -454,7 +463,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, ignore)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, markdown-template, fail-level, ignore)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

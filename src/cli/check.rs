@@ -172,6 +172,9 @@ pub fn effective(args: &Args) -> Result<Config> {
     if let Some(o) = &args.overrides {
         cfg.overrides = Some(o.display().to_string());
     }
+    if let Some(t) = &args.markdown_template {
+        cfg.markdown_template = Some(t.display().to_string());
+    }
     Ok(cfg)
 }
 
@@ -253,7 +256,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let sources = report::SourceResolver::from_sources(&result.sources);
     let cwd = std::env::current_dir().ok();
-    let markdown_template = match &args.markdown_template {
+    // `--markdown-template` relative to the working directory, `markdown-template:` to the file.
+    let template_path = match (&args.markdown_template, &cfg.markdown_template) {
+        (Some(p), _) => Some(p.clone()),
+        (None, Some(f)) => Some(cfg.resolve(f)),
+        (None, None) => None,
+    };
+    let markdown_template = match &template_path {
         None => None,
         Some(f) => Some(
             std::fs::read_to_string(f).with_context(|| format!("cannot read the markdown template {}", f.display()))?,

@@ -381,4 +381,21 @@ fn the_markdown_summary_template_can_be_replaced() {
     let r = run(&["check", "fixtures/repo", "--format", "markdown", "--markdown-template", "no/such.j2"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no/such.j2"), "{}", r.stderr);
+
+    // `markdown-template:` in the configuration, relative to the file; the flag wins over it.
+    let conf = dir.path().join("conf");
+    std::fs::create_dir_all(conf.join("ci")).unwrap();
+    std::fs::write(conf.join("ci/summary.j2"), "# from the config: {{ summary.line }}\n").unwrap();
+    let reference = std::path::absolute("fixtures/reference").unwrap();
+    let config = conf.join(".driftlint.yaml");
+    std::fs::write(
+        &config,
+        format!("reference: {}\nformat: markdown\nmarkdown-template: ci/summary.j2\n", reference.display()),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let r = run(&["check", "--config", config, "fixtures/repo/app"]);
+    assert!(r.stdout.starts_with("# from the config: found"), "{}{}", r.stdout, r.stderr);
+    let r = run(&["check", "--config", config, "fixtures/repo/app", "--markdown-template", template.to_str().unwrap()]);
+    assert!(r.stdout.starts_with("# drift: found"), "{}{}", r.stdout, r.stderr);
 }
