@@ -243,6 +243,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
     let settings = settings(args, &cfg)?;
+    let mut scope_notes = Vec::new();
     let result = match args.scope.options() {
         None => check::check(&settings)?,
         Some(opts) => {
@@ -250,7 +251,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 anyhow::bail!("standard input (`-`) has no git state: it cannot be checked with --staged or --base");
             }
             let scoped = scope::check_scoped(&settings, &opts)?;
-            note_hidden(&scoped, &opts);
+            scope_notes = hidden_notes(&scoped, &opts);
+            for note in &scope_notes {
+                eprintln!("note: {}", note.trim_end_matches('.'));
+            }
             scoped.report
         }
     };
@@ -274,6 +278,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         root: cwd.as_deref(),
         objects: &result.objects,
         pinned: result.pinned.as_ref(),
+        scope_notes: &scope_notes,
         markdown_template: markdown_template.as_deref(),
         ..report::Options::default()
     };
@@ -281,20 +286,23 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
 }
 
-/// Says on stderr what a scope left out, so that nothing is dropped without a trace.
-fn note_hidden(scoped: &scope::Scoped, opts: &scope::Options) {
+/// What a scope left out, one sentence each, so that nothing is dropped without a trace: on
+/// stderr, and in the Markdown summary and GitHub annotations.
+fn hidden_notes(scoped: &scope::Scoped, opts: &scope::Options) -> Vec<String> {
     let plural = |n: usize| if n == 1 { "finding" } else { "findings" };
+    let mut notes = Vec::new();
     if scoped.hidden_outside > 0 {
         let n = scoped.hidden_outside;
-        eprintln!(
-            "note: {n} {} outside the change against {} not shown (--diff-filter {}; `--diff-filter nofilter` shows them)",
+        notes.push(format!(
+            "{n} {} outside the change against {} not shown (--diff-filter {}; `--diff-filter nofilter` shows them).",
             plural(n),
             scoped.base,
             opts.filter.name()
-        );
+        ));
     }
     if scoped.hidden_existing > 0 {
         let n = scoped.hidden_existing;
-        eprintln!("note: {n} {} already present at {} not shown (--new-only)", plural(n), scoped.base);
+        notes.push(format!("{n} {} already present at {} not shown (--new-only).", plural(n), scoped.base));
     }
+    notes
 }

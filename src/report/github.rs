@@ -36,8 +36,11 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Opti
     let count = |s: Severity| candidates.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
     let mut omitted = errors.saturating_sub(cap) + warnings.saturating_sub(cap);
-    // The closing `::notice` that counts what was left out takes one notice slot itself.
-    let note_cap = if omitted > 0 || notes > cap { cap.saturating_sub(1) } else { cap };
+    // A scoped run's note, and the closing `::notice` that counts what was left out, take
+    // notice slots themselves.
+    let scope = usize::from(!opts.scope_notes.is_empty());
+    let closing = omitted > 0 || notes + scope > cap;
+    let note_cap = cap.saturating_sub(scope + usize::from(closing));
     omitted += notes.saturating_sub(note_cap);
     let mut shown = [0usize; 3];
     let mut out = String::new();
@@ -47,6 +50,9 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Opti
             *slot += 1;
             annotate(&mut out, d, sources, opts);
         }
+    }
+    if scope > 0 {
+        let _ = writeln!(out, "::notice title=driftlint::{}", escape_data(&opts.scope_notes.join(" ")));
     }
     if omitted > 0 {
         let text = format!(

@@ -22,6 +22,7 @@ use crate::diagnostic::Diagnostic;
 ///   `location` (`file:line:column`), `object`, `field`, `help` (a list), `suppressed` (the
 ///   reason, or none), `fingerprint`, `rule_url`;
 /// - `omitted`: how many rows were dropped to fit GitHub's size limit;
+/// - `scope_notes`: for a scoped run, what it left out (sentences), else empty;
 /// - filters `cell` (escape text for a table cell) and `code` (an inline code span for a cell).
 pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 
@@ -46,6 +47,9 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 {%- if omitted %}
 _{{ omitted }} more finding{{ "s" if omitted != 1 }} left out to stay within GitHub's summary size limit; see the SARIF or JSON report._
 {% endif %}
+{%- for note in scope_notes %}
+_{{ note | cell }}_
+{% endfor %}
 "#;
 
 #[derive(Serialize)]
@@ -130,6 +134,7 @@ pub fn render_markdown(diags: &[Diagnostic], sources: &SourceResolver, opts: &Op
             summary: &summary,
             diagnostics: selected,
             omitted: rows.len() - keep,
+            scope_notes: opts.scope_notes,
         };
         template.render(minijinja::value::Serde(&ctx)).map_err(|e| Error::Template(e.to_string()))
     };
@@ -162,6 +167,7 @@ struct Context<'a> {
     summary: &'a Summary,
     diagnostics: Vec<&'a Row<'a>>,
     omitted: usize,
+    scope_notes: &'a [String],
 }
 
 fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {

@@ -191,6 +191,9 @@ pub struct Options<'a> {
     /// A reference read from git: SARIF and GitHub annotations point at the work tree's copy
     /// of its files instead of their `git:REV:path` names.
     pub pinned: Option<&'a crate::reference::Pinned>,
+    /// What a scoped run (`--base`, `--staged`, `--new-only`) left out, one sentence each:
+    /// the Markdown summary and GitHub annotations say it too, not only standard error.
+    pub scope_notes: &'a [String],
     pub limits: Limits,
 }
 
@@ -204,6 +207,7 @@ impl Default for Options<'_> {
             markdown_template: None,
             objects: &[],
             pinned: None,
+            scope_notes: &[],
             limits: Limits::default(),
         }
     }

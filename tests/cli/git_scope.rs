@@ -199,6 +199,23 @@ fn each_diff_filter_mode() {
         ]
     );
     assert!(!note.contains("not shown"), "{note}");
+    // The Markdown summary and the GitHub annotations say what was left out too.
+    let out = tempfile::tempdir().unwrap();
+    let annotations = out.path().join("annotations.txt");
+    let r = repo.check(&["--base", "HEAD", "--format", &format!("markdown,github={}", annotations.display())]);
+    assert!(
+        r.stdout.contains("_3 findings outside the change against merge-base ")
+            && r.stdout.contains(" of HEAD not shown (--diff-filter added; `--diff-filter nofilter` shows them)._"),
+        "{}",
+        r.stdout
+    );
+    let annotations = std::fs::read_to_string(annotations).unwrap();
+    assert!(
+        annotations.lines().any(|l| l.starts_with("::notice title=driftlint::3 findings outside the change")),
+        "{annotations}"
+    );
+    let r = repo.check(&["--base", "HEAD", "--diff-filter", "nofilter", "--format", "markdown"]);
+    assert!(!r.stdout.contains("not shown"), "{}", r.stdout);
     // The default is `added`.
     assert_eq!(findings(&repo.check(&["--base", "HEAD", "--format", "json"])), added);
 
