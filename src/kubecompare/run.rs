@@ -87,15 +87,23 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let user_pairs = if opts.diff_config.is_empty() {
         Vec::new()
     } else {
-        let cfg = reference::userconfig::load_user_config(Path::new(&opts.diff_config))
-            .map_err(|e| Fatal::new(e.to_string(), &stderr))?;
+        let path = Path::new(&opts.diff_config);
+        let cfg = match git_text(&opts.diff_config).map_err(|e| Fatal::new(e, &stderr))? {
+            Some(text) => reference::userconfig::parse_user_config(path, &text),
+            None => reference::userconfig::load_user_config(path),
+        }
+        .map_err(|e| Fatal::new(e.to_string(), &stderr))?;
         cfg.correlation_pairs.into_iter().map(|p| (p.cr_id, p.template)).collect()
     };
     let compiled = reference::compile::compile_owned(loaded).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
     let overrides: Vec<UserOverride> = if opts.overrides.is_empty() {
         Vec::new()
     } else {
-        compare::load_overrides(Path::new(&opts.overrides)).map_err(|e| Fatal::new(e.to_string(), &stderr))?
+        match git_text(&opts.overrides).map_err(|e| Fatal::new(e, &stderr))? {
+            Some(text) => compare::parse_overrides(&text),
+            None => compare::load_overrides(Path::new(&opts.overrides)),
+        }
+        .map_err(|e| Fatal::new(e.to_string(), &stderr))?
     };
     let engine_options = engine::Options {
         diff: compare::DiffProgram::from_env(),
@@ -210,6 +218,14 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         _ => (super::text::to_text(&out, opts.verbose), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
+}
+
+/// The text of `-c`/`-p` given as a git location (driftlint's extension, like `-r`), read
+/// from the repository of the working directory or the one named; `None` for a plain path.
+fn git_text(written: &str) -> Result<Option<String>, String> {
+    let Some(at) = crate::git::parse_location(written).map_err(|e| e.to_string())? else { return Ok(None) };
+    let (bytes, _) = crate::git::load_file(&at, Path::new(".")).map_err(|e| e.to_string())?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// Maps the reference's components onto the summary rules (§2.4, §2.5).

@@ -261,6 +261,29 @@ fn diff_config_and_overrides_may_be_git_locations() {
     let r = check(d, "git:v1:reference", &["--overrides", "git:v1:overrides.yaml"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("path `overrides.yaml` does not exist at revision `v1`"), "{}", r.stderr);
+
+    // `driftlint compare -p` (and `-c`) take git locations too, like its `-r`.
+    let compare = |extra: &[&str]| {
+        let mut args = vec!["compare", "-r", "git:v1:reference", "-f", "manifests/cm.yaml", "-o", "json"];
+        args.extend_from_slice(extra);
+        run_in(d, &args, None)
+    };
+    assert_eq!(json(&compare(&[]))["Summary"]["NumDiffCRs"], 1);
+    let r = compare(&["-p", "git:HEAD:overrides.yaml"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(json(&r)["Summary"]["patchedCRs"], 1);
+    let r = compare(&["-p", "git:v1:overrides.yaml"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("path `overrides.yaml` does not exist at revision `v1`"), "{}", r.stderr);
+    let config =
+        "correlationSettings:\n  manualCorrelation:\n    correlationPairs:\n      v1_ConfigMap_web_settings: cm.yaml\n";
+    write(d, &[("diff-config.yaml", config)]);
+    commit(d, "diff config");
+    std::fs::remove_file(d.join("diff-config.yaml")).unwrap();
+    let r = compare(&["-c", "git:HEAD:diff-config.yaml"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(json(&r)["Diffs"][0]["CorrelatedTemplate"], "cm.yaml");
+    assert_eq!(compare(&["-c", "git:v1:diff-config.yaml"]).code, 2);
 }
 
 #[test]
