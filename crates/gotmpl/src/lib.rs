@@ -25,6 +25,7 @@ pub mod value;
 use std::collections::HashMap;
 
 pub use error::{Error, ErrorKind};
+pub use funcs::regex::{GoRegex, compile_go_regex};
 pub use funcs::{Ctx, Func, Limits, Param};
 pub use node::Span;
 pub use value::{FuncError, GoStr, IntKind, List, Map, Object, Type, Value};

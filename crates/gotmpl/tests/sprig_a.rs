@@ -145,6 +145,18 @@ mod regex {
     use super::*;
 
     #[test]
+    fn duplicate_group_names_and_posix_class_names_are_gos() {
+        // Go (RE2) accepts a group name twice; `${a}` is the first group so named that matched.
+        assert_eq!(out("regexReplaceAll", &[s("(?P<a>x)|(?P<a>y)"), s("xyz"), s("[${a}]")]), "[x][y]z");
+        assert_eq!(out("regexFind", &[s("(?<n>a)(?<n>b)"), s("zab")]), "ab");
+        // An unknown POSIX class is Go's error, not Rust's.
+        assert_eq!(
+            err("mustRegexMatch", &[s("[[:_nope_:]]"), s("a")]),
+            "error parsing regexp: invalid character class range: `[:_nope_:]`"
+        );
+    }
+
+    #[test]
     fn matching() {
         assert_eq!(out("regexMatch", &[s("^[a-z]+$"), s("abc1")]), "false");
         assert_eq!(out("regexMatch", &[s("["), s("abc")]), "false");

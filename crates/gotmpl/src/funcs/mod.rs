@@ -23,7 +23,7 @@ mod kube;
 mod lists;
 mod math;
 mod paths;
-mod regex;
+pub mod regex;
 mod semver;
 mod strings;
 

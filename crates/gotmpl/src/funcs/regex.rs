@@ -45,27 +45,55 @@ pub(super) fn register(r: &mut Registry) {
     r.add("regexQuoteMeta", &[S], None, |_, a| Ok(Value::str(quote_meta(str_arg(a, 0)))));
 }
 
-thread_local! {
-    /// Compiled patterns: templates call these functions in loops with the same pattern.
-    static CACHE: RefCell<HashMap<String, Result<Rc<Regex>, String>>> = RefCell::new(HashMap::new());
+/// A Go pattern compiled with Rust's `regex`, with Go's group names. It dereferences to the
+/// Rust [`Regex`], whose groups are named `g0`, `g1`, … (Go allows a name twice, Rust not).
+#[derive(Debug, Clone)]
+pub struct GoRegex {
+    pub re: Regex,
+    /// Go's `SubexpNames`: the name of each group by index (0, the whole match, has none).
+    pub names: Vec<Option<String>>,
 }
 
-/// Compiles a Go pattern (cached); the error is Go's `error parsing regexp: …` text.
-fn compile(pat: &str) -> Result<Rc<Regex>, String> {
+impl std::ops::Deref for GoRegex {
+    type Target = Regex;
+    fn deref(&self) -> &Regex {
+        &self.re
+    }
+}
+
+/// Compiles a Go RE2 pattern (`regexp.Compile`): the same matches as Go (ASCII `\d \w \s
+/// \b`, literal `[` and `{` where Go reads them so, `\Q…\E`, duplicate group names), or Go's
+/// error text `error parsing regexp: <code>: `<expr>``.
+pub fn compile_go_regex(pat: &str) -> Result<GoRegex, String> {
+    let (rust, group_names) = syntax::translate(pat).map_err(|e| e.to_string())?;
+    let re = regex::RegexBuilder::new(&rust).size_limit(64 << 20).build().map_err(|e| match e {
+        regex::Error::CompiledTooBig(_) => format!("error parsing regexp: expression too large: `{pat}`"),
+        other => format!(
+            "error parsing regexp: {}: `{pat}`",
+            other.to_string().lines().last().unwrap_or("invalid pattern").trim_start_matches("error: ")
+        ),
+    })?;
+    let names = re
+        .capture_names()
+        .map(|n| {
+            let index = n.and_then(|n| n.strip_prefix('g')).and_then(|i| i.parse::<usize>().ok());
+            index.and_then(|i| group_names.get(i).cloned())
+        })
+        .collect();
+    Ok(GoRegex { re, names })
+}
+
+thread_local! {
+    /// Compiled patterns: templates call these functions in loops with the same pattern.
+    static CACHE: RefCell<HashMap<String, Result<Rc<GoRegex>, String>>> = RefCell::new(HashMap::new());
+}
+
+/// [`compile_go_regex`], cached per thread.
+fn compile(pat: &str) -> Result<Rc<GoRegex>, String> {
     if let Some(hit) = CACHE.with(|c| c.borrow().get(pat).cloned()) {
         return hit;
     }
-    let res = syntax::translate(pat).map_err(|e| e.to_string()).and_then(|rust| {
-        regex::RegexBuilder::new(&rust).size_limit(64 << 20).build().map(Rc::new).map_err(|e| match e {
-            regex::Error::CompiledTooBig(_) => {
-                format!("error parsing regexp: expression too large: `{pat}`")
-            }
-            other => format!(
-                "error parsing regexp: {}: `{pat}`",
-                other.to_string().lines().last().unwrap_or("invalid pattern").trim_start_matches("error: ")
-            ),
-        })
-    });
+    let res = compile_go_regex(pat).map(Rc::new);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= 256 {
@@ -76,12 +104,12 @@ fn compile(pat: &str) -> Result<Rc<Regex>, String> {
     res
 }
 
-fn must(pat: &str) -> Result<Rc<Regex>, FuncError> {
+fn must(pat: &str) -> Result<Rc<GoRegex>, FuncError> {
     compile(pat).map_err(FuncError::Msg)
 }
 
 /// `regexp.MustCompile`: its panic message quotes the pattern with backquotes when it can.
-fn panicking(pat: &str) -> Result<Rc<Regex>, FuncError> {
+fn panicking(pat: &str) -> Result<Rc<GoRegex>, FuncError> {
     compile(pat).map_err(|e| {
         let can_backquote = !pat.chars().any(|c| c == '`' || c == '\u{FEFF}' || (c.is_control() && c != '\t'));
         let q = if can_backquote { format!("`{pat}`") } else { go_quote(pat) };
@@ -115,12 +143,12 @@ fn matches(re: &Regex, s: &str, n: i64) -> Vec<(usize, usize)> {
     out
 }
 
-fn find(re: Rc<Regex>, s: &str) -> R {
+fn find(re: Rc<GoRegex>, s: &str) -> R {
     Ok(Value::str(re.find(s).map_or("", |m| m.as_str())))
 }
 
 /// `FindAllString`: nil (printed `[]`) when nothing matches or `n == 0`.
-fn find_all(c: &Ctx<'_>, re: Rc<Regex>, s: &str, n: i64) -> R {
+fn find_all(c: &Ctx<'_>, re: Rc<GoRegex>, s: &str, n: i64) -> R {
     if n == 0 {
         return Ok(Value::nil_list(Type::String));
     }
@@ -133,7 +161,7 @@ fn find_all(c: &Ctx<'_>, re: Rc<Regex>, s: &str, n: i64) -> R {
 }
 
 /// `Regexp.Split`.
-fn split(c: &Ctx<'_>, re: Rc<Regex>, s: &str, n: i64) -> R {
+fn split(c: &Ctx<'_>, re: Rc<GoRegex>, s: &str, n: i64) -> R {
     if n == 0 {
         return Ok(Value::nil_list(Type::String));
     }
@@ -161,7 +189,7 @@ fn split(c: &Ctx<'_>, re: Rc<Regex>, s: &str, n: i64) -> R {
 }
 
 /// `ReplaceAllString` (with Go's `$` expansion) or `ReplaceAllLiteralString`.
-fn replace(c: &Ctx<'_>, re: &Regex, a: &[Value], expand: bool) -> R {
+fn replace(c: &Ctx<'_>, re: &GoRegex, a: &[Value], expand: bool) -> R {
     let (s, repl) = (str_arg(a, 1), str_arg(a, 2));
     let mut out = String::with_capacity(s.len());
     let mut last_end = 0usize;
@@ -200,8 +228,9 @@ fn replace(c: &Ctx<'_>, re: &Regex, a: &[Value], expand: bool) -> R {
 
 /// Go's `Regexp.expand`: `$$` is `$`; `$name`/`${name}` takes the longest run of letters,
 /// digits and `_` (so `$1W` is the group named `1W`, which is empty); a number names a group
-/// by index; a malformed reference leaves the `$` as text.
-fn expand_into(out: &mut String, re: &Regex, locs: &regex::CaptureLocations, s: &str, mut t: &str) {
+/// by index, a name the first group so named that took part; a malformed reference leaves the
+/// `$` as text.
+fn expand_into(out: &mut String, re: &GoRegex, locs: &regex::CaptureLocations, s: &str, mut t: &str) {
     let group = |i: usize| locs.get(i).map(|(a, b)| &s[a..b]);
     while let Some(d) = t.find('$') {
         out.push_str(&t[..d]);
@@ -230,7 +259,8 @@ fn expand_into(out: &mut String, re: &Regex, locs: &regex::CaptureLocations, s: 
         };
         let text = match num {
             Some(i) => group(i),
-            None => re.capture_names().position(|n| n == Some(name)).and_then(group),
+            // Go takes the first group of that name that took part in the match.
+            None => re.names.iter().enumerate().filter(|(_, n)| n.as_deref() == Some(name)).find_map(|(i, _)| group(i)),
         };
         out.push_str(text.unwrap_or(""));
     }
@@ -238,7 +268,7 @@ fn expand_into(out: &mut String, re: &Regex, locs: &regex::CaptureLocations, s: 
 }
 
 /// Go's `regexp.QuoteMeta`: escapes exactly `\.+*?()|[]{}^$`.
-fn quote_meta(s: &str) -> String {
+pub fn quote_meta(s: &str) -> String {
     let mut out = String::with_capacity(s.len() * 2);
     for c in s.chars() {
         if "\\.+*?()|[]{}^$".contains(c) {

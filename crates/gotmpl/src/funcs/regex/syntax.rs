@@ -29,16 +29,25 @@ fn err(code: &'static str, expr: &str) -> GoError {
     GoError { code, expr: expr.to_string() }
 }
 
+/// Go's POSIX class names (`[:alpha:]`).
+const POSIX_CLASSES: [&str; 14] = [
+    "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "word",
+    "xdigit",
+];
+
 const DIGIT: &str = "0-9";
 const WORD: &str = "0-9A-Za-z_";
 const SPACE: &str = "\\t\\n\\f\\r ";
 
 /// Translates a Go pattern into an equivalent Rust pattern, or returns Go's parse error.
-pub(super) fn translate(pat: &str) -> Result<String, GoError> {
+/// Named groups become `g0`, `g1`, … in order (Go allows a name twice, Rust does not); the
+/// Go names are returned in that order.
+pub(super) fn translate(pat: &str) -> Result<(String, Vec<String>), GoError> {
     let chars: Vec<(usize, char)> = pat.char_indices().collect();
     let at = |i: usize| chars.get(i).map(|&(_, c)| c);
     let byte = |i: usize| chars.get(i).map_or(pat.len(), |&(b, _)| b);
     let mut out = String::with_capacity(pat.len() + 16);
+    let mut names = Vec::new();
     let mut i = 0;
     let mut depth = 0usize;
     // Whether the previous item can take a repetition operator, and whether it was one.
@@ -92,7 +101,7 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
             }
             '(' => {
                 if at(i + 1) == Some('?') {
-                    i = group_flags(pat, &chars, i, &mut out)?;
+                    i = group_flags(pat, &chars, i, &mut out, &mut names)?;
                     if out.ends_with(')') {
                         // A bare flag group `(?i)`: not an operand.
                         operand = false;
@@ -180,7 +189,7 @@ pub(super) fn translate(pat: &str) -> Result<String, GoError> {
     if depth > 0 {
         return Err(err("missing closing )", pat));
     }
-    Ok(out)
+    Ok((out, names))
 }
 
 /// `{n}`, `{n,}` or `{n,m}` starting at `i`: (index after `}`, n, m). `{n,}` has no max.
@@ -326,6 +335,11 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
                     j += 1;
                     continue;
                 };
+                // Go knows these names only; any other is its error, not Rust's.
+                let name = rest[2..end].strip_prefix('^').unwrap_or(&rest[2..end]);
+                if !POSIX_CLASSES.contains(&name) {
+                    return Err(err("invalid character class range", &rest[..end + 2]));
+                }
                 out.push_str(&rest[..end + 2]);
                 let after = byte(j) + end + 2;
                 j = chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len());
@@ -374,7 +388,13 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
 
 /// `(?` at index `i`: a named group `(?P<name>` / `(?<name>`, or flags `(?imsU-imsU)` /
 /// `(?flags:`. Returns the index after what was consumed.
-fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Result<usize, GoError> {
+fn group_flags(
+    pat: &str,
+    chars: &[(usize, char)],
+    i: usize,
+    out: &mut String,
+    names: &mut Vec<String>,
+) -> Result<usize, GoError> {
     let byte = |k: usize| chars.get(k).map_or(pat.len(), |&(b, _)| b);
     let at = |k: usize| chars.get(k).map(|&(_, c)| c);
     let rest = &pat[byte(i)..];
@@ -393,9 +413,8 @@ fn group_flags(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -
         if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
             return Err(err("invalid named capture", &rest[..end + 1]));
         }
-        out.push_str("(?P<");
-        out.push_str(name);
-        out.push('>');
+        out.push_str(&format!("(?P<g{}>", names.len()));
+        names.push(name.to_owned());
         let after = byte(i) + end + 1;
         return Ok(chars.iter().position(|&(b, _)| b >= after).unwrap_or(chars.len()));
     }
@@ -448,14 +467,22 @@ mod tests {
 
     #[test]
     fn rewrites() {
-        assert_eq!(translate("\\d+").unwrap(), "[0-9]+");
-        assert_eq!(translate("[\\d.]").unwrap(), "[0-9.]");
-        assert_eq!(translate("a{,3}").unwrap(), "a\\{,3\\}");
-        assert_eq!(translate("[[]").unwrap(), "[\\[]");
-        assert_eq!(translate("[a&&b]").unwrap(), "[a\\&\\&b]");
-        assert_eq!(translate("\\Q.*\\E+").unwrap(), "\\.\\*+");
-        assert_eq!(translate("(?<d>x)").unwrap(), "(?P<d>x)");
-        assert_eq!(translate("[[:alpha:]]").unwrap(), "[[:alpha:]]");
-        assert_eq!(translate("\\<").unwrap(), "<");
+        assert_eq!(translate("\\d+").unwrap().0, "[0-9]+");
+        assert_eq!(translate("[\\d.]").unwrap().0, "[0-9.]");
+        assert_eq!(translate("a{,3}").unwrap().0, "a\\{,3\\}");
+        assert_eq!(translate("[[]").unwrap().0, "[\\[]");
+        assert_eq!(translate("[a&&b]").unwrap().0, "[a\\&\\&b]");
+        assert_eq!(translate("\\Q.*\\E+").unwrap().0, "\\.\\*+");
+        assert_eq!(
+            translate("(?<d>x)(?P<d>y)").unwrap(),
+            ("(?P<g0>x)(?P<g1>y)".to_owned(), vec!["d".to_owned(), "d".to_owned()])
+        );
+        assert_eq!(translate("[[:alpha:]]").unwrap().0, "[[:alpha:]]");
+        assert_eq!(translate("[[:^digit:]x]").unwrap().0, "[[:^digit:]x]");
+        assert_eq!(
+            translate("a[[:_broken_:]]+").unwrap_err().to_string(),
+            "error parsing regexp: invalid character class range: `[:_broken_:]`"
+        );
+        assert_eq!(translate("\\<").unwrap().0, "<");
     }
 }
