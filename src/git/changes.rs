@@ -43,9 +43,13 @@ pub struct FileChange {
 }
 
 impl FileChange {
-    /// The change from `old` to `new`, line by line.
+    /// The change from `old` to `new`, line by line. Line endings do not count: a line that
+    /// only went from CRLF to LF or back (a `core.autocrlf` checkout of an LF blob) is
+    /// unchanged, as `git diff` shows it there.
     pub fn of(status: Status, old: &str, new: &str) -> FileChange {
-        let diff = TextDiff::from_lines(old, new);
+        let lf = |t: &str| -> String { t.replace("\r\n", "\n") };
+        let (old, new) = (lf(old), lf(new));
+        let diff = TextDiff::from_lines(&old, &new);
         let one_based = |r: Range<usize>| r.start + 1..r.end + 1;
         let mut added = Vec::new();
         let mut removed = Vec::new();
@@ -194,6 +198,16 @@ mod tests {
         assert_eq!(hunks, vec![3..12]);
         assert!(contains(&added, 6) && !contains(&added, 7));
         assert!(overlaps(&removed, &(1..7)) && !overlaps(&removed, &(7..9)));
+    }
+
+    #[test]
+    fn line_endings_alone_are_no_change() {
+        let old = "a\nb\nc\nd\n";
+        let FileChange { added, removed, .. } = FileChange::of(Status::Modified, old, "a\r\nb\r\nc\r\nd\r\n");
+        assert!(added.is_empty() && removed.is_empty());
+        let FileChange { added, removed, .. } = FileChange::of(Status::Modified, old, "a\r\nB\r\nc\r\nd\r\n");
+        assert_eq!((added.len(), added[0].clone()), (1, 2..3));
+        assert_eq!((removed.len(), removed[0].clone()), (1, 2..3));
     }
 
     #[test]

@@ -346,3 +346,18 @@ fn scope_usage_errors_exit_2() {
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("is not in a git repository (--staged and --base need one)"), "{}", r.stderr);
 }
+
+#[test]
+fn a_crlf_checkout_of_lf_files_changes_no_line() {
+    let repo = Repo::new();
+    repo.edit("app/frontend.yaml", "frontend:1.4", "frontend:1.3");
+    repo.commit("old drift on line 19");
+    // The work tree as a `core.autocrlf` checkout writes it, plus one real edit on line 24.
+    repo.edit("app/frontend.yaml", "memory: 256Mi", "memory: 512Mi");
+    let text = read(&repo.path().join("app/frontend.yaml"));
+    repo.write("app/frontend.yaml", &text.replace('\n', "\r\n"));
+    let r = repo.check(&["--base", "HEAD", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(findings(&r), ["value-drift app/frontend.yaml:24"]);
+    assert!(r.stderr.contains("note: 1 finding outside the change"), "{}", r.stderr);
+}
