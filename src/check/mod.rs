@@ -122,7 +122,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let opened = pinned::open_reference(location, &settings.git_start)?;
     let user_pairs = match &settings.diff_config {
         None => Vec::new(),
-        Some(p) => match pinned::git_text(p, &settings.git_start)? {
+        Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
             Some(text) => reference::userconfig::parse_user_config(p, &text),
             None => reference::userconfig::load_user_config(p),
         }
@@ -134,7 +134,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     let overrides = match &settings.overrides {
         None => Vec::new(),
-        Some(p) => match pinned::git_text(p, &settings.git_start)? {
+        Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
             Some(text) => crate::compare::parse_overrides(&text),
             None => crate::compare::load_overrides(p),
         }

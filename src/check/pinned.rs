@@ -1,6 +1,5 @@
 //! The reference side of a check that concerns where the reference comes from: opening it
-//! (a directory, or a git location read from the object database), reading a diff config or
-//! overrides file given as a git location, and verifying `driftlint.lock`
+//! (a directory, or a git location read from the object database) and verifying `driftlint.lock`
 //! ([`crate::reference::lock`]) into `reference-changed` findings.
 
 use std::path::Path;
@@ -8,7 +7,6 @@ use std::path::Path;
 use super::CheckError;
 use super::locate::Files;
 use crate::diagnostic::{Diagnostic, Rule};
-use crate::git;
 use crate::input::SourcePath;
 use crate::reference::{self, Compiled, Location, OpenError, Opened, lock};
 
@@ -18,15 +16,6 @@ pub fn open_reference(location: &Location, start: &Path) -> Result<Opened, Check
         OpenError::NotFound(p) => CheckError::ReferenceNotFound(p),
         OpenError::Git(g) => CheckError::Git(g),
     })
-}
-
-/// The text of a diff config or overrides file written as a git location (`None` for a path
-/// on disk, which its own loader reads).
-pub fn git_text(path: &Path, start: &Path) -> Result<Option<String>, CheckError> {
-    let parsed = path.to_str().map(git::parse_location).transpose().map_err(git::Error::from)?;
-    let Some(at) = parsed.flatten() else { return Ok(None) };
-    let (bytes, _) = git::load_file(&at, start)?;
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// Every reference file the loader read, so that findings pointing into the reference show

@@ -47,9 +47,8 @@ impl FileChange {
     /// only went from CRLF to LF or back (a `core.autocrlf` checkout of an LF blob) is
     /// unchanged, as `git diff` shows it there.
     pub fn of(status: Status, old: &str, new: &str) -> FileChange {
-        let lf = |t: &str| -> String { t.replace("\r\n", "\n") };
-        let (old, new) = (lf(old), lf(new));
-        let diff = TextDiff::from_lines(&old, &new);
+        let (old, new) = (without_crlf(old), without_crlf(new));
+        let diff = TextDiff::from_lines(old.as_ref(), new.as_ref());
         let one_based = |r: Range<usize>| r.start + 1..r.end + 1;
         let mut added = Vec::new();
         let mut removed = Vec::new();
@@ -77,6 +76,11 @@ impl FileChange {
             .collect();
         FileChange { status, added, hunks, removed }
     }
+}
+
+/// `text` with CRLF line endings made LF (line numbers unchanged); no copy without a CR.
+fn without_crlf(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') { text.replace("\r\n", "\n").into() } else { text.into() }
 }
 
 /// Every changed file, keyed by its path in the checked state (by its base path when deleted).

@@ -10,7 +10,7 @@ pub mod tree;
 use std::path::PathBuf;
 
 pub use location::{Location, LocationError, Repo, is_location, parse_location};
-pub use read::{Snapshot, load_file, load_snapshot, open_repository, resolve_commit};
+pub use read::{Snapshot, load_file, load_snapshot, location_text, open_repository, resolve_commit};
 pub use tree::{Entry, Tree};
 
 /// Why a git location could not be read. Each names the repository, revision or path at fault.

@@ -184,3 +184,12 @@ pub fn load_file(location: &Location, start: &Path) -> Result<(Vec<u8>, String),
         }
     }
 }
+
+/// The text of a file written as a git location (`git:REV:PATH`, `git+file:///repo@REV:PATH`,
+/// lossy UTF-8), read from the object database; `None` when `written` is a plain path, which
+/// its own loader reads from disk. `start` is where `git:` locations find their repository.
+pub fn location_text(written: &str, start: &Path) -> Result<Option<String>, Error> {
+    let Some(at) = super::parse_location(written)? else { return Ok(None) };
+    let (bytes, _) = load_file(&at, start)?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}

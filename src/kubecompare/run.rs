@@ -88,7 +88,9 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         Vec::new()
     } else {
         let path = Path::new(&opts.diff_config);
-        let cfg = match git_text(&opts.diff_config).map_err(|e| Fatal::new(e, &stderr))? {
+        let cfg = match crate::git::location_text(&opts.diff_config, Path::new("."))
+            .map_err(|e| Fatal::new(e.to_string(), &stderr))?
+        {
             Some(text) => reference::userconfig::parse_user_config(path, &text),
             None => reference::userconfig::load_user_config(path),
         }
@@ -99,7 +101,9 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let overrides: Vec<UserOverride> = if opts.overrides.is_empty() {
         Vec::new()
     } else {
-        match git_text(&opts.overrides).map_err(|e| Fatal::new(e, &stderr))? {
+        match crate::git::location_text(&opts.overrides, Path::new("."))
+            .map_err(|e| Fatal::new(e.to_string(), &stderr))?
+        {
             Some(text) => compare::parse_overrides(&text),
             None => compare::load_overrides(Path::new(&opts.overrides)),
         }
@@ -218,14 +222,6 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         _ => (super::text::to_text(&out, opts.verbose), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
-}
-
-/// The text of `-c`/`-p` given as a git location (driftlint's extension, like `-r`), read
-/// from the repository of the working directory or the one named; `None` for a plain path.
-fn git_text(written: &str) -> Result<Option<String>, String> {
-    let Some(at) = crate::git::parse_location(written).map_err(|e| e.to_string())? else { return Ok(None) };
-    let (bytes, _) = crate::git::load_file(&at, Path::new(".")).map_err(|e| e.to_string())?;
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// Maps the reference's components onto the summary rules (§2.4, §2.5).

@@ -41,15 +41,15 @@ fn config_level(severity: Severity) -> sarif::ReportingConfigurationLevel {
 }
 
 /// How paths become artifact URIs.
-struct Uris {
+struct Uris<'a> {
     root: Option<PathBuf>,
     cwd: Option<PathBuf>,
-    /// A reference read from git: (`git:REV:dir/` prefix, work tree directory, commit).
-    pinned: Option<(String, PathBuf, String)>,
+    /// A reference read from git, whose files map to the work tree.
+    pinned: Option<&'a crate::reference::Pinned>,
 }
 
-impl Uris {
-    fn new(opts: &Options) -> Uris {
+impl<'a> Uris<'a> {
+    fn new(opts: &Options<'a>) -> Uris<'a> {
         let cwd = opts.cwd.map(Path::to_path_buf).or_else(|| std::env::current_dir().ok()).map(|c| normalize(&c));
         // Without a root, paths are relative to the working directory, as users gave them.
         let root = match opts.root {
@@ -59,17 +59,16 @@ impl Uris {
             }),
             None => cwd.clone(),
         };
-        let pinned = opts.pinned.map(|p| (p.prefix.clone(), p.work_dir.clone(), p.commit.clone()));
-        Uris { root, cwd, pinned }
+        Uris { root, cwd, pinned: opts.pinned }
     }
 
     /// A file of a reference read from git (`git:v1:reference/x.yaml`) as its work tree copy
     /// (`reference/x.yaml`), with the commit it was read at; other paths as they are.
     fn local<'p>(&self, p: &'p Path) -> (std::borrow::Cow<'p, Path>, Option<&str>) {
-        if let Some((prefix, work_dir, commit)) = &self.pinned
-            && let Some(name) = p.to_str().and_then(|s| s.strip_prefix(prefix.as_str()))
+        if let Some(pinned) = self.pinned
+            && let Some(name) = p.to_str().and_then(|s| s.strip_prefix(pinned.prefix.as_str()))
         {
-            return (std::borrow::Cow::Owned(work_dir.join(name)), Some(commit));
+            return (std::borrow::Cow::Owned(pinned.work_dir.join(name)), Some(&pinned.commit));
         }
         (std::borrow::Cow::Borrowed(p), None)
     }

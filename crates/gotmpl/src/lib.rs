@@ -25,7 +25,7 @@ pub mod value;
 use std::collections::HashMap;
 
 pub use error::{Error, ErrorKind};
-pub use funcs::regex::{GoRegex, compile_go_regex};
+pub use funcs::regex::{GoRegex, compile_go_regex, compile_go_regex_cached};
 pub use funcs::{Ctx, Func, Limits, Param};
 pub use node::Span;
 pub use value::{FuncError, GoStr, IntKind, List, Map, Object, Type, Value};

@@ -100,8 +100,9 @@ pub(super) fn validate(pattern: &str) -> Result<(), String> {
         .enumerate()
         .filter_map(|(i, line)| {
             let groups = capturegroup_index(line);
-            let compiled = goregex::compile_cached(&capturegroup_quote_meta(line, &groups));
-            compiled.as_ref().as_ref().err().map(|e| format!("line {} {e}", i + 1))
+            goregex::compile_cached(&capturegroup_quote_meta(line, &groups))
+                .err()
+                .map(|e| format!("line {} {e}", i + 1))
         })
         .collect();
     if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
@@ -154,8 +155,7 @@ pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> String 
             continue;
         }
         // A compile error is only a warning in kube-compare (`capturegroup error: …`).
-        let compiled = goregex::compile_cached(&capturegroup_quote_meta(del, &found));
-        let Ok(re) = compiled.as_ref() else { continue };
+        let Ok(re) = goregex::compile_cached(&capturegroup_quote_meta(del, &found)) else { continue };
         if let Some(caps) = re.re.captures(ins) {
             for (i, name) in re.names.iter().enumerate() {
                 if let Some(name) = name {

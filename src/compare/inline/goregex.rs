@@ -1,40 +1,10 @@
 //! Go RE2 patterns for the inline diff functions (§5.5): the Go-template engine's
-//! translator ([`driftlint_gotmpl::compile_go_regex`], the one the Sprig `regex*` functions
-//! use), behind a per-thread cache. Named groups keep Go's names per group index, duplicates
+//! translator and per-thread cache ([`driftlint_gotmpl::compile_go_regex_cached`], the one the
+//! Sprig `regex*` functions use). Named groups keep Go's names per group index, duplicates
 //! included (Go's `SubexpNames`), which `capturegroups` relies on.
 
-pub use driftlint_gotmpl::GoRegex;
 pub use driftlint_gotmpl::funcs::regex::quote_meta;
-
-/// Patterns kept per thread by [`compile_cached`] before the cache starts over.
-const CACHE_LIMIT: usize = 256;
-
-thread_local! {
-    static CACHE: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<Result<GoRegex, String>>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
-}
-
-/// Compiles a Go pattern. The error is Go's text, `error parsing regexp: …`.
-pub fn compile(pat: &str) -> Result<GoRegex, String> {
-    driftlint_gotmpl::compile_go_regex(pat)
-}
-
-/// [`compile`], remembered per thread: a template's `regex` pattern is the same for every CR
-/// it is compared with, and compiling it dominated the inline step.
-pub fn compile_cached(pat: &str) -> std::rc::Rc<Result<GoRegex, String>> {
-    CACHE.with(|cache| {
-        if let Some(hit) = cache.borrow().get(pat) {
-            return hit.clone();
-        }
-        let compiled = std::rc::Rc::new(compile(pat));
-        let mut cache = cache.borrow_mut();
-        if cache.len() >= CACHE_LIMIT {
-            cache.clear();
-        }
-        cache.insert(pat.to_owned(), compiled.clone());
-        compiled
-    })
-}
+pub use driftlint_gotmpl::{GoRegex, compile_go_regex as compile, compile_go_regex_cached as compile_cached};
 
 #[cfg(test)]
 mod tests {

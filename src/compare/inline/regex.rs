@@ -11,10 +11,9 @@ use super::goregex;
 /// Compiles through the per-thread cache: the same pattern is validated for every CR, and
 /// [`diff`] then finds it compiled.
 pub(super) fn validate(pattern: &str) -> Result<(), String> {
-    match goregex::compile_cached(pattern).as_ref() {
-        Ok(_) => Ok(()),
-        Err(e) => Err(format!("invalid regex passed to inline regex diff function: {e}")),
-    }
+    goregex::compile_cached(pattern)
+        .map(|_| ())
+        .map_err(|e| format!("invalid regex passed to inline regex diff function: {e}"))
 }
 
 struct TopLevel {
@@ -24,8 +23,7 @@ struct TopLevel {
 }
 
 pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> Result<String, String> {
-    let compiled = goregex::compile_cached(pattern);
-    let Ok(re) = compiled.as_ref() else { return Ok(pattern.to_owned()) };
+    let Ok(re) = goregex::compile_cached(pattern) else { return Ok(pattern.to_owned()) };
     let Some(caps) = re.re.captures(value) else { return Ok(pattern.to_owned()) };
     let mut top: Vec<TopLevel> = Vec::new();
     for (i, name) in re.names.iter().enumerate() {

@@ -27,7 +27,7 @@ type R = Result<Value, FuncError>;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("regexMatch", &[S, S], None, |_, a| {
-        Ok(Value::Bool(compile(str_arg(a, 0)).is_ok_and(|re| re.is_match(str_arg(a, 1)))))
+        Ok(Value::Bool(compile_go_regex_cached(str_arg(a, 0)).is_ok_and(|re| re.is_match(str_arg(a, 1)))))
     });
     r.add("mustRegexMatch", &[S, S], None, |_, a| Ok(Value::Bool(must(str_arg(a, 0))?.is_match(str_arg(a, 1)))));
     r.add("regexFind", &[S, S], None, |_, a| find(panicking(str_arg(a, 0))?, str_arg(a, 1)));
@@ -88,8 +88,9 @@ thread_local! {
     static CACHE: RefCell<HashMap<String, Result<Rc<GoRegex>, String>>> = RefCell::new(HashMap::new());
 }
 
-/// [`compile_go_regex`], cached per thread.
-fn compile(pat: &str) -> Result<Rc<GoRegex>, String> {
+/// [`compile_go_regex`], cached per thread: templates (and kube-compare's inline diff
+/// functions) use the same few patterns over and over.
+pub fn compile_go_regex_cached(pat: &str) -> Result<Rc<GoRegex>, String> {
     if let Some(hit) = CACHE.with(|c| c.borrow().get(pat).cloned()) {
         return hit;
     }
@@ -105,12 +106,12 @@ fn compile(pat: &str) -> Result<Rc<GoRegex>, String> {
 }
 
 fn must(pat: &str) -> Result<Rc<GoRegex>, FuncError> {
-    compile(pat).map_err(FuncError::Msg)
+    compile_go_regex_cached(pat).map_err(FuncError::Msg)
 }
 
 /// `regexp.MustCompile`: its panic message quotes the pattern with backquotes when it can.
 fn panicking(pat: &str) -> Result<Rc<GoRegex>, FuncError> {
-    compile(pat).map_err(|e| {
+    compile_go_regex_cached(pat).map_err(|e| {
         let can_backquote = !pat.chars().any(|c| c == '`' || c == '\u{FEFF}' || (c.is_control() && c != '\t'));
         let q = if can_backquote { format!("`{pat}`") } else { go_quote(pat) };
         FuncError::msg(format!("regexp: Compile({q}): {e}"))
