@@ -10,6 +10,7 @@
 //! config) is a [`CheckError`].
 
 pub mod config;
+pub mod drift;
 pub mod findings;
 pub mod locate;
 pub mod pinned;
@@ -19,12 +20,11 @@ pub mod suppress;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::document;
 use crate::git;
 use crate::input::{self, Source, SourcePath, WalkOptions};
-use crate::kubecompare::collect::Cr;
-use crate::kubecompare::engine::{self, Engine};
+use crate::kubecompare::engine;
 use crate::reference::{self, Location};
 
 pub use config::{Config, ConfigError, IgnoreEntry, Level};
@@ -116,41 +116,66 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
     input::load_sources(&settings.paths, &walk_options(settings))
 }
 
-/// Runs the linter on inputs already read (from the work tree, or from a git state).
+/// Runs the linter on inputs already read (from the work tree, or from a git state): the
+/// documents are read once, then each pass whose inputs are configured runs over them.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
-    let location = settings.reference.as_ref().ok_or(CheckError::NoReference)?;
-    let opened = pinned::open_reference(location, &settings.git_start)?;
-    let user_pairs = match &settings.diff_config {
-        None => Vec::new(),
-        Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
-            Some(text) => reference::userconfig::parse_user_config(p, &text),
-            None => reference::userconfig::load_user_config(p),
-        }
-        .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: e.to_lines() })?
-        .correlation_pairs
-        .into_iter()
-        .map(|p| (p.cr_id, p.template))
-        .collect(),
+    if !has_work(settings) {
+        return Err(CheckError::NoReference);
+    }
+    // The reference is opened first: its own directory is never read as manifests.
+    let opened = match &settings.reference {
+        Some(location) => Some(pinned::open_reference(location, &settings.git_start)?),
+        None => None,
     };
-    let overrides = match &settings.overrides {
-        None => Vec::new(),
-        Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
-            Some(text) => crate::compare::parse_overrides(&text),
-            None => crate::compare::load_overrides(p),
-        }
-        .map_err(|e| CheckError::Overrides { path: p.clone(), message: e.to_string() })?,
-    };
+    let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
+    let sources = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
+    let coll = document::collect(sources, &document::Options { origin_root: settings.origin_root.clone() });
+    let mut diags = collected.diagnostics;
+    let mut coll = coll;
+    diags.append(&mut coll.diagnostics);
+    let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
+    let mut files = locate::Files::default();
 
-    // Inputs.
-    let mut sources = exclude(collected.sources, &settings.exclude, &settings.exclude_root)?;
+    // The passes. Each returns diagnostics; levels, suppressions and sorting are shared.
+    let mut correlations = scope::Correlations::default();
+    let mut pinned = None;
+    if let (Some(location), Some(opened)) = (&settings.reference, opened) {
+        let drift = drift::run(settings, location, opened, &coll, &mut files)?;
+        diags.extend(drift.diagnostics);
+        correlations = drift.correlations;
+        pinned = drift.pinned;
+    }
+    diags.extend(suppress::invalid_suppressions(&coll, &mut files));
+
+    suppress::apply_levels(&mut diags, &settings.rules);
+    suppress::apply_suppressions(&mut diags, &coll.documents, &settings.ignore);
+    sort(&mut diags);
+    let mut sources = coll.sources;
+    sources.extend(files.into_sources());
+    Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
+}
+
+/// Whether any pass has its inputs: without one, a check has nothing to check against.
+pub fn has_work(settings: &Settings) -> bool {
+    settings.reference.is_some()
+}
+
+/// The inputs that are manifests: less `exclude:` globs, the configuration file and the
+/// reference's own directory, with `./` prefixes dropped.
+fn manifest_sources(
+    settings: &Settings,
+    sources: Vec<Source>,
+    reference_dir: Option<&Path>,
+) -> Result<Vec<Source>, CheckError> {
+    let mut sources = exclude(sources, &settings.exclude, &settings.exclude_root)?;
     // The configuration file is YAML too, but never a manifest.
     sources
         .retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
-    if let Some(reference_dir) = opened.work_dir.as_deref().and_then(absolute) {
+    if let Some(reference_dir) = reference_dir {
         sources.retain(|s| match &s.path {
-            SourcePath::File(p) => !absolute(p).is_some_and(|p| p.starts_with(&reference_dir)),
+            SourcePath::File(p) => !absolute(p).is_some_and(|p| p.starts_with(reference_dir)),
             SourcePath::Stdin => true,
         });
     }
@@ -163,81 +188,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             *p = rest.to_path_buf();
         }
     }
-    let mut coll = document::collect(sources, &document::Options { origin_root: settings.origin_root.clone() });
-    let mut diags = collected.diagnostics;
-    diags.append(&mut coll.diagnostics);
-    let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
-    let mut correlations = scope::Correlations::default();
-    let mut files = locate::Files::default();
-    if let Some(text) = opened.metadata_text() {
-        files.preset(opened.path.clone(), text);
-    }
-
-    // Reference. Its problems are findings at their line in metadata.yaml, and nothing can
-    // be compared without it.
-    let compiled = opened.load().and_then(|loaded| {
-        pinned::remember_files(&loaded, &mut files);
-        for w in &loaded.warnings {
-            diags.push(Diagnostic::new(
-                Rule::InvalidReference,
-                Severity::Warning,
-                SourcePath::File(loaded.path.clone()),
-                w.span.clone(),
-                w.message.clone(),
-            ));
-        }
-        reference::compile::compile_owned(loaded)
-    });
-    if let Some(lock) = &settings.lock {
-        diags.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), &mut files)?);
-    }
-    match compiled {
-        Err(e) => diags.extend(findings::invalid_reference(&e, Severity::Error)),
-        Ok(compiled) => {
-            let engine = Engine::new(&compiled, overrides, &user_pairs, engine::Options::default())?;
-            let crs: Vec<Cr> = coll
-                .documents
-                .iter()
-                .map(|d| Cr {
-                    id: d.identity.cr_id(),
-                    object: without_tool_annotations(d),
-                    source: coll.sources[d.source].path.display(),
-                })
-                .collect();
-            let comparison = engine.compare(crs);
-            correlations = scope::correlations(&compiled, &comparison, &coll);
-            diags.extend(findings::object_findings(&engine, &comparison, &coll, &mut files));
-            diags.extend(findings::summary_findings(&compiled, &comparison));
-        }
-    }
-    diags.extend(suppress::invalid_suppressions(&coll, &mut files));
-
-    suppress::apply_levels(&mut diags, &settings.rules);
-    suppress::apply_suppressions(&mut diags, &coll.documents, &settings.ignore);
-    sort(&mut diags);
-    let mut sources = coll.sources;
-    sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects, correlations, pinned: opened.pinned() })
-}
-
-/// The object as the reference should see it: without driftlint's own suppression
-/// annotation, nor the origin annotation kustomize adds to its output — neither is part of
-/// the configuration under review, so neither may show up as an unexpected field.
-fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
-    let mut object = doc.object.clone();
-    let kustomized = doc.origin.as_ref().is_some_and(|o| o.kind == document::OriginKind::Kustomize);
-    if let Some(meta) = object.get_mut("metadata").and_then(serde_json::Value::as_object_mut)
-        && let Some(annotations) = meta.get_mut("annotations").and_then(serde_json::Value::as_object_mut)
-    {
-        annotations.shift_remove(suppress::ANNOTATION);
-        if kustomized {
-            annotations.shift_remove("config.kubernetes.io/origin");
-        }
-        if annotations.is_empty() {
-            meta.shift_remove("annotations");
-        }
-    }
-    object
+    Ok(sources)
 }
 
 /// `path` made absolute with symlinks resolved (or, for a path that does not exist on disk,
