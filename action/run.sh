@@ -80,7 +80,15 @@ echo "driftlint: $bin ${args[*]}"
 code=0
 "$bin" "${args[@]}" || code=$?
 out exit-code "$code"
-[ -f "$human" ] && cat -- "$human"
+# The report quotes the pull request's own text (file names, values). driftlint escapes every
+# control character, and as a second line of defence the runner is told to ignore workflow
+# commands while the report is printed, with a token nobody could have put in the report.
+if [ -f "$human" ]; then
+  token="driftlint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  echo "::stop-commands::$token"
+  cat -- "$human"
+  echo "::$token::"
+fi
 
 # The summary is appended: other steps may have written to this job's summary already.
 if [ -f "$summary" ]; then

@@ -41,11 +41,13 @@ pub enum Rule {
     InvalidSuppression,
     /// The reference no longer matches the one pinned in `driftlint.lock`.
     ReferenceChanged,
+    /// A change to `.driftlint.yaml` (or deleting `driftlint.lock`) that checks less.
+    ConfigWeakened,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -62,6 +64,7 @@ impl Rule {
         Rule::IoError,
         Rule::InvalidSuppression,
         Rule::ReferenceChanged,
+        Rule::ConfigWeakened,
     ];
 
     pub fn id(self) -> &'static str {
@@ -82,6 +85,7 @@ impl Rule {
             Rule::IoError => "io-error",
             Rule::InvalidSuppression => "invalid-suppression",
             Rule::ReferenceChanged => "reference-changed",
+            Rule::ConfigWeakened => "config-weakened",
         }
     }
 

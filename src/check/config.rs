@@ -79,11 +79,20 @@ pub struct Config {
     pub diff_config: Option<String>,
     pub overrides: Option<String>,
     pub rules: BTreeMap<Rule, Level>,
+    /// Output formats (from the file: names only, never files; see [`parse_config`]).
     pub format: Option<String>,
-    /// A Markdown summary template (`--markdown-template`), relative to [`Config::dir`].
-    pub markdown_template: Option<String>,
     pub fail_level: Option<Severity>,
     pub ignore: Vec<IgnoreEntry>,
+    /// Whether a missing `driftlint.lock` is a finding (`require-lock: true`).
+    pub require_lock: bool,
+    /// Line and column of each path-valued key's value in the file, for [`Config::confined`].
+    pub positions: BTreeMap<String, (usize, usize)>,
+    /// The file's text (empty without a file).
+    pub text: String,
+    /// Where each setting is in [`Config::text`]: a top-level key (`fail-level`), a rule
+    /// (`rules.value-drift`), a list item (`exclude.GLOB`, `include.GLOB`, `ignore.N`) — from
+    /// the key to the end of its value. For findings about the configuration.
+    pub spans: BTreeMap<String, std::ops::Range<usize>>,
 }
 
 /// The keys of the file, their JSON Schema type and what they mean.
@@ -91,30 +100,42 @@ pub const FIELDS: [(&str, &str, &str); 10] = [
     (
         "reference",
         "string",
-        "The reference: a metadata.yaml file or the directory holding it, relative to this file, or a git location read without a checkout (git:REV:PATH in this repository, git+file:///repo@REV:PATH in another; PATH from the repository root).",
+        "The reference: a metadata.yaml file or the directory holding it, relative to this file and inside its repository, or a git location in this repository read without a checkout (git:REV:PATH, PATH from the repository root).",
     ),
     ("include", "strings", "File-name globs a directory walk takes (default: *.yaml, *.yml, *.json)."),
     ("exclude", "strings", "gitignore-style globs, relative to this file, of inputs to leave out."),
     (
         "diff-config",
         "string",
-        "A kube-compare diff config (correlationSettings), relative to this file, or a git location.",
+        "A kube-compare diff config (correlationSettings), relative to this file and inside its repository, or a git location in this repository.",
     ),
-    ("overrides", "string", "A kube-compare overrides file (-p), relative to this file, or a git location."),
-    ("rules", "rules", "Per-rule level: off, note, warning or error."),
-    ("format", "string", "Output formats, FMT[=FILE],… (human, concise, json, sarif, github, markdown, junit)."),
     (
-        "markdown-template",
+        "overrides",
         "string",
-        "A minijinja template replacing the built-in Markdown summary, relative to this file.",
+        "A kube-compare overrides file (-p), relative to this file and inside its repository, or a git location in this repository.",
+    ),
+    ("rules", "rules", "Per-rule level: off, note, warning or error."),
+    (
+        "format",
+        "string",
+        "Output formats written to standard output, comma-separated (human, concise, json, sarif, github, markdown, junit); files are named on the command line only (--format FMT=FILE).",
     ),
     ("fail-level", "severity", "The lowest severity that makes the run fail (default: error)."),
+    (
+        "require-lock",
+        "boolean",
+        "Whether driftlint.lock must exist beside this file: without it, check reports reference-changed (default: false).",
+    ),
     (
         "ignore",
         "ignores",
         "Suppressions: each names an object (CR id or glob), a rule, optionally a field, and a reason.",
     ),
 ];
+
+/// The keys whose values are paths read by a check: confined to the repository
+/// ([`Config::confined`]).
+pub const PATH_KEYS: [&str; 3] = ["reference", "diff-config", "overrides"];
 
 const IGNORE_FIELDS: [&str; 4] = ["object", "rule", "field", "reason"];
 
@@ -154,7 +175,7 @@ pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
 pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
-    let mut config = Config { file: Some(path.to_path_buf()), dir, ..Config::default() };
+    let mut config = Config { file: Some(path.to_path_buf()), dir, text: text.to_string(), ..Config::default() };
     let invalid = |offset: usize, message: String| {
         let at = LineIndex::new(text).line_column(text, offset);
         ConfigError::Invalid { path: path.to_path_buf(), line: at.line, column: at.column, message }
@@ -176,16 +197,41 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
         _ => return Err(invalid(root.span.start, "expected a mapping of settings".into())),
     };
     let d = Decoder { invalid: &invalid };
+    let index = LineIndex::new(text);
     for (key, value) in entries {
         let name = key.json_key();
+        if PATH_KEYS.contains(&name.as_ref()) {
+            let at = index.line_column(text, value.span.start);
+            config.positions.insert(name.to_string(), (at.line, at.column));
+        }
+        record_spans(&mut config.spans, &name, key, value);
         match name.as_ref() {
             "reference" => config.reference = d.opt_string(value)?,
             "include" => config.include = d.strings(value)?,
             "exclude" => config.exclude = d.strings(value)?,
             "diff-config" => config.diff_config = d.opt_string(value)?,
             "overrides" => config.overrides = d.opt_string(value)?,
-            "format" => config.format = d.opt_string(value)?,
-            "markdown-template" => config.markdown_template = d.opt_string(value)?,
+            "format" => {
+                config.format = d.opt_string(value)?;
+                // The file comes with the checked repository: it must not choose where
+                // driftlint writes (`concise=/home/me/.bashrc`).
+                if config.format.as_deref().is_some_and(|f| f.contains('=')) {
+                    return Err(invalid(
+                        value.span.start,
+                        "`format:` names formats only: output files are given on the command line \
+                         (--format FMT=FILE), never by the configuration of the checked repository"
+                            .into(),
+                    ));
+                }
+            }
+            "markdown-template" => {
+                return Err(invalid(
+                    key.span.start,
+                    "`markdown-template` is accepted on the command line only (--markdown-template FILE): \
+                     its text goes into the published summary, and this file comes with the checked repository"
+                        .into(),
+                ));
+            }
             "fail-level" => {
                 config.fail_level = match d.opt_string(value)? {
                     None => None,
@@ -195,6 +241,15 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 }
             }
             "rules" => config.rules = d.rules(value)?,
+            "require-lock" => {
+                config.require_lock = match &value.value {
+                    NodeValue::Null => false,
+                    NodeValue::Bool(b) => *b,
+                    _ => {
+                        return Err(invalid(value.span.start, format!("expected true or false, found {}", kind(value))));
+                    }
+                }
+            }
             "ignore" => config.ignore = d.ignores(value)?,
             other => {
                 let known: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
@@ -323,6 +378,31 @@ impl Decoder<'_> {
     }
 }
 
+/// Where a top-level setting and each of its parts are, for [`Config::spans`].
+fn record_spans(spans: &mut BTreeMap<String, std::ops::Range<usize>>, name: &str, key: &Node, value: &Node) {
+    spans.insert(name.to_string(), key.span.start..value.span.end.max(key.span.end));
+    match (&value.value, name) {
+        (NodeValue::Mapping(entries), "rules") => {
+            for (k, v) in entries {
+                spans.insert(format!("rules.{}", k.json_key()), k.span.start..v.span.end.max(k.span.end));
+            }
+        }
+        (NodeValue::Sequence(items), "exclude" | "include") => {
+            for item in items {
+                if let NodeValue::String(glob) = &item.value {
+                    spans.entry(format!("{name}.{glob}")).or_insert_with(|| item.span.clone());
+                }
+            }
+        }
+        (NodeValue::Sequence(items), "ignore") => {
+            for (i, item) in items.iter().enumerate() {
+                spans.insert(format!("ignore.{i}"), item.span.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
 fn kind(node: &Node) -> &'static str {
     match node.value {
         NodeValue::Null => "null",
@@ -335,6 +415,68 @@ fn kind(node: &Node) -> &'static str {
 }
 
 impl Config {
+    /// A path-valued setting of the file (`key: value`, one of [`PATH_KEYS`]), resolved against
+    /// the file's directory and confined to the repository holding the file (the nearest
+    /// directory upwards with `.git`, else the file's own directory): the configuration comes
+    /// with the checked repository, and must not make driftlint read `/proc/self/environ`,
+    /// `~/.ssh` or `.git/config` into a report. Refused: absolute paths, paths leaving the
+    /// repository (`..`, or a symlink on the way), anything inside `.git`. Without a file
+    /// (flags only) the value is resolved as given.
+    pub fn confined(&self, key: &str, value: &str) -> Result<PathBuf, ConfigError> {
+        let resolved = self.resolve(value);
+        let Some(file) = &self.file else { return Ok(resolved) };
+        let refuse = |why: &str| {
+            let (line, column) = self.positions.get(key).copied().unwrap_or((1, 1));
+            ConfigError::Invalid {
+                path: file.clone(),
+                line,
+                column,
+                message: format!(
+                    "`{key}: {value}` {why}: paths in the configuration must stay inside the repository that holds \
+                     it (give other files on the command line)"
+                ),
+            }
+        };
+        if Path::new(value).has_root() {
+            return Err(refuse("is an absolute path"));
+        }
+        let dir = std::path::absolute(&self.dir).map_err(|_| refuse("cannot be resolved"))?;
+        let root = repository_root(&dir);
+        let target = normalize(&dir.join(value));
+        let Ok(inside) = target.strip_prefix(&root) else { return Err(refuse("leaves the repository")) };
+        if inside.components().any(|c| c.as_os_str() == ".git") {
+            return Err(refuse("is inside .git"));
+        }
+        // Symlinks on the way must not lead out either. A path that does not exist is left to
+        // the reader, which reports it as missing.
+        if let (Ok(real), Ok(real_root)) = (std::fs::canonicalize(&target), std::fs::canonicalize(&root))
+            && (!real.starts_with(&real_root)
+                || real.strip_prefix(&real_root).is_ok_and(|r| r.components().any(|c| c.as_os_str() == ".git")))
+        {
+            return Err(refuse("leads out of the repository through a symlink"));
+        }
+        Ok(resolved)
+    }
+
+    /// A git location written in the file: only `git:REV:PATH`, which reads this repository's
+    /// own history; `git+file://` (another repository on this machine) is for the command line.
+    pub fn confined_location(&self, key: &str, value: &str) -> Result<(), ConfigError> {
+        let Some(file) = &self.file else { return Ok(()) };
+        if value.starts_with(crate::git::location::FILE_PREFIX) {
+            let (line, column) = self.positions.get(key).copied().unwrap_or((1, 1));
+            return Err(ConfigError::Invalid {
+                path: file.clone(),
+                line,
+                column,
+                message: format!(
+                    "`{key}: {value}` reads another repository on this machine: the configuration may name git \
+                     locations in its own repository only (`git:REV:PATH`); give others on the command line"
+                ),
+            });
+        }
+        Ok(())
+    }
+
     /// A path from the file, resolved against its directory and tidied (`a/../b` → `b`).
     pub fn resolve(&self, path: &str) -> PathBuf {
         normalize(&self.dir.join(path))
@@ -353,8 +495,8 @@ impl Config {
             self.rules.iter().map(|(r, l)| (r.id().to_string(), l.name().into())).collect();
         m.insert("rules".into(), rules.into());
         m.insert("format".into(), opt(&self.format));
-        m.insert("markdown-template".into(), opt(&self.markdown_template));
         m.insert("fail-level".into(), self.fail_level.map_or(serde_json::Value::Null, |s| s.as_str().into()));
+        m.insert("require-lock".into(), self.require_lock.into());
         let ignore: Vec<serde_json::Value> = self
             .ignore
             .iter()
@@ -370,6 +512,12 @@ impl Config {
         m.insert("ignore".into(), ignore.into());
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
+}
+
+/// The repository holding the absolute directory `dir`: the nearest directory upwards with a
+/// `.git`, else `dir` itself.
+fn repository_root(dir: &Path) -> PathBuf {
+    dir.ancestors().find(|d| d.join(".git").exists()).unwrap_or(dir).to_path_buf()
 }
 
 /// `a/./b/../c` → `a/c` without touching the file system.
@@ -396,6 +544,7 @@ pub fn json_schema() -> serde_json::Value {
     for (name, ty, description) in FIELDS {
         let mut schema = match ty {
             "string" => json!({"type": "string"}),
+            "boolean" => json!({"type": "boolean"}),
             "strings" => json!({"type": "array", "items": {"type": "string"}}),
             "severity" => severity.clone(),
             "rules" => {
@@ -463,7 +612,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, markdown-template, fail-level, ignore)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -71,6 +71,8 @@ pub fn run(
     });
     if let Some(lock) = &settings.lock {
         out.diagnostics.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), files)?);
+    } else if let Some(config) = settings.config.as_ref().filter(|c| c.require_lock) {
+        out.diagnostics.push(pinned::missing_lock(config, files));
     }
     match compiled {
         Err(e) => out.diagnostics.extend(findings::invalid_reference(&e, Severity::Error)),
@@ -113,4 +115,3 @@ fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
     }
     object
 }
-

@@ -16,6 +16,7 @@ pub mod locate;
 pub mod pinned;
 pub mod scope;
 pub mod suppress;
+pub mod weakened;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,9 @@ pub struct Settings {
     pub overrides: Option<PathBuf>,
     pub rules: BTreeMap<Rule, Level>,
     pub ignore: Vec<IgnoreEntry>,
+    /// The configuration file in effect, when there is one: scoped runs compare it with the
+    /// base's (`config-weakened`), and `require-lock` findings point into it.
+    pub config: Option<Config>,
 }
 
 /// The outcome of a check.

@@ -43,7 +43,9 @@ pub fn verify_lock(
     let lock_dir = lock_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let source = lock::lock_source(location, opened, lock_dir);
     let hash = compiled.map(reference::metadata_hash);
-    let mismatches = lock::verify(&file, &source, opened.root.commit(), hash.as_deref());
+    let files_hash = compiled.map(|c| reference::files_hash(&c.reference));
+    let now = lock::Hashes { metadata: hash.as_deref(), files: files_hash.as_deref() };
+    let mismatches = lock::verify(&file, &source, opened.root.commit(), now);
     if mismatches.is_empty() {
         return Ok(Vec::new());
     }
@@ -65,4 +67,22 @@ pub fn verify_lock(
             ))
         })
         .collect())
+}
+
+/// The `reference-changed` finding for a lock that `require-lock: true` asks for and that does
+/// not exist: without it, nothing says whether the reference is the reviewed one.
+pub fn missing_lock(config: &super::Config, files: &mut Files) -> Diagnostic {
+    let path = config.file.clone().unwrap_or_else(|| super::config::FILE_NAME.into());
+    files.preset(path.clone(), config.text.clone());
+    Diagnostic::new(
+        Rule::ReferenceChanged,
+        super::findings::default_severity(Rule::ReferenceChanged),
+        SourcePath::File(path),
+        config.spans.get("require-lock").cloned(),
+        format!("{} is missing, but the configuration requires one (`require-lock: true`)", lock::FILE_NAME),
+    )
+    .with_help(format!(
+        "restore {0} from the base branch, or review the reference and run `driftlint reference pin` to write it",
+        lock::FILE_NAME
+    ))
 }

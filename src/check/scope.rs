@@ -27,9 +27,12 @@
 //! Hidden findings are counted ([`Scoped::hidden_outside`], [`Scoped::hidden_existing`]) so
 //! the CLI can say so; nothing disappears without a trace.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+use driftlint_yaml::LineIndex;
 
 use super::{CheckError, Report, Settings};
 use crate::diagnostic::{Diagnostic, Rule};
@@ -140,6 +143,9 @@ pub fn correlations(compiled: &Compiled, comparison: &Comparison, coll: &Collect
         }
     }
     let name = |t: usize| compiled.entry(t).map(|e| e.path.clone());
+    // One line index per source, built when an object of it is first seen: counting newlines
+    // from the start of the file for every object was quadratic in a file of many objects.
+    let mut indexes: HashMap<usize, LineIndex> = HashMap::new();
     let objects = comparison
         .results
         .iter()
@@ -151,17 +157,17 @@ pub fn correlations(compiled: &Compiled, comparison: &Comparison, coll: &Collect
                 CrStatus::Unmatched => Vec::new(),
                 _ => result.tried.iter().filter_map(|t| name(t.template)).collect(),
             };
-            let lines = line_of(&source.text, doc.range.start)..line_of(&source.text, doc.range.end) + 1;
+            let index = indexes.entry(doc.source).or_insert_with(|| LineIndex::new(&source.text));
+            let lines = line_of(index, &source.text, doc.range.start)..line_of(index, &source.text, doc.range.end) + 1;
             Some(ObjectCorrelation { path: source.path.clone(), lines, templates })
         })
         .collect();
     Correlations { objects, components }
 }
 
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+/// The 1-based line of a byte offset (clamped to the text), in logarithmic time.
+fn line_of(index: &LineIndex, text: &str, offset: usize) -> usize {
+    index.line_column(text, offset).line
 }
 
 /// Runs a check scoped to a change.
@@ -208,7 +214,7 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     let filter = Filter {
         change: &change,
         mode: opts.filter,
-        texts: report.sources.iter().map(|s| (s.path.clone(), s.text.as_str())).collect(),
+        texts: report.sources.iter().map(|s| (s.path.clone(), (s.text.as_str(), OnceCell::new()))).collect(),
         touched: touched_components(&change, reference_changed, &report.correlations, base_report.as_ref()),
         components: &report.correlations.components,
     };
@@ -223,6 +229,16 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
         shown.retain(|d| !existing.contains(&d.fingerprint()));
         hidden_existing = before - shown.len();
     }
+    // What the change does to the configuration itself: always shown, at its level in the
+    // base's configuration (the change cannot lower it), never silenced by the changed file.
+    let (weakened, config_source) = config_weakened(&repo, settings, &base_snapshot);
+    shown.extend(weakened);
+    if let Some(source) = config_source
+        && !report.sources.iter().any(|s| s.path == source.path)
+    {
+        report.sources.push(source);
+    }
+    super::sort(&mut shown);
     report.diagnostics = shown;
     Ok(Scoped { report, base, changed_files: change.files.len(), hidden_outside, hidden_existing })
 }
@@ -263,6 +279,38 @@ fn reference_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Resul
     );
     out.add(&shown(&before.sources), &shown(&now.sources));
     Ok(out)
+}
+
+/// `config-weakened` findings: the configuration in effect compared with the base's version
+/// of the same file (the defaults when the base has none), and a deleted `driftlint.lock`.
+/// Returns the configuration's text as a source for the reports, when there is a finding in it.
+fn config_weakened(repo: &Repo, settings: &Settings, base: &Snapshot) -> (Vec<Diagnostic>, Option<Source>) {
+    let now = settings.config.clone().unwrap_or_default();
+    let config_path = now.file.clone().unwrap_or_else(|| PathBuf::from(super::config::FILE_NAME));
+    let base_text = repo.relative(&config_path).and_then(|rel| base.get(&rel)).and_then(|id| repo.blob_text(id).ok());
+    let base_config = base_text
+        .and_then(|text| super::config::parse_config(&config_path, &text).ok())
+        .unwrap_or_else(|| super::Config { dir: now.dir.clone(), ..super::Config::default() });
+    let level = base_config
+        .rules
+        .get(&Rule::ConfigWeakened)
+        .copied()
+        .unwrap_or(super::Level::On(super::findings::default_severity(Rule::ConfigWeakened)));
+    let super::Level::On(severity) = level else { return (Vec::new(), None) };
+    let lock_path = if now.dir == Path::new(".") || now.file.is_none() {
+        PathBuf::from(crate::reference::lock::FILE_NAME)
+    } else {
+        now.dir.join(crate::reference::lock::FILE_NAME)
+    };
+    let lock_deleted = !lock_path.is_file() && repo.relative(&lock_path).is_some_and(|rel| base.get(&rel).is_some());
+    let mut found = super::weakened::weakenings(&base_config, &now, lock_deleted.then_some(lock_path.as_path()));
+    for d in &mut found {
+        d.severity = severity;
+    }
+    let in_config = found.iter().any(|d| d.primary.path == SourcePath::File(config_path.clone()));
+    let source = (in_config && now.file.is_some())
+        .then(|| Source { path: SourcePath::File(config_path.clone()), text: now.text.clone() });
+    (found, source)
 }
 
 /// Whether a source of the base state is part of the change (modified, deleted or renamed).
@@ -327,7 +375,8 @@ fn base_fingerprints(diags: &[Diagnostic], change: &Changes) -> HashSet<String> 
 struct Filter<'a> {
     change: &'a Changes,
     mode: DiffFilter,
-    texts: HashMap<SourcePath, &'a str>,
+    /// Each source's text and its line index, built on first use.
+    texts: HashMap<SourcePath, (&'a str, OnceCell<LineIndex>)>,
     /// `None`: every component.
     touched: Option<BTreeSet<String>>,
     components: &'a BTreeMap<String, BTreeSet<String>>,
@@ -348,7 +397,9 @@ impl Filter<'_> {
         let SourcePath::File(path) = &d.primary.path else { return true };
         let Some(change) = self.change.get(path) else { return false };
         let line = match (&d.primary.range, self.texts.get(&d.primary.path)) {
-            (Some(range), Some(text)) => line_of(text, range.start),
+            (Some(range), Some((text, index))) => {
+                line_of(index.get_or_init(|| LineIndex::new(text)), text, range.start)
+            }
             // A finding about the whole file: the file changed.
             _ => return true,
         };
@@ -381,10 +432,11 @@ mod tests {
     #[test]
     fn lines_of_offsets() {
         let text = "a\nbc\nd";
-        assert_eq!(line_of(text, 0), 1);
-        assert_eq!(line_of(text, 2), 2);
-        assert_eq!(line_of(text, 5), 3);
-        assert_eq!(line_of(text, 99), 3);
+        let index = LineIndex::new(text);
+        assert_eq!(line_of(&index, text, 0), 1);
+        assert_eq!(line_of(&index, text, 2), 2);
+        assert_eq!(line_of(&index, text, 5), 3);
+        assert_eq!(line_of(&index, text, 99), 3);
     }
 
     fn drift(path: &str, at: usize) -> Diagnostic {
@@ -404,7 +456,7 @@ mod tests {
             Filter {
                 change: &change,
                 mode,
-                texts: HashMap::from([(SourcePath::File(PathBuf::from("a.yaml")), new.as_str())]),
+                texts: HashMap::from([(SourcePath::File(PathBuf::from("a.yaml")), (new.as_str(), OnceCell::new()))]),
                 touched: Some(BTreeSet::new()),
                 components: &components,
             }

@@ -29,7 +29,8 @@ pub struct Args {
     #[arg(long, value_name = "FMT[=FILE],…")]
     pub format: Option<String>,
     /// A minijinja template for the `markdown` format instead of the built-in one (it gets
-    /// `tool`, `summary`, `diagnostics` and `omitted`; see src/report/markdown.rs).
+    /// `tool`, `summary`, `diagnostics`, `omitted` and `scope_notes`; README, "Markdown summary",
+    /// documents each). Command line only: the configuration file cannot set it.
     #[arg(long, value_name = "FILE")]
     pub markdown_template: Option<PathBuf>,
     /// The lowest severity that fails the run (exit code 1).
@@ -172,20 +173,21 @@ pub fn effective(args: &Args) -> Result<Config> {
     if let Some(o) = &args.overrides {
         cfg.overrides = Some(o.display().to_string());
     }
-    if let Some(t) = &args.markdown_template {
-        cfg.markdown_template = Some(t.display().to_string());
-    }
     Ok(cfg)
 }
 
 /// The reference as configured: `--reference` as given, else `reference:` relative to the
 /// configuration file (a git location is never relative to anything but its repository).
+/// From the file, it must stay inside the repository ([`Config::confined`]).
 pub fn reference_location(cli: Option<&Path>, cfg: &Config) -> Result<Option<Location>> {
     Ok(match (cli, &cfg.reference) {
         (Some(p), _) => Some(Location::parse(&p.to_string_lossy())?),
         (None, Some(f)) => Some(match Location::parse(f)? {
-            Location::Path(_) => Location::Path(cfg.resolve(f)),
-            git => git,
+            Location::Path(_) => Location::Path(cfg.confined("reference", f)?),
+            git => {
+                cfg.confined_location("reference", f)?;
+                git
+            }
         }),
         (None, None) => None,
     })
@@ -199,11 +201,17 @@ pub fn lock_path(cfg: &Config) -> PathBuf {
 /// Settings for the pipeline. Paths given on the command line are relative to the working
 /// directory; paths in the file are relative to the file.
 fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
-    let from_cli = |cli: &Option<PathBuf>, file: &Option<String>| match (cli, file) {
-        (Some(p), _) => Some(p.clone()),
-        (None, Some(f)) if git::is_location(f) => Some(PathBuf::from(f)),
-        (None, Some(f)) => Some(cfg.resolve(f)),
-        (None, None) => None,
+    // A path from the file is confined to its repository ([`Config::confined`]).
+    let from_cli = |key: &str, cli: &Option<PathBuf>, file: &Option<String>| -> Result<Option<PathBuf>> {
+        Ok(match (cli, file) {
+            (Some(p), _) => Some(p.clone()),
+            (None, Some(f)) if git::is_location(f) => {
+                cfg.confined_location(key, f)?;
+                Some(PathBuf::from(f))
+            }
+            (None, Some(f)) => Some(cfg.confined(key, f)?),
+            (None, None) => None,
+        })
     };
     let lock = lock_path(cfg);
     Ok(Settings {
@@ -217,10 +225,11 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         exclude_root: cfg.dir.clone(),
         no_ignore: args.no_ignore,
         origin_root: args.origin_root.clone(),
-        diff_config: from_cli(&args.diff_config, &cfg.diff_config),
-        overrides: from_cli(&args.overrides, &cfg.overrides),
+        diff_config: from_cli("diff-config", &args.diff_config, &cfg.diff_config)?,
+        overrides: from_cli("overrides", &args.overrides, &cfg.overrides)?,
         rules: cfg.rules.clone(),
         ignore: cfg.ignore.clone(),
+        config: cfg.file.is_some().then(|| cfg.clone()),
     })
 }
 
@@ -253,20 +262,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             let scoped = scope::check_scoped(&settings, &opts)?;
             scope_notes = hidden_notes(&scoped, &opts);
             for note in &scope_notes {
-                eprintln!("note: {}", note.trim_end_matches('.'));
+                eprintln!("note: {}", crate::report::escape::text(note.trim_end_matches('.')));
             }
             scoped.report
         }
     };
     let sources = report::SourceResolver::from_sources(&result.sources);
     let cwd = std::env::current_dir().ok();
-    // `--markdown-template` relative to the working directory, `markdown-template:` to the file.
-    let template_path = match (&args.markdown_template, &cfg.markdown_template) {
-        (Some(p), _) => Some(p.clone()),
-        (None, Some(f)) => Some(cfg.resolve(f)),
-        (None, None) => None,
-    };
-    let markdown_template = match &template_path {
+    let markdown_template = match &args.markdown_template {
         None => None,
         Some(f) => Some(
             std::fs::read_to_string(f).with_context(|| format!("cannot read the markdown template {}", f.display()))?,

@@ -11,6 +11,7 @@ use super::{InputArgs, ListFormat};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{self, Collection, Document, Identity, Origin};
 use crate::input::{self, SourcePath, WalkOptions};
+use crate::report::escape;
 use driftlint_yaml::LineIndex;
 
 #[derive(Debug, clap::Args)]
@@ -87,18 +88,18 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             for o in &objects {
                 let ns =
                     if o.identity.namespace.is_empty() { String::new() } else { format!("{}/", o.identity.namespace) };
-                write!(
-                    out,
+                let mut line = format!(
                     "{}:{}:{}: {} {} {}{}",
                     o.file, o.line, o.column, o.identity.api_version, o.identity.kind, ns, o.identity.name
-                )?;
+                );
                 if let Some(origin) = &o.origin {
                     match (&origin.file, origin.line) {
-                        (Some(f), Some(l)) => write!(out, " (from {f}:{l})")?,
-                        _ => write!(out, " (from {})", origin.origin.path)?,
+                        (Some(f), Some(l)) => line.push_str(&format!(" (from {f}:{l})")),
+                        _ => line.push_str(&format!(" (from {})", origin.origin.path)),
                     }
                 }
-                writeln!(out)?;
+                // File names, names and origins come from the checked repository.
+                writeln!(out, "{}", escape::text(&line))?;
             }
             let mut err = std::io::stderr().lock();
             for d in &diagnostics {
@@ -106,7 +107,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                     (Some(l), Some(c)) => format!("{}:{l}:{c}", d.file),
                     _ => d.file.clone(),
                 };
-                writeln!(err, "{at}: {}[{}]: {}", d.severity, d.rule, d.message)?;
+                writeln!(err, "{}", escape::text(&format!("{at}: {}[{}]: {}", d.severity, d.rule, d.message)))?;
             }
             writeln!(out, "{} object(s) in {} source(s)", objects.len(), collection.sources.len())?;
         }

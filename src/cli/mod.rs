@@ -95,9 +95,11 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err}");
+            // Errors quote file names and values from the checked repository: escaped, so
+            // that none can write to the terminal or the CI log as it pleases.
+            eprintln!("error: {}", crate::report::escape::lines(&err.to_string()));
             for cause in err.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
+                eprintln!("  caused by: {}", crate::report::escape::lines(&cause.to_string()));
             }
             ExitCode::from(2)
         }

@@ -68,6 +68,7 @@ fn pin(args: &Args) -> Result<ExitCode> {
         source: lock::lock_source(&r.location, &r.opened, lock_dir),
         commit: r.opened.root.commit().map(str::to_owned),
         metadata_hash: reference::metadata_hash(&r.compiled),
+        files_hash: Some(reference::files_hash(&r.compiled.reference)),
     };
     std::fs::write(&r.lock_path, lock::to_text(&pinned))
         .with_context(|| format!("cannot write {}", r.lock_path.display()))?;

@@ -28,6 +28,33 @@ pub fn metadata_hash(compiled: &Compiled) -> String {
     })
 }
 
+/// The hex sha256 of every file the reference reads — `metadata.yaml`, each template file and
+/// each function file — by its name inside the reference, in name order, each framed with its
+/// name's and its text's lengths so that no two file sets hash alike. `driftlint.lock` records
+/// it beside the metadata hash: kube-compare's hash covers only metadata and templates, and a
+/// function file can change every finding.
+pub fn files_hash(reference: &Reference) -> String {
+    let mut files: Vec<(&str, &str)> = vec![("metadata.yaml", reference.text.as_str())];
+    let sources =
+        reference.templates.iter().map(|t| &t.source).chain(reference.function_files.iter().map(|f| &f.source));
+    for f in sources.flat_map(|s| &s.files) {
+        files.push((f.name.as_str(), f.text.as_str()));
+    }
+    files.sort_unstable();
+    files.dedup();
+    let mut hasher = Sha256::new();
+    for (name, text) in files {
+        hasher.update((name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update((text.len() as u64).to_le_bytes());
+        hasher.update(text.as_bytes());
+    }
+    hasher.finalize().iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
 /// `sigs.k8s.io/yaml.Marshal(reference)` after processing (§7.5).
 pub fn reference_yaml(reference: &Reference) -> String {
     driftlint_yaml::to_yaml_string(&reference_json(reference))

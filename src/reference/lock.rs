@@ -6,11 +6,15 @@
 //! read well in review):
 //!
 //! ```yaml
-//! version: 1
+//! version: 2
 //! source: git:refs/tags/reference-v4.18:reference/metadata.yaml
 //! commit: 6f1c…            # git locations only
 //! metadata-hash: 2b9e…     # kube-compare's Metadata Hash
+//! files-hash: 91d0…        # every file the reference reads (function files too)
 //! ```
+//!
+//! Version 1 locks (no `files-hash`) are still read, and verified as far as they go; a check
+//! then says that the lock does not cover the function files, until it is pinned again.
 //!
 //! `source` is the location as configured; a path on disk is written relative to the lock
 //! file's directory (where `.driftlint.yaml` is), so it reads the same as `reference:` there.
@@ -26,10 +30,10 @@ use super::location::{Location, Opened};
 
 /// The lock's file name, beside `.driftlint.yaml`.
 pub const FILE_NAME: &str = "driftlint.lock";
-/// The format version written and understood.
-pub const VERSION: i64 = 1;
+/// The format version written.
+pub const VERSION: i64 = 2;
 
-const KEYS: [&str; 4] = ["version", "source", "commit", "metadata-hash"];
+const KEYS: [&str; 5] = ["version", "source", "commit", "metadata-hash", "files-hash"];
 
 /// What a lock records.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +44,8 @@ pub struct Lock {
     pub commit: Option<String>,
     /// kube-compare's metadata hash of the reference.
     pub metadata_hash: String,
+    /// [`crate::reference::files_hash`]; `None` in a version 1 lock.
+    pub files_hash: Option<String>,
 }
 
 /// A lock read from a file, with where each value is (for findings).
@@ -51,6 +57,7 @@ pub struct LockFile {
     pub source_span: Range<usize>,
     pub commit_span: Option<Range<usize>>,
     pub hash_span: Range<usize>,
+    pub files_hash_span: Option<Range<usize>>,
 }
 
 /// A lock file that cannot be used.
@@ -75,6 +82,9 @@ pub fn to_text(lock: &Lock) -> String {
         out.push_str(&format!("commit: {}\n", scalar(c)));
     }
     out.push_str(&format!("metadata-hash: {}\n", scalar(&lock.metadata_hash)));
+    if let Some(h) = &lock.files_hash {
+        out.push_str(&format!("files-hash: {}\n", scalar(h)));
+    }
     out
 }
 
@@ -98,7 +108,7 @@ pub fn parse_lock(path: &Path, text: String) -> Result<LockFile, LockError> {
     let Some(NodeValue::Mapping(entries)) = stream.documents.first().map(|d| &d.root.value) else {
         return Err(invalid(0, "expected a mapping with version, source and metadata-hash".into()));
     };
-    let (mut version, mut source, mut commit, mut hash) = (None, None, None, None);
+    let (mut version, mut source, mut commit, mut hash, mut files_hash) = (None, None, None, None, None);
     for (key, value) in entries {
         let name = key.json_key();
         let string = || match &value.value {
@@ -110,6 +120,7 @@ pub fn parse_lock(path: &Path, text: String) -> Result<LockFile, LockError> {
             "source" => source = Some(string()?),
             "commit" => commit = Some(string()?),
             "metadata-hash" => hash = Some(string()?),
+            "files-hash" => files_hash = Some(string()?),
             other => {
                 return Err(invalid(
                     key.span.start,
@@ -119,7 +130,11 @@ pub fn parse_lock(path: &Path, text: String) -> Result<LockFile, LockError> {
         }
     }
     match version {
-        Some((v, _)) if v == serde_json::json!(VERSION) => {}
+        Some((v, _)) if v == serde_json::json!(1) || v == serde_json::json!(VERSION) => {
+            if v == serde_json::json!(VERSION) && files_hash.is_none() {
+                return Err(invalid(0, "missing `files-hash`".into()));
+            }
+        }
         Some((v, at)) => {
             return Err(invalid(at, format!("unsupported lock version {v} (this driftlint writes {VERSION})")));
         }
@@ -129,13 +144,15 @@ pub fn parse_lock(path: &Path, text: String) -> Result<LockFile, LockError> {
     let (source, source_span) = source.ok_or_else(|| missing("source"))?;
     let (metadata_hash, hash_span) = hash.ok_or_else(|| missing("metadata-hash"))?;
     let (commit, commit_span) = commit.map_or((None, None), |(c, s)| (Some(c), Some(s)));
+    let (files_hash, files_hash_span) = files_hash.map_or((None, None), |(h, s)| (Some(h), Some(s)));
     Ok(LockFile {
         path: path.to_path_buf(),
         text,
-        lock: Lock { source, commit, metadata_hash },
+        lock: Lock { source, commit, metadata_hash, files_hash },
         source_span,
         commit_span,
         hash_span,
+        files_hash_span,
     })
 }
 
@@ -190,9 +207,17 @@ pub struct Mismatch {
     pub message: String,
 }
 
-/// The differences between the lock and the reference as it is now (`current`); `None` for
-/// the hash when it could not be computed (an invalid reference, reported on its own).
-pub fn verify(file: &LockFile, source: &str, commit: Option<&str>, hash: Option<&str>) -> Vec<Mismatch> {
+/// The hashes of a reference as it is now; `None` when they could not be computed (an invalid
+/// reference, reported on its own).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hashes<'a> {
+    pub metadata: Option<&'a str>,
+    pub files: Option<&'a str>,
+}
+
+/// The differences between the lock and the reference as it is now.
+pub fn verify(file: &LockFile, source: &str, commit: Option<&str>, now: Hashes) -> Vec<Mismatch> {
+    let hash = now.metadata;
     let pinned = &file.lock;
     if pinned.source != source {
         return vec![Mismatch {
@@ -214,12 +239,26 @@ pub fn verify(file: &LockFile, source: &str, commit: Option<&str>, hash: Option<
             message: format!("reference `{source}` now resolves to commit {now}, but {was} was pinned{content}"),
         }];
     }
-    match hash {
-        Some(h) if hash_changed => vec![Mismatch {
+    match (hash, now.files, &pinned.files_hash) {
+        (Some(h), _, _) if hash_changed => vec![Mismatch {
             span: file.hash_span.clone(),
             message: format!(
                 "reference `{source}` changed: its metadata hash is now {h}, but {} was pinned",
                 pinned.metadata_hash
+            ),
+        }],
+        (Some(_), Some(_), None) => vec![Mismatch {
+            span: file.hash_span.clone(),
+            message: format!(
+                "{FILE_NAME} (version 1) does not cover the reference's function files, so a change to them \
+                 would go unnoticed: pin it again with this driftlint"
+            ),
+        }],
+        (_, Some(f), Some(pinned_files)) if f != pinned_files => vec![Mismatch {
+            span: file.files_hash_span.clone().unwrap_or_else(|| file.hash_span.clone()),
+            message: format!(
+                "reference `{source}` changed: a file it reads (a template or a function file) differs from the \
+                 pinned one (files hash {f}, {pinned_files} was pinned)"
             ),
         }],
         _ => Vec::new(),
@@ -231,7 +270,12 @@ mod tests {
     use super::*;
 
     fn lock(commit: Option<&str>) -> Lock {
-        Lock { source: "git:v1:ref".into(), commit: commit.map(str::to_owned), metadata_hash: "ab".repeat(32) }
+        Lock {
+            source: "git:v1:ref".into(),
+            commit: commit.map(str::to_owned),
+            metadata_hash: "ab".repeat(32),
+            files_hash: Some("cd".repeat(32)),
+        }
     }
 
     #[test]
@@ -243,9 +287,14 @@ mod tests {
             assert_eq!(&text[file.hash_span.clone()], l.metadata_hash);
             assert!(text.starts_with("# The reference"));
         }
-        assert!(to_text(&lock(Some("c"))).contains("version: 1\nsource: git:v1:ref\ncommit: c\nmetadata-hash: "));
+        assert!(to_text(&lock(Some("c"))).contains("version: 2\nsource: git:v1:ref\ncommit: c\nmetadata-hash: "));
         // A value YAML would read as something else is quoted, and reads back the same.
-        let odd = Lock { source: "a: #b".into(), commit: Some("1234".into()), metadata_hash: "1e10".into() };
+        let odd = Lock {
+            source: "a: #b".into(),
+            commit: Some("1234".into()),
+            metadata_hash: "1e10".into(),
+            files_hash: Some("0x10".into()),
+        };
         assert_eq!(parse_lock(Path::new("l"), to_text(&odd)).unwrap().lock, odd);
     }
 
@@ -253,10 +302,11 @@ mod tests {
     fn bad_locks_name_the_line() {
         let err = |t: &str| parse_lock(Path::new("d/driftlint.lock"), t.to_owned()).unwrap_err().to_string();
         assert_eq!(
-            err("version: 2\nsource: x\nmetadata-hash: h\n"),
-            "d/driftlint.lock:1:10: unsupported lock version 2 (this driftlint writes 1)"
+            err("version: 3\nsource: x\nmetadata-hash: h\n"),
+            "d/driftlint.lock:1:10: unsupported lock version 3 (this driftlint writes 2)"
         );
         assert_eq!(err("version: 1\nsource: x\n"), "d/driftlint.lock:1:1: missing `metadata-hash`");
+        assert_eq!(err("version: 2\nsource: x\nmetadata-hash: h\n"), "d/driftlint.lock:1:1: missing `files-hash`");
         assert!(err("version: 1\nsrc: x\n").starts_with("d/driftlint.lock:2:1: unknown key `src`"));
         assert!(err("version: 1\nsource: [x]\n").contains("2:9: `source` must be a string"));
         assert!(err("- a\n").contains("expected a mapping"));
@@ -268,16 +318,32 @@ mod tests {
         let c2 = "2b".repeat(20);
         let file = parse_lock(Path::new("driftlint.lock"), to_text(&lock(Some(&c1)))).unwrap();
         let h = file.lock.metadata_hash.clone();
-        assert!(verify(&file, "git:v1:ref", Some(&c1), Some(&h)).is_empty());
-        assert!(verify(&file, "git:v1:ref", Some(&c1), None).is_empty());
-        let m = verify(&file, "git:v1:ref", Some(&c2), Some("x"));
+        let f = file.lock.files_hash.clone().unwrap();
+        let now = |m: Option<&'static str>, f: Option<&'static str>| Hashes { metadata: m, files: f };
+        let (h, f): (&'static str, &'static str) = (h.leak(), f.leak());
+        assert!(verify(&file, "git:v1:ref", Some(&c1), now(Some(h), Some(f))).is_empty());
+        assert!(verify(&file, "git:v1:ref", Some(&c1), now(None, None)).is_empty());
+        let m = verify(&file, "git:v1:ref", Some(&c2), now(Some("x"), Some(f)));
         assert_eq!(m.len(), 1);
         assert_eq!(&file.text[m[0].span.clone()], c1);
         assert!(m[0].message.contains(&format!("now resolves to commit {c2}, but {c1} was pinned; its metadata hash")));
-        let m = verify(&file, "git:v2:ref", Some(&c2), Some("x"));
+        let m = verify(&file, "git:v2:ref", Some(&c2), now(Some("x"), Some(f)));
         assert_eq!(&file.text[m[0].span.clone()], "git:v1:ref");
-        let m = verify(&file, "git:v1:ref", Some(&c1), Some("x"));
+        let m = verify(&file, "git:v1:ref", Some(&c1), now(Some("x"), Some(f)));
         assert_eq!(&file.text[m[0].span.clone()], h);
+        // Only a function file changed: the metadata hash is the same, the files hash is not.
+        let m = verify(&file, "git:v1:ref", Some(&c1), now(Some(h), Some("y")));
+        assert_eq!(m.len(), 1);
+        assert_eq!(&file.text[m[0].span.clone()], f);
+        assert!(m[0].message.contains("a file it reads (a template or a function file) differs"), "{}", m[0].message);
+        // A version 1 lock cannot tell: it says so.
+        let v1 = parse_lock(
+            Path::new("driftlint.lock"),
+            format!("version: 1\nsource: git:v1:ref\ncommit: {c1}\nmetadata-hash: {h}\n"),
+        )
+        .unwrap();
+        let m = verify(&v1, "git:v1:ref", Some(&c1), now(Some(h), Some(f)));
+        assert!(m[0].message.contains("(version 1) does not cover the reference's function files"), "{m:?}");
     }
 
     #[test]

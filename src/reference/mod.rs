@@ -31,7 +31,7 @@ use std::path::PathBuf;
 
 pub use compile::{Compiled, CompiledTemplate, Fixed, compile};
 pub use error::{LoadError, Problem};
-pub use hash::metadata_hash;
+pub use hash::{files_hash, metadata_hash};
 pub use load::{load_reference, load_reference_in};
 pub use location::{Location, OpenError, Opened, Pinned, open};
 pub use omit::{BUILT_IN_KEY, BUILT_IN_PATHS, FieldsToOmit, OmitEntry, OmitPath};

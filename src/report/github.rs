@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::{Options, SourceResolver, ranked};
+use super::{Options, SourceResolver, escape, ranked};
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// Escapes a command's message, as `@actions/core`'s `escapeData` does.
@@ -52,7 +52,7 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Opti
         }
     }
     if scope > 0 {
-        let _ = writeln!(out, "::notice title=driftlint::{}", escape_data(&opts.scope_notes.join(" ")));
+        let _ = writeln!(out, "::notice title=driftlint::{}", escape_data(&escape::text(&opts.scope_notes.join(" "))));
     }
     if omitted > 0 {
         let text = format!(
@@ -68,7 +68,7 @@ fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver, opts: &O
     let mut props = Vec::new();
     if let crate::input::SourcePath::File(path) = &d.primary.path {
         // GitHub matches `file` against repository paths: relative to the root, forward slashes.
-        props.push(format!("file={}", escape_property(&super::sarif::repo_path(path, opts))));
+        props.push(format!("file={}", escape_property(&escape::text(&super::sarif::repo_path(path, opts)))));
         if let Some(loc) = sources.location(&d.primary) {
             props.push(format!("line={}", loc.line));
             props.push(format!("col={}", loc.column));
@@ -77,10 +77,12 @@ fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver, opts: &O
         }
     }
     props.push(format!("title={}", escape_property(&format!("driftlint({})", d.rule))));
-    let mut message = d.message.clone();
+    // Line breaks become `%0A` (GitHub shows a line break), every other control character a
+    // visible escape.
+    let mut message = escape::multiline(&d.message).into_owned();
     for help in &d.help {
         message.push_str("\nhelp: ");
-        message.push_str(help);
+        message.push_str(&escape::multiline(help));
     }
     let _ = writeln!(out, "::{} {}::{}", command(d.severity), props.join(","), escape_data(&message));
 }

@@ -9,6 +9,7 @@ use std::fmt::Write;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
+use super::escape;
 use super::{Counts, SourceResolver, sorted};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::input::SourcePath;
@@ -68,14 +69,15 @@ pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String 
 /// `path:line:col` of a finding's primary label (just the path when it has no position).
 fn position(d: &Diagnostic, sources: &SourceResolver) -> String {
     match sources.location(&d.primary) {
-        Some(loc) => format!("{}:{}:{}", d.primary.path.display(), loc.line, loc.column),
-        None => d.primary.path.display(),
+        Some(loc) => format!("{}:{}:{}", escape::text(&d.primary.path.display()), loc.line, loc.column),
+        None => escape::text(&d.primary.path.display()).into_owned(),
     }
 }
 
-/// A text on one line, whatever it holds.
+/// A text on one line, whatever it holds: line breaks become spaces, and every other control
+/// or bidirectional character a visible escape ([`escape::text`]).
 fn one_line(text: &str) -> String {
-    text.replace("\r\n", " ").replace(['\r', '\n'], " ")
+    escape::text(&text.replace("\r\n", " ").replace(['\r', '\n'], " ")).into_owned()
 }
 
 /// `found 3 errors, 1 warning (1 suppressed)`, or `no problems found` when nothing counts.
@@ -116,7 +118,7 @@ fn level(severity: Severity) -> Level<'static> {
 }
 
 fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
-    let title = level(d.severity).primary_title(d.message.as_str()).id(d.rule.id());
+    let title = level(d.severity).primary_title(escape::lines(&d.message)).id(d.rule.id());
     let mut group = Group::with_title(title);
     // Labels by file, the primary's file first, files in order of first appearance.
     let labels: Vec<(&Label, bool)> =
@@ -134,10 +136,10 @@ fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
         }
     }
     for help in &d.help {
-        group = group.element(Level::HELP.message(help.as_str()));
+        group = group.element(Level::HELP.message(escape::lines(help)));
     }
     if let Some(object) = &d.object {
-        group = group.element(Level::NOTE.message(format!("object: {object}")));
+        group = group.element(Level::NOTE.message(format!("object: {}", escape::text(object))));
     }
     group
 }
@@ -153,10 +155,10 @@ fn windows<'a>(labels: &[(&'a Label, bool)], sources: &'a SourceResolver) -> Vec
         match (label.range.as_ref().and_then(|r| sources.clamp(&label.path, r)), sources.location(label)) {
             (Some(range), Some(loc)) => located.push((label, primary, range, loc)),
             _ => {
-                let origin = Origin::path(label.path.display());
+                let origin = Origin::path(escape::text(&label.path.display()).into_owned());
                 out.push(origin.into());
                 if let Some(message) = &label.message {
-                    out.push(Level::NOTE.message(message.as_str()).into());
+                    out.push(Level::NOTE.message(escape::text(message)).into());
                 }
             }
         }
@@ -177,7 +179,8 @@ fn windows<'a>(labels: &[(&'a Label, bool)], sources: &'a SourceResolver) -> Vec
         let (Some(window), Some(text)) = (sources.lines_range(path, first, last), sources.text(path)) else {
             continue;
         };
-        let mut snippet = Snippet::source(&text[window.clone()]).line_start(first).path(path.display());
+        let source = escape::source_line(&text[window.clone()]);
+        let mut snippet = Snippet::source(source).line_start(first).path(escape::text(&path.display()).into_owned());
         for (label, primary, range, _) in run {
             let kind = if primary { AnnotationKind::Primary } else { AnnotationKind::Context };
             // Offsets relative to the window; a range ending past the window's last line
@@ -186,7 +189,7 @@ fn windows<'a>(labels: &[(&'a Label, bool)], sources: &'a SourceResolver) -> Vec
             let end = range.end.saturating_sub(window.start).min(window.len()).max(start);
             let mut annotation = kind.span(start..end);
             if let Some(message) = &label.message {
-                annotation = annotation.label(message.as_str());
+                annotation = annotation.label(escape::text(message).into_owned());
             }
             snippet = snippet.annotation(annotation);
         }

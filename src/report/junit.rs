@@ -5,11 +5,13 @@
 
 use std::fmt::Write;
 
-use super::{SourceResolver, sorted};
+use super::{SourceResolver, escape, sorted};
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// Escapes text for XML content and attribute values; characters XML 1.0 cannot hold become
-/// U+FFFD (a JUnit consumer rejects the whole file otherwise).
+/// Escapes text for XML content and attribute values. Control and bidirectional characters
+/// other than tab and line breaks become visible escapes ([`escape::text`]): XML 1.0 cannot
+/// hold most of them (a JUnit consumer rejects the whole file), and the rest would reach
+/// whatever terminal or page shows the test results.
 pub fn escape_xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -20,7 +22,8 @@ pub fn escape_xml(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c if escape::is_unsafe(c) => out.push_str(&escape::text(c.encode_utf8(&mut [0; 4]))),
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -145,8 +148,8 @@ mod tests {
     #[test]
     fn xml_escaping_drops_characters_xml_cannot_hold() {
         assert_eq!(
-            escape_xml("<a href=\"x\">'&'</a>\u{1}\t"),
-            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;\u{FFFD}\t"
+            escape_xml("<a href=\"x\">'&'</a>\u{1}\t\u{1b}[2K\u{202e}\u{FFFF}"),
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;\\x01\t\\x1b[2K\\u{202e}\u{FFFD}"
         );
     }
 }

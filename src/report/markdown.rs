@@ -11,7 +11,7 @@
 use minijinja::Environment;
 use serde::Serialize;
 
-use super::{Counts, Error, Options, SourceResolver, rank_key, sorted, summary_line};
+use super::{Counts, Error, Options, SourceResolver, escape, rank_key, sorted, summary_line};
 use crate::diagnostic::Diagnostic;
 
 /// The built-in template. A template sees:
@@ -82,10 +82,15 @@ struct Tool<'a> {
     version: &'a str,
 }
 
-/// Escapes text for one cell of a GitHub-flavoured Markdown table.
+/// Escapes text for one cell of a GitHub-flavoured Markdown table (control and bidirectional
+/// characters as visible escapes, [`escape::text`]).
 pub fn escape_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
+        if escape::is_unsafe(c) && c != '\n' && c != '\r' {
+            out.push_str(&escape::text(c.encode_utf8(&mut [0; 4])));
+            continue;
+        }
         match c {
             '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
@@ -102,7 +107,7 @@ pub fn escape_cell(s: &str) -> String {
 /// An inline code span that survives a table cell: a longer backtick fence when the text holds
 /// backticks, and `\|` for pipes (GitHub splits cells on them even inside code).
 fn code(s: &str) -> String {
-    let text = s.replace(['\r', '\n'], " ").replace('|', "\\|");
+    let text = escape::text(&s.replace(['\r', '\n'], " ")).replace('|', "\\|");
     let fence = if text.contains('`') { "``" } else { "`" };
     let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
     format!("{fence}{pad}{text}{pad}{fence}")
@@ -202,6 +207,8 @@ mod tests {
     fn cells_and_code_spans_survive_tables() {
         assert_eq!(escape_cell("a|b <c> & d\r\ne"), "a\\|b &lt;c&gt; &amp; d<br>e");
         assert_eq!(code("x|y"), "`x\\|y`");
+        assert_eq!(escape_cell("a\u{1b}[2K\u{202e}"), "a\\x1b[2K\\u{202e}");
+        assert_eq!(code("a\u{1b}b"), "`a\\x1bb`");
         assert_eq!(code("use `kubectl`"), "`` use `kubectl` ``");
     }
 }

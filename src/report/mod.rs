@@ -14,6 +14,7 @@ use std::str::FromStr;
 
 use crate::diagnostic::{Diagnostic, Severity};
 
+pub mod escape;
 mod github;
 mod human;
 mod json;

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 16] = [
+pub(super) static DOCS: [RuleDoc; 17] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -215,15 +215,37 @@ missing reason or unknown rule there stops the run with the file and line.",
         what: "`driftlint reference pin` recorded the reference's location, the commit a git location \
 resolved to and kube-compare's metadata hash in `driftlint.lock`. The check found that the same \
 location now resolves to another commit (a moved tag, a rewritten branch), that the reference's \
-metadata hash changed (an edited reference directory), or that the configuration names another \
-reference than the lock. The location is the line of the lock that no longer holds.",
+metadata hash or one of its files changed (an edited template or function file), or that the \
+configuration names another reference than the lock. The location is the line of the lock that no \
+longer holds. With `require-lock: true` in `.driftlint.yaml`, a missing lock is reported too, at \
+that line.",
         why: "A check passes or fails against a reference; when the reference changes under the same \
 name, the meaning of a green check changes without any change in the repository, and nobody \
 reviewed it.",
         example_lang: "yaml",
-        example: "# driftlint.lock\nversion: 1\nsource: git:refs/tags/reference-v4.18:reference\ncommit: 6f1c0e…   # reference-changed: now resolves to 93ab27…\nmetadata-hash: 2b9e41…",
+        example: "# driftlint.lock\nversion: 2\nsource: git:refs/tags/reference-v4.18:reference\ncommit: 6f1c0e…   # reference-changed: now resolves to 93ab27…\nmetadata-hash: 2b9e41…\nfiles-hash: 91d0c3…",
         fix: "Find out why the reference changed. If the new reference is meant to be used, review it \
 and run `driftlint reference pin` to record it (the lock's diff shows the change in review). If \
 not, point `reference:` at the pinned commit (`git:6f1c0e…:reference`) or restore the tag.",
+    },
+    RuleDoc {
+        rule: Rule::ConfigWeakened,
+        default_severity: Severity::Warning,
+        summary: "A change to the configuration makes driftlint check less",
+        what: "On `--base` and `--staged` runs, `.driftlint.yaml` as changed is compared with the base's \
+version. Flagged, each at its line: a rule turned off or given a lower level, a raised `fail-level`, an \
+`exclude` glob added, an `include` glob removed (or a narrower `include` set), an `ignore` entry \
+added, `require-lock` removed, `overrides` or `diff-config` set or changed; and deleting \
+`driftlint.lock` (reported at the lock's path). The level of this rule comes from the base's \
+configuration, never from the changed one, and the changed file's own `ignore:` entries do not apply \
+to it.",
+        why: "The configuration lives in the repository it checks, so a pull request can change what \
+is checked: `rules: {value-drift: off}` turns a failing check green with \"no problems found\". \
+Pointing at the line that did it lets a reviewer judge that change instead of trusting the green \
+check.",
+        example_lang: "yaml",
+        example: "# .driftlint.yaml in a pull request\nrules:\n  value-drift: off      # config-weakened: `value-drift` was error at the base\nexclude:\n  - prod/**             # config-weakened: new exclude glob",
+        fix: "Review the change. When it is intended, merge it: the next runs compare with the new \
+base. To make such changes block a merge, set `rules: {config-weakened: error}` on the default branch.",
     },
 ];

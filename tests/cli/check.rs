@@ -107,9 +107,10 @@ fn usage_and_configuration_errors_exit_2() {
 /// A repository with one drifting ConfigMap and the given config and annotation.
 fn repo(config: &str, annotation: Option<&str>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let reference = root().join("fixtures/reference");
-    std::fs::write(dir.path().join(".driftlint.yaml"), format!("reference: {}\n{config}", reference.display()))
-        .unwrap();
+    // The reference inside the checked directory: a configuration may only name paths inside
+    // its repository.
+    super::copy_dir(&root().join("fixtures/reference"), &dir.path().join("reference"));
+    std::fs::write(dir.path().join(".driftlint.yaml"), format!("reference: reference\n{config}")).unwrap();
     std::fs::copy(root().join("fixtures/repo/namespace.yaml"), dir.path().join("namespace.yaml")).unwrap();
     std::fs::copy(root().join("fixtures/clean-repo/app/frontend.yaml"), dir.path().join("frontend.yaml")).unwrap();
     let annotations =
@@ -159,11 +160,7 @@ fn annotation_suppressions_need_a_reason() {
         findings(&v),
         strs(&[
             ("invalid-suppression", "settings.yaml:7", ""),
-            (
-                "value-drift",
-                "settings.yaml:9",
-                format!("{}:7", root().join("fixtures/reference/configmap.yaml").display()).as_str()
-            ),
+            ("value-drift", "settings.yaml:9", "reference/configmap.yaml:7"),
         ])
     );
     let invalid = &v["diagnostics"][0];
@@ -330,15 +327,8 @@ fn github_actions_adds_annotations_unless_a_format_is_given() {
 /// templates are never parsed as inputs, whether it is named as a directory or pinned in git.
 #[test]
 fn a_reference_inside_the_checked_tree_is_not_an_input() {
+    // `repo` keeps the reference in `reference/` inside the checked directory.
     let dir = repo("", None);
-    let inside = dir.path().join("reference");
-    std::fs::create_dir(&inside).unwrap();
-    for entry in std::fs::read_dir(root().join("fixtures/reference")).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), inside.join(entry.file_name())).unwrap();
-        }
-    }
     std::fs::write(dir.path().join(".driftlint.yaml"), "reference: reference\n").unwrap();
     let assert_only_manifests = |r: &super::Run| {
         assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
@@ -382,20 +372,18 @@ fn the_markdown_summary_template_can_be_replaced() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no/such.j2"), "{}", r.stderr);
 
-    // `markdown-template:` in the configuration, relative to the file; the flag wins over it.
+    // The configuration cannot set it: its text would be published, and the configuration
+    // comes with the checked repository (docs/security.md).
     let conf = dir.path().join("conf");
-    std::fs::create_dir_all(conf.join("ci")).unwrap();
-    std::fs::write(conf.join("ci/summary.j2"), "# from the config: {{ summary.line }}\n").unwrap();
-    let reference = std::path::absolute("fixtures/reference").unwrap();
+    std::fs::create_dir_all(&conf).unwrap();
     let config = conf.join(".driftlint.yaml");
-    std::fs::write(
-        &config,
-        format!("reference: {}\nformat: markdown\nmarkdown-template: ci/summary.j2\n", reference.display()),
-    )
-    .unwrap();
-    let config = config.to_str().unwrap();
-    let r = run(&["check", "--config", config, "fixtures/repo/app"]);
-    assert!(r.stdout.starts_with("# from the config: found"), "{}{}", r.stdout, r.stderr);
-    let r = run(&["check", "--config", config, "fixtures/repo/app", "--markdown-template", template.to_str().unwrap()]);
-    assert!(r.stdout.starts_with("# drift: found"), "{}{}", r.stdout, r.stderr);
+    std::fs::write(&config, "format: markdown\nmarkdown-template: /proc/self/environ\n").unwrap();
+    let r = run(&["check", "--config", config.to_str().unwrap(), "fixtures/repo/app"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(".driftlint.yaml:2:1: `markdown-template` is accepted on the command line only"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
 }

@@ -191,7 +191,8 @@ fn pin_writes_the_lock_and_check_verifies_it() {
     let r = run_in(d, &["reference", "pin"], None);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(&lock).unwrap();
-    assert!(text.contains(&format!("version: 1\nsource: git:v1:reference\ncommit: {v1}\nmetadata-hash: ")), "{text}");
+    assert!(text.contains(&format!("version: 2\nsource: git:v1:reference\ncommit: {v1}\nmetadata-hash: ")), "{text}");
+    assert!(text.contains("\nfiles-hash: "), "{text}");
     // Pinning twice gives the same file.
     run_in(d, &["reference", "pin"], None);
     assert_eq!(std::fs::read_to_string(&lock).unwrap(), text);
@@ -317,4 +318,83 @@ fn sarif_and_annotations_point_at_the_work_tree_copy_of_pinned_files() {
     // The human report keeps the pinned name: its lines are the pinned blob's.
     let r = check(d, "git:v1:reference", &[]);
     assert!(r.stdout.contains("git:v1:reference/metadata.yaml:7"), "{}", r.stdout);
+}
+
+/// A reference with a template function file, in a directory of the repository: `(dir)`.
+fn function_file_repository(level: &str) -> tempfile::TempDir {
+    let (dir, _) = repository();
+    let d = dir.path();
+    let metadata = format!("{METADATA}templateFunctionFiles:\n  - funcs.tmpl\n");
+    write(
+        d,
+        &[
+            (".driftlint.yaml", "reference: reference\nrequire-lock: true\n"),
+            ("reference/metadata.yaml", &metadata),
+            ("reference/funcs.tmpl", &format!("{{{{- define \"level\" -}}}}{level}{{{{- end -}}}}\n")),
+            ("reference/cm.yaml", &template("{{ template \"level\" }}")),
+            ("manifests/cm.yaml", &manifest("info")),
+        ],
+    );
+    dir
+}
+
+#[test]
+fn the_lock_covers_function_files() {
+    let dir = function_file_repository("info");
+    let d = dir.path();
+    // `require-lock: true` and no lock: a finding at that line.
+    let r = run_in(d, &["check", "manifests", "--format", "json"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(findings(&r), [("reference-changed".to_owned(), ".driftlint.yaml:2".to_owned())], "{}", r.stdout);
+    assert!(r.stdout.contains("driftlint.lock is missing, but the configuration requires one"), "{}", r.stdout);
+
+    assert_eq!(run_in(d, &["reference", "pin"], None).code, 0);
+    assert_eq!(run_in(d, &["check", "manifests"], None).code, 0);
+    // Only the function file changes: the metadata hash is the same, the lock notices anyway.
+    write(d, &[("reference/funcs.tmpl", "{{- define \"level\" -}}debug{{- end -}}\n")]);
+    let r = run_in(d, &["reference", "verify"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("a file it reads (a template or a function file) differs"), "{}", r.stdout);
+    let r = run_in(d, &["check", "manifests", "--format", "json"], None);
+    assert!(findings(&r).contains(&("reference-changed".into(), "driftlint.lock:6".into())), "{}", r.stdout);
+}
+
+#[test]
+fn a_pull_request_that_weakens_the_configuration_is_pointed_at() {
+    let dir = function_file_repository("info");
+    let d = dir.path();
+    assert_eq!(run_in(d, &["reference", "pin"], None).code, 0);
+    write(d, &[(".driftlint.yaml", "reference: reference\nrequire-lock: true\nrules:\n  value-drift: error\n")]);
+    let base = commit(d, "configuration and lock");
+    // The pull request: drift, and a configuration that hides it, and no lock.
+    write(d, &[("manifests/cm.yaml", &manifest("debug"))]);
+    write(
+        d,
+        &[(".driftlint.yaml", "reference: reference\nrules:\n  value-drift: off\nexclude:\n  - manifests/secret/**\n")],
+    );
+    std::fs::remove_file(d.join("driftlint.lock")).unwrap();
+    let r = run_in(d, &["check", "--base", &base, "--format", "json"], None);
+    let found = findings(&r);
+    for want in [".driftlint.yaml:3", ".driftlint.yaml:5", ".driftlint.yaml:null", "driftlint.lock:null"] {
+        assert!(found.contains(&("config-weakened".to_owned(), want.to_owned())), "{want}: {}", r.stdout);
+    }
+    // The default level is warning: visible, not failing.
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = run_in(d, &["check", "--base", &base, "--format", "concise"], None);
+    assert!(
+        r.stdout.contains(".driftlint.yaml:3:3: warning[config-weakened]: rule `value-drift` turned off"),
+        "{}",
+        r.stdout
+    );
+
+    // The level comes from the base: a pull request cannot lower it.
+    write(d, &[(".driftlint.yaml", "reference: reference\nrules:\n  value-drift: error\n  config-weakened: error\n")]);
+    git(d, &["checkout", "-q", "--", "driftlint.lock"]);
+    let base = commit(d, "weakening blocks");
+    write(d, &[(".driftlint.yaml", "reference: reference\nrules:\n  value-drift: off\n  config-weakened: off\n")]);
+    let r = run_in(d, &["check", "--base", &base, "--format", "json"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let found = findings(&r);
+    assert!(found.contains(&("config-weakened".to_owned(), ".driftlint.yaml:3".to_owned())), "{}", r.stdout);
+    assert!(found.contains(&("config-weakened".to_owned(), ".driftlint.yaml:4".to_owned())), "{}", r.stdout);
 }

@@ -2,6 +2,7 @@ mod check;
 mod compare;
 mod git_reference;
 mod git_scope;
+
 mod ls;
 mod template;
 
@@ -65,4 +66,18 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .expect("git runs");
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// Copies a directory tree (regular files and directories).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }

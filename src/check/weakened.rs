@@ -1,0 +1,157 @@
+//! `config-weakened`: what a change to `.driftlint.yaml` (or the deletion of `driftlint.lock`)
+//! takes away from the check, found by comparing the configuration in effect with the base's.
+//!
+//! The configuration lives in the repository it checks, so the change under review can change
+//! what is checked. Each weakening is a finding at the line that does it, so a reviewer sees it
+//! next to the green check it produced. Only scoped runs (`--base`, `--staged`) have a base to
+//! compare with; [`super::scope`] calls this, and takes the rule's level from the base's
+//! configuration (the one already reviewed), not from the changed file.
+
+use std::ops::Range;
+use std::path::Path;
+
+use super::config::{Config, Level};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::input::SourcePath;
+
+/// The globs a walk takes when `include:` is empty (the walker's defaults).
+const DEFAULT_INCLUDE: [&str; 3] = ["*.yaml", "*.yml", "*.json"];
+
+/// Every way `now` checks less than `base`, as findings in `now`'s file (severity to be set by
+/// the caller). `lock_deleted` is the lock's path when the base had one and the check has none.
+pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut flag = |span: Option<Range<usize>>, message: String| {
+        let path = match &now.file {
+            Some(f) => SourcePath::File(f.clone()),
+            None => SourcePath::File(super::config::FILE_NAME.into()),
+        };
+        out.push(Diagnostic::new(Rule::ConfigWeakened, Severity::Warning, path, span, message));
+    };
+    let at = |key: &str| now.spans.get(key).cloned();
+
+    for rule in Rule::ALL {
+        let (was, is) = (level(base, rule), level(now, rule));
+        if is < was {
+            let what = if is == Level::Off { "turned off" } else { "lowered" };
+            flag(
+                at(&format!("rules.{}", rule.id())).or_else(|| at("rules")),
+                format!("rule `{rule}` {what}: it is {} here, {} at the base", is.name(), was.name()),
+            );
+        }
+    }
+    let (was, is) = (base.fail_level.unwrap_or(Severity::Error), now.fail_level.unwrap_or(Severity::Error));
+    if is > was {
+        flag(
+            at("fail-level"),
+            format!(
+                "`fail-level` raised to {}: findings of level {} no longer fail the run",
+                is.as_str(),
+                was.as_str()
+            ),
+        );
+    }
+    for glob in now.exclude.iter().filter(|g| !base.exclude.contains(g)) {
+        flag(at(&format!("exclude.{glob}")).or_else(|| at("exclude")), format!("new `exclude` glob `{glob}`"));
+    }
+    let includes = |c: &Config| -> Vec<String> {
+        if c.include.is_empty() { DEFAULT_INCLUDE.map(String::from).to_vec() } else { c.include.clone() }
+    };
+    let now_include = includes(now);
+    for glob in includes(base).into_iter().filter(|g| !now_include.contains(g)) {
+        flag(at("include"), format!("`include` no longer takes `{glob}`: such files are not checked"));
+    }
+    for (i, entry) in now.ignore.iter().enumerate().filter(|(_, e)| !base.ignore.contains(e)) {
+        let field = entry.field.as_deref().map_or_else(String::new, |f| format!(" field `{f}`"));
+        flag(
+            at(&format!("ignore.{i}")).or_else(|| at("ignore")),
+            format!(
+                "new `ignore` entry: rule `{}` on `{}`{field} (reason: {})",
+                entry.rule, entry.object, entry.reason
+            ),
+        );
+    }
+    if base.require_lock && !now.require_lock {
+        flag(at("require-lock"), "`require-lock` removed: a missing driftlint.lock is no longer reported".into());
+    }
+    for (key, was, is) in
+        [("overrides", &base.overrides, &now.overrides), ("diff-config", &base.diff_config, &now.diff_config)]
+    {
+        if let Some(value) = is.as_ref().filter(|v| Some(*v) != was.as_ref()) {
+            flag(at(key), format!("`{key}` set to `{value}`: it changes what objects are compared with"));
+        }
+    }
+    if let Some(lock) = lock_deleted {
+        out.push(Diagnostic::new(
+            Rule::ConfigWeakened,
+            Severity::Warning,
+            SourcePath::File(lock.to_path_buf()),
+            None,
+            format!("{} deleted: the reference is no longer verified against the pinned one", lock.display()),
+        ));
+    }
+    out
+}
+
+/// The level `rule` has under `config`: as set, else its default severity.
+fn level(config: &Config, rule: Rule) -> Level {
+    config.rules.get(&rule).copied().unwrap_or(Level::On(super::findings::default_severity(rule)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::config::parse_config;
+
+    fn config(text: &str) -> Config {
+        parse_config(Path::new(".driftlint.yaml"), text).unwrap()
+    }
+
+    fn lines(base: &str, now: &str) -> Vec<(usize, String)> {
+        let now = config(now);
+        let index = driftlint_yaml::LineIndex::new(&now.text);
+        weakenings(&config(base), &now, None)
+            .into_iter()
+            .map(|d| (d.primary.range.map_or(0, |r| index.line_column(&now.text, r.start).line), d.message))
+            .collect()
+    }
+
+    #[test]
+    fn each_weakening_is_found_at_its_line() {
+        let base = "rules:\n  unexpected-field: error\nexclude: [tmp/]\nrequire-lock: true\n";
+        let now = "rules:\n  unexpected-field: note\n  value-drift: off\nexclude:\n  - tmp/\n  - prod/**\n\
+                   fail-level: warning\nignore:\n  - {object: '*', rule: '*', reason: all good}\n\
+                   overrides: o.yaml\ninclude: ['*.yaml']\n";
+        let found = lines(base, now);
+        let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
+        assert!(at(2, "rule `unexpected-field` lowered: it is note here, error at the base"), "{found:?}");
+        assert!(at(3, "rule `value-drift` turned off"), "{found:?}");
+        assert!(at(6, "new `exclude` glob `prod/**`"), "{found:?}");
+        assert!(at(9, "new `ignore` entry"), "{found:?}");
+        assert!(at(10, "`overrides` set to `o.yaml`"), "{found:?}");
+        assert!(at(11, "`include` no longer takes `*.yml`"), "{found:?}");
+        assert!(at(0, "`require-lock` removed"), "{found:?}");
+        // fail-level warning is stricter than the default error: not a weakening.
+        assert!(!found.iter().any(|(_, m)| m.contains("fail-level")), "{found:?}");
+        assert_eq!(found.len(), 8, "{found:?}");
+    }
+
+    #[test]
+    fn stricter_or_equal_configurations_are_not_flagged() {
+        assert!(lines("", "").is_empty());
+        assert!(lines("rules: {value-drift: warning}\n", "rules: {value-drift: error}\nfail-level: note\n").is_empty());
+        assert!(lines("exclude: [a]\nignore: [{object: x, rule: '*', reason: r}]\n", "exclude: []\n").is_empty());
+        let found = lines("fail-level: warning\n", "fail-level: error\n");
+        assert_eq!(
+            found,
+            [(1, "`fail-level` raised to error: findings of level warning no longer fail the run".into())]
+        );
+    }
+
+    #[test]
+    fn a_deleted_lock_is_a_finding_at_its_path() {
+        let d = weakenings(&config(""), &config(""), Some(Path::new("driftlint.lock")));
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].primary.path, SourcePath::File("driftlint.lock".into()));
+    }
+}

@@ -1,0 +1,272 @@
+//! The hostile-input matrix (docs/security.md): what a pull request nobody reviewed can put in a
+//! repository — a configuration, file names, manifests, a reference — run through the real
+//! binary. Every run is bounded by resource limits (`ulimit -t` CPU seconds, `ulimit -v`
+//! address space), never by wall-clock assertions: a run that loops or balloons is killed by the
+//! kernel and the test fails on the signal.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::{Run, copy_dir, root};
+
+/// CPU seconds a run may use: generous for a debug build on a loaded 2-core machine, far below
+/// what a quadratic or unbounded run needs.
+const CPU_SECONDS: u32 = 60;
+/// Address space a run may use (KiB).
+const MEMORY_KIB: u64 = 3 * 1024 * 1024;
+
+/// Runs `driftlint ARGS` in `dir` under the limits, standard input from `stdin` (a file) or
+/// nothing. Panics when the kernel killed it (the limits were hit).
+fn run_limited(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Run {
+    let script = format!("ulimit -t {CPU_SECONDS} && ulimit -v {MEMORY_KIB} && exec \"$0\" \"$@\"");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_driftlint"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .stdin(match stdin {
+            Some(p) => Stdio::from(std::fs::File::open(p).unwrap()),
+            None => Stdio::null(),
+        })
+        .output()
+        .expect("sh runs");
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("driftlint {args:?} was killed ({:?}): it hit the CPU or memory limit", out.status));
+    Run {
+        code,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A temporary repository (`git init`) with the fixture reference in `reference/` and the given
+/// configuration.
+fn repository(config: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    super::git(dir.path(), &["init", "-q"]);
+    copy_dir(&root().join("fixtures/reference"), &dir.path().join("reference"));
+    std::fs::write(dir.path().join(".driftlint.yaml"), config).unwrap();
+    dir
+}
+
+const DRIFTING_CONFIGMAP: &str =
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\ndata:\n  log-level: debug\n";
+
+// 1. Arbitrary file write.
+
+#[test]
+fn the_configuration_cannot_choose_output_files() {
+    let dir = repository("reference: reference\nformat: human,concise=victim.sh\n");
+    let victim = dir.path().join("victim.sh");
+    std::fs::write(&victim, "echo untouched\n").unwrap();
+    std::fs::write(dir.path().join("cm.yaml"), DRIFTING_CONFIGMAP).unwrap();
+    let r = run_limited(dir.path(), &["check"], None);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains(".driftlint.yaml:2:9: `format:` names formats only"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "echo untouched\n");
+    // Formats alone are fine, and the command line still names files.
+    std::fs::write(dir.path().join(".driftlint.yaml"), "reference: reference\nformat: concise\n").unwrap();
+    let r = run_limited(dir.path(), &["check"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("cm.yaml:7:14: error[value-drift]"), "{}", r.stdout);
+    let r = run_limited(dir.path(), &["check", "--format", "json=out.json"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(dir.path().join("out.json").is_file());
+}
+
+// 2. Arbitrary file read.
+
+#[test]
+fn configured_paths_stay_inside_the_repository() {
+    let dir = repository("");
+    std::fs::write(dir.path().join("cm.yaml"), DRIFTING_CONFIGMAP).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.path().join("passwd.yaml")).unwrap();
+    std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+    let cases = [
+        ("diff-config: /etc/passwd\n", "is an absolute path"),
+        ("diff-config: ../../../../../../etc/passwd\n", "leaves the repository"),
+        ("overrides: .git/config\n", "is inside .git"),
+        ("overrides: sub/../.git/config\n", "is inside .git"),
+        ("diff-config: passwd.yaml\n", "leads out of the repository through a symlink"),
+        ("reference: /etc\n", "is an absolute path"),
+        ("reference: git+file:///etc@HEAD:x\n", "reads another repository on this machine"),
+        ("markdown-template: /proc/self/environ\n", "accepted on the command line only"),
+    ];
+    for (config, why) in cases {
+        let text = if config.starts_with("reference") {
+            config.to_string()
+        } else {
+            format!("reference: reference\n{config}")
+        };
+        std::fs::write(dir.path().join(".driftlint.yaml"), &text).unwrap();
+        let r = run_limited(dir.path(), &["check", "--format", "concise"], None);
+        assert_eq!(r.code, 2, "{config}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(".driftlint.yaml:") && r.stderr.contains(why), "{config}: {}", r.stderr);
+        assert!(!r.stderr.contains("root:") && !r.stdout.contains("root:"), "{config} leaked a file");
+    }
+    // The command line may name any file: the person running driftlint chose it.
+    std::fs::write(dir.path().join(".driftlint.yaml"), "reference: reference\n").unwrap();
+    let r = run_limited(dir.path(), &["check", "cm.yaml", "--overrides", "/dev/null", "--format", "concise"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+}
+
+// 3. Workflow-command and terminal injection.
+
+/// A manifest file name that tries to start a workflow command and move the cursor.
+const HOSTILE_NAME: &str = "x\n::error file=README.md,line=1,title=SECURITY::pwned\n\u{1b}[1A\u{1b}[2Kz.yaml";
+
+/// A drifting ConfigMap whose values, keys and suppression reason carry escapes.
+const HOSTILE_CONFIGMAP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\n  annotations:\n    driftlint.io/ignore: \"unexpected-field: \\e[31mfine\\r\\n::warning::suppressed\"\ndata:\n  log-level: \"\\e[2K\\e[1Adebug\\n::error file=README.md::injected\"\n  \"\\e]0;title\\a\": \"\\u202Eevil\"\n";
+
+fn assert_clean(format: &str, text: &str) {
+    assert!(!text.contains('\u{1b}'), "{format}: raw ESC in\n{text}");
+    assert!(!text.contains('\u{7}'), "{format}: raw BEL in\n{text}");
+    assert!(!text.contains('\u{202e}'), "{format}: raw bidi override in\n{text}");
+    assert!(!text.contains("\r\n::") && !text.contains('\r'), "{format}: raw CR in\n{text}");
+    for line in text.lines() {
+        let command = line.trim_start().starts_with("::");
+        if format == "github" {
+            assert!(!command || !line.contains("README.md"), "{format}: injected command {line:?}");
+        } else {
+            assert!(!command, "{format}: a line GitHub reads as a workflow command: {line:?}");
+        }
+    }
+}
+
+#[test]
+fn no_output_lets_repository_text_reach_the_terminal_or_the_log_raw() {
+    let dir = repository("reference: reference\n");
+    std::fs::write(dir.path().join(HOSTILE_NAME), HOSTILE_CONFIGMAP).unwrap();
+    for format in ["human", "concise", "github", "markdown", "junit"] {
+        let r = run_limited(dir.path(), &["check", "--format", format], None);
+        assert_eq!(r.code, 1, "{format}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("debug") || format == "github" || format == "junit", "{format}:\n{}", r.stdout);
+        assert_clean(format, &r.stdout);
+        assert_clean(format, &r.stderr);
+    }
+    let r = run_limited(dir.path(), &["check", "--format", "concise"], None);
+    assert!(r.stdout.contains("x\\n::error file=README.md"), "the name is shown, escaped:\n{}", r.stdout);
+    // Human output on a terminal colours: still no raw escape from the repository's text.
+    let r = run_limited(dir.path(), &["ls"], None);
+    assert_clean("ls", &r.stdout);
+    assert_clean("ls", &r.stderr);
+}
+
+#[test]
+fn errors_quoting_configured_values_are_escaped_too() {
+    let dir = repository("reference: \"no\\n::error file=README.md::pwned\\e[2K\"\n");
+    let r = run_limited(dir.path(), &["check"], None);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert_clean("stderr", &r.stderr);
+    assert!(r.stderr.contains("\\n::error") || r.stderr.contains("\\x1b"), "{}", r.stderr);
+}
+
+// 4. Quadratic time: one file of many objects.
+
+#[test]
+fn one_file_of_many_objects_is_checked_in_linear_time() {
+    let dir = repository("reference: reference\n");
+    let mut text = String::new();
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm{i}\n  namespace: web\ndata:\n  k: v{i}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("many.yaml"), text).unwrap();
+    // Scoped runs go through the change filter too.
+    super::git(dir.path(), &["add", "-A"]);
+    super::git(dir.path(), &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "many"]);
+    let r = run_limited(dir.path(), &["check", "--format", "concise"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("many.yaml:160000:"), "the last object's line is right");
+    let r =
+        run_limited(dir.path(), &["check", "--base", "HEAD", "--diff-filter", "nofilter", "--format", "json"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+}
+
+// Inputs that already held, kept so they keep holding.
+
+#[test]
+fn hostile_yaml_gets_a_diagnostic_not_a_crash() {
+    let dir = repository("reference: reference\n");
+    let d = dir.path();
+    // Billion laughs: nine levels of nine aliases.
+    let mut laughs = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"]) {
+        laughs.push_str(&format!(
+            "{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"
+        ));
+    }
+    let deep = "[".repeat(100_000);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("laughs.yaml", format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n{laughs}").into_bytes()),
+        ("deep.yaml", format!("apiVersion: v1\nkind: ConfigMap\ndata: {deep}\n").into_bytes()),
+        ("nul.yaml", b"apiVersion: v1\nkind: Config\0Map\n".to_vec()),
+        ("latin1.yaml", b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf\xe9}\n".to_vec()),
+        ("long.yaml", format!("apiVersion: v1\nkind: ConfigMap\ndata:\n  k: {}\n", "x".repeat(10 << 20)).into_bytes()),
+    ];
+    for (name, bytes) in &cases {
+        std::fs::write(d.join(name), bytes).unwrap();
+    }
+    std::fs::write(d.join("bom.yaml"), format!("\u{feff}{DRIFTING_CONFIGMAP}")).unwrap();
+    let r = run_limited(d, &["check", "--format", "json"], None);
+    assert!(r.code == 1, "{}", r.stderr);
+    let v = super::json(&r);
+    let diags = v["diagnostics"].as_array().unwrap();
+    for (name, _) in &cases {
+        if *name == "long.yaml" {
+            continue;
+        }
+        assert!(
+            diags.iter().any(|d| d["file"] == *name && d["severity"] == "error" && d["line"].is_u64()),
+            "{name}: no error with a line in {}",
+            r.stdout
+        );
+    }
+    // The BOM file is read as the manifest it is.
+    assert!(diags.iter().any(|d| d["file"] == "bom.yaml" && d["rule"] == "value-drift"), "{}", r.stdout);
+}
+
+#[test]
+fn a_reference_in_the_repository_cannot_reach_outside() {
+    let dir = repository("reference: reference\n");
+    let d = dir.path();
+    std::fs::write(d.join("cm.yaml"), DRIFTING_CONFIGMAP).unwrap();
+    // Templates that ask for the environment, the network or files outside the reference.
+    std::fs::write(
+        d.join("reference/configmap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\ndata:\n  log-level: {{ env \"HOME\" }}{{ expandenv \"$HOME\" }}{{ getHostByName \"example.com\" }}\n",
+    )
+    .unwrap();
+    let r = run_limited(d, &["check", "--format", "json"], None);
+    assert!(
+        !r.stdout.contains("/root") && !r.stdout.contains(&std::env::var("HOME").unwrap_or("/root".into())),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("function \\\"env\\\" not defined") || r.stdout.contains("\"env\" not defined"),
+        "{}",
+        r.stdout
+    );
+
+    for pattern in ["../cm.yaml", "/etc/passwd", "link.yaml"] {
+        std::os::unix::fs::symlink("/etc/passwd", d.join("reference/link.yaml")).ok();
+        let metadata = format!(
+            "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: {pattern}\n"
+        );
+        std::fs::write(d.join("reference/metadata.yaml"), metadata).unwrap();
+        let r = run_limited(d, &["check", "--format", "json"], None);
+        assert!(!r.stdout.contains("root:x:0"), "{pattern}: {}", r.stdout);
+        let v = super::json(&r);
+        assert!(
+            v["diagnostics"].as_array().unwrap().iter().any(|x| x["rule"] == "invalid-reference"),
+            "{pattern}: {}",
+            r.stdout
+        );
+    }
+}
