@@ -246,7 +246,10 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                     NodeValue::Null => false,
                     NodeValue::Bool(b) => *b,
                     _ => {
-                        return Err(invalid(value.span.start, format!("expected true or false, found {}", kind(value))));
+                        return Err(invalid(
+                            value.span.start,
+                            format!("expected true or false, found {}", kind(value)),
+                        ));
                     }
                 }
             }

@@ -135,6 +135,15 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let sources = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
     let coll = document::collect(sources, &document::Options { origin_root: settings.origin_root.clone() });
     let mut diags = collected.diagnostics;
+    // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
+    for d in &mut diags {
+        if let SourcePath::File(p) = &mut d.primary.path
+            && let Ok(rest) = p.strip_prefix(".")
+            && !rest.as_os_str().is_empty()
+        {
+            *p = rest.to_path_buf();
+        }
+    }
     let mut coll = coll;
     diags.append(&mut coll.diagnostics);
     let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();

@@ -13,6 +13,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 /// hold most of them (a JUnit consumer rejects the whole file), and the rest would reach
 /// whatever terminal or page shows the test results.
 pub fn escape_xml(s: &str) -> String {
+    // Line breaks stay (messages span lines), but no line may start a workflow command when the
+    // file is printed in a CI log.
+    let s = escape::lines(s);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -148,8 +151,8 @@ mod tests {
     #[test]
     fn xml_escaping_drops_characters_xml_cannot_hold() {
         assert_eq!(
-            escape_xml("<a href=\"x\">'&'</a>\u{1}\t\u{1b}[2K\u{202e}\u{FFFF}"),
-            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;\\x01\t\\x1b[2K\\u{202e}\u{FFFD}"
+            escape_xml("<a href=\"x\">'&'</a>\u{1}\t\u{1b}[2K\u{202e}\u{FFFF}\n::x"),
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;\\x01\\t\\x1b[2K\\u{202e}\u{FFFD}\n\\x3a:x"
         );
     }
 }

@@ -128,9 +128,15 @@ fn assert_clean(format: &str, text: &str) {
     assert!(!text.contains('\u{202e}'), "{format}: raw bidi override in\n{text}");
     assert!(!text.contains("\r\n::") && !text.contains('\r'), "{format}: raw CR in\n{text}");
     for line in text.lines() {
-        let command = line.trim_start().starts_with("::");
+        // ` ::: file:line` is the human format's marker of a secondary location: its command
+        // name would be `:`, which is no command.
+        let command = line.trim_start().starts_with("::") && !line.trim_start().starts_with(":::");
         if format == "github" {
-            assert!(!command || !line.contains("README.md"), "{format}: injected command {line:?}");
+            // One command per line, whose `file` property is the hostile file's own name.
+            let props = line.split_once(' ').and_then(|(_, rest)| rest.split_once("::")).map_or("", |(p, _)| p);
+            for prop in props.split(',') {
+                assert_ne!(prop, "file=README.md", "{format}: injected command {line:?}");
+            }
         } else {
             assert!(!command, "{format}: a line GitHub reads as a workflow command: {line:?}");
         }
@@ -182,7 +188,12 @@ fn one_file_of_many_objects_is_checked_in_linear_time() {
     super::git(dir.path(), &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "many"]);
     let r = run_limited(dir.path(), &["check", "--format", "concise"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stdout.contains("many.yaml:160000:"), "the last object's line is right");
+    assert!(r.stdout.contains("many.yaml:159997:9: warning[unmatched-resource]"), "the last object's line is right");
+    assert!(
+        r.stdout.ends_with("found 3 errors, 20000 warnings\n"),
+        "{}",
+        &r.stdout[r.stdout.len().saturating_sub(200)..]
+    );
     let r =
         run_limited(dir.path(), &["check", "--base", "HEAD", "--diff-filter", "nofilter", "--format", "json"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
@@ -221,12 +232,17 @@ fn hostile_yaml_gets_a_diagnostic_not_a_crash() {
         if *name == "long.yaml" {
             continue;
         }
+        // Invalid UTF-8 has no text to point into (yet: issue 15 asks for its line too).
+        let needs_line = *name != "latin1.yaml";
         assert!(
-            diags.iter().any(|d| d["file"] == *name && d["severity"] == "error" && d["line"].is_u64()),
+            diags.iter().any(|d| d["file"] == *name && d["severity"] == "error" && (d["line"].is_u64() || !needs_line)),
             "{name}: no error with a line in {}",
             r.stdout
         );
     }
+    assert!(diags.iter().any(|d| d["file"] == "latin1.yaml" && d["message"].as_str().unwrap().contains("UTF-8")));
+    // A 10 MB line is read and checked like any other value.
+    assert!(!diags.iter().any(|d| d["file"] == "long.yaml" && d["severity"] == "error"), "{}", r.stdout);
     // The BOM file is read as the manifest it is.
     assert!(diags.iter().any(|d| d["file"] == "bom.yaml" && d["rule"] == "value-drift"), "{}", r.stdout);
 }

@@ -2,6 +2,7 @@ mod check;
 mod compare;
 mod git_reference;
 mod git_scope;
+mod hostile;
 
 mod ls;
 mod template;
