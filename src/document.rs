@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::{Node, NodeValue};
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::input::{Source, SourcePath};
 
 /// What identifies a Kubernetes object (kube-compare's "apiKindNamespaceName").
@@ -161,9 +161,8 @@ fn take_object(
             Some(i) => format!("item {i} of the List in document {}", doc_index + 1),
             None => format!("document {}", doc_index + 1),
         };
-        diags.push(Diagnostic::new(
+        diags.push(Diagnostic::of(
             Rule::NotKubernetesObject,
-            Severity::Note,
             source.path.clone(),
             Some(node.span.start..node.span.start),
             format!("{what} is not a Kubernetes object (no apiVersion and kind); skipped"),
@@ -257,23 +256,21 @@ fn normalize(path: &Path) -> PathBuf {
 fn warning(path: &SourcePath, w: &driftlint_yaml::Warning) -> Diagnostic {
     use driftlint_yaml::Warning;
     match w {
-        Warning::DuplicateKey { key, first, duplicate } => Diagnostic::new(
+        Warning::DuplicateKey { key, first, duplicate } => Diagnostic::of(
             Rule::DuplicateKey,
-            Severity::Warning,
             path.clone(),
             Some(duplicate.clone()),
             format!("duplicate key `{key}`: the last value wins"),
         )
         .with_secondary(path.clone(), Some(first.clone()), "first defined here"),
-        Warning::UnsupportedKey { key, span } => Diagnostic::error(
+        Warning::UnsupportedKey { key, span } => Diagnostic::of(
             Rule::UnsupportedYaml,
             path.clone(),
             Some(span.clone()),
             format!("key `{key}` cannot be a JSON key: Kubernetes rejects this document"),
         ),
-        Warning::NonFiniteFloat { span } => Diagnostic::new(
+        Warning::NonFiniteFloat { span } => Diagnostic::of(
             Rule::UnsupportedYaml,
-            Severity::Warning,
             path.clone(),
             Some(span.clone()),
             "`.nan`/`.inf` cannot be encoded as JSON: Kubernetes rejects this value",

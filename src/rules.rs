@@ -28,6 +28,25 @@ pub struct RuleDoc {
 
 mod text;
 
+/// Severities a rule has besides its default, each with when: every other finding of a rule has
+/// its [`RuleDoc::default_severity`] (a test checks what the linter emits against this table).
+pub const VARIANTS: &[(Rule, Severity, &str)] = &[
+    (
+        Rule::AmbiguousCorrelation,
+        Severity::Note,
+        "when the overlapping templates differ in how well they match and the closest one was used (a choice, not a tie)",
+    ),
+    (Rule::UnmatchedResource, Severity::Note, "when every candidate template declined the object with `doNotMatch`"),
+    (Rule::InvalidReference, Severity::Warning, "for what kube-compare only warns about in a reference"),
+];
+
+/// The severities `rule` may be emitted with: its default, then its [`VARIANTS`].
+pub fn severities(rule: Rule) -> Vec<Severity> {
+    let mut out = vec![doc(rule).default_severity];
+    out.extend(VARIANTS.iter().filter(|(r, _, _)| *r == rule).map(|(_, s, _)| *s));
+    out
+}
+
 /// The documentation of `rule`.
 pub fn doc(rule: Rule) -> &'static RuleDoc {
     // `text::DOCS` lists the rules in `Rule::ALL` order (checked by a test); the search keeps a
@@ -44,6 +63,9 @@ pub fn doc_url(rule: Rule) -> String {
 pub fn explain_text(rule: Rule) -> String {
     let d = doc(rule);
     let mut out = format!("{} ({} by default)\n\n{}.\n", rule.id(), d.default_severity.as_str(), d.summary);
+    for (_, severity, when) in VARIANTS.iter().filter(|(r, _, _)| *r == rule) {
+        let _ = writeln!(out, "Also {} {when}.", severity.as_str());
+    }
     for (heading, body) in [("What it flags", d.what), ("Why it matters", d.why)] {
         let _ = write!(out, "\n{heading}\n\n{}\n", body.trim_end());
     }
@@ -60,8 +82,11 @@ pub fn explain_text(rule: Rule) -> String {
 pub fn explain_markdown(rule: Rule, level: usize) -> String {
     let d = doc(rule);
     let h = "#".repeat(level);
-    let mut out =
-        format!("{h} {}\n\n{}. Default severity: **{}**.\n\n", rule.id(), d.summary, d.default_severity.as_str());
+    let mut out = format!("{h} {}\n\n{}. Default severity: **{}**", rule.id(), d.summary, d.default_severity.as_str());
+    for (_, severity, when) in VARIANTS.iter().filter(|(r, _, _)| *r == rule) {
+        let _ = write!(out, "; **{}** {when}", severity.as_str());
+    }
+    out.push_str(".\n\n");
     let _ = write!(out, "{h}# What it flags\n\n{}\n\n", d.what.trim_end());
     let _ = write!(out, "{h}# Why it matters\n\n{}\n\n", d.why.trim_end());
     let _ = write!(out, "{h}# Example\n\n```{}\n{}\n```\n\n", d.example_lang, d.example.trim_end());

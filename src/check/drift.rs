@@ -61,6 +61,7 @@ pub fn run(
         for w in &loaded.warnings {
             out.diagnostics.push(Diagnostic::new(
                 Rule::InvalidReference,
+                // A variant the rules table documents: what kube-compare only warns about.
                 Severity::Warning,
                 SourcePath::File(loaded.path.clone()),
                 w.span.clone(),

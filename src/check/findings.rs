@@ -101,6 +101,7 @@ fn object_findings_of(
             out.push(
                 Diagnostic::new(
                     Rule::UnmatchedResource,
+                    // A variant the rules table documents: the reference declined it on purpose.
                     Severity::Note,
                     path,
                     Some(range),
@@ -112,14 +113,9 @@ fn object_findings_of(
         Status::Downgraded { warning } | Status::Failed(warning) => {
             let (path, range) = anchor(files);
             let first = warning.lines().next().unwrap_or_default();
-            let mut d = Diagnostic::new(
-                Rule::TemplateRenderError,
-                Severity::Error,
-                path,
-                Some(range),
-                format!("cannot compare {what}: {first}"),
-            )
-            .with_object(id.clone(), None);
+            let mut d =
+                Diagnostic::of(Rule::TemplateRenderError, path, Some(range), format!("cannot compare {what}: {first}"))
+                    .with_object(id.clone(), None);
             for t in failed_templates(result, compiled) {
                 d = d.with_help(format!("candidate template: {t}"));
             }
@@ -187,6 +183,7 @@ fn overlap_note(
     Some(
         Diagnostic::new(
             Rule::AmbiguousCorrelation,
+            // A variant the rules table documents: a choice by differences, not a tie.
             Severity::Note,
             path,
             Some(range),
@@ -322,7 +319,7 @@ pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Dia
             if issue.msg == "Missing CRs" {
                 for path in &issue.crs {
                     let entry = comp.template_indices().into_iter().map(|i| &r.templates[i]).find(|e| &e.path == path);
-                    let mut d = Diagnostic::error(
+                    let mut d = Diagnostic::of(
                         Rule::MissingResource,
                         meta.clone(),
                         entry.map(|e| e.span.clone()).or(Some(comp.span.clone())),
@@ -349,7 +346,7 @@ pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Dia
                 }
                 _ => format!("component `{}` forbids {list}, but they matched", comp.name),
             };
-            let mut d = Diagnostic::error(Rule::CardinalityViolation, meta.clone(), Some(comp.span.clone()), message)
+            let mut d = Diagnostic::of(Rule::CardinalityViolation, meta.clone(), Some(comp.span.clone()), message)
                 .with_object(format!("{}/{}", part.name, comp.name), None);
             if !desc.is_empty() {
                 d = d.with_help(desc.clone());

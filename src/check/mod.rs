@@ -163,6 +163,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     suppress::apply_levels(&mut diags, &settings.rules);
     suppress::apply_suppressions(&mut diags, &coll.documents, &settings.ignore);
     sort(&mut diags);
+    crate::diagnostic::number_occurrences(&mut diags);
     let mut sources = coll.sources;
     sources.extend(files.into_sources());
     Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })

@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::{InputArgs, ListFormat};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::document::{self, Collection, Document, Identity, Origin};
 use crate::input::{self, SourcePath, WalkOptions};
 use crate::report::escape;
@@ -112,7 +112,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             writeln!(out, "{} object(s) in {} source(s)", objects.len(), collection.sources.len())?;
         }
     }
-    let failed = collection.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    // `ls` fails when an input could not be read; what it found in readable inputs (a duplicate
+    // key, an unsupported value) is reported, and is `check`'s business to fail on.
+    let failed = collection.diagnostics.iter().any(|d| matches!(d.rule, Rule::IoError | Rule::YamlSyntaxError));
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

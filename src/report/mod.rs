@@ -105,6 +105,8 @@ pub enum Error {
     EmptyFile(String),
     #[error("more than one format writes to standard output ({0} and {1}); give all but one a file with FMT=FILE")]
     StdoutTwice(Format, Format),
+    #[error("{0} and {1} both write to {2}: give each output its own file")]
+    FileTwice(Format, Format, PathBuf),
     #[error("markdown template: {0}")]
     Template(String),
     #[error("cannot write {format} output to {path}")]
@@ -136,10 +138,12 @@ pub fn parse_outputs(spec: &str) -> Result<Vec<Output>, Error> {
             Some(file) => Destination::File(PathBuf::from(file)),
             None => Destination::Stdout,
         };
-        if destination == Destination::Stdout
-            && let Some(prev) = outputs.iter().find(|o| o.destination == Destination::Stdout)
-        {
-            return Err(Error::StdoutTwice(prev.format, format));
+        if let Some(prev) = outputs.iter().find(|o| o.destination == destination) {
+            return Err(match destination {
+                Destination::Stdout => Error::StdoutTwice(prev.format, format),
+                // The second would silently replace the first.
+                Destination::File(path) => Error::FileTwice(prev.format, format, path),
+            });
         }
         outputs.push(Output { format, destination });
     }
@@ -350,5 +354,10 @@ mod tests {
         assert!(matches!(parse_outputs(""), Err(Error::EmptyFormat(_))));
         assert!(matches!(parse_outputs("sarif="), Err(Error::EmptyFile(_))));
         assert!(matches!(parse_outputs("human,json"), Err(Error::StdoutTwice(Format::Human, Format::Json))));
+        assert!(matches!(
+            parse_outputs("json=a.json,sarif=a.json"),
+            Err(Error::FileTwice(Format::Json, Format::Sarif, p)) if p == Path::new("a.json")
+        ));
+        assert!(parse_outputs("json=a.json,sarif=b.json").is_ok());
     }
 }

@@ -157,7 +157,7 @@ refuse the document. What the cluster receives then depends on the tool used.",
     },
     RuleDoc {
         rule: Rule::UnsupportedYaml,
-        default_severity: Severity::Warning,
+        default_severity: Severity::Error,
         summary: "The manifest uses a YAML feature driftlint cannot map faithfully",
         what: "YAML constructs that Kubernetes' decoder treats differently from plain data, or that \
 driftlint does not support: custom tags, complex (non-scalar) mapping keys, and similar.",

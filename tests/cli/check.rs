@@ -387,3 +387,71 @@ fn the_markdown_summary_template_can_be_replaced() {
     );
     assert!(r.stdout.is_empty(), "{}", r.stdout);
 }
+
+/// Every finding is emitted with its rule's default severity from the one rules table (or a
+/// variant the table documents), whatever produced it: the linter, the YAML layer, the
+/// reference loader.
+#[test]
+fn emitted_severities_are_the_rules_table_defaults() {
+    let dir = repo("", Some("no-such-rule: typo"));
+    std::fs::write(
+        dir.path().join("odd.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: odd\n  namespace: web\ndata:\n  a: x\n  a: y\n  \
+         ? [complex]\n  : z\n  nan: .nan\n---\njust: values\n---\nkind: [\n",
+    )
+    .unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for args in [
+        vec!["check", "--format", "json"],
+        vec![
+            "check",
+            "--format",
+            "json",
+            "--isolated",
+            "-r",
+            "fixtures/reference",
+            "fixtures/drift/plain",
+            "fixtures/broken",
+        ],
+    ] {
+        let r = if args.contains(&"--isolated") { run(&args) } else { in_repo(dir.path(), &args) };
+        for d in json(&r)["diagnostics"].as_array().unwrap() {
+            let rule = driftlint::diagnostic::Rule::from_id(d["rule"].as_str().unwrap()).unwrap();
+            let allowed: Vec<&str> = driftlint::rules::severities(rule).iter().map(|s| s.as_str()).collect();
+            let severity = d["severity"].as_str().unwrap();
+            assert!(allowed.contains(&severity), "{rule} emitted as {severity}, the table allows {allowed:?}: {d}");
+            seen.insert(rule.id());
+        }
+    }
+    for rule in [
+        "duplicate-key",
+        "unsupported-yaml",
+        "not-kubernetes-object",
+        "yaml-syntax-error",
+        "invalid-suppression",
+        "value-drift",
+        "missing-resource",
+        "unmatched-resource",
+    ] {
+        assert!(seen.contains(rule), "the fixtures produced no `{rule}` (saw {seen:?})");
+    }
+}
+
+/// Every finding of a run has its own fingerprint (GitHub merges results that share one), in
+/// every fixture, including alike findings on one object.
+#[test]
+fn fingerprints_are_unique_in_a_run() {
+    for input in ["fixtures/drift/plain", "fixtures/drift/multi-document.yaml", "fixtures/broken", "fixtures/repo"] {
+        let r = run(&["check", "--isolated", "-r", "fixtures/reference", input, "--format", "sarif"]);
+        let v = json(&r);
+        let prints: Vec<&str> = v["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["partialFingerprints"]["driftlint/v1"].as_str())
+            .collect();
+        let unique: std::collections::BTreeSet<&str> = prints.iter().copied().collect();
+        assert!(prints.len() > 1, "{input}: {}", r.stdout);
+        assert_eq!(unique.len(), prints.len(), "{input}: duplicate fingerprints {prints:?}");
+    }
+}

@@ -78,12 +78,13 @@ fn syntax_error_reports_file_line_and_column() {
 }
 
 #[test]
-fn duplicate_key_is_a_warning_with_both_locations_and_last_wins() {
+fn duplicate_key_is_reported_with_both_locations_and_last_wins() {
     let r = run(&["ls", "fixtures/broken/duplicate-key.yaml", "--format", "json"]);
     assert_eq!(r.code, 0, "a duplicate key does not fail ls");
     let v = json(&r);
     let d = &v["diagnostics"][0];
     assert_eq!(d["rule"], "duplicate-key");
+    assert_eq!(d["severity"], "error", "the rules table's default");
     assert_eq!(d["line"], 8);
     assert_eq!(objects(&v).len(), 1);
 }
