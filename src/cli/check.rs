@@ -283,6 +283,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         pinned: result.pinned.as_ref(),
         scope_notes: &scope_notes,
         markdown_template: markdown_template.as_deref(),
+        fail_level,
         ..report::Options::default()
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;

@@ -1,7 +1,16 @@
-//! JUnit XML for CI systems that chart test results: one test suite with a test case per
-//! compared object (failing when any unsuppressed warning or error concerns it), and one with a
-//! test case per finding (failing for warnings and errors, skipped when suppressed, passing
-//! with the text in `system-out` for notes).
+//! JUnit XML for CI systems that chart test results (Jenkins, GitLab, Azure DevOps).
+//!
+//! The convention: every finding is reported exactly once, so the counts are exact.
+//! - `<testsuite name="objects">`: one test case per compared object. It fails when an
+//!   unsuppressed finding about it is at or above the run's fail level (its findings are the
+//!   failure's text); it is skipped when every finding about it is suppressed; otherwise it
+//!   passes, and findings below the fail level are in its `system-out`.
+//! - `<testsuite name="files">`: one test case per finding that concerns no object (a YAML
+//!   error, a missing resource, a problem of the reference), failing, skipped or passing by the
+//!   same rule.
+//!
+//! Warnings are therefore failures only with `--fail-level warning` (or `note`), as they fail
+//! the run only then.
 
 use std::fmt::Write;
 
@@ -33,10 +42,6 @@ pub fn escape_xml(s: &str) -> String {
     out
 }
 
-fn fails(d: &Diagnostic) -> bool {
-    d.suppressed.is_none() && d.severity >= Severity::Warning
-}
-
 /// `path:line:column` of a finding (or just the path).
 fn position(d: &Diagnostic, sources: &SourceResolver) -> String {
     match sources.location(&d.primary) {
@@ -59,94 +64,205 @@ fn details(d: &Diagnostic, sources: &SourceResolver) -> String {
     text
 }
 
-/// The JUnit document: `objects` are the ids of every compared object.
-pub fn render_junit(objects: &[String], diags: &[Diagnostic], sources: &SourceResolver) -> String {
-    let ordered = sorted(diags);
-    let mut objects: Vec<&str> = objects.iter().map(String::as_str).collect();
-    objects.sort_unstable();
-    objects.dedup();
+/// What a test case amounts to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Pass,
+    Skip,
+    Fail,
+}
 
-    let mut object_cases = String::new();
-    let mut object_failures = 0;
-    for id in &objects {
-        let failing: Vec<&&Diagnostic> =
-            ordered.iter().filter(|d| d.object.as_deref() == Some(*id) && fails(d)).collect();
-        let _ = write!(object_cases, "    <testcase classname=\"driftlint.objects\" name=\"{}\"", escape_xml(id));
-        if failing.is_empty() {
-            object_cases.push_str("/>\n");
-            continue;
-        }
-        object_failures += 1;
-        let n = failing.len();
-        let body: Vec<String> = failing.iter().map(|d| details(d, sources)).collect();
-        let _ = write!(
-            object_cases,
-            ">\n      <failure message=\"{n} finding{}\" type=\"drift\">{}</failure>\n    </testcase>\n",
-            if n == 1 { "" } else { "s" },
-            escape_xml(&body.join("\n"))
-        );
+/// The outcome of a test case holding `findings`, for a run failing at `fail_level`.
+fn outcome(findings: &[&Diagnostic], fail_level: Severity) -> Outcome {
+    if findings.iter().any(|d| d.suppressed.is_none() && d.severity >= fail_level) {
+        Outcome::Fail
+    } else if !findings.is_empty() && findings.iter().all(|d| d.suppressed.is_some()) {
+        Outcome::Skip
+    } else {
+        Outcome::Pass
     }
+}
 
-    let mut finding_cases = String::new();
-    let (mut failures, mut skipped) = (0, 0);
-    for d in &ordered {
-        let name = format!("{}: {}", position(d, sources), d.message);
-        let _ = write!(
-            finding_cases,
+/// One test case: its body by outcome, the findings as text.
+fn testcase(
+    out: &mut String,
+    open: &str,
+    findings: &[&Diagnostic],
+    fail_level: Severity,
+    sources: &SourceResolver,
+) -> Outcome {
+    let result = outcome(findings, fail_level);
+    out.push_str(open);
+    if findings.is_empty() {
+        out.push_str(
+            "/>
+",
+        );
+        return result;
+    }
+    out.push_str(
+        ">
+",
+    );
+    let text = |ds: &mut dyn Iterator<Item = &&Diagnostic>| {
+        ds.map(|d| match &d.suppressed {
+            Some(reason) => format!("{}\nsuppressed: {reason}", details(d, sources)),
+            None => details(d, sources),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+    };
+    match result {
+        Outcome::Fail => {
+            let failing: Vec<&&Diagnostic> =
+                findings.iter().filter(|d| d.suppressed.is_none() && d.severity >= fail_level).collect();
+            let message = match failing.as_slice() {
+                [one] => one.message.clone(),
+                many => format!("{} findings", many.len()),
+            };
+            let _ = writeln!(
+                out,
+                "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                escape_xml(&message),
+                failing[0].rule,
+                escape_xml(&text(&mut failing.iter().copied()))
+            );
+            let rest: Vec<&&Diagnostic> =
+                findings.iter().filter(|d| !(d.suppressed.is_none() && d.severity >= fail_level)).collect();
+            if !rest.is_empty() {
+                let _ = writeln!(out, "      <system-out>{}</system-out>", escape_xml(&text(&mut rest.into_iter())));
+            }
+        }
+        Outcome::Skip => {
+            let reason = findings[0].suppressed.as_deref().unwrap_or_default();
+            let _ = writeln!(out, "      <skipped message=\"suppressed: {}\"/>", escape_xml(reason));
+            let _ = writeln!(out, "      <system-out>{}</system-out>", escape_xml(&text(&mut findings.iter())));
+        }
+        Outcome::Pass => {
+            let _ = writeln!(out, "      <system-out>{}</system-out>", escape_xml(&text(&mut findings.iter())));
+        }
+    }
+    out.push_str("    </testcase>\n");
+    result
+}
+
+/// Counts of one suite.
+#[derive(Default)]
+struct Suite {
+    cases: String,
+    tests: usize,
+    failures: usize,
+    skipped: usize,
+}
+
+impl Suite {
+    fn add(&mut self, outcome: Outcome) {
+        self.tests += 1;
+        match outcome {
+            Outcome::Fail => self.failures += 1,
+            Outcome::Skip => self.skipped += 1,
+            Outcome::Pass => {}
+        }
+    }
+}
+
+/// The JUnit document: `objects` are the ids of every compared object; a test case fails at
+/// `fail_level` as the run does.
+pub fn render_junit(
+    objects: &[String],
+    diags: &[Diagnostic],
+    sources: &SourceResolver,
+    fail_level: Severity,
+) -> String {
+    let ordered = sorted(diags);
+    let mut ids: Vec<&str> = objects.iter().map(String::as_str).collect();
+    ids.sort_unstable();
+    ids.dedup();
+
+    let mut by_object = Suite::default();
+    for id in &ids {
+        let findings: Vec<&Diagnostic> = ordered.iter().copied().filter(|d| d.object.as_deref() == Some(*id)).collect();
+        let open = format!("    <testcase classname=\"driftlint.objects\" name=\"{}\"", escape_xml(id));
+        let result = testcase(&mut by_object.cases, &open, &findings, fail_level, sources);
+        by_object.add(result);
+    }
+    let mut by_file = Suite::default();
+    // Findings about an object that was not compared (none today) count here too, so nothing is
+    // left out.
+    for d in ordered.iter().filter(|d| d.object.as_deref().is_none_or(|o| ids.binary_search(&o).is_err())) {
+        let mut open = format!(
             "    <testcase classname=\"driftlint.{}\" name=\"{}\" file=\"{}\"",
             d.rule,
-            escape_xml(&name),
+            escape_xml(&format!("{}: {}", position(d, sources), d.message)),
             escape_xml(&d.primary.path.display())
         );
         if let Some(loc) = sources.location(&d.primary) {
-            let _ = write!(finding_cases, " line=\"{}\"", loc.line);
+            let _ = write!(open, " line=\"{}\"", loc.line);
         }
-        finding_cases.push_str(">\n");
-        if let Some(reason) = &d.suppressed {
-            skipped += 1;
-            let _ = writeln!(finding_cases, "      <skipped message=\"suppressed: {}\"/>", escape_xml(reason));
-        } else if fails(d) {
-            failures += 1;
-            let _ = writeln!(
-                finding_cases,
-                "      <failure message=\"{}\" type=\"{}\">{}</failure>",
-                escape_xml(&d.message),
-                d.rule,
-                escape_xml(&details(d, sources))
-            );
-        } else {
-            let _ = writeln!(finding_cases, "      <system-out>{}</system-out>", escape_xml(&details(d, sources)));
-        }
-        finding_cases.push_str("    </testcase>\n");
+        let result = testcase(&mut by_file.cases, &open, &[*d], fail_level, sources);
+        by_file.add(result);
     }
 
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
-        "<testsuites name=\"driftlint\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{skipped}\">",
-        objects.len() + ordered.len(),
-        object_failures + failures
+        "<testsuites name=\"driftlint\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">",
+        by_object.tests + by_file.tests,
+        by_object.failures + by_file.failures,
+        by_object.skipped + by_file.skipped
     );
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"objects\" tests=\"{}\" failures=\"{object_failures}\" errors=\"0\" skipped=\"0\">",
-        objects.len()
-    );
-    out.push_str(&object_cases);
-    out.push_str("  </testsuite>\n");
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"findings\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">",
-        ordered.len()
-    );
-    out.push_str(&finding_cases);
-    out.push_str("  </testsuite>\n</testsuites>\n");
+    for (name, suite) in [("objects", &by_object), ("files", &by_file)] {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">",
+            suite.tests, suite.failures, suite.skipped
+        );
+        out.push_str(&suite.cases);
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Rule;
+    use crate::input::SourcePath;
+
+    fn finding(rule: Rule, severity: Severity, object: Option<&str>, suppressed: bool) -> Diagnostic {
+        let mut d = Diagnostic::new(rule, severity, SourcePath::File("a.yaml".into()), None, format!("{rule}"));
+        d.object = object.map(str::to_owned);
+        d.suppressed = suppressed.then(|| "known".to_owned());
+        d
+    }
+
+    fn attr(xml: &str, name: &str) -> usize {
+        let at = xml.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        xml[at..].split('"').next().unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn every_finding_counts_once_and_warnings_fail_only_at_warning_level() {
+        let diags = [
+            finding(Rule::ValueDrift, Severity::Error, Some("x"), false),
+            finding(Rule::MissingField, Severity::Warning, Some("x"), false),
+            finding(Rule::UnexpectedField, Severity::Warning, Some("y"), false),
+            finding(Rule::UnmatchedResource, Severity::Warning, Some("z"), true),
+            finding(Rule::YamlSyntaxError, Severity::Error, None, false),
+            finding(Rule::DuplicateKey, Severity::Warning, None, false),
+            finding(Rule::NotKubernetesObject, Severity::Note, None, false),
+        ];
+        let objects = ["x", "y", "z", "clean"].map(String::from);
+        let sources = SourceResolver::from_sources(&[]);
+        let xml = render_junit(&objects, &diags, &sources, Severity::Error);
+        // 4 objects + 3 findings about no object; failing: x and the syntax error; skipped: z.
+        assert_eq!((attr(&xml, "tests"), attr(&xml, "failures"), attr(&xml, "skipped")), (7, 2, 1), "{xml}");
+        assert_eq!(xml.matches("<testcase ").count(), 7);
+        assert_eq!(xml.matches("<failure ").count(), 2);
+        let xml = render_junit(&objects, &diags, &sources, Severity::Warning);
+        assert_eq!((attr(&xml, "tests"), attr(&xml, "failures"), attr(&xml, "skipped")), (7, 4, 1), "{xml}");
+    }
 
     #[test]
     fn xml_escaping_drops_characters_xml_cannot_hold() {

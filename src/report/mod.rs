@@ -199,6 +199,8 @@ pub struct Options<'a> {
     /// What a scoped run (`--base`, `--staged`, `--new-only`) left out, one sentence each:
     /// the Markdown summary and GitHub annotations say it too, not only standard error.
     pub scope_notes: &'a [String],
+    /// The lowest severity that fails the run: JUnit test cases fail as the run does.
+    pub fail_level: Severity,
     pub limits: Limits,
 }
 
@@ -213,6 +215,7 @@ impl Default for Options<'_> {
             objects: &[],
             pinned: None,
             scope_notes: &[],
+            fail_level: Severity::Error,
             limits: Limits::default(),
         }
     }
@@ -227,7 +230,7 @@ pub fn render(format: Format, diags: &[Diagnostic], sources: &SourceResolver, op
         Format::Sarif => render_sarif(diags, sources, opts),
         Format::Github => render_github(diags, sources, opts),
         Format::Markdown => render_markdown(diags, sources, opts)?,
-        Format::Junit => render_junit(opts.objects, diags, sources),
+        Format::Junit => render_junit(opts.objects, diags, sources, opts.fail_level),
     })
 }
 
