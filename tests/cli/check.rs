@@ -455,3 +455,46 @@ fn fingerprints_are_unique_in_a_run() {
         assert_eq!(unique.len(), prints.len(), "{input}: duplicate fingerprints {prints:?}");
     }
 }
+
+/// `!!binary` values are compared as the bytes Kubernetes decodes them to (go-yaml v2), not as
+/// their base64 text: `info` is valid base64 for three bytes that are not `info`.
+#[test]
+fn binary_tagged_values_are_compared_decoded() {
+    let dir = tempfile::tempdir().unwrap();
+    let cm = |value: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\ndata:\n  log-level: {value}\n"
+        )
+    };
+    std::fs::write(dir.path().join("fooled.yaml"), cm("!!binary info")).unwrap();
+    std::fs::write(dir.path().join("real.yaml"), cm("!!binary aW5mbw==")).unwrap();
+    let reference = root().join("fixtures/reference");
+    let r = run(&[
+        "check",
+        "--isolated",
+        "-r",
+        reference.to_str().unwrap(),
+        dir.path().join("fooled.yaml").to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    assert!(
+        r.stdout.contains("fooled.yaml:7:14: error[value-drift]: `/data/log-level` is `\u{fffd}w\u{fffd}`"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "check",
+        "--isolated",
+        "-r",
+        reference.to_str().unwrap(),
+        dir.path().join("real.yaml").to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    assert!(
+        !r.stdout.contains("value-drift") && !r.stdout.contains("unmatched"),
+        "base64 of `info` is `info`: {}",
+        r.stdout
+    );
+}

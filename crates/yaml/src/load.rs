@@ -13,7 +13,7 @@ use crate::error::{Error, ErrorKind, Warning};
 use crate::line_index::LineIndex;
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
-use crate::scalar::{Scalar, Tagged, parse_scalar, resolve_tagged};
+use crate::scalar::{Scalar, Tagged, decode_binary, parse_scalar, resolve_tagged};
 
 /// Resource limits for untrusted input. Exceeding one stops the stream with an [`Error`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -339,6 +339,17 @@ impl<'a> Loader<'a> {
         }
         self.prev_end = self.prev_end.max(range.end);
         let tag = tag.map(short_tag);
+        // go-yaml v2 decodes `!!binary` to its bytes: the value is their text.
+        let value = match tag.as_deref() {
+            Some("!!binary") => match decode_binary(&value) {
+                Some(text) => text,
+                None => {
+                    let msg = "!!binary value contains invalid base64 data".to_owned();
+                    return Err(self.error(ErrorKind::Tag, msg, range.start));
+                }
+            },
+            _ => value,
+        };
         let resolved = match (&tag, style) {
             (Some(t), _) if is_core_tag(t) => match resolve_tagged(t, &value) {
                 Tagged::Value(s) => s,

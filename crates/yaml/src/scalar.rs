@@ -399,6 +399,47 @@ fn days_in(month: u32, year: u32) -> u32 {
     }
 }
 
+/// The text a `!!binary` scalar stands for, as go-yaml v2 and then `encoding/json` make it:
+/// the value is decoded as standard padded base64 (`base64.StdEncoding`, which skips line
+/// breaks and allows non-zero trailing bits), and the bytes become a Go string, which JSON
+/// encoding turns into UTF-8 by replacing every byte that starts no valid character with
+/// U+FFFD. `None` when the text is not base64 (go-yaml: "!!binary value contains invalid
+/// base64 data").
+pub(crate) fn decode_binary(raw: &str) -> Option<String> {
+    use base64::Engine;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const GO_STD: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+    );
+    let text: String = raw.chars().filter(|c| *c != '\n' && *c != '\r').collect();
+    let bytes = GO_STD.decode(text).ok()?;
+    Some(go_utf8_lossy(&bytes))
+}
+
+/// Bytes as `encoding/json` writes a Go string: valid UTF-8 kept, each other byte U+FFFD
+/// (Go replaces byte by byte, where Rust's `from_utf8_lossy` replaces whole invalid sequences).
+fn go_utf8_lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                out.extend(std::iter::repeat_n('\u{fffd}', bad));
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
 /// The outcome of resolving a scalar carrying an explicit core-schema tag.
 pub(crate) enum Tagged {
     Value(Scalar),

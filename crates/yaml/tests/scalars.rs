@@ -231,3 +231,52 @@ fn float_keys_use_32_bit_formatting() {
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["1.2345679e+08", "0.1"]);
 }
+
+/// `!!binary` as go-yaml v2 decodes it (`base64.StdEncoding.DecodeString`, then the bytes as a
+/// Go string, which JSON encoding makes UTF-8 byte by byte), and the error it gives.
+#[test]
+fn binary_scalars_decode_like_go_yaml_v2() {
+    let value = |text: &str| driftlint_yaml::parse_stream(text).documents[0].root.to_json()["v"].clone();
+    // "info" is valid base64 for the bytes 8a 77 e8: none but 0x77 starts a UTF-8 character.
+    assert_eq!(value("v: !!binary info\n"), "\u{fffd}w\u{fffd}");
+    assert_eq!(value("v: !!binary aGVsbG8=\n"), "hello");
+    assert_eq!(value("v: !!binary \"aGk=\"\n"), "hi");
+    // Line breaks inside the base64 text are skipped, as Go's decoder does.
+    assert_eq!(value("v: !!binary |\n  aGVs\n  bG8=\n"), "hello");
+    assert_eq!(value("v: !!binary 4pyTIMOgIGxhIG1vZGU=\n"), "✓ à la mode");
+    // e8 80 41: Go replaces each byte of the broken sequence, Rust's lossy decoding would not.
+    assert_eq!(value("v: !!binary 6IBB\n"), "\u{fffd}\u{fffd}A");
+    // Non-zero trailing bits are allowed (StdEncoding is not Strict).
+    assert_eq!(value("v: !!binary aGl=\n"), "hi");
+    for bad in ["v: !!binary ==\n", "v: !!binary aGVsbG8\n", "v: !!binary a b\n"] {
+        let err = driftlint_yaml::parse_stream(bad).error.unwrap_or_else(|| panic!("{bad:?} decoded"));
+        assert_eq!(err.message, "!!binary value contains invalid base64 data", "{bad:?}");
+        assert_eq!((err.line, err.column), (1, 4), "{bad:?}");
+    }
+    // The fast loader never answers differently: it declines tags.
+    assert!(driftlint_yaml::parse_simple("v: !!binary info\n").is_none_or(|v| v[0]["v"] == "\u{fffd}w\u{fffd}"));
+}
+
+/// Every core tag go-yaml v2 resolves, on values whose untagged reading differs (floats in the
+/// JSON form Kubernetes writes: `1000`, not `1000.0`).
+#[test]
+fn core_tags_resolve_like_go_yaml_v2() {
+    let text = "a: !!str 123\nb: !!str true\nc: !!int \"0x1F\"\nd: !!float \"1e3\"\ne: !!float 7\n\
+                f: !!bool \"off\"\ng: !!null \"\"\nh: !!timestamp 2001-12-14\ni: !!str ~\n";
+    let json = driftlint_yaml::parse_stream(text).documents[0].root.to_json();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "a": "123", "b": "true", "c": 31, "d": 1000, "e": 7,
+            "f": false, "g": null, "h": "2001-12-14", "i": "~",
+        })
+    );
+    for (bad, message) in [
+        ("v: !!int 1.5\n", "cannot decode !!float `1.5` as a !!int"),
+        ("v: !!bool 1\n", "cannot decode !!int `1` as a !!bool"),
+        ("v: !!null x\n", "cannot decode !!str `x` as a !!null"),
+        ("v: !!timestamp nope\n", "cannot decode !!str `nope` as a !!timestamp"),
+    ] {
+        assert_eq!(driftlint_yaml::parse_stream(bad).error.map(|e| e.message).as_deref(), Some(message), "{bad:?}");
+    }
+}
