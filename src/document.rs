@@ -181,8 +181,7 @@ fn take_object(
         return;
     }
     let origin = if source.path == SourcePath::Stdin {
-        helm.map(|p| Origin { kind: OriginKind::Helm, path: p.to_string(), resolved: None })
-            .or_else(|| kustomize_origin(&object, &identity, opts))
+        helm.map(|p| helm_origin(p, &identity, opts)).or_else(|| kustomize_origin(&object, &identity, opts))
     } else {
         None
     };
@@ -222,9 +221,62 @@ fn kustomize_origin(object: &serde_json::Value, identity: &Identity, opts: &Opti
     let text = annotations.get("config.kubernetes.io/origin")?.as_str()?;
     let origin = parse_yaml_json(text).ok()??;
     let path = origin.get("path")?.as_str()?.to_string();
-    let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
-    let resolved = locate_in_file(&root.join(&path), identity);
+    let resolved = origin_file(opts, &path).and_then(|file| locate_in_file(&file, identity));
     Some(Origin { kind: OriginKind::Kustomize, path, resolved })
+}
+
+/// helm's `# Source:` file, resolved against the origin root like kustomize's, and the range of
+/// the template document that renders an object of this kind (the first one; helm names the
+/// file of every document it renders from it): the template is Go-templated YAML, so the
+/// object is found by its `kind:` line, not parsed.
+fn helm_origin(path: &str, identity: &Identity, opts: &Options) -> Origin {
+    let resolved = origin_file(opts, path).and_then(|file| {
+        let text = std::fs::read_to_string(&file).ok()?;
+        let range = template_document(&text, &identity.kind);
+        Some((normalize(&file), range))
+    });
+    Origin { kind: OriginKind::Helm, path: path.to_string(), resolved }
+}
+
+/// The byte range of the `---`-separated document of `text` with a top-level `kind: KIND`
+/// line; the first document when none has.
+fn template_document(text: &str, kind: &str) -> Range<usize> {
+    let mut starts = vec![0];
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        offset += line.len();
+        if line.trim_end() == "---" || line.starts_with("--- ") {
+            starts.push(offset);
+        }
+    }
+    starts.push(text.len());
+    let ranges: Vec<Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
+    let declares = |r: &Range<usize>| {
+        text[r.clone()]
+            .lines()
+            .any(|l| l.strip_prefix("kind:").is_some_and(|v| v.trim().trim_matches(|c| c == '"' || c == '\'') == kind))
+    };
+    ranges.iter().find(|r| declares(r)).or(ranges.first()).cloned().unwrap_or(0..0)
+}
+
+/// A renderer's origin path (kustomize's annotation, helm's `# Source:`), resolved against the
+/// origin root (`--origin-root`, else the working directory), when it stays inside the
+/// repository holding that root (the nearest directory upwards with `.git`, else the root
+/// itself): kustomize writes `../../base/x.yaml` for a base, but the path comes from the
+/// rendered stream, which the checked repository controls. An absolute path, a `..` or a
+/// symlink leading out, or anything in `.git` is not followed (the finding then stays on
+/// standard input), so no report can quote a file outside the tree.
+fn origin_file(opts: &Options, path: &str) -> Option<PathBuf> {
+    if Path::new(path).has_root() {
+        return None;
+    }
+    let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
+    let file = root.join(path);
+    let real_root = std::fs::canonicalize(&root).ok()?;
+    let boundary = real_root.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&real_root);
+    let real = std::fs::canonicalize(&file).ok()?;
+    let inside = real.strip_prefix(boundary).ok()?;
+    (!inside.components().any(|c| c.as_os_str() == ".git")).then_some(file)
 }
 
 /// Finds the object with `identity` (ignoring the namespace, which kustomize may set) in a file.

@@ -57,9 +57,22 @@ pub fn object_findings(
         let Some(doc) = coll.documents.get(result.cr) else { continue };
         let first = out.len();
         object_findings_of(engine, comparison, coll, files, &lookups, result, doc, &mut out);
+        let source = &coll.sources[doc.source];
         for d in &mut out[first..] {
             if let Some(help) = locate::origin_help(doc, &d.primary.path) {
                 d.help.push(help);
+            }
+            // Located in a chart template: the rendered line on standard input goes with it.
+            if d.primary.path != source.path
+                && doc.origin.as_ref().is_some_and(|o| o.kind == crate::document::OriginKind::Helm)
+            {
+                let pointer = d.field.as_deref().unwrap_or("/metadata/name");
+                let range = locate::node_range(&doc.node, pointer, FieldDiffKind::Changed);
+                d.secondary.push(crate::diagnostic::Label {
+                    path: source.path.clone(),
+                    range: Some(range),
+                    message: Some("as rendered".into()),
+                });
             }
         }
     }

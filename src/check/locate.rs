@@ -106,8 +106,85 @@ pub fn origin_help(doc: &Document, path: &SourcePath) -> Option<String> {
     })
 }
 
-/// The manifest location of a diff in `doc`: its own source, or the kustomize origin file
-/// when the document came from stdin and the origin could be found.
+/// Where the field at `pointer` is written in a helm chart template (`range` is its document):
+/// the Go-templated text cannot be parsed, so the pointer is followed line by line — a key is a
+/// later, more indented `key:` line inside the current block, an index the n-th `- ` item of
+/// the list. The deepest part found is the location (a missing field's parent, as for parsed
+/// YAML); nothing found, the document's first line that is not a comment.
+fn template_key_range(text: &str, range: Range<usize>, pointer: &str, kind: FieldDiffKind) -> Range<usize> {
+    let range = range.start.min(text.len())..range.end.min(text.len());
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut offset = range.start;
+    for line in text[range.clone()].split_inclusive('\n') {
+        lines.push((offset, line.trim_end_matches(['\n', '\r'])));
+        offset += line.len();
+    }
+    let content = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#') && !t.starts_with("---") && !t.starts_with("{{")
+    };
+    let mut found = lines
+        .iter()
+        .find(|(_, l)| content(l))
+        .map_or(range.start..range.start, |(at, l)| *at..*at + l.trim_end().len());
+    let target = if kind == FieldDiffKind::Missing { split_pointer(pointer).0 } else { pointer };
+    // The line to search from, and the column a child must be deeper than (None: the top).
+    let (mut next, mut indent) = (0usize, None::<usize>);
+    for segment in target.split('/').skip(1) {
+        let key = segment.replace("~1", "/").replace("~0", "~");
+        let mut hit = None;
+        if let Ok(n) = key.parse::<usize>() {
+            // The n-th item of the list: `- ` lines at the first such column.
+            let mut item_col = None;
+            let mut seen = 0;
+            for (i, (at, line)) in lines.iter().enumerate().skip(next) {
+                let col = line.len() - line.trim_start().len();
+                if !content(line) {
+                    continue;
+                }
+                if indent.is_some_and(|d| col <= d) && i > next {
+                    break;
+                }
+                if line.trim_start().starts_with("- ") || line.trim_start() == "-" {
+                    let c = *item_col.get_or_insert(col);
+                    if col == c {
+                        if seen == n {
+                            hit = Some((i, col, *at + col..*at + line.trim_end().len()));
+                            break;
+                        }
+                        seen += 1;
+                    }
+                }
+            }
+        } else {
+            for (i, (at, line)) in lines.iter().enumerate().skip(next) {
+                if !content(line) {
+                    continue;
+                }
+                let trimmed = line.trim_start();
+                let dash = line.len() - trimmed.len();
+                let body = trimmed.strip_prefix("- ").map_or(trimmed, str::trim_start);
+                let col = line.len() - body.len();
+                // Leaving the current block: the key is not in it.
+                if indent.is_some_and(|d| dash <= d && !(trimmed.starts_with("- ") && col > d)) && i > next {
+                    break;
+                }
+                if indent.is_none_or(|d| col > d)
+                    && (body.starts_with(&format!("{key}:")) || body.starts_with(&format!("\"{key}\":")))
+                {
+                    hit = Some((i + 1, col, *at + col..*at + col + key.len()));
+                    break;
+                }
+            }
+        }
+        let Some((i, col, span)) = hit else { break };
+        (next, indent, found) = (i, Some(col), span);
+    }
+    found
+}
+
+/// The manifest location of a diff in `doc`: its own source, or the kustomize origin file or
+/// helm chart template when the document came from stdin and its origin could be found.
 pub fn manifest_location(
     doc: &Document,
     source: &Source,
@@ -115,6 +192,12 @@ pub fn manifest_location(
     kind: FieldDiffKind,
     files: &mut Files,
 ) -> (SourcePath, Range<usize>) {
+    if let Some(origin) = doc.origin.as_ref().filter(|o| o.kind == crate::document::OriginKind::Helm)
+        && let Some((path, range)) = &origin.resolved
+        && let Some(text) = files.text(path)
+    {
+        return (SourcePath::File(path.clone()), template_key_range(text, range.clone(), pointer, kind));
+    }
     if let Some((path, range)) = doc.origin.as_ref().and_then(|o| o.resolved.as_ref())
         && let Some(text) = files.text(path)
     {

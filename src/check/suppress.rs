@@ -128,7 +128,17 @@ fn source_file<'c>(coll: &'c Collection, doc: &Document) -> Option<&'c std::path
 /// line cannot be found, e.g. in a folded or escaped scalar).
 fn line_within(text: &str, range: &Range<usize>, line: &str) -> Range<usize> {
     let Some(scalar) = text.get(range.clone()) else { return range.clone() };
-    scalar.find(line).map_or(range.clone(), |i| range.start + i..range.start + i + line.len())
+    if let Some(i) = scalar.find(line) {
+        return range.start + i..range.start + i + line.len();
+    }
+    // A location that is only the key (a helm chart template, which cannot be parsed): the
+    // value's lines follow it.
+    let mut end = (range.start + 4096).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let after = text.get(range.start..end).unwrap_or_default();
+    after.find(line).map_or(range.clone(), |i| range.start + i..range.start + i + line.len())
 }
 
 /// The rule id closest to a misspelt one (edit distance at most 3), if any.

@@ -286,3 +286,34 @@ fn a_reference_in_the_repository_cannot_reach_outside() {
         );
     }
 }
+
+/// Rendered standard input names its source files (kustomize's origin annotation, helm's
+/// `# Source:`): those may lead to files in the repository, never out of it.
+#[test]
+fn origin_paths_on_standard_input_stay_in_the_repository() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\ndata:\n  log-level: TOPSECRET\n";
+    std::fs::write(outside.path().join("secret.yaml"), secret).unwrap();
+    let dir = repository("reference: reference\n");
+    std::os::unix::fs::symlink(outside.path().join("secret.yaml"), dir.path().join("link.yaml")).unwrap();
+    let stdin = dir.path().join("rendered.yaml");
+    for origin in [
+        outside.path().join("secret.yaml").display().to_string(),
+        format!("../{}/secret.yaml", outside.path().file_name().unwrap().to_string_lossy()),
+        "link.yaml".to_string(),
+        ".git/config".to_string(),
+    ] {
+        let text = format!(
+            "# Source: {origin}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\n  annotations:\n    config.kubernetes.io/origin: |\n      path: {origin}\ndata:\n  log-level: debug\n"
+        );
+        std::fs::write(&stdin, text).unwrap();
+        let r = run_limited(dir.path(), &["check", "-", "--origin-root", ".", "--format", "human"], Some(&stdin));
+        assert_eq!(r.code, 1, "{origin}: {}{}", r.stdout, r.stderr);
+        assert!(
+            !r.stdout.contains("TOPSECRET") && !r.stdout.contains("[core]"),
+            "{origin} was followed:\n{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("--> <stdin>:"), "{origin}: the finding stays on stdin:\n{}", r.stdout);
+    }
+}
