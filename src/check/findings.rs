@@ -28,13 +28,23 @@ pub fn invalid_reference(err: &LoadError, severity: Severity) -> Vec<Diagnostic>
     err.problems
         .iter()
         .map(|p| {
-            Diagnostic::new(
+            let d = Diagnostic::new(
                 Rule::InvalidReference,
                 severity,
                 SourcePath::File(err.path.clone()),
                 p.span.clone(),
                 p.message.clone(),
-            )
+            );
+            // The message is Go's, word for word (kube-compare prints it); say why a path that
+            // exists can still match nothing.
+            if p.message.contains("pattern matches no files") {
+                d.with_help(
+                    "only files inside the reference directory are read: absolute paths, `..` and symlinks \
+                     leading out of it match nothing",
+                )
+            } else {
+                d
+            }
         })
         .collect()
 }

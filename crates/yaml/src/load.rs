@@ -89,11 +89,33 @@ pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
     // becomes an error at the end of what was read (the documents before it are kept).
     let run =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Loader::new(text, limits).run(&mut documents).err()));
-    let error = run.unwrap_or_else(|_| {
+    let mut error = run.unwrap_or_else(|_| {
         let message = "internal YAML parser error".to_owned();
         Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
     });
+    // A character YAML does not allow (NUL, ESC, …): go-yaml stops reading there ("control
+    // characters are not allowed"), and saphyr either stops with whatever it expected next
+    // ("unexpected end of stream") or reads on. Either way: the error is that character, and
+    // only the documents before it count.
+    if let Some((at, c)) = text.char_indices().find(|&(_, c)| !is_printable(c))
+        && error.as_ref().is_none_or(|e| at <= e.offset)
+    {
+        let what = match c {
+            '\0' => "NUL".to_owned(),
+            c => format!("U+{:04X}", u32::from(c)),
+        };
+        let message = format!("invalid character {what}: YAML allows only printable characters, tab and line breaks");
+        documents.retain(|d| d.range.end <= at);
+        error = Some(located(text, ErrorKind::Syntax, message, at, documents.len()));
+    }
     Stream { documents, error }
+}
+
+/// YAML's `c-printable`: tab, line feed, carriage return, printable ASCII, NEL and the
+/// printable ranges of Unicode (the byte order mark included).
+fn is_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+        || c >= '\u{10000}'
 }
 
 /// Builds an [`Error`] with its line and column.
@@ -407,8 +429,15 @@ impl<'a> Loader<'a> {
     fn alias(&mut self, id: usize, range: Range<usize>) -> Step {
         self.prev_end = self.prev_end.max(range.end);
         let Some(anchored) = self.anchors.get(&id) else {
-            let msg = "alias refers to a node that contains it";
-            return Err(self.error(ErrorKind::RecursiveAlias, msg, range.start));
+            // Either the anchor is still open (the alias is inside the node it names), or it is
+            // in another document: anchors end at `---`, as go-yaml's do.
+            if self.stack.iter().any(|f| f.anchor == id) {
+                let msg = "alias refers to a node that contains it";
+                return Err(self.error(ErrorKind::RecursiveAlias, msg, range.start));
+            }
+            let name = self.text.get(range.clone()).unwrap_or_default().trim_start_matches('*');
+            let msg = format!("unknown anchor '{name}' referenced (anchors do not reach across documents)");
+            return Err(self.error(ErrorKind::Syntax, msg, range.start));
         };
         let (nodes, height) = (anchored.nodes, anchored.height);
         if self.stack.len() + height > self.limits.max_depth {
