@@ -41,11 +41,31 @@ pub enum Rule {
     InvalidSuppression,
     /// The reference no longer matches the one pinned in `driftlint.lock`.
     ReferenceChanged,
+    /// A CRD or XRD that cannot serve as a schema (no versions, a `$ref` loop, a bad keyword).
+    InvalidSchema,
+    /// A field the object's schema does not define.
+    SchemaUnknownField,
+    /// A value of the wrong JSON type for its schema.
+    SchemaTypeMismatch,
+    /// A field the schema requires is missing.
+    SchemaRequiredMissing,
+    /// A value breaks enum, pattern, bounds, lengths, item counts or format.
+    SchemaInvalidValue,
+    /// No schema for an object's (or a Composition's) type.
+    SchemaNotFound,
+    /// A logical error in a Crossplane Composition.
+    CompositionInvalid,
+    /// A Composition field path that the schema of its object does not have.
+    CompositionPatchPath,
+    /// A Composition patch whose value type does not fit its transforms or destination.
+    CompositionPatchType,
+    /// A field the composed resource requires is set neither by its base nor by a patch.
+    CompositionRequiredField,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 26] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -62,6 +82,16 @@ impl Rule {
         Rule::IoError,
         Rule::InvalidSuppression,
         Rule::ReferenceChanged,
+        Rule::InvalidSchema,
+        Rule::SchemaUnknownField,
+        Rule::SchemaTypeMismatch,
+        Rule::SchemaRequiredMissing,
+        Rule::SchemaInvalidValue,
+        Rule::SchemaNotFound,
+        Rule::CompositionInvalid,
+        Rule::CompositionPatchPath,
+        Rule::CompositionPatchType,
+        Rule::CompositionRequiredField,
     ];
 
     pub fn id(self) -> &'static str {
@@ -82,6 +112,16 @@ impl Rule {
             Rule::IoError => "io-error",
             Rule::InvalidSuppression => "invalid-suppression",
             Rule::ReferenceChanged => "reference-changed",
+            Rule::InvalidSchema => "invalid-schema",
+            Rule::SchemaUnknownField => "schema-unknown-field",
+            Rule::SchemaTypeMismatch => "schema-type-mismatch",
+            Rule::SchemaRequiredMissing => "schema-required-missing",
+            Rule::SchemaInvalidValue => "schema-invalid-value",
+            Rule::SchemaNotFound => "schema-not-found",
+            Rule::CompositionInvalid => "composition-invalid",
+            Rule::CompositionPatchPath => "composition-patch-path",
+            Rule::CompositionPatchType => "composition-patch-type",
+            Rule::CompositionRequiredField => "composition-required-field",
         }
     }
 

@@ -84,10 +84,15 @@ pub struct Config {
     pub markdown_template: Option<String>,
     pub fail_level: Option<Severity>,
     pub ignore: Vec<IgnoreEntry>,
+    // --- schema pass (issue 11) ---
+    /// CRD/XRD files, directories or git locations (`schemas:`), as written.
+    pub schemas: Vec<String>,
+    /// `schema-mode:` (`loose` or `strict`).
+    pub schema_mode: Option<crate::schema::Mode>,
 }
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 10] = [
+pub const FIELDS: [(&str, &str, &str); 12] = [
     (
         "reference",
         "string",
@@ -113,6 +118,16 @@ pub const FIELDS: [(&str, &str, &str); 10] = [
         "ignore",
         "ignores",
         "Suppressions: each names an object (CR id or glob), a rule, optionally a field, and a reason.",
+    ),
+    (
+        "schemas",
+        "strings",
+        "CustomResourceDefinitions and Crossplane CompositeResourceDefinitions to validate against: files or directories relative to this file, or git locations (git:REV:PATH).",
+    ),
+    (
+        "schema-mode",
+        "schema-mode",
+        "What a type without a schema is: loose (a warning, the default) or strict (an error).",
     ),
 ];
 
@@ -196,6 +211,15 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
             }
             "rules" => config.rules = d.rules(value)?,
             "ignore" => config.ignore = d.ignores(value)?,
+            "schemas" => config.schemas = d.strings(value)?,
+            "schema-mode" => {
+                config.schema_mode = match d.opt_string(value)? {
+                    None => None,
+                    Some(s) => Some(crate::schema::Mode::parse(&s).ok_or_else(|| {
+                        invalid(value.span.start, format!("unknown schema mode `{s}` (expected loose or strict)"))
+                    })?),
+                }
+            }
             other => {
                 let known: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
                 return Err(invalid(
@@ -368,6 +392,9 @@ impl Config {
             })
             .collect();
         m.insert("ignore".into(), ignore.into());
+        m.insert("schemas".into(), self.schemas.clone().into());
+        let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
+        m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
 }
@@ -398,6 +425,7 @@ pub fn json_schema() -> serde_json::Value {
             "string" => json!({"type": "string"}),
             "strings" => json!({"type": "array", "items": {"type": "string"}}),
             "severity" => severity.clone(),
+            "schema-mode" => json!({"enum": ["loose", "strict"]}),
             "rules" => {
                 let rules: serde_json::Map<String, serde_json::Value> = Rule::ALL
                     .iter()

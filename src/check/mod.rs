@@ -52,6 +52,11 @@ pub struct Settings {
     pub overrides: Option<PathBuf>,
     pub rules: BTreeMap<Rule, Level>,
     pub ignore: Vec<IgnoreEntry>,
+    // --- schema pass (issue 11) ---
+    /// CRD/XRD files, directories or git locations, as written (paths already resolved).
+    pub schemas: Vec<String>,
+    /// `--schema-mode` / `schema-mode:`; `None` is loose.
+    pub schema_mode: Option<crate::schema::Mode>,
 }
 
 /// The outcome of a check.
@@ -145,6 +150,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         correlations = drift.correlations;
         pinned = drift.pinned;
     }
+    if let Some(schemas) = schema_pass(settings, &coll, &mut files)? {
+        diags.extend(schemas);
+    }
     diags.extend(suppress::invalid_suppressions(&coll, &mut files));
 
     suppress::apply_levels(&mut diags, &settings.rules);
@@ -155,9 +163,44 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
 }
 
-/// Whether any pass has its inputs: without one, a check has nothing to check against.
+/// Whether any pass has its inputs. The schema pass always has (without a reference it runs
+/// alone, and flags kinds without a schema), so a check always has work today; the function
+/// stays as the one place that decides.
 pub fn has_work(settings: &Settings) -> bool {
-    settings.reference.is_some()
+    settings.reference.is_some() || schema_pass_runs(settings, false)
+}
+
+/// Whether the schema and Composition passes run: when schemas are known (configured, or
+/// definitions among the inputs), when a schema mode is set, or when there is no reference
+/// (then they are the check). A drift-only setup is not flooded with `schema-not-found`.
+fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
+    settings.reference.is_none()
+        || !settings.schemas.is_empty()
+        || settings.schema_mode.is_some()
+        || definitions_in_inputs
+}
+
+/// The schema pass and the Crossplane Composition pass, when they run.
+fn schema_pass(
+    settings: &Settings,
+    coll: &document::Collection,
+    files: &mut locate::Files,
+) -> Result<Option<Vec<Diagnostic>>, CheckError> {
+    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, coll)?;
+    // Schema files are shown like inputs when a finding points into them.
+    for source in loaded.sources {
+        if let SourcePath::File(p) = source.path {
+            files.preset(p, source.text);
+        }
+    }
+    if !schema_pass_runs(settings, !loaded.registry.is_empty()) {
+        return Ok(None);
+    }
+    let mode = settings.schema_mode.unwrap_or_default();
+    let mut out = loaded.diagnostics;
+    out.extend(crate::schema::pass::run(coll, &loaded.registry, mode));
+    out.extend(crate::crossplane::run(coll, &loaded.registry, mode));
+    Ok(Some(out))
 }
 
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the

@@ -49,6 +49,36 @@ pub struct Args {
     pub origin_root: Option<PathBuf>,
     #[command(flatten)]
     pub scope: ScopeArgs,
+    #[command(flatten)]
+    pub schema: SchemaArgs,
+}
+
+/// The schema pass (issue 11): CRD/XRD schemas and what a type without one is.
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// CustomResourceDefinitions and Crossplane CompositeResourceDefinitions to validate
+    /// against: a file, a directory, or a git location `git:REV:PATH` (repeatable; added to
+    /// `schemas:` of the configuration file).
+    #[arg(long = "schemas", value_name = "PATH", help_heading = "Schemas")]
+    pub schemas: Vec<String>,
+    /// A type without a schema is a warning (loose, the default) or an error (strict). A
+    /// Composition's `crossplane.io/composition-schema-aware-validation-mode` annotation wins.
+    #[arg(long, value_name = "MODE", value_parser = ["loose", "strict"], help_heading = "Schemas")]
+    pub schema_mode: Option<String>,
+}
+
+impl SchemaArgs {
+    /// `schemas:` of the file (relative to it) followed by `--schemas` (as given).
+    fn schemas(&self, cfg: &Config) -> Vec<String> {
+        let from_file = cfg.schemas.iter().map(|s| {
+            if git::is_location(s) { s.clone() } else { cfg.resolve(s).display().to_string() }
+        });
+        from_file.chain(self.schemas.iter().cloned()).collect()
+    }
+
+    fn mode(&self, cfg: &Config) -> Option<crate::schema::Mode> {
+        self.schema_mode.as_deref().and_then(crate::schema::Mode::parse).or(cfg.schema_mode)
+    }
 }
 
 /// Changed-file scopes: which findings a commit or a pull request is shown.
@@ -221,6 +251,8 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         overrides: from_cli(&args.overrides, &cfg.overrides),
         rules: cfg.rules.clone(),
         ignore: cfg.ignore.clone(),
+        schemas: args.schema.schemas(cfg),
+        schema_mode: args.schema.mode(cfg),
     })
 }
 
