@@ -491,7 +491,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, markdown-template, fail-level, ignore)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, markdown-template, fail-level, ignore, schemas, schema-mode)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -1,13 +1,16 @@
 //! `driftlint check`: the linter pipeline.
 //!
-//! inputs → documents → reference (load, compile) → the comparison engine → findings
-//! (field drift located in the manifest and in the template, missing and unmatched objects,
-//! group rules) → rule levels → suppressions → sorted diagnostics.
+//! inputs → documents → passes (drift against a reference: [`drift`]; schemas: [`crate::schema`];
+//! Crossplane Compositions: [`crate::crossplane`]) → rule levels → suppressions → sorted
+//! diagnostics.
 //!
 //! The pipeline returns data ([`Report`]); printing and exit codes belong to the CLI, and the
 //! output formats to [`crate::report`]. A problem the user fixes by editing a checked file or
-//! the reference is a diagnostic; a problem that stops the run (no reference, unreadable diff
-//! config) is a [`CheckError`].
+//! the reference is a diagnostic; a problem that stops the run (an unreadable diff config, a
+//! git location that does not resolve) is a [`CheckError`].
+//!
+//! Without a reference the drift pass does not run and the schema and Composition passes are
+//! the check (a kind without a schema is still flagged, so an empty check is not silent).
 
 pub mod config;
 pub mod drift;
@@ -78,8 +81,6 @@ pub struct Report {
 /// A check that could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    #[error("no reference configured: pass --reference or set `reference:` in .driftlint.yaml")]
-    NoReference,
     #[error("reference {} does not exist", .0.display())]
     ReferenceNotFound(PathBuf),
     #[error("invalid diff config {}: {message}", path.display())]
@@ -124,9 +125,6 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 /// Runs the linter on inputs already read (from the work tree, or from a git state): the
 /// documents are read once, then each pass whose inputs are configured runs over them.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
-    if !has_work(settings) {
-        return Err(CheckError::NoReference);
-    }
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match &settings.reference {
         Some(location) => Some(pinned::open_reference(location, &settings.git_start)?),
@@ -161,13 +159,6 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let mut sources = coll.sources;
     sources.extend(files.into_sources());
     Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
-}
-
-/// Whether any pass has its inputs. The schema pass always has (without a reference it runs
-/// alone, and flags kinds without a schema), so a check always has work today; the function
-/// stays as the one place that decides.
-pub fn has_work(settings: &Settings) -> bool {
-    settings.reference.is_some() || schema_pass_runs(settings, false)
 }
 
 /// Whether the schema and Composition passes run: when schemas are known (configured, or

@@ -82,10 +82,11 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         .and_then(Mode::parse)
         .unwrap_or(default_mode);
     let xr = spec.get("compositeTypeRef").map_or(Avail::Missing, |r| lookup(registry, r, mode, "composite type", &mut out));
+    let xr_kind = spec.get("compositeTypeRef").and_then(|r| text(r, "kind")).unwrap_or("the XR");
     let patch_sets: HashMap<&str, &Node> =
         items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
     if let Some(env) = spec.get("environment") {
-        patches::check_environment(env, xr, &mut out);
+        patches::check_environment(env, xr, xr_kind, &mut out);
     }
     let legacy_functions = !items(spec, "functions").is_empty();
     for resource in items(spec, "resources") {
@@ -95,7 +96,9 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         } else {
             Avail::Missing
         };
-        let written = patches::check_resource(resource, &patch_sets, Schemas { xr, composed }, &mut out);
+        let composed_kind = text(base, "kind").unwrap_or("the composed resource");
+        let schemas = Schemas { xr, composed, xr_kind, composed_kind };
+        let written = patches::check_resource(resource, &patch_sets, schemas, &mut out);
         if let (false, Avail::Schema(schema)) = (legacy_functions, composed) {
             render::check_base(base_key, base, schema, &written, &mut out);
         }

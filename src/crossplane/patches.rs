@@ -51,6 +51,9 @@ pub struct Written {
 pub struct Schemas<'a> {
     pub xr: Avail<'a>,
     pub composed: Avail<'a>,
+    /// The kinds, for messages.
+    pub xr_kind: &'a str,
+    pub composed_kind: &'a str,
 }
 
 impl<'a> Schemas<'a> {
@@ -59,6 +62,14 @@ impl<'a> Schemas<'a> {
             Side::Xr => self.xr,
             Side::Composed => self.composed,
             Side::Env => Avail::Unchecked,
+        }
+    }
+
+    fn kind(&self, side: Side) -> &'a str {
+        match side {
+            Side::Xr => self.xr_kind,
+            Side::Composed => self.composed_kind,
+            Side::Env => "the environment",
         }
     }
 }
@@ -88,7 +99,7 @@ pub fn check_resource(
                 if let Some((k, v)) = item.entry(key) {
                     let path = fieldpath::parse(v.as_str().unwrap_or_default()).unwrap_or_default();
                     if let Err(why) = types::resolve(composed, &path) {
-                        out.push(path_finding(&k.span, key, v, &why));
+                        out.push(path_finding(&k.span, key, v, schemas.composed_kind, &why));
                     }
                 }
             }
@@ -98,19 +109,19 @@ pub fn check_resource(
 }
 
 /// Checks `spec.environment.patches` (between the XR and the environment).
-pub fn check_environment(env: &Node, xr: Avail, out: &mut Vec<Finding>) {
-    let schemas = Schemas { xr, composed: Avail::Unchecked };
+pub fn check_environment(env: &Node, xr: Avail, xr_kind: &str, out: &mut Vec<Finding>) {
+    let schemas = Schemas { xr, composed: Avail::Unchecked, xr_kind, composed_kind: "" };
     for patch in items(env, "patches") {
         check_patch(patch, true, schemas, out);
     }
 }
 
-fn path_finding(span: &Range<usize>, key: &str, v: &Node, why: &str) -> Finding {
+fn path_finding(span: &Range<usize>, key: &str, v: &Node, kind: &str, why: &str) -> Finding {
     Finding {
         rule: Rule::CompositionPatchPath,
         severity: Severity::Error,
         span: span.clone(),
-        message: format!("`{key}: {}` does not exist: {why}", v.as_str().unwrap_or_default()),
+        message: format!("`{key}: {}` does not exist in {kind}: {why}", v.as_str().unwrap_or_default()),
     }
 }
 
@@ -147,7 +158,7 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
             Avail::Schema(schema) => match types::resolve(schema, &path) {
                 Ok(t) => source_type = t,
                 Err(why) => {
-                    out.push(path_finding(&k.span, "fromFieldPath", v, &why));
+                    out.push(path_finding(&k.span, "fromFieldPath", v, schemas.kind(from), &why));
                     valid = false;
                 }
             },
@@ -165,7 +176,7 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
         Avail::Schema(schema) => match types::resolve(schema, &to_path) {
             Ok(t) => Some(t),
             Err(why) => {
-                out.push(path_finding(&to_key.span, "toFieldPath", to_value, &why));
+                out.push(path_finding(&to_key.span, "toFieldPath", to_value, schemas.kind(to), &why));
                 valid = false;
                 None
             }

@@ -52,7 +52,7 @@ pub fn resolve(schema: &Schema, path: &[Segment]) -> Result<VType, String> {
                 } else if let Some(a) = node.additional.as_deref() {
                     node = a;
                 } else {
-                    return Err(format!("`{}` is not in the schema", shown()));
+                    return Err(format!("no field `{}`", shown()));
                 }
             }
             Segment::Index(idx) => {
