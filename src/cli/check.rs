@@ -70,9 +70,10 @@ pub struct SchemaArgs {
 impl SchemaArgs {
     /// `schemas:` of the file (relative to it) followed by `--schemas` (as given).
     fn schemas(&self, cfg: &Config) -> Vec<String> {
-        let from_file = cfg.schemas.iter().map(|s| {
-            if git::is_location(s) { s.clone() } else { cfg.resolve(s).display().to_string() }
-        });
+        let from_file = cfg
+            .schemas
+            .iter()
+            .map(|s| if git::is_location(s) { s.clone() } else { cfg.resolve(s).display().to_string() });
         from_file.chain(self.schemas.iter().cloned()).collect()
     }
 

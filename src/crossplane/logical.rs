@@ -147,11 +147,8 @@ fn resource_names(spec: &Node, functions: bool, p: &mut Problems) {
             Some((k, _)) if !first_named && !functions && i > 0 => {
                 p.add(&k.span, "a named resource after an anonymous one: name all resources or none")
             }
-            Some((k, n)) => {
-                if !seen.insert(n) {
-                    p.add(&k.span, format!("resource name `{n}` is used twice"));
-                }
-            }
+            Some((k, n)) if !seen.insert(n) => p.add(&k.span, format!("resource name `{n}` is used twice")),
+            Some(_) => {}
             None => {}
         }
     }

@@ -81,7 +81,8 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         .and_then(|a| text(a, logical::MODE_ANNOTATION))
         .and_then(Mode::parse)
         .unwrap_or(default_mode);
-    let xr = spec.get("compositeTypeRef").map_or(Avail::Missing, |r| lookup(registry, r, mode, "composite type", &mut out));
+    let xr =
+        spec.get("compositeTypeRef").map_or(Avail::Missing, |r| lookup(registry, r, mode, "composite type", &mut out));
     let xr_kind = spec.get("compositeTypeRef").and_then(|r| text(r, "kind")).unwrap_or("the XR");
     let patch_sets: HashMap<&str, &Node> =
         items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
@@ -113,7 +114,9 @@ fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: 
     let kind = text(node, "kind").unwrap_or_default();
     let message = match registry.lookup(api_version, kind) {
         Lookup::Found(s) => return Avail::Schema(s),
-        Lookup::NoVersion => format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it"),
+        Lookup::NoVersion => {
+            format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it")
+        }
         Lookup::NoKind => format!("no schema for the {what} `{kind}` ({api_version}): no CRD or XRD defines it"),
     };
     let span = node.entry("kind").map_or(node.span.clone(), |(k, _)| k.span.clone());

@@ -132,10 +132,8 @@ pub fn check_transform(t: &Node, p: &mut Problems) {
     };
     let key = &key.span;
     match ty {
-        "map" => {
-            if !matches!(&block.value, driftlint_yaml::NodeValue::Mapping(m) if !m.is_empty()) {
-                p.add(key, "a map transform needs at least one pair");
-            }
+        "map" if !matches!(&block.value, driftlint_yaml::NodeValue::Mapping(m) if !m.is_empty()) => {
+            p.add(key, "a map transform needs at least one pair")
         }
         "match" => match_transform(block, key, p),
         "math" => {

@@ -170,7 +170,8 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
         };
     }
     // The destination: toFieldPath, else the same path as fromFieldPath.
-    let (to_key, to_value) = patch.entry("toFieldPath").or_else(|| (!combine).then(|| patch.entry("fromFieldPath"))?)?;
+    let (to_key, to_value) =
+        patch.entry("toFieldPath").or_else(|| (!combine).then(|| patch.entry("fromFieldPath"))?)?;
     let to_path = fieldpath::parse(to_value.as_str()?).ok()?;
     let dest_type = match schemas.of(to) {
         Avail::Schema(schema) => match types::resolve(schema, &to_path) {
@@ -187,15 +188,19 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
     if !valid {
         return None;
     }
-    let written =
-        (to == Side::Composed).then(|| Written { path: to_path, to_span: to_key.span.clone(), guaranteed });
+    let written = (to == Side::Composed).then(|| Written { path: to_path, to_span: to_key.span.clone(), guaranteed });
     let Some(dest_type) = dest_type else { return written };
     let mut value = if combine { VType::Is(crate::schema::Type::String) } else { source_type };
     for t in items(patch, "transforms") {
         match types::transform(t, value) {
             Ok(next) => value = next,
             Err(why) => {
-                out.push(Finding { rule: Rule::CompositionPatchType, severity: Severity::Error, span: t.span.clone(), message: why });
+                out.push(Finding {
+                    rule: Rule::CompositionPatchType,
+                    severity: Severity::Error,
+                    span: t.span.clone(),
+                    message: why,
+                });
                 return written;
             }
         }

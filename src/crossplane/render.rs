@@ -45,7 +45,15 @@ type Writes<'w> = [(&'w [Segment], &'w Written)];
 impl Walk<'_> {
     /// `node` is present in the rendered resource; `base` is its part of the base, if any;
     /// `anchor` is where a field missing from it is shown.
-    fn object(&mut self, schema: &Schema, base: Option<&Node>, anchor: &Range<usize>, writes: &Writes, at: &str, depth: usize) {
+    fn object(
+        &mut self,
+        schema: &Schema,
+        base: Option<&Node>,
+        anchor: &Range<usize>,
+        writes: &Writes,
+        at: &str,
+        depth: usize,
+    ) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -129,7 +137,15 @@ impl Walk<'_> {
         }
     }
 
-    fn array(&mut self, schema: &Schema, base: Option<&Node>, anchor: &Range<usize>, writes: &Writes, at: &str, depth: usize) {
+    fn array(
+        &mut self,
+        schema: &Schema,
+        base: Option<&Node>,
+        anchor: &Range<usize>,
+        writes: &Writes,
+        at: &str,
+        depth: usize,
+    ) {
         let Some(items) = schema.items.as_deref() else { return };
         let base_items: &[Node] = match base.map(|b| &b.value) {
             Some(NodeValue::Sequence(s)) => s,
@@ -144,8 +160,11 @@ impl Walk<'_> {
             }
         }
         for i in indices {
-            let child_writes: Vec<(&[Segment], &Written)> =
-                writes.iter().filter(|(p, _)| p.first() == Some(&Segment::Index(i))).map(|(p, w)| (&p[1..], *w)).collect();
+            let child_writes: Vec<(&[Segment], &Written)> = writes
+                .iter()
+                .filter(|(p, _)| p.first() == Some(&Segment::Index(i)))
+                .map(|(p, w)| (&p[1..], *w))
+                .collect();
             if child_writes.iter().any(|(p, _)| p.is_empty()) {
                 continue;
             }

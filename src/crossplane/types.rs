@@ -43,7 +43,11 @@ pub fn resolve(schema: &Schema, path: &[Segment]) -> Result<VType, String> {
         match seg {
             Segment::Field(name) => {
                 if node.ty.is_some_and(|t| t != Type::Object) {
-                    return Err(format!("`{}` is a {}, it has no field `{name}`", super::fieldpath::to_string(&path[..i]), node.ty.map_or("", Type::name)));
+                    return Err(format!(
+                        "`{}` is a {}, it has no field `{name}`",
+                        super::fieldpath::to_string(&path[..i]),
+                        node.ty.map_or("", Type::name)
+                    ));
                 }
                 if let Some(p) = node.properties.get(name) {
                     node = p;

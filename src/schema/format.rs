@@ -95,7 +95,7 @@ fn is_cidr(s: &str) -> bool {
 
 fn is_base64(s: &str) -> bool {
     let body = s.trim_end_matches('=');
-    s.len() % 4 == 0
+    s.len().is_multiple_of(4)
         && s.len() - body.len() <= 2
         && body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }

@@ -242,8 +242,12 @@ mod tests {
         let (r, diags) = registry(
             "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nspec:\n  group: g.io\n  names: {kind: XK}\n  claimNames: {kind: K}\n  versions:\n    - {name: v1, served: true, schema: {openAPIV3Schema: {type: object}}}\n---\napiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nspec:\n  group: g.io\n  names: {kind: XNone}\n",
         );
-        assert!(matches!(r.lookup("g.io/v1", "XK"), Lookup::Found(s) if s.properties["spec"].properties.contains_key("claimRef")));
-        assert!(matches!(r.lookup("g.io/v1", "K"), Lookup::Found(s) if s.properties["spec"].properties.contains_key("resourceRef")));
+        assert!(
+            matches!(r.lookup("g.io/v1", "XK"), Lookup::Found(s) if s.properties["spec"].properties.contains_key("claimRef"))
+        );
+        assert!(
+            matches!(r.lookup("g.io/v1", "K"), Lookup::Found(s) if s.properties["spec"].properties.contains_key("resourceRef"))
+        );
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].rule, Rule::InvalidSchema);
         assert!(diags[0].message.contains("no `versions`"), "{}", diags[0].message);

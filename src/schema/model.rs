@@ -116,7 +116,10 @@ impl Schema {
 
     /// A string with an `enum`.
     pub fn string_enum(values: &[&str]) -> Schema {
-        Schema { enumeration: values.iter().map(|v| Value::String(v.to_string())).collect(), ..Schema::of(Type::String) }
+        Schema {
+            enumeration: values.iter().map(|v| Value::String(v.to_string())).collect(),
+            ..Schema::of(Type::String)
+        }
     }
 
     /// An array of `items`.
@@ -335,7 +338,9 @@ mod tests {
         assert!(s.properties["a"].preserve_unknown);
         assert_eq!(s.properties["c"].ty, None);
         // A reference that resolves is expanded in place.
-        let (s, problems) = compile_text("type: object\nproperties:\n  a: {$ref: '#/definitions/x'}\ndefinitions:\n  x: {type: integer}\n");
+        let (s, problems) = compile_text(
+            "type: object\nproperties:\n  a: {$ref: '#/definitions/x'}\ndefinitions:\n  x: {type: integer}\n",
+        );
         assert!(problems.is_empty());
         assert_eq!(s.properties["a"].ty, Some(Type::Integer));
     }

@@ -242,7 +242,10 @@ pub fn show(pointer: &str) -> String {
     if pointer.is_empty() {
         return "the object".into();
     }
-    format!("`{}`", pointer[1..].split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect::<Vec<_>>().join("."))
+    format!(
+        "`{}`",
+        pointer[1..].split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect::<Vec<_>>().join(".")
+    )
 }
 
 fn escape(key: &str) -> String {

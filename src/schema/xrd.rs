@@ -118,7 +118,13 @@ fn standard_spec(flavour: Flavour) -> Vec<(&'static str, Schema)> {
 fn standard_status() -> Vec<(&'static str, Schema)> {
     let time = || Schema { format: Some("date-time".into()), ..string() };
     let condition = Schema::object(
-        [("type", string()), ("status", string()), ("reason", string()), ("lastTransitionTime", time()), ("message", string())],
+        [
+            ("type", string()),
+            ("status", string()),
+            ("reason", string()),
+            ("lastTransitionTime", time()),
+            ("message", string()),
+        ],
         &["type", "status", "reason", "lastTransitionTime"],
     );
     vec![

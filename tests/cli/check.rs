@@ -100,7 +100,8 @@ fn usage_and_configuration_errors_exit_2() {
     let r = run_in(dir.path(), &["check", "--isolated"], None);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("no problems found"), "{}", r.stdout);
-    std::fs::write(dir.path().join("w.yaml"), "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\n").unwrap();
+    std::fs::write(dir.path().join("w.yaml"), "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\n")
+        .unwrap();
     let r = run_in(dir.path(), &["check", "--isolated"], None);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("warning[schema-not-found]"), "{}", r.stdout);

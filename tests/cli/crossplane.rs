@@ -15,7 +15,11 @@ fn findings(v: &serde_json::Value) -> Vec<(String, String, String)> {
         .map(|d| {
             let file = d["file"].as_str().unwrap_or("");
             let file = file.rsplit('/').next().unwrap_or(file);
-            (d["rule"].as_str().unwrap().into(), d["severity"].as_str().unwrap().into(), format!("{file}:{}", d["line"]))
+            (
+                d["rule"].as_str().unwrap().into(),
+                d["severity"].as_str().unwrap().into(),
+                format!("{file}:{}", d["line"]),
+            )
         })
         .collect()
 }
@@ -69,7 +73,13 @@ fn design_doc_compositions_without_schemas() {
     let (code, found) = check(false, &["--schema-mode", "strict", "fixtures/crossplane/invalid.yaml"]);
     assert_eq!(
         (code, found),
-        (1, owned(&[("schema-not-found", "error", "invalid.yaml:10"), ("schema-not-found", "error", "invalid.yaml:15")]))
+        (
+            1,
+            owned(&[
+                ("schema-not-found", "error", "invalid.yaml:10"),
+                ("schema-not-found", "error", "invalid.yaml:15")
+            ])
+        )
     );
 }
 
@@ -91,7 +101,8 @@ fn instances_against_the_xrd_derived_schema() {
 
 #[test]
 fn human_output_names_file_line_and_rule() {
-    let r = run(&["check", "--isolated", "--schemas", "fixtures/crossplane/schemas", "fixtures/crossplane/invalid.yaml"]);
+    let r =
+        run(&["check", "--isolated", "--schemas", "fixtures/crossplane/schemas", "fixtures/crossplane/invalid.yaml"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stdout.contains("error[composition-patch-type]"), "{}", r.stdout);
     assert!(r.stdout.contains("fixtures/crossplane/invalid.yaml:31:11"), "{}", r.stdout);
@@ -123,8 +134,13 @@ fn bad_schemas_are_diagnostics_at_their_line_and_other_checks_still_run() {
         "schemas/xrd.yaml",
         "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nmetadata:\n  name: xs.example.org\nspec:\n  group: example.org\n  names: {kind: X, plural: xs}\n",
     );
-    write(dir.path(), "widget.yaml", "apiVersion: example.org/v1\nkind: Widget\nspec:\n  size: big\n  a: {anything: 1}\n");
-    let r = run_in(dir.path(), &["check", "--isolated", "--format", "json", "--schemas", "schemas", "widget.yaml"], None);
+    write(
+        dir.path(),
+        "widget.yaml",
+        "apiVersion: example.org/v1\nkind: Widget\nspec:\n  size: big\n  a: {anything: 1}\n",
+    );
+    let r =
+        run_in(dir.path(), &["check", "--isolated", "--format", "json", "--schemas", "schemas", "widget.yaml"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let found = findings(&json(&r));
     for expected in [
@@ -134,7 +150,10 @@ fn bad_schemas_are_diagnostics_at_their_line_and_other_checks_still_run() {
         // The rest of the loop's schema still validates the instance.
         ("schema-type-mismatch", "error", "widget.yaml:4"),
     ] {
-        assert!(found.contains(&(expected.0.into(), expected.1.into(), expected.2.into())), "{expected:?} in {found:?}");
+        assert!(
+            found.contains(&(expected.0.into(), expected.1.into(), expected.2.into())),
+            "{expected:?} in {found:?}"
+        );
     }
     // The $ref loop accepts anything below it: no finding for `a`.
     assert!(!found.iter().any(|f| f.2 == "widget.yaml:5"), "{found:?}");
@@ -145,7 +164,11 @@ fn configuration_keys_and_no_reference_behaviour() {
     let dir = tempfile::tempdir().unwrap();
     let schemas = root().join("fixtures/crossplane/schemas");
     write(dir.path(), ".driftlint.yaml", &format!("schemas: [{}]\nschema-mode: strict\n", schemas.display()));
-    write(dir.path(), "x.yaml", "apiVersion: database.example.org/v1alpha1\nkind: XPostgreSQLInstance\nmetadata: {name: a}\nspec:\n  parameters: {storageGB: 20}\n---\napiVersion: example.org/v1\nkind: Unknown\nmetadata: {name: b}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    write(
+        dir.path(),
+        "x.yaml",
+        "apiVersion: database.example.org/v1alpha1\nkind: XPostgreSQLInstance\nmetadata: {name: a}\nspec:\n  parameters: {storageGB: 20}\n---\napiVersion: example.org/v1\nkind: Unknown\nmetadata: {name: b}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+    );
     // Strict from the file: the unknown custom kind is an error, and so is the built-in kind.
     let r = run_in(dir.path(), &["check", "--format", "json"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
