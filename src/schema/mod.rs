@@ -75,6 +75,7 @@ pub struct Registry {
     kinds: HashMap<(String, String), Vec<Version>>,
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
+    patterns: model::Patterns,
 }
 
 /// `(group, version)` of an apiVersion (`v1` is the core group `""`).
@@ -151,7 +152,7 @@ impl Registry {
             let compiled = match own {
                 Some(node) => {
                     self.compilations += 1;
-                    let (schema, problems) = model::compile(node);
+                    let (schema, problems) = model::compile_with(node, &mut self.patterns);
                     for p in problems {
                         problem(&p.span, format!("schema of `{kind}` {name}: {}", p.message));
                     }

@@ -7,9 +7,11 @@
 //! place in the schema's file, and the node concerned accepts anything, so one bad schema never
 //! stops the other checks. This module knows nothing of instances or Compositions.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
-use driftlint_gotmpl::funcs::regex::GoRegex;
+use driftlint_gotmpl::GoRegex;
 use driftlint_yaml::{Node, NodeValue};
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -84,7 +86,7 @@ pub struct Schema {
 #[derive(Clone, Debug)]
 pub struct Pattern {
     pub source: String,
-    pub regex: std::sync::Arc<GoRegex>,
+    pub regex: Arc<GoRegex>,
 }
 
 /// `minimum`/`maximum` with its `exclusive…` flag.
@@ -145,21 +147,31 @@ pub struct SchemaProblem {
     pub message: String,
 }
 
+/// Compiled `pattern`s by source: provider CRDs repeat the same few patterns across kinds and
+/// versions, and compiling a regex costs more than the rest of a schema.
+pub type Patterns = HashMap<String, Result<Arc<GoRegex>, String>>;
+
 /// Compiles `node` (an `openAPIV3Schema`); `$ref`s resolve as JSON pointers inside it.
 pub fn compile(node: &Node) -> (Schema, Vec<SchemaProblem>) {
-    let mut c = Compiler { root: node, problems: Vec::new(), refs: Vec::new() };
+    compile_with(node, &mut Patterns::new())
+}
+
+/// [`compile`], reusing (and adding to) the patterns compiled so far.
+pub fn compile_with(node: &Node, patterns: &mut Patterns) -> (Schema, Vec<SchemaProblem>) {
+    let mut c = Compiler { root: node, problems: Vec::new(), refs: Vec::new(), patterns };
     let schema = c.node(node, 0);
     (schema, c.problems)
 }
 
-struct Compiler<'a> {
+struct Compiler<'a, 'p> {
     root: &'a Node,
     problems: Vec<SchemaProblem>,
     /// The `$ref`s being expanded (a loop if one repeats).
     refs: Vec<String>,
+    patterns: &'p mut Patterns,
 }
 
-impl<'a> Compiler<'a> {
+impl<'a> Compiler<'a, '_> {
     fn problem(&mut self, span: &Range<usize>, message: String) {
         self.problems.push(SchemaProblem { span: span.clone(), message });
     }
@@ -212,10 +224,17 @@ impl<'a> Compiler<'a> {
                     _ => self.problem(&k.span, "`enum` must be a list".into()),
                 },
                 "pattern" => match v.as_str() {
-                    Some(p) => match driftlint_gotmpl::compile_go_regex(p) {
-                        Ok(regex) => s.pattern = Some(Pattern { source: p.to_string(), regex: regex.into() }),
-                        Err(e) => self.problem(&k.span, format!("`pattern` does not compile: {e}")),
-                    },
+                    Some(p) => {
+                        let compiled = self
+                            .patterns
+                            .entry(p.to_string())
+                            .or_insert_with(|| driftlint_gotmpl::compile_go_regex(p).map(Arc::new))
+                            .clone();
+                        match compiled {
+                            Ok(regex) => s.pattern = Some(Pattern { source: p.to_string(), regex }),
+                            Err(e) => self.problem(&k.span, format!("`pattern` does not compile: {e}")),
+                        }
+                    }
                     None => self.problem(&k.span, "`pattern` must be a string".into()),
                 },
                 "minimum" => s.minimum = self.number(k, v).map(|value| Bound { value, exclusive: false }),

@@ -168,41 +168,50 @@ impl Walker {
 
 /// The first value keyword `node` (of an accepted type) breaks, as a message.
 pub fn value_problem(node: &Node, schema: &Schema) -> Option<String> {
-    let json = node.to_json();
-    if !schema.enumeration.is_empty() && !schema.enumeration.iter().any(|e| json_equal(e, &json)) {
-        let allowed: Vec<String> = schema.enumeration.iter().map(Value::to_string).collect();
-        return Some(format!("{json} is not one of {}", allowed.join(", ")));
+    // The JSON form is built only for what needs it (an enum, a message): collections are not
+    // copied at every level of the walk.
+    if !schema.enumeration.is_empty() {
+        let json = node.to_json();
+        if !schema.enumeration.iter().any(|e| json_equal(e, &json)) {
+            let allowed: Vec<String> = schema.enumeration.iter().map(Value::to_string).collect();
+            return Some(format!("{json} is not one of {}", allowed.join(", ")));
+        }
     }
-    match &json {
-        Value::String(s) => {
+    let shown = || node.to_json().to_string();
+    match &node.value {
+        NodeValue::String(s) => {
             let len = s.chars().count() as u64;
             if let Some(min) = schema.min_length.filter(|m| len < *m) {
-                return Some(format!("{json} is shorter than {min} characters"));
+                return Some(format!("{} is shorter than {min} characters", shown()));
             }
             if let Some(max) = schema.max_length.filter(|m| len > *m) {
-                return Some(format!("{json} is longer than {max} characters"));
+                return Some(format!("{} is longer than {max} characters", shown()));
             }
             if let Some(p) = &schema.pattern
                 && !p.regex.is_match(s)
             {
-                return Some(format!("{json} does not match the pattern `{}`", p.source));
+                return Some(format!("{} does not match the pattern `{}`", shown(), p.source));
             }
             if let Some(f) = &schema.format
                 && let Some(false) = format::check(f, s)
             {
-                return Some(format!("{json} is not a valid {f}"));
+                return Some(format!("{} is not a valid {f}", shown()));
             }
         }
-        Value::Number(n) => {
-            let v = n.as_f64().unwrap_or_default();
+        NodeValue::Int(_) | NodeValue::Float(_) => {
+            let v = match node.value {
+                NodeValue::Int(i) => i as f64,
+                NodeValue::Float(f) => f,
+                _ => return None,
+            };
             if let Some(b) = schema.minimum.filter(|b| below(v, b)) {
-                return Some(format!("{json} is less than the minimum {}", bound_text(&b)));
+                return Some(format!("{} is less than the minimum {}", shown(), bound_text(&b)));
             }
             if let Some(b) = schema.maximum.filter(|b| above(v, b)) {
-                return Some(format!("{json} is greater than the maximum {}", bound_text(&b)));
+                return Some(format!("{} is greater than the maximum {}", shown(), bound_text(&b)));
             }
         }
-        Value::Array(items) => {
+        NodeValue::Sequence(items) => {
             let len = items.len() as u64;
             if let Some(min) = schema.min_items.filter(|m| len < *m) {
                 return Some(format!("has {len} items, fewer than {min}"));
