@@ -61,11 +61,13 @@ pub enum Rule {
     CompositionPatchType,
     /// A field the composed resource requires is set neither by its base nor by a patch.
     CompositionRequiredField,
+    /// Checks of a Composition skipped because functions decide its resources (a note).
+    CompositionSkipped,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 26] = [
+    pub const ALL: [Rule; 27] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -92,6 +94,7 @@ impl Rule {
         Rule::CompositionPatchPath,
         Rule::CompositionPatchType,
         Rule::CompositionRequiredField,
+        Rule::CompositionSkipped,
     ];
 
     pub fn id(self) -> &'static str {
@@ -122,6 +125,7 @@ impl Rule {
             Rule::CompositionPatchPath => "composition-patch-path",
             Rule::CompositionPatchType => "composition-patch-type",
             Rule::CompositionRequiredField => "composition-required-field",
+            Rule::CompositionSkipped => "composition-skipped",
         }
     }
 

@@ -73,6 +73,11 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
     let Some(spec) = root.get("spec") else { return out };
     if text(spec, "mode") == Some("Pipeline") {
         // Functions produce the resources: nothing to look up or render.
+        out.push(skipped(
+            spec,
+            "mode",
+            "mode Pipeline: functions produce the resources, so only the logical checks ran",
+        ));
         return out;
     }
     let mode = root
@@ -90,6 +95,13 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         patches::check_environment(env, xr, xr_kind, &mut out);
     }
     let legacy_functions = !items(spec, "functions").is_empty();
+    if legacy_functions {
+        out.push(skipped(
+            spec,
+            "functions",
+            "spec.functions run after the patches and may set any field: the rendered-base checks were skipped",
+        ));
+    }
     for resource in items(spec, "resources") {
         let Some((base_key, base)) = resource.entry("base") else { continue };
         let composed = if text(base, "apiVersion").is_some() && text(base, "kind").is_some() {
@@ -126,6 +138,12 @@ fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: 
     };
     out.push(Finding { rule: Rule::SchemaNotFound, severity: mode.missing_severity(), span, message });
     Avail::Missing
+}
+
+/// The note that functions made some checks impossible, at `key` of `spec`.
+fn skipped(spec: &Node, key: &str, message: &str) -> Finding {
+    let span = key_span(spec, key).unwrap_or_else(|| spec.span.clone());
+    Finding { rule: Rule::CompositionSkipped, severity: Severity::Note, span, message: message.into() }
 }
 
 /// The items of the list at `key` (empty when absent or not a list).

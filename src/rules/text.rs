@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 26] = [
+pub(super) static DOCS: [RuleDoc; 27] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -379,5 +379,21 @@ patches whose XR source field is not itself required is a warning at each such p
         example_lang: "yaml",
         example: "base:\n  spec:\n    forProvider:   # composition-required-field: region\n      dbInstanceClass: db.t2.small",
         fix: "Set the field in the base, or patch it from an XR field that the XRD requires.",
+    },
+    RuleDoc {
+        rule: Rule::CompositionSkipped,
+        default_severity: Severity::Note,
+        summary: "Composition checks skipped because functions decide its resources",
+        what: "A Composition in `mode: Pipeline` is checked only at the logical level: its composition \
+functions produce the composed resources, so no schema is looked up and no patch or base is \
+checked. With the legacy `spec.functions` (Crossplane 1.11 to 1.13) the functions run after the \
+patches and may set any field, so the rendered-base checks (unknown fields, types, required \
+fields) are skipped; patch paths and types are still checked. The location is `mode:` or \
+`functions:`. A note never fails a run.",
+        why: "A clean result should not read as \"every check passed\" when some checks could not run.",
+        example_lang: "yaml",
+        example: "spec:\n  mode: Pipeline   # composition-skipped: functions produce the resources\n  pipeline:\n    - step: patch-and-transform\n      functionRef: {name: function-patch-and-transform}",
+        fix: "Nothing to fix. Validate what the functions render with `crossplane render` piped into \
+`driftlint check -`.",
     },
 ];

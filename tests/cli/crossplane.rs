@@ -186,3 +186,40 @@ fn configuration_keys_and_no_reference_behaviour() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains(".driftlint.yaml:1:14: unknown schema mode `lax`"), "{}", r.stderr);
 }
+
+#[test]
+fn schemas_from_a_git_location_and_pipeline_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let schemas = root().join("fixtures/crossplane/schemas");
+    for f in ["rdsinstance.crd.yaml", "xpostgresqlinstance.xrd.yaml"] {
+        std::fs::create_dir_all(dir.path().join("defs")).unwrap();
+        std::fs::copy(schemas.join(f), dir.path().join("defs").join(f)).unwrap();
+    }
+    super::git(dir.path(), &["init", "-q"]);
+    super::git(dir.path(), &["add", "."]);
+    super::git(dir.path(), &["commit", "-q", "-m", "schemas"]);
+    // The work tree's copy is gone: the schemas come from the commit.
+    std::fs::remove_dir_all(dir.path().join("defs")).unwrap();
+    std::fs::copy(root().join("fixtures/crossplane/invalid.yaml"), dir.path().join("invalid.yaml")).unwrap();
+    let r = run_in(
+        dir.path(),
+        &["check", "--isolated", "--format", "json", "--schemas", "git:HEAD:defs", "invalid.yaml"],
+        None,
+    );
+    assert_eq!((r.code, findings(&json(&r))), (1, owned(&FIVE_ERRORS)), "{}", r.stderr);
+    // A revision that does not exist stops the run.
+    let r = run_in(dir.path(), &["check", "--isolated", "--schemas", "git:nope:defs", "invalid.yaml"], None);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    // mode: Pipeline: only the logical checks, and a note says so (strict, no schemas: no error).
+    write(
+        dir.path(),
+        "pipeline.yaml",
+        "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata: {name: p}\nspec:\n  compositeTypeRef: {apiVersion: example.org/v1, kind: XThing}\n  mode: Pipeline\n  pipeline:\n    - step: render\n      functionRef: {name: function-patch-and-transform}\n",
+    );
+    let r = run_in(
+        dir.path(),
+        &["check", "--isolated", "--format", "json", "--schema-mode", "strict", "pipeline.yaml"],
+        None,
+    );
+    assert_eq!((r.code, findings(&json(&r))), (0, owned(&[("composition-skipped", "note", "pipeline.yaml:6")])));
+}
