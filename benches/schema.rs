@@ -88,7 +88,8 @@ fn main() {
         std::hint::black_box(driftlint::schema::pass::run(&coll, &loaded.registry, driftlint::schema::Mode::Loose));
     });
     let read = time(runs, || {
-        let c = driftlint::input::load_sources(&[schemas.clone()], &driftlint::input::WalkOptions::default());
+        let c =
+            driftlint::input::load_sources(std::slice::from_ref(&schemas), &driftlint::input::WalkOptions::default());
         std::hint::black_box(c);
     });
     let texts: Vec<String> = (0..KINDS).map(crd).collect();
@@ -97,7 +98,9 @@ fn main() {
             std::hint::black_box(driftlint_yaml::parse_stream(t));
         }
     });
-    for (name, t) in [("load+compile", load), ("  of it: read", read), ("  of it: parse", parse), ("validate", validate)] {
+    for (name, t) in
+        [("load+compile", load), ("  of it: read", read), ("  of it: parse", parse), ("validate", validate)]
+    {
         println!("{name:>14}: min {:7.2} ms, median {:7.2} ms", ms(t.0), ms(t.1));
     }
 }
