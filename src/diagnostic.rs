@@ -43,11 +43,33 @@ pub enum Rule {
     ReferenceChanged,
     /// A change to `.driftlint.yaml` (or deleting `driftlint.lock`) that checks less.
     ConfigWeakened,
+    /// A CRD or XRD that cannot serve as a schema (no versions, a `$ref` loop, a bad keyword).
+    InvalidSchema,
+    /// A field the object's schema does not define.
+    SchemaUnknownField,
+    /// A value of the wrong JSON type for its schema.
+    SchemaTypeMismatch,
+    /// A field the schema requires is missing.
+    SchemaRequiredMissing,
+    /// A value breaks enum, pattern, bounds, lengths, item counts or format.
+    SchemaInvalidValue,
+    /// No schema for an object's (or a Composition's) type.
+    SchemaNotFound,
+    /// A logical error in a Crossplane Composition.
+    CompositionInvalid,
+    /// A Composition field path that the schema of its object does not have.
+    CompositionPatchPath,
+    /// A Composition patch whose value type does not fit its transforms or destination.
+    CompositionPatchType,
+    /// A field the composed resource requires is set neither by its base nor by a patch.
+    CompositionRequiredField,
+    /// Checks of a Composition skipped because functions decide its resources (a note).
+    CompositionSkipped,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 28] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -65,6 +87,17 @@ impl Rule {
         Rule::InvalidSuppression,
         Rule::ReferenceChanged,
         Rule::ConfigWeakened,
+        Rule::InvalidSchema,
+        Rule::SchemaUnknownField,
+        Rule::SchemaTypeMismatch,
+        Rule::SchemaRequiredMissing,
+        Rule::SchemaInvalidValue,
+        Rule::SchemaNotFound,
+        Rule::CompositionInvalid,
+        Rule::CompositionPatchPath,
+        Rule::CompositionPatchType,
+        Rule::CompositionRequiredField,
+        Rule::CompositionSkipped,
     ];
 
     pub fn id(self) -> &'static str {
@@ -86,6 +119,17 @@ impl Rule {
             Rule::InvalidSuppression => "invalid-suppression",
             Rule::ReferenceChanged => "reference-changed",
             Rule::ConfigWeakened => "config-weakened",
+            Rule::InvalidSchema => "invalid-schema",
+            Rule::SchemaUnknownField => "schema-unknown-field",
+            Rule::SchemaTypeMismatch => "schema-type-mismatch",
+            Rule::SchemaRequiredMissing => "schema-required-missing",
+            Rule::SchemaInvalidValue => "schema-invalid-value",
+            Rule::SchemaNotFound => "schema-not-found",
+            Rule::CompositionInvalid => "composition-invalid",
+            Rule::CompositionPatchPath => "composition-patch-path",
+            Rule::CompositionPatchType => "composition-patch-type",
+            Rule::CompositionRequiredField => "composition-required-field",
+            Rule::CompositionSkipped => "composition-skipped",
         }
     }
 

@@ -38,6 +38,12 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
     ),
     (Rule::UnmatchedResource, Severity::Note, "when every candidate template declined the object with `doNotMatch`"),
     (Rule::InvalidReference, Severity::Warning, "for what kube-compare only warns about in a reference"),
+    (Rule::SchemaNotFound, Severity::Error, "in strict mode (`--schema-mode strict`, or the Composition's annotation)"),
+    (
+        Rule::CompositionRequiredField,
+        Severity::Warning,
+        "when the field is set only by patches whose composite-resource source is not required",
+    ),
 ];
 
 /// The severities `rule` may be emitted with: its default, then its [`VARIANTS`].

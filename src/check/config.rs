@@ -93,10 +93,15 @@ pub struct Config {
     /// (`rules.value-drift`), a list item (`exclude.GLOB`, `include.GLOB`, `ignore.N`) — from
     /// the key to the end of its value. For findings about the configuration.
     pub spans: BTreeMap<String, std::ops::Range<usize>>,
+    // --- schema pass (issue 11) ---
+    /// CRD/XRD files, directories or git locations (`schemas:`), as written.
+    pub schemas: Vec<String>,
+    /// `schema-mode:` (`loose` or `strict`).
+    pub schema_mode: Option<crate::schema::Mode>,
 }
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 10] = [
+pub const FIELDS: [(&str, &str, &str); 12] = [
     (
         "reference",
         "string",
@@ -131,11 +136,21 @@ pub const FIELDS: [(&str, &str, &str); 10] = [
         "ignores",
         "Suppressions: each names an object (CR id or glob), a rule, optionally a field, and a reason.",
     ),
+    (
+        "schemas",
+        "strings",
+        "CustomResourceDefinitions and Crossplane CompositeResourceDefinitions to validate against: files or directories relative to this file, or git locations (git:REV:PATH).",
+    ),
+    (
+        "schema-mode",
+        "schema-mode",
+        "What a type without a schema is: loose (a warning, the default) or strict (an error).",
+    ),
 ];
 
 /// The keys whose values are paths read by a check: confined to the repository
 /// ([`Config::confined`]).
-pub const PATH_KEYS: [&str; 3] = ["reference", "diff-config", "overrides"];
+pub const PATH_KEYS: [&str; 4] = ["reference", "diff-config", "overrides", "schemas"];
 
 const IGNORE_FIELDS: [&str; 4] = ["object", "rule", "field", "reason"];
 
@@ -254,6 +269,15 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 }
             }
             "ignore" => config.ignore = d.ignores(value)?,
+            "schemas" => config.schemas = d.strings(value)?,
+            "schema-mode" => {
+                config.schema_mode = match d.opt_string(value)? {
+                    None => None,
+                    Some(s) => Some(crate::schema::Mode::parse(&s).ok_or_else(|| {
+                        invalid(value.span.start, format!("unknown schema mode `{s}` (expected loose or strict)"))
+                    })?),
+                }
+            }
             other => {
                 let known: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
                 return Err(invalid(
@@ -513,6 +537,9 @@ impl Config {
             })
             .collect();
         m.insert("ignore".into(), ignore.into());
+        m.insert("schemas".into(), self.schemas.clone().into());
+        let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
+        m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
 }
@@ -550,6 +577,7 @@ pub fn json_schema() -> serde_json::Value {
             "boolean" => json!({"type": "boolean"}),
             "strings" => json!({"type": "array", "items": {"type": "string"}}),
             "severity" => severity.clone(),
+            "schema-mode" => json!({"enum": ["loose", "strict"]}),
             "rules" => {
                 let rules: serde_json::Map<String, serde_json::Value> = Rule::ALL
                     .iter()
@@ -615,7 +643,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

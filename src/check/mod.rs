@@ -1,13 +1,16 @@
 //! `driftlint check`: the linter pipeline.
 //!
-//! inputs → documents → reference (load, compile) → the comparison engine → findings
-//! (field drift located in the manifest and in the template, missing and unmatched objects,
-//! group rules) → rule levels → suppressions → sorted diagnostics.
+//! inputs → documents → passes (drift against a reference: [`drift`]; schemas: [`crate::schema`];
+//! Crossplane Compositions: [`crate::crossplane`]) → rule levels → suppressions → sorted
+//! diagnostics.
 //!
 //! The pipeline returns data ([`Report`]); printing and exit codes belong to the CLI, and the
 //! output formats to [`crate::report`]. A problem the user fixes by editing a checked file or
-//! the reference is a diagnostic; a problem that stops the run (no reference, unreadable diff
-//! config) is a [`CheckError`].
+//! the reference is a diagnostic; a problem that stops the run (an unreadable diff config, a
+//! git location that does not resolve) is a [`CheckError`].
+//!
+//! Without a reference the drift pass does not run and the schema and Composition passes are
+//! the check (a kind without a schema is still flagged, so an empty check is not silent).
 
 pub mod config;
 pub mod drift;
@@ -56,6 +59,11 @@ pub struct Settings {
     /// The configuration file in effect, when there is one: scoped runs compare it with the
     /// base's (`config-weakened`), and `require-lock` findings point into it.
     pub config: Option<Config>,
+    // --- schema pass (issue 11) ---
+    /// CRD/XRD files, directories or git locations, as written (paths already resolved).
+    pub schemas: Vec<String>,
+    /// `--schema-mode` / `schema-mode:`; `None` is loose.
+    pub schema_mode: Option<crate::schema::Mode>,
 }
 
 /// The outcome of a check.
@@ -77,8 +85,6 @@ pub struct Report {
 /// A check that could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    #[error("no reference configured: pass --reference or set `reference:` in .driftlint.yaml")]
-    NoReference,
     #[error("reference {} does not exist", .0.display())]
     ReferenceNotFound(PathBuf),
     #[error("invalid diff config {}: {message}", path.display())]
@@ -123,9 +129,6 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 /// Runs the linter on inputs already read (from the work tree, or from a git state): the
 /// documents are read once, then each pass whose inputs are configured runs over them.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
-    if !has_work(settings) {
-        return Err(CheckError::NoReference);
-    }
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match &settings.reference {
         Some(location) => Some(pinned::open_reference(location, &settings.git_start)?),
@@ -158,6 +161,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         correlations = drift.correlations;
         pinned = drift.pinned;
     }
+    if let Some(schemas) = schema_pass(settings, &coll, &mut files)? {
+        diags.extend(schemas);
+    }
     diags.extend(suppress::invalid_suppressions(&coll, &mut files));
 
     suppress::apply_levels(&mut diags, &settings.rules);
@@ -169,9 +175,37 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
 }
 
-/// Whether any pass has its inputs: without one, a check has nothing to check against.
-pub fn has_work(settings: &Settings) -> bool {
-    settings.reference.is_some()
+/// Whether the schema and Composition passes run: when schemas are known (configured, or
+/// definitions among the inputs), when a schema mode is set, or when there is no reference
+/// (then they are the check). A drift-only setup is not flooded with `schema-not-found`.
+fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
+    settings.reference.is_none()
+        || !settings.schemas.is_empty()
+        || settings.schema_mode.is_some()
+        || definitions_in_inputs
+}
+
+/// The schema pass and the Crossplane Composition pass, when they run.
+fn schema_pass(
+    settings: &Settings,
+    coll: &document::Collection,
+    files: &mut locate::Files,
+) -> Result<Option<Vec<Diagnostic>>, CheckError> {
+    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, coll)?;
+    // Schema files are shown like inputs when a finding points into them.
+    for source in loaded.sources {
+        if let SourcePath::File(p) = source.path {
+            files.preset(p, source.text);
+        }
+    }
+    if !schema_pass_runs(settings, !loaded.registry.is_empty()) {
+        return Ok(None);
+    }
+    let mode = settings.schema_mode.unwrap_or_default();
+    let mut out = loaded.diagnostics;
+    out.extend(crate::schema::pass::run(coll, &loaded.registry, mode));
+    out.extend(crate::crossplane::run(coll, &loaded.registry, mode));
+    Ok(Some(out))
 }
 
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the

@@ -50,6 +50,44 @@ pub struct Args {
     pub origin_root: Option<PathBuf>,
     #[command(flatten)]
     pub scope: ScopeArgs,
+    #[command(flatten)]
+    pub schema: SchemaArgs,
+}
+
+/// The schema pass (issue 11): CRD/XRD schemas and what a type without one is.
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// CustomResourceDefinitions and Crossplane CompositeResourceDefinitions to validate
+    /// against: a file, a directory, or a git location `git:REV:PATH` (repeatable; added to
+    /// `schemas:` of the configuration file).
+    #[arg(long = "schemas", value_name = "PATH", help_heading = "Schemas")]
+    pub schemas: Vec<String>,
+    /// A type without a schema is a warning (loose, the default) or an error (strict). A
+    /// Composition's `crossplane.io/composition-schema-aware-validation-mode` annotation wins.
+    #[arg(long, value_name = "MODE", value_parser = ["loose", "strict"], help_heading = "Schemas")]
+    pub schema_mode: Option<String>,
+}
+
+impl SchemaArgs {
+    /// `schemas:` of the file (relative to it, confined to its repository) followed by
+    /// `--schemas` (as given).
+    fn schemas(&self, cfg: &Config) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for s in &cfg.schemas {
+            if git::is_location(s) {
+                cfg.confined_location("schemas", s)?;
+                out.push(s.clone());
+            } else {
+                out.push(cfg.confined("schemas", s)?.display().to_string());
+            }
+        }
+        out.extend(self.schemas.iter().cloned());
+        Ok(out)
+    }
+
+    fn mode(&self, cfg: &Config) -> Option<crate::schema::Mode> {
+        self.schema_mode.as_deref().and_then(crate::schema::Mode::parse).or(cfg.schema_mode)
+    }
 }
 
 /// Changed-file scopes: which findings a commit or a pull request is shown.
@@ -230,6 +268,8 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         rules: cfg.rules.clone(),
         ignore: cfg.ignore.clone(),
         config: cfg.file.is_some().then(|| cfg.clone()),
+        schemas: args.schema.schemas(cfg)?,
+        schema_mode: args.schema.mode(cfg),
     })
 }
 

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 17] = [
+pub(super) static DOCS: [RuleDoc; 28] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -247,5 +247,175 @@ check.",
         example: "# .driftlint.yaml in a pull request\nrules:\n  value-drift: off      # config-weakened: `value-drift` was error at the base\nexclude:\n  - prod/**             # config-weakened: new exclude glob",
         fix: "Review the change. When it is intended, merge it: the next runs compare with the new \
 base. To make such changes block a merge, set `rules: {config-weakened: error}` on the default branch.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidSchema,
+        default_severity: Severity::Error,
+        summary: "A CRD or XRD that cannot serve as a schema, or a broken part of its schema",
+        what: "A CustomResourceDefinition or CompositeResourceDefinition (among the inputs, or given \
+with `--schemas` / `schemas:`) without a group, kind or versions, or a schema in it with a keyword \
+of the wrong type, a `pattern` that does not compile, or a `$ref` that loops or points nowhere. \
+The location is the offending key. The broken part accepts anything; the rest of the schema and \
+every other check still run. A document in a schema folder that is no definition gets a note.",
+        why: "A schema that cannot be read validates nothing: without this finding, objects of that \
+kind would look valid (or would all be reported as having no schema) for a reason nobody sees.",
+        example_lang: "yaml",
+        example: "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nspec:   # invalid-schema: no `versions`\n  group: database.example.org\n  names: {kind: XPostgreSQLInstance, plural: xpostgresqlinstances}",
+        fix: "Fix the definition as the API server would require it: a group, `names.kind`, at least \
+one version with an `openAPIV3Schema`, no `$ref` (structural schemas do not allow them), patterns \
+in Go RE2 syntax.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaUnknownField,
+        default_severity: Severity::Error,
+        summary: "A field that the object's schema does not define",
+        what: "A key of an object (an instance manifest, or a Composition's base) that its CRD or \
+XRD schema does not define, where the schema neither preserves unknown fields \
+(`x-kubernetes-preserve-unknown-fields`) nor allows any key (`additionalProperties`). `metadata` \
+is never checked (the API server owns it), and an `x-kubernetes-embedded-resource` object also \
+takes `apiVersion`, `kind` and `metadata`. The location is the unknown key.",
+        why: "The API server prunes unknown fields silently: a misspelt field (`engin` for `engine`) is \
+dropped on apply, and the setting the author meant never takes effect.",
+        example_lang: "yaml",
+        example: "spec:\n  forProvider:\n    engin: postgres   # schema-unknown-field: not in RDSInstance's schema",
+        fix: "Correct the field's name or place, or remove it. If the schema is outdated, give the \
+current CRD with `--schemas`.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaTypeMismatch,
+        default_severity: Severity::Error,
+        summary: "A value of the wrong JSON type for its schema",
+        what: "A value whose JSON type (after Kubernetes' YAML 1.1 scalar rules: `1.2` is a number, \
+`\"1.2\"` a string, `yes` a boolean) is not the schema's `type`. An integer fits a `number`; \
+`x-kubernetes-int-or-string` takes both. Its enum, pattern and bounds are then not checked. The \
+location is the value's key, or the item for a list item.",
+        why: "The API server rejects the object, so the apply fails (or, in a Composition's base, the \
+composed resource is never created).",
+        example_lang: "yaml",
+        example: "spec:\n  forProvider:\n    allocatedStorage: \"20\"   # schema-type-mismatch: must be integer, not string",
+        fix: "Write the value with the schema's type: unquote numbers and booleans, quote strings \
+that YAML would read as numbers or booleans.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaRequiredMissing,
+        default_severity: Severity::Error,
+        summary: "A field the schema requires is missing from an instance",
+        what: "A field listed in the schema's `required` that the object does not have, where the \
+schema gives it no `default` (defaults apply before `required`, as in the API server). A missing \
+object is reported once, not also for its own required fields. The location is the key of the \
+mapping that lacks the field (the item for a list item, the first key for the document root). In \
+a Composition's base, `composition-required-field` reports this instead.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "spec:\n  forProvider:   # schema-required-missing: `region` is required\n    dbInstanceClass: db.t3.micro",
+        fix: "Add the field.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaInvalidValue,
+        default_severity: Severity::Error,
+        summary: "A value of the right type that breaks its schema's constraints",
+        what: "A value that is not in the schema's `enum`, does not match its `pattern` (Go RE2, \
+unanchored unless anchored), is below `minimum` / above `maximum`, has too few or too many \
+characters or items, or breaks a `format` Kubernetes checks (`date-time`, `date`, `uuid`, `ipv4`, \
+`ipv6`, `cidr`, `byte`). The location is the value's key, or the item for a list item.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "spec:\n  compositionUpdatePolicy: Always   # schema-invalid-value: not one of Automatic, Manual",
+        fix: "Use an allowed value.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaNotFound,
+        default_severity: Severity::Warning,
+        summary: "No schema is known for an object's type",
+        what: "An instance, a Composition's `compositeTypeRef` or a base's kind whose API group and \
+kind no known CRD/XRD defines, or whose version it does not list or does not serve. A warning in \
+`loose` mode (the default; checks that need the schema are skipped), an error in `strict` mode \
+(`--schema-mode`, `schema-mode:`, or a Composition's \
+`crossplane.io/composition-schema-aware-validation-mode` annotation). Kubernetes' built-in kinds \
+are not flagged in loose mode; strict mode flags them too. The location is the `kind:` line.",
+        why: "An object without a schema is not validated at all: in strict mode that is a failure, in \
+loose mode a reviewer should at least know.",
+        example_lang: "yaml",
+        example: "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: SecurityGroup   # schema-not-found: no CRD or XRD defines it",
+        fix: "Give the CRD or XRD with `--schemas PATH` (files, folders or `git:REV:PATH`) or \
+`schemas:` in `.driftlint.yaml`, or fix a misspelt apiVersion or kind.",
+    },
+    RuleDoc {
+        rule: Rule::CompositionInvalid,
+        default_severity: Severity::Error,
+        summary: "A logical error in a Crossplane Composition",
+        what: "The first level of Crossplane's composition validation, needing no schema: resources \
+all named or all anonymous (all named with functions), unique names and pipeline steps, content \
+for the mode, not both `writeConnectionSecretsToNamespace` and \
+`publishConnectionDetailsWithStoreConfigRef`, the fields each patch, transform, readiness check \
+and environment source type needs, known type names, declared patchSet names, compiling regular \
+expressions (Go RE2), field paths that parse, a known mode annotation. A Composition with any such \
+error gets no schema checks. The location is the bad value's key, or the mapping (or list item) \
+that lacks a field.",
+        why: "Crossplane's webhook rejects the Composition, or the composition fails at run time.",
+        example_lang: "yaml",
+        example: "patches:\n  - type: CombineFromComposite   # composition-invalid: needs combine\n    toFieldPath: spec.forProvider.dbName",
+        fix: "Add the missing field or correct the value, as the message says.",
+    },
+    RuleDoc {
+        rule: Rule::CompositionPatchPath,
+        default_severity: Severity::Error,
+        summary: "A Composition field path that the schema of its object does not have",
+        what: "A patch's `fromFieldPath`, `toFieldPath` (defaulting to fromFieldPath) or combine \
+variable, a connection detail's `fromFieldPath` or a readiness check's `fieldPath` that does not \
+exist in the schema of the object it reads or writes: the XR (from its XRD, with Crossplane's \
+standard fields) or the composed resource (from its CRD). `metadata` name, generateName, namespace, \
+uid, labels and annotations are always known; environment paths are not checked. PatchSet patches \
+are checked for each resource that uses them.",
+        why: "A patch to a path that does not exist is rejected or never has an effect: a wrong-case \
+`allocatedstorage` silently leaves the storage at its default.",
+        example_lang: "yaml",
+        example: "- fromFieldPath: spec.parameters.storageGB\n  toFieldPath: spec.forProvider.allocatedstorage   # composition-patch-path",
+        fix: "Correct the path against the CRD/XRD (field names are case-sensitive).",
+    },
+    RuleDoc {
+        rule: Rule::CompositionPatchType,
+        default_severity: Severity::Error,
+        summary: "A patch value whose type does not fit a transform or its destination",
+        what: "The type of a patch's value, followed from its source field through its transforms: \
+a transform that does not accept its input type (a `map` on an integer, `math` on a string, \
+`convert` between types it cannot convert), reported at the transform; or a final type that does \
+not fit the destination field (an integer into a boolean), reported at `toFieldPath`. An integer \
+fits a number; unknown types are not judged. `math` keeps its input's numeric type.",
+        why: "Crossplane fails to apply the patch at run time, and the composed resource stays \
+without the value (or is not created).",
+        example_lang: "yaml",
+        example: "- fromFieldPath: spec.parameters.storageGB         # integer\n  toFieldPath: spec.forProvider.publiclyAccessible  # composition-patch-type: boolean",
+        fix: "Patch a field of the right type, or add a `convert` transform.",
+    },
+    RuleDoc {
+        rule: Rule::CompositionRequiredField,
+        default_severity: Severity::Error,
+        summary: "A field the composed resource requires is not set by its base or any patch",
+        what: "The base of a Composition resource with every patch applied, checked against the \
+composed resource's CRD: a required field that is neither in the base, nor defaulted, nor written \
+by a patch is an error at the deepest base mapping on its path. A required field set only by \
+patches whose XR source field is not itself required is a warning at each such patch's \
+`toFieldPath`: a minimal XR leaves it empty.",
+        why: "The provider's API server rejects the composed resource, so the XR never becomes ready.",
+        example_lang: "yaml",
+        example: "base:\n  spec:\n    forProvider:   # composition-required-field: region\n      dbInstanceClass: db.t2.small",
+        fix: "Set the field in the base, or patch it from an XR field that the XRD requires.",
+    },
+    RuleDoc {
+        rule: Rule::CompositionSkipped,
+        default_severity: Severity::Note,
+        summary: "Composition checks skipped because functions decide its resources",
+        what: "A Composition in `mode: Pipeline` is checked only at the logical level: its composition \
+functions produce the composed resources, so no schema is looked up and no patch or base is \
+checked. With the legacy `spec.functions` (Crossplane 1.11 to 1.13) the functions run after the \
+patches and may set any field, so the rendered-base checks (unknown fields, types, required \
+fields) are skipped; patch paths and types are still checked. The location is `mode:` or \
+`functions:`. A note never fails a run.",
+        why: "A clean result should not read as \"every check passed\" when some checks could not run.",
+        example_lang: "yaml",
+        example: "spec:\n  mode: Pipeline   # composition-skipped: functions produce the resources\n  pipeline:\n    - step: patch-and-transform\n      functionRef: {name: function-patch-and-transform}",
+        fix: "Nothing to fix. Validate what the functions render with `crossplane render` piped into \
+`driftlint check -`.",
     },
 ];

@@ -95,10 +95,16 @@ fn usage_and_configuration_errors_exit_2() {
     let r = run_in(dir.path(), &["check"], None);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains(".driftlint.yaml:2:16: unknown level `loud`"), "{}", r.stderr);
-    // No reference anywhere.
+    // No reference anywhere: no longer an error (issue 11); the schema pass is the check, and
+    // a custom kind without a schema is flagged (a warning in the default loose mode).
     let r = run_in(dir.path(), &["check", "--isolated"], None);
-    assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("no reference configured"), "{}", r.stderr);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("no problems found"), "{}", r.stdout);
+    std::fs::write(dir.path().join("w.yaml"), "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\n")
+        .unwrap();
+    let r = run_in(dir.path(), &["check", "--isolated"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("warning[schema-not-found]"), "{}", r.stdout);
     assert_eq!(run(&["check", "fixtures/repo", "--format", "yaml"]).code, 2);
     assert_eq!(run(&["check", "fixtures/repo", "--fail-level", "loud"]).code, 2);
     assert_eq!(run(&["check", "fixtures/repo", "--config", "nope.yaml"]).code, 2);

@@ -1,5 +1,6 @@
 mod check;
 mod compare;
+mod crossplane;
 mod git_reference;
 mod git_scope;
 mod hostile;

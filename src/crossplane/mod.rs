@@ -1,0 +1,170 @@
+//! The Crossplane pass of `driftlint check`: Compositions (`apiextensions.crossplane.io`)
+//! checked like Crossplane's composition validating webhook design, in three levels.
+//!
+//! 1. logical ([`logical`], [`patch_rules`]): needs no schema; any error here stops the
+//!    Composition's other levels (and its schema lookups), as upstream's webhook does;
+//! 2. patches ([`patches`]): field paths and value types against the XR's schema (from its
+//!    XRD) and the composed resource's (from its CRD);
+//! 3. rendered base ([`render`]): the base with its patches applied, against the composed
+//!    resource's schema.
+//!
+//! The mode comes from the Composition's `crossplane.io/composition-schema-aware-validation-mode`
+//! annotation, else from `--schema-mode`: a missing schema is a warning (loose: only the checks
+//! that need it are skipped) or an error (strict). A `mode: Pipeline` Composition is only
+//! checked at level 1 (functions make its resources); legacy `spec.functions` skip level 3.
+//! Truth: `../shared/conformance/crossplane/README.md`.
+
+pub mod fieldpath;
+pub mod logical;
+pub mod patch_rules;
+pub mod patches;
+pub mod render;
+pub mod types;
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use driftlint_yaml::{Node, NodeValue};
+
+use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::document::Collection;
+use crate::schema::{Lookup, Mode, Registry, split_api_version};
+use patches::{Avail, Schemas};
+
+/// One finding of a Composition, before it becomes a diagnostic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub rule: Rule,
+    pub severity: Severity,
+    pub span: Range<usize>,
+    pub message: String,
+}
+
+/// Checks every Composition among the documents.
+pub fn run(coll: &Collection, registry: &Registry, default_mode: Mode) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for doc in &coll.documents {
+        let (group, _) = split_api_version(&doc.identity.api_version);
+        if group != "apiextensions.crossplane.io" || doc.identity.kind != "Composition" {
+            continue;
+        }
+        let path = &coll.sources[doc.source].path;
+        for f in check_composition(&doc.node, registry, default_mode) {
+            out.push(
+                Diagnostic::new(f.rule, f.severity, path.clone(), Some(f.span), f.message)
+                    .with_object(doc.identity.cr_id(), None),
+            );
+        }
+    }
+    out
+}
+
+/// All findings of one Composition (`root` is its document).
+pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -> Vec<Finding> {
+    let problems = logical::check(root);
+    if !problems.0.is_empty() {
+        return problems
+            .0
+            .into_iter()
+            .map(|(span, message)| Finding { rule: Rule::CompositionInvalid, severity: Severity::Error, span, message })
+            .collect();
+    }
+    let mut out = Vec::new();
+    let Some(spec) = root.get("spec") else { return out };
+    if text(spec, "mode") == Some("Pipeline") {
+        // Functions produce the resources: nothing to look up or render.
+        out.push(skipped(
+            spec,
+            "mode",
+            "mode Pipeline: functions produce the resources, so only the logical checks ran",
+        ));
+        return out;
+    }
+    let mode = root
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| text(a, logical::MODE_ANNOTATION))
+        .and_then(Mode::parse)
+        .unwrap_or(default_mode);
+    let xr =
+        spec.get("compositeTypeRef").map_or(Avail::Missing, |r| lookup(registry, r, mode, "composite type", &mut out));
+    let xr_kind = spec.get("compositeTypeRef").and_then(|r| text(r, "kind")).unwrap_or("the XR");
+    let patch_sets: HashMap<&str, &Node> =
+        items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
+    if let Some(env) = spec.get("environment") {
+        patches::check_environment(env, xr, xr_kind, &mut out);
+    }
+    let legacy_functions = !items(spec, "functions").is_empty();
+    if legacy_functions {
+        out.push(skipped(
+            spec,
+            "functions",
+            "spec.functions run after the patches and may set any field: the rendered-base checks were skipped",
+        ));
+    }
+    for resource in items(spec, "resources") {
+        let Some((base_key, base)) = resource.entry("base") else { continue };
+        let composed = if text(base, "apiVersion").is_some() && text(base, "kind").is_some() {
+            lookup(registry, base, mode, "composed resource", &mut out)
+        } else {
+            Avail::Missing
+        };
+        let composed_kind = text(base, "kind").unwrap_or("the composed resource");
+        let schemas = Schemas { xr, composed, xr_kind, composed_kind };
+        let written = patches::check_resource(resource, &patch_sets, schemas, &mut out);
+        if let (false, Avail::Schema(schema)) = (legacy_functions, composed) {
+            render::check_base(base_key, base, schema, &written, &mut out);
+        }
+    }
+    out
+}
+
+/// The schema of the type `node`'s apiVersion and kind name; when there is none,
+/// `schema-not-found` at its `kind:`.
+fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: &mut Vec<Finding>) -> Avail<'r> {
+    let api_version = text(node, "apiVersion").unwrap_or_default();
+    let kind = text(node, "kind").unwrap_or_default();
+    let message = match registry.lookup(api_version, kind) {
+        Lookup::Found(s) => return Avail::Schema(s),
+        Lookup::NoVersion => {
+            format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it")
+        }
+        Lookup::NoKind => format!("no schema for the {what} `{kind}` ({api_version}): no CRD or XRD defines it"),
+    };
+    let span = node.entry("kind").map_or(node.span.clone(), |(k, _)| k.span.clone());
+    let message = match mode {
+        Mode::Loose => format!("{message}; the checks that need it are skipped"),
+        Mode::Strict => message,
+    };
+    out.push(Finding { rule: Rule::SchemaNotFound, severity: mode.missing_severity(), span, message });
+    Avail::Missing
+}
+
+/// The note that functions made some checks impossible, at `key` of `spec`.
+fn skipped(spec: &Node, key: &str, message: &str) -> Finding {
+    let span = key_span(spec, key).unwrap_or_else(|| spec.span.clone());
+    Finding { rule: Rule::CompositionSkipped, severity: Severity::Note, span, message: message.into() }
+}
+
+/// The items of the list at `key` (empty when absent or not a list).
+pub(crate) fn items<'a>(node: &'a Node, key: &str) -> &'a [Node] {
+    match node.get(key).map(|v| &v.value) {
+        Some(NodeValue::Sequence(items)) => items,
+        _ => &[],
+    }
+}
+
+/// The non-empty string at `key`.
+pub(crate) fn text<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
+    node.get(key).and_then(Node::as_str).filter(|s| !s.is_empty())
+}
+
+/// The span of the key `key` of a mapping.
+pub(crate) fn key_span(node: &Node, key: &str) -> Option<Range<usize>> {
+    node.entry(key).map(|(k, _)| k.span.clone())
+}
+
+/// The first key of a mapping (the line that stands for a document).
+pub(crate) fn first_key(node: &Node) -> Range<usize> {
+    crate::schema::validate::first_key_span(node)
+}

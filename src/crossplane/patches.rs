@@ -1,0 +1,244 @@
+//! Level 2 of Composition validation: every field path of a patch (after PatchSet expansion),
+//! connection detail and readiness check resolved in the schema of the object it reads or
+//! writes, and each patch's value type followed through its transforms into its destination.
+//!
+//! A schema may be missing (loose mode): the checks that need it are skipped, and a missing
+//! source makes the source type unknown. The environment has no schema: its paths are not
+//! checked and its values have unknown type. What a patch writes into the composed resource is
+//! returned for level 3.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use driftlint_yaml::Node;
+
+use super::fieldpath::{self, Segment};
+use super::patch_rules::patch_type;
+use super::types::{self, VType};
+use super::{Finding, items, text};
+use crate::diagnostic::{Rule, Severity};
+use crate::schema::Schema;
+
+/// A schema as far as a check can use it.
+#[derive(Clone, Copy, Debug)]
+pub enum Avail<'a> {
+    Schema(&'a Schema),
+    /// No schema found: checks needing it are skipped.
+    Missing,
+    /// The environment: nothing to check against, types unknown.
+    Unchecked,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Xr,
+    Composed,
+    Env,
+}
+
+/// A patch that puts a value into the composed resource.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub path: Vec<Segment>,
+    /// Where the patch says where it writes (its toFieldPath, else its fromFieldPath).
+    pub to_span: Range<usize>,
+    /// Whether a minimal XR has the source: `None` when not judged (environment, no XR schema).
+    pub guaranteed: Option<bool>,
+}
+
+/// The schemas one resource's patches see.
+#[derive(Clone, Copy)]
+pub struct Schemas<'a> {
+    pub xr: Avail<'a>,
+    pub composed: Avail<'a>,
+    /// The kinds, for messages.
+    pub xr_kind: &'a str,
+    pub composed_kind: &'a str,
+}
+
+impl<'a> Schemas<'a> {
+    fn of(&self, side: Side) -> Avail<'a> {
+        match side {
+            Side::Xr => self.xr,
+            Side::Composed => self.composed,
+            Side::Env => Avail::Unchecked,
+        }
+    }
+
+    fn kind(&self, side: Side) -> &'a str {
+        match side {
+            Side::Xr => self.xr_kind,
+            Side::Composed => self.composed_kind,
+            Side::Env => "the environment",
+        }
+    }
+}
+
+/// Checks one resource's patches, connection details and readiness checks; returns what its
+/// patches write into the composed resource.
+pub fn check_resource(
+    resource: &Node,
+    patch_sets: &HashMap<&str, &Node>,
+    schemas: Schemas,
+    out: &mut Vec<Finding>,
+) -> Vec<Written> {
+    let mut written = Vec::new();
+    for patch in items(resource, "patches") {
+        if patch_type(patch) == "PatchSet" {
+            let set = text(patch, "patchSetName").and_then(|n| patch_sets.get(n));
+            for p in set.map(|s| items(s, "patches")).unwrap_or_default() {
+                written.extend(check_patch(p, false, schemas, out));
+            }
+        } else {
+            written.extend(check_patch(patch, false, schemas, out));
+        }
+    }
+    if let Avail::Schema(composed) = schemas.composed {
+        for (list, key) in [("connectionDetails", "fromFieldPath"), ("readinessChecks", "fieldPath")] {
+            for item in items(resource, list) {
+                if let Some((k, v)) = item.entry(key) {
+                    let path = fieldpath::parse(v.as_str().unwrap_or_default()).unwrap_or_default();
+                    if let Err(why) = types::resolve(composed, &path) {
+                        out.push(path_finding(&k.span, key, v, schemas.composed_kind, &why));
+                    }
+                }
+            }
+        }
+    }
+    written
+}
+
+/// Checks `spec.environment.patches` (between the XR and the environment).
+pub fn check_environment(env: &Node, xr: Avail, xr_kind: &str, out: &mut Vec<Finding>) {
+    let schemas = Schemas { xr, composed: Avail::Unchecked, xr_kind, composed_kind: "" };
+    for patch in items(env, "patches") {
+        check_patch(patch, true, schemas, out);
+    }
+}
+
+fn path_finding(span: &Range<usize>, key: &str, v: &Node, kind: &str, why: &str) -> Finding {
+    Finding {
+        rule: Rule::CompositionPatchPath,
+        severity: Severity::Error,
+        span: span.clone(),
+        message: format!("`{key}: {}` does not exist in {kind}: {why}", v.as_str().unwrap_or_default()),
+    }
+}
+
+/// (reads, writes) of a patch type.
+fn sides(ty: &str, environment: bool) -> (Side, Side) {
+    match (ty, environment) {
+        ("FromCompositeFieldPath" | "CombineFromComposite", true) => (Side::Xr, Side::Env),
+        ("ToCompositeFieldPath" | "CombineToComposite", true) => (Side::Env, Side::Xr),
+        ("FromCompositeFieldPath" | "CombineFromComposite", false) => (Side::Xr, Side::Composed),
+        ("FromEnvironmentFieldPath" | "CombineFromEnvironment", _) => (Side::Env, Side::Composed),
+        ("ToCompositeFieldPath" | "CombineToComposite", _) => (Side::Composed, Side::Xr),
+        _ => (Side::Composed, Side::Env),
+    }
+}
+
+/// One patch: its paths, then (when they all exist) its types.
+fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<Finding>) -> Option<Written> {
+    let ty = patch_type(patch);
+    let (from, to) = sides(ty, environment);
+    let combine = ty.starts_with("Combine");
+    // The source paths: fromFieldPath, or the combine variables.
+    let sources: Vec<&Node> = if combine {
+        patch.get("combine").map(|c| items(c, "variables")).unwrap_or_default().iter().collect()
+    } else {
+        vec![patch]
+    };
+    let mut valid = true;
+    let mut source_type = VType::Unknown;
+    let mut guaranteed = Some(true);
+    for s in &sources {
+        let (k, v) = s.entry("fromFieldPath")?;
+        let path = fieldpath::parse(v.as_str()?).ok()?;
+        match schemas.of(from) {
+            Avail::Schema(schema) => match types::resolve(schema, &path) {
+                Ok(t) => source_type = t,
+                Err(why) => {
+                    out.push(path_finding(&k.span, "fromFieldPath", v, schemas.kind(from), &why));
+                    valid = false;
+                }
+            },
+            Avail::Missing | Avail::Unchecked => source_type = VType::Unknown,
+        }
+        guaranteed = match (guaranteed, from, schemas.xr) {
+            (Some(g), Side::Xr, Avail::Schema(xr)) => Some(g && is_guaranteed(xr, &path)),
+            _ => None,
+        };
+    }
+    // The destination: toFieldPath, else the same path as fromFieldPath.
+    let (to_key, to_value) =
+        patch.entry("toFieldPath").or_else(|| (!combine).then(|| patch.entry("fromFieldPath"))?)?;
+    let to_path = fieldpath::parse(to_value.as_str()?).ok()?;
+    let dest_type = match schemas.of(to) {
+        Avail::Schema(schema) => match types::resolve(schema, &to_path) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                out.push(path_finding(&to_key.span, "toFieldPath", to_value, schemas.kind(to), &why));
+                valid = false;
+                None
+            }
+        },
+        Avail::Unchecked => Some(VType::Unknown),
+        Avail::Missing => None,
+    };
+    if !valid {
+        return None;
+    }
+    let written = (to == Side::Composed).then(|| Written { path: to_path, to_span: to_key.span.clone(), guaranteed });
+    let Some(dest_type) = dest_type else { return written };
+    let mut value = if combine { VType::Is(crate::schema::Type::String) } else { source_type };
+    for t in items(patch, "transforms") {
+        match types::transform(t, value) {
+            Ok(next) => value = next,
+            Err(why) => {
+                out.push(Finding {
+                    rule: Rule::CompositionPatchType,
+                    severity: Severity::Error,
+                    span: t.span.clone(),
+                    message: why,
+                });
+                return written;
+            }
+        }
+    }
+    if !types::fits(value, dest_type) {
+        out.push(Finding {
+            rule: Rule::CompositionPatchType,
+            severity: Severity::Error,
+            span: to_key.span.clone(),
+            message: format!(
+                "the patch writes {} into `{}`, which is {}",
+                value.name(),
+                to_value.as_str().unwrap_or_default(),
+                dest_type.name()
+            ),
+        });
+    }
+    written
+}
+
+/// Whether every XR has the field at `path`: each field along it required by its parent
+/// (`spec` always), no index or map key; `metadata.name` and `metadata.uid` always.
+fn is_guaranteed(xr: &Schema, path: &[Segment]) -> bool {
+    let field = |i: usize| match path.get(i) {
+        Some(Segment::Field(f)) => Some(f.as_str()),
+        _ => None,
+    };
+    if field(0) == Some("metadata") {
+        return path.len() == 2 && matches!(field(1), Some("name" | "uid"));
+    }
+    let mut node = xr;
+    for (i, seg) in path.iter().enumerate() {
+        let Segment::Field(name) = seg else { return false };
+        let required = (i == 0 && name == "spec") || node.required.iter().any(|r| r == name);
+        match node.properties.get(name) {
+            Some(child) if required => node = child,
+            _ => return false,
+        }
+    }
+    true
+}

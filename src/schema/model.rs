@@ -1,0 +1,366 @@
+//! The compiled form of one OpenAPI v3 (structural) schema, as a CRD's
+//! `openAPIV3Schema` states it, and its compilation from the spanned YAML tree.
+//!
+//! Compilation happens once per kind and version per run; validation and the Composition
+//! checks only read the result. A problem in the schema itself (a keyword of the wrong type, a
+//! `pattern` that does not compile, a `$ref` that loops or points nowhere) is reported at its
+//! place in the schema's file, and the node concerned accepts anything, so one bad schema never
+//! stops the other checks. This module knows nothing of instances or Compositions.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use driftlint_gotmpl::GoRegex;
+use driftlint_yaml::{Node, NodeValue};
+use indexmap::IndexMap;
+use serde_json::Value;
+
+/// How deep a schema may nest (and how many `$ref`s one chain may follow): real CRDs stay far
+/// below; a hostile one cannot make compilation run away.
+const MAX_DEPTH: usize = 128;
+
+/// A JSON type as the schema's `type` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Object,
+    Array,
+    String,
+    Integer,
+    Number,
+    Boolean,
+}
+
+impl Type {
+    pub fn parse(name: &str) -> Option<Type> {
+        Some(match name {
+            "object" => Type::Object,
+            "array" => Type::Array,
+            "string" => Type::String,
+            "integer" => Type::Integer,
+            "number" => Type::Number,
+            "boolean" => Type::Boolean,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::String => "string",
+            Type::Integer => "integer",
+            Type::Number => "number",
+            Type::Boolean => "boolean",
+        }
+    }
+}
+
+/// One node of a compiled schema.
+#[derive(Clone, Debug, Default)]
+pub struct Schema {
+    /// `None`: no `type` (anything goes, e.g. int-or-string or a schema that failed to compile).
+    pub ty: Option<Type>,
+    pub properties: IndexMap<String, Schema>,
+    /// `additionalProperties` as a schema (`true` gives an empty, accept-all schema).
+    pub additional: Option<Box<Schema>>,
+    pub items: Option<Box<Schema>>,
+    pub required: Vec<String>,
+    pub enumeration: Vec<Value>,
+    pub pattern: Option<Pattern>,
+    pub minimum: Option<Bound>,
+    pub maximum: Option<Bound>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub format: Option<String>,
+    pub nullable: bool,
+    pub int_or_string: bool,
+    pub preserve_unknown: bool,
+    pub embedded_resource: bool,
+    pub default: Option<Value>,
+}
+
+/// A `pattern`, compiled with Go's RE2 syntax.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub source: String,
+    pub regex: Arc<GoRegex>,
+}
+
+/// `minimum`/`maximum` with its `exclusive…` flag.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    pub value: f64,
+    pub exclusive: bool,
+}
+
+impl Schema {
+    /// A schema that accepts anything below it (used where compilation failed).
+    pub fn any() -> Schema {
+        Schema { preserve_unknown: true, ..Schema::default() }
+    }
+
+    /// An object schema with these properties.
+    pub fn object(properties: impl IntoIterator<Item = (&'static str, Schema)>, required: &[&str]) -> Schema {
+        Schema {
+            ty: Some(Type::Object),
+            properties: properties.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            required: required.iter().map(|s| s.to_string()).collect(),
+            ..Schema::default()
+        }
+    }
+
+    pub fn of(ty: Type) -> Schema {
+        Schema { ty: Some(ty), ..Schema::default() }
+    }
+
+    /// A string with an `enum`.
+    pub fn string_enum(values: &[&str]) -> Schema {
+        Schema {
+            enumeration: values.iter().map(|v| Value::String(v.to_string())).collect(),
+            ..Schema::of(Type::String)
+        }
+    }
+
+    /// An array of `items`.
+    pub fn array(items: Schema) -> Schema {
+        Schema { items: Some(Box::new(items)), ..Schema::of(Type::Array) }
+    }
+
+    /// A map of strings (`additionalProperties: {type: string}`).
+    pub fn string_map() -> Schema {
+        Schema { additional: Some(Box::new(Schema::of(Type::String))), ..Schema::of(Type::Object) }
+    }
+
+    /// The schema of property `key`: the named one, else the `additionalProperties` one.
+    pub fn property(&self, key: &str) -> Option<&Schema> {
+        self.properties.get(key).or(self.additional.as_deref())
+    }
+}
+
+/// A problem in a schema, at its place in the schema's file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaProblem {
+    pub span: Range<usize>,
+    pub message: String,
+}
+
+/// Compiled `pattern`s by source: provider CRDs repeat the same few patterns across kinds and
+/// versions, and compiling a regex costs more than the rest of a schema.
+pub type Patterns = HashMap<String, Result<Arc<GoRegex>, String>>;
+
+/// Compiles `node` (an `openAPIV3Schema`); `$ref`s resolve as JSON pointers inside it.
+pub fn compile(node: &Node) -> (Schema, Vec<SchemaProblem>) {
+    compile_with(node, &mut Patterns::new())
+}
+
+/// [`compile`], reusing (and adding to) the patterns compiled so far.
+pub fn compile_with(node: &Node, patterns: &mut Patterns) -> (Schema, Vec<SchemaProblem>) {
+    let mut c = Compiler { root: node, problems: Vec::new(), refs: Vec::new(), patterns };
+    let schema = c.node(node, 0);
+    (schema, c.problems)
+}
+
+struct Compiler<'a, 'p> {
+    root: &'a Node,
+    problems: Vec<SchemaProblem>,
+    /// The `$ref`s being expanded (a loop if one repeats).
+    refs: Vec<String>,
+    patterns: &'p mut Patterns,
+}
+
+impl<'a> Compiler<'a, '_> {
+    fn problem(&mut self, span: &Range<usize>, message: String) {
+        self.problems.push(SchemaProblem { span: span.clone(), message });
+    }
+
+    fn node(&mut self, node: &'a Node, depth: usize) -> Schema {
+        if depth > MAX_DEPTH {
+            self.problem(&node.span, format!("schema nested deeper than {MAX_DEPTH} levels: not checked below"));
+            return Schema::any();
+        }
+        let NodeValue::Mapping(entries) = &node.value else {
+            // `additionalProperties: true/false` is handled by the caller; anything else here is
+            // not a schema.
+            self.problem(&node.span, "a schema must be a mapping".into());
+            return Schema::any();
+        };
+        if let Some(r) = node.get("$ref") {
+            return self.reference(node, r, depth);
+        }
+        let mut s = Schema::default();
+        for (k, v) in entries {
+            let key = k.json_key();
+            match key.as_ref() {
+                "type" => match v.as_str().and_then(Type::parse) {
+                    Some(t) => s.ty = Some(t),
+                    None => self.problem(&k.span, format!("unknown schema type `{}`", scalar_text(v))),
+                },
+                "properties" => match &v.value {
+                    NodeValue::Mapping(props) => {
+                        for (pk, pv) in props {
+                            let child = self.node(pv, depth + 1);
+                            s.properties.insert(pk.json_key().into_owned(), child);
+                        }
+                    }
+                    _ => self.problem(&k.span, "`properties` must be a mapping".into()),
+                },
+                "additionalProperties" => match &v.value {
+                    NodeValue::Bool(true) => s.additional = Some(Box::new(Schema::any())),
+                    NodeValue::Bool(false) => {}
+                    _ => s.additional = Some(Box::new(self.node(v, depth + 1))),
+                },
+                "items" => s.items = Some(Box::new(self.node(v, depth + 1))),
+                "required" => match &v.value {
+                    NodeValue::Sequence(items) => {
+                        s.required = items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect();
+                    }
+                    _ => self.problem(&k.span, "`required` must be a list of field names".into()),
+                },
+                "enum" => match &v.value {
+                    NodeValue::Sequence(items) => s.enumeration = items.iter().map(Node::to_json).collect(),
+                    _ => self.problem(&k.span, "`enum` must be a list".into()),
+                },
+                "pattern" => match v.as_str() {
+                    Some(p) => {
+                        let compiled = self
+                            .patterns
+                            .entry(p.to_string())
+                            .or_insert_with(|| driftlint_gotmpl::compile_go_regex(p).map(Arc::new))
+                            .clone();
+                        match compiled {
+                            Ok(regex) => s.pattern = Some(Pattern { source: p.to_string(), regex }),
+                            Err(e) => self.problem(&k.span, format!("`pattern` does not compile: {e}")),
+                        }
+                    }
+                    None => self.problem(&k.span, "`pattern` must be a string".into()),
+                },
+                "minimum" => s.minimum = self.number(k, v).map(|value| Bound { value, exclusive: false }),
+                "maximum" => s.maximum = self.number(k, v).map(|value| Bound { value, exclusive: false }),
+                "minLength" => s.min_length = self.count(k, v),
+                "maxLength" => s.max_length = self.count(k, v),
+                "minItems" => s.min_items = self.count(k, v),
+                "maxItems" => s.max_items = self.count(k, v),
+                "format" => s.format = v.as_str().map(str::to_string),
+                "nullable" => s.nullable = self.flag(k, v),
+                "x-kubernetes-int-or-string" => s.int_or_string = self.flag(k, v),
+                "x-kubernetes-preserve-unknown-fields" => s.preserve_unknown = self.flag(k, v),
+                "x-kubernetes-embedded-resource" => s.embedded_resource = self.flag(k, v),
+                "default" => s.default = Some(v.to_json()),
+                _ => {}
+            }
+        }
+        // The exclusive flags qualify the bounds, whatever their order in the mapping.
+        if let Some(b) = &mut s.minimum {
+            b.exclusive = node.get("exclusiveMinimum").is_some_and(|v| v.value == NodeValue::Bool(true));
+        }
+        if let Some(b) = &mut s.maximum {
+            b.exclusive = node.get("exclusiveMaximum").is_some_and(|v| v.value == NodeValue::Bool(true));
+        }
+        s
+    }
+
+    /// `$ref: '#/…'`: the schema at that JSON pointer of the root, expanded in place.
+    fn reference(&mut self, node: &'a Node, r: &'a Node, depth: usize) -> Schema {
+        let Some(target) = r.as_str() else {
+            self.problem(&r.span, "`$ref` must be a string".into());
+            return Schema::any();
+        };
+        if self.refs.iter().any(|t| t == target) {
+            self.problem(&r.span, format!("`$ref: {target}` loops back to itself: not checked below"));
+            return Schema::any();
+        }
+        let Some(found) = target.strip_prefix('#').and_then(|p| self.root.pointer(p)) else {
+            self.problem(&r.span, format!("`$ref: {target}` points to nothing in this schema"));
+            return Schema::any();
+        };
+        if std::ptr::eq(found, node) {
+            self.problem(&r.span, format!("`$ref: {target}` points to itself"));
+            return Schema::any();
+        }
+        self.refs.push(target.to_string());
+        let s = self.node(found, depth + 1);
+        self.refs.pop();
+        s
+    }
+
+    fn number(&mut self, k: &Node, v: &Node) -> Option<f64> {
+        match v.value {
+            NodeValue::Int(i) => Some(i as f64),
+            NodeValue::Float(f) => Some(f),
+            _ => {
+                self.problem(&k.span, format!("`{}` must be a number", k.json_key()));
+                None
+            }
+        }
+    }
+
+    fn count(&mut self, k: &Node, v: &Node) -> Option<u64> {
+        match v.value {
+            NodeValue::Int(i) if i >= 0 => Some(i as u64),
+            _ => {
+                self.problem(&k.span, format!("`{}` must be a non-negative integer", k.json_key()));
+                None
+            }
+        }
+    }
+
+    fn flag(&mut self, k: &Node, v: &Node) -> bool {
+        match v.value {
+            NodeValue::Bool(b) => b,
+            _ => {
+                self.problem(&k.span, format!("`{}` must be true or false", k.json_key()));
+                false
+            }
+        }
+    }
+}
+
+fn scalar_text(n: &Node) -> String {
+    n.raw().map_or_else(|| n.to_json().to_string(), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile_text(text: &str) -> (Schema, Vec<SchemaProblem>) {
+        let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
+        compile(&root)
+    }
+
+    #[test]
+    fn compiles_keywords() {
+        let (s, problems) = compile_text(
+            "type: object\nrequired: [a]\nproperties:\n  a:\n    type: integer\n    minimum: 1\n    exclusiveMaximum: true\n    maximum: 5\n  b:\n    type: string\n    pattern: '^x'\n    enum: [x1, x2]\n  m:\n    type: object\n    additionalProperties: {type: string}\n",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(s.ty, Some(Type::Object));
+        assert_eq!(s.required, ["a"]);
+        let a = &s.properties["a"];
+        assert_eq!(a.minimum, Some(Bound { value: 1.0, exclusive: false }));
+        assert_eq!(a.maximum, Some(Bound { value: 5.0, exclusive: true }));
+        assert!(s.properties["b"].pattern.as_ref().unwrap().regex.is_match("xy"));
+        assert_eq!(s.properties["m"].property("anything").and_then(|p| p.ty), Some(Type::String));
+    }
+
+    #[test]
+    fn ref_loops_and_bad_keywords_are_problems_not_failures() {
+        let text = "type: object\nproperties:\n  a:\n    $ref: '#/properties/b'\n  b:\n    $ref: '#/properties/a'\n  c:\n    type: strng\n  d:\n    type: string\n    pattern: '(('\n";
+        let (s, problems) = compile_text(text);
+        let lines: Vec<usize> = problems.iter().map(|p| text[..p.span.start].matches('\n').count() + 1).collect();
+        // The loop is met from both of its ends.
+        assert_eq!(lines, [4, 6, 8, 11], "{problems:?}");
+        assert!(problems[0].message.contains("loops"));
+        assert!(s.properties["a"].preserve_unknown);
+        assert_eq!(s.properties["c"].ty, None);
+        // A reference that resolves is expanded in place.
+        let (s, problems) = compile_text(
+            "type: object\nproperties:\n  a: {$ref: '#/definitions/x'}\ndefinitions:\n  x: {type: integer}\n",
+        );
+        assert!(problems.is_empty());
+        assert_eq!(s.properties["a"].ty, Some(Type::Integer));
+    }
+}

@@ -1,0 +1,310 @@
+//! Structural validation of one object (an instance, or a Composition's base) against its
+//! compiled schema, as the API server applies a CRD's schema: unknown fields (what pruning
+//! would drop), JSON types, `required` after defaults, and the value keywords.
+//!
+//! Findings carry the byte range they are about, chosen by the corpus's line conventions: the
+//! key of a wrong or unknown value, the item for a list item without a key, and for a missing
+//! required field the key of the mapping that lacks it (its item for a list item, its first key
+//! for the document). It knows nothing of files or rule levels: the pass makes diagnostics.
+
+use std::ops::Range;
+
+use driftlint_yaml::{Node, NodeValue};
+use serde_json::Value;
+
+use super::format;
+use super::model::{Bound, Schema, Type};
+use crate::diagnostic::Rule;
+
+/// How deep an instance is followed (YAML nesting is bounded by the parser; this bounds the
+/// walk whatever the parser allows).
+const MAX_DEPTH: usize = 256;
+
+/// One problem of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub rule: Rule,
+    pub span: Range<usize>,
+    pub message: String,
+    /// The field concerned, as a JSON pointer.
+    pub pointer: String,
+}
+
+/// What the walk reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Report missing required fields as `schema-required-missing` (a Composition's base has
+    /// its own rule for them, computed with its patches).
+    pub required: bool,
+}
+
+/// Validates a whole object (`root` is its mapping) against its schema.
+pub fn validate_object(root: &Node, schema: &Schema, opts: Options) -> Vec<Finding> {
+    let mut w = Walker { opts, out: Vec::new() };
+    let anchor = first_key_span(root);
+    w.value(root, schema, &root.span, &anchor, "", 0, true);
+    w.out
+}
+
+/// The span that stands for a mapping without a key of its own: its first key (the document's
+/// first line that is not a comment or `---`), else the node.
+pub fn first_key_span(node: &Node) -> Range<usize> {
+    match &node.value {
+        NodeValue::Mapping(entries) if !entries.is_empty() => entries[0].0.span.clone(),
+        _ => node.span.clone(),
+    }
+}
+
+/// The JSON type of a YAML value as Kubernetes decodes it (`None` for null).
+pub fn json_type(node: &Node) -> Option<Type> {
+    Some(match &node.value {
+        NodeValue::Null => return None,
+        NodeValue::Bool(_) => Type::Boolean,
+        NodeValue::Int(_) => Type::Integer,
+        NodeValue::Float(f) => match driftlint_yaml::float_to_json(*f) {
+            Value::Number(n) if n.is_i64() || n.is_u64() => Type::Integer,
+            Value::Null => return None,
+            _ => Type::Number,
+        },
+        NodeValue::String(_) => Type::String,
+        NodeValue::Sequence(_) => Type::Array,
+        NodeValue::Mapping(_) => Type::Object,
+    })
+}
+
+/// Whether a value of type `actual` is accepted where `schema` is.
+pub fn type_accepts(schema: &Schema, actual: Type) -> bool {
+    if schema.int_or_string && matches!(actual, Type::Integer | Type::String) {
+        return true;
+    }
+    match schema.ty {
+        None => true,
+        Some(Type::Number) => matches!(actual, Type::Number | Type::Integer),
+        Some(t) => t == actual,
+    }
+}
+
+struct Walker {
+    opts: Options,
+    out: Vec<Finding>,
+}
+
+impl Walker {
+    fn push(&mut self, rule: Rule, span: &Range<usize>, pointer: &str, message: String) {
+        self.out.push(Finding { rule, span: span.clone(), message, pointer: pointer.to_string() });
+    }
+
+    /// `at` is where a problem of this value is shown; `anchor` where a field missing from it is.
+    #[allow(clippy::too_many_arguments)]
+    fn value(
+        &mut self,
+        node: &Node,
+        schema: &Schema,
+        at: &Range<usize>,
+        anchor: &Range<usize>,
+        pointer: &str,
+        depth: usize,
+        resource: bool,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        // A null is pruned by the API server (then defaulted): it is no value of any type.
+        let Some(actual) = json_type(node) else { return };
+        if !type_accepts(schema, actual) {
+            let expected = if schema.int_or_string { "integer or string" } else { schema.ty.map_or("", Type::name) };
+            let msg = format!("{} must be {expected}, not {}", show(pointer), actual.name());
+            self.push(Rule::SchemaTypeMismatch, at, pointer, msg);
+            return;
+        }
+        if let Some(problem) = value_problem(node, schema) {
+            self.push(Rule::SchemaInvalidValue, at, pointer, format!("{}: {problem}", show(pointer)));
+        }
+        match &node.value {
+            NodeValue::Mapping(entries) => {
+                let resource = resource || schema.embedded_resource;
+                for (k, v) in entries {
+                    let key = k.json_key();
+                    let child = format!("{pointer}/{}", escape(&key));
+                    // The API server owns an object's metadata; apiVersion and kind are the type.
+                    if resource && matches!(key.as_ref(), "apiVersion" | "kind" | "metadata") {
+                        if let Some(s) = schema.properties.get(key.as_ref()).filter(|_| key != "metadata") {
+                            self.value(v, s, &k.span, &k.span, &child, depth + 1, false);
+                        }
+                        continue;
+                    }
+                    match schema.property(&key) {
+                        Some(s) => self.value(v, s, &k.span, &k.span, &child, depth + 1, false),
+                        None if schema.preserve_unknown => {}
+                        None => {
+                            let msg = format!("unknown field `{key}` in {}", show(pointer));
+                            self.push(Rule::SchemaUnknownField, &k.span, &child, msg);
+                        }
+                    }
+                }
+                if self.opts.required {
+                    for r in &schema.required {
+                        let present = node.get(r).is_some_and(|v| v.value != NodeValue::Null);
+                        let defaulted = schema.properties.get(r).is_some_and(|p| p.default.is_some());
+                        if !present && !defaulted {
+                            let msg = format!("required field `{r}` is missing in {}", show(pointer));
+                            self.push(Rule::SchemaRequiredMissing, anchor, &format!("{pointer}/{}", escape(r)), msg);
+                        }
+                    }
+                }
+            }
+            NodeValue::Sequence(items) => {
+                if let Some(item_schema) = schema.items.as_deref() {
+                    for (i, item) in items.iter().enumerate() {
+                        let child = format!("{pointer}/{i}");
+                        self.value(item, item_schema, &item.span, &item.span, &child, depth + 1, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The first value keyword `node` (of an accepted type) breaks, as a message.
+pub fn value_problem(node: &Node, schema: &Schema) -> Option<String> {
+    // The JSON form is built only for what needs it (an enum, a message): collections are not
+    // copied at every level of the walk.
+    if !schema.enumeration.is_empty() {
+        let json = node.to_json();
+        if !schema.enumeration.iter().any(|e| json_equal(e, &json)) {
+            let allowed: Vec<String> = schema.enumeration.iter().map(Value::to_string).collect();
+            return Some(format!("{json} is not one of {}", allowed.join(", ")));
+        }
+    }
+    let shown = || node.to_json().to_string();
+    match &node.value {
+        NodeValue::String(s) => {
+            let len = s.chars().count() as u64;
+            if let Some(min) = schema.min_length.filter(|m| len < *m) {
+                return Some(format!("{} is shorter than {min} characters", shown()));
+            }
+            if let Some(max) = schema.max_length.filter(|m| len > *m) {
+                return Some(format!("{} is longer than {max} characters", shown()));
+            }
+            if let Some(p) = &schema.pattern
+                && !p.regex.is_match(s)
+            {
+                return Some(format!("{} does not match the pattern `{}`", shown(), p.source));
+            }
+            if let Some(f) = &schema.format
+                && let Some(false) = format::check(f, s)
+            {
+                return Some(format!("{} is not a valid {f}", shown()));
+            }
+        }
+        NodeValue::Int(_) | NodeValue::Float(_) => {
+            let v = match node.value {
+                NodeValue::Int(i) => i as f64,
+                NodeValue::Float(f) => f,
+                _ => return None,
+            };
+            if let Some(b) = schema.minimum.filter(|b| below(v, b)) {
+                return Some(format!("{} is less than the minimum {}", shown(), bound_text(&b)));
+            }
+            if let Some(b) = schema.maximum.filter(|b| above(v, b)) {
+                return Some(format!("{} is greater than the maximum {}", shown(), bound_text(&b)));
+            }
+        }
+        NodeValue::Sequence(items) => {
+            let len = items.len() as u64;
+            if let Some(min) = schema.min_items.filter(|m| len < *m) {
+                return Some(format!("has {len} items, fewer than {min}"));
+            }
+            if let Some(max) = schema.max_items.filter(|m| len > *m) {
+                return Some(format!("has {len} items, more than {max}"));
+            }
+        }
+        _ => {}
+    }
+    None
+}
+
+fn below(v: f64, b: &Bound) -> bool {
+    if b.exclusive { v <= b.value } else { v < b.value }
+}
+
+fn above(v: f64, b: &Bound) -> bool {
+    if b.exclusive { v >= b.value } else { v > b.value }
+}
+
+fn bound_text(b: &Bound) -> String {
+    let v = driftlint_yaml::float_to_json(b.value);
+    if b.exclusive { format!("{v} (exclusive)") } else { v.to_string() }
+}
+
+/// JSON equality with numbers compared by value (`1` equals `1.0`).
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}
+
+/// `/a/b` → `a.b` for messages; the root is "the object".
+pub fn show(pointer: &str) -> String {
+    if pointer.is_empty() {
+        return "the object".into();
+    }
+    format!(
+        "`{}`",
+        pointer[1..].split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect::<Vec<_>>().join(".")
+    )
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::model;
+
+    fn lines(text: &str, schema: &str) -> Vec<(Rule, usize)> {
+        let schema_root = driftlint_yaml::parse_stream(schema).documents.remove(0).root;
+        let (schema, problems) = model::compile(&schema_root);
+        assert!(problems.is_empty());
+        let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
+        validate_object(&root, &schema, Options { required: true })
+            .iter()
+            .map(|f| (f.rule, text[..f.span.start].matches('\n').count() + 1))
+            .collect()
+    }
+
+    const SCHEMA: &str = "type: object\nrequired: [spec]\nproperties:\n  spec:\n    type: object\n    required: [size, mode]\n    properties:\n      size: {type: integer, minimum: 1}\n      mode: {type: string, default: a, enum: [a, b]}\n      ratio: {type: number}\n      port: {x-kubernetes-int-or-string: true}\n      tags:\n        type: array\n        maxItems: 2\n        items: {type: object, required: [key], properties: {key: {type: string}}}\n      free: {type: object, x-kubernetes-preserve-unknown-fields: true}\n";
+
+    #[test]
+    fn finds_each_kind_of_problem_at_its_line() {
+        let text = "apiVersion: x/v1\nkind: X\nmetadata:\n  anything: 1\nspec:\n  size: 0\n  ratio: 2\n  port: \"80\"\n  mode: c\n  extra: 1\n  free: {a: {b: 1}}\n  tags:\n    - key: 1\n    - value: x\n";
+        assert_eq!(
+            lines(text, SCHEMA),
+            [
+                (Rule::SchemaInvalidValue, 6),
+                (Rule::SchemaInvalidValue, 9),
+                (Rule::SchemaUnknownField, 10),
+                (Rule::SchemaTypeMismatch, 13),
+                (Rule::SchemaUnknownField, 14),
+                (Rule::SchemaRequiredMissing, 14),
+            ]
+        );
+    }
+
+    #[test]
+    fn required_at_root_defaults_and_wrong_types_only_once() {
+        // Missing spec: at the document's first key.
+        assert_eq!(lines("# c\napiVersion: x/v1\nkind: X\n", SCHEMA), [(Rule::SchemaRequiredMissing, 2)]);
+        // mode has a default; a string where an integer goes is only a type problem.
+        assert_eq!(lines("kind: X\nspec:\n  size: \"0\"\n", SCHEMA), [(Rule::SchemaTypeMismatch, 3)]);
+        // Too many items is a value problem at the list's key.
+        assert_eq!(
+            lines("kind: X\nspec:\n  size: 1\n  tags: [{key: a}, {key: b}, {key: c}]\n", SCHEMA),
+            [(Rule::SchemaInvalidValue, 4)]
+        );
+    }
+}
