@@ -6,3 +6,5 @@ mod action;
 mod fixture;
 mod precommit;
 mod runner;
+#[path = "../support/env.rs"]
+mod support;
