@@ -59,7 +59,8 @@ fn is_ci_value(v: &str) -> bool {
 /// the real standard error (libtest captures only `eprintln!`, so this one is always shown).
 pub fn skip(test: &str, why: &str) {
     assert!(!in_ci(), "{test}: {why} (CI=true: a missing prerequisite is a failure)");
-    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+    let line = format!("SKIPPED {test}: {why}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes()); // one write: not cut by other output
 }
 
 /// The corpus `conformance/<name>` of the shared folder, canonical. `None` (after [`skip`])
