@@ -286,10 +286,10 @@ fn exit_codes() {
 
 #[path = "report/docs.rs"]
 mod docs;
-#[path = "support/env.rs"]
-mod support;
 #[path = "report/limits.rs"]
 mod limits;
+#[path = "support/env.rs"]
+mod support;
 #[test]
 fn writes_each_format_to_its_destination() {
     let dir = tempfile::tempdir().unwrap();

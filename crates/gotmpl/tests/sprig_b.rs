@@ -498,7 +498,7 @@ fn now_is_the_current_time() {
     let now = call("now", &[]).unwrap();
     let after = clock();
     assert_eq!(now.type_name(), "time.Time");
-    let secs: i64 = show("unixEpoch", &[now.clone()]).parse().unwrap();
+    let secs: i64 = show("unixEpoch", std::slice::from_ref(&now)).parse().unwrap();
     assert!((before..=after).contains(&secs), "now is {secs}, the clock read {before}..={after}");
     // Formatting reads the same instant.
     let year: i64 = show("date", &[s("2006"), now]).parse().unwrap();

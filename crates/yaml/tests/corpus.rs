@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::{parse_stream, to_yaml_string};
 use serde_json::Value;
 
-
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {

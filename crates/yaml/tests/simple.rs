@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::{parse_simple, parse_simple_documents, parse_stream, to_yaml_string};
 use serde_json::{Value, json};
 
-
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
