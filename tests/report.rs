@@ -290,6 +290,7 @@ mod docs;
 mod limits;
 #[path = "support/env.rs"]
 mod support;
+
 #[test]
 fn writes_each_format_to_its_destination() {
     let dir = tempfile::tempdir().unwrap();
