@@ -44,7 +44,13 @@ fn main() {
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--mode" => mode = it.next().unwrap_or_default(),
+            "--mode" => {
+                mode = it.next().unwrap_or_default();
+                if !["auto", "sequential", "exact"].contains(&mode.as_str()) {
+                    eprintln!("error: unknown mode {mode:?} (auto, sequential or exact)");
+                    std::process::exit(2);
+                }
+            }
             "--child" => child = true,
             "--emit" => {
                 // The generated input alone, for timing the binary end to end.
@@ -86,11 +92,25 @@ fn main() {
         "peak/in"
     );
     let exe = std::env::current_exe().unwrap_or_else(|_| "compare".into());
+    let mut failed = Vec::new();
     for n in sizes {
         let status = Command::new(&exe).args(["--child", "--mode", &mode, &n.to_string()]).status();
-        if !status.is_ok_and(|s| s.success()) {
-            eprintln!("size {n} failed");
+        match status {
+            Ok(s) if s.success() => {}
+            Ok(s) => {
+                eprintln!("size {n} failed: {s}");
+                failed.push(n);
+            }
+            Err(e) => {
+                eprintln!("size {n} failed: cannot run {}: {e}", exe.display());
+                failed.push(n);
+            }
         }
+    }
+    // A failed size is a failed benchmark run: scripts and CI must see it in the exit code.
+    if !failed.is_empty() {
+        eprintln!("error: {} of the sizes failed: {failed:?}", failed.len());
+        std::process::exit(1);
     }
 }
 

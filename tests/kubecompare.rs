@@ -5,18 +5,22 @@
 //! JSON must match byte for byte, and so must the text report (`expected.txt`), the YAML and
 //! JUnit reports where recorded, and the generate-patches list. The CRs collected from each
 //! case's inputs must cover every `CRName` and unmatched id of the report.
+//!
+//! Every test needs the corpus, so each is `#[ignore]`d on a plain clone; `.ci/run` runs them.
+
+#[path = "support/env.rs"]
+mod support;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use driftlint::kubecompare::{self, Output};
 use serde_json::Value;
 
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/kube-compare");
-    // Canonical, because collected paths are cleaned like Go's `filepath.Join` does.
-    p.canonicalize().ok().filter(|p| p.is_dir())
-}
+/// Case folders in the corpus, and of them those with an `expected.json` (counted when this
+/// was written; the corpus only grows, so fewer means it was emptied, moved or misread).
+const MIN_CASES: usize = 117;
+const MIN_RECORDED: usize = 95;
 
 struct Case {
     name: String,
@@ -24,10 +28,10 @@ struct Case {
     meta: Value,
 }
 
-fn cases() -> Vec<Case> {
-    let Some(root) = corpus() else {
-        return Vec::new();
-    };
+/// The corpus' cases, sorted; `None` when the corpus is absent (see `support::corpus`). The
+/// folder is canonical, because collected paths are cleaned like Go's `filepath.Join` does.
+fn cases(test: &str) -> Option<Vec<Case>> {
+    let root = support::corpus(test, "kube-compare")?;
     let mut out: Vec<Case> = std::fs::read_dir(&root)
         .unwrap()
         .filter_map(Result::ok)
@@ -41,7 +45,8 @@ fn cases() -> Vec<Case> {
         })
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
+    support::assert_min_cases("kube-compare case folders", out.len(), MIN_CASES);
+    Some(out)
 }
 
 fn read(case: &Case, file: &str) -> Option<String> {
@@ -67,15 +72,19 @@ fn check(failures: &mut Vec<String>, case: &str, what: &str, got: &str, want: &s
     }
 }
 
-fn finish(failures: Vec<String>, checked: usize) {
+/// Fails on any failure, and when fewer than `min` cases were checked.
+fn finish(what: &str, failures: Vec<String>, checked: usize, min: usize) {
     assert!(failures.is_empty(), "{} of {checked} failed:\n{}", failures.len(), failures.join("\n"));
+    support::assert_min_cases(what, checked, min);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn json_round_trips_byte_for_byte() {
+    let Some(cases) = cases("json_round_trips_byte_for_byte") else { return };
     let mut failures = Vec::new();
     let mut n = 0;
-    for case in cases() {
+    for case in cases {
         let Some((json, out)) = output(&case) else {
             continue;
         };
@@ -86,14 +95,16 @@ fn json_round_trips_byte_for_byte() {
             failures.push(format!("{}: exit {} != {code}", case.name, out.exit_code()));
         }
     }
-    finish(failures, n);
+    finish("json reports", failures, n, MIN_RECORDED);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn text_report_matches() {
+    let Some(cases) = cases("text_report_matches") else { return };
     let mut failures = Vec::new();
     let mut n = 0;
-    for case in cases() {
+    for case in cases {
         let (Some((_, out)), Some(txt)) = (output(&case), read(&case, "expected.txt")) else {
             continue;
         };
@@ -101,14 +112,16 @@ fn text_report_matches() {
         let verbose = case.meta["verbose"].as_bool().unwrap_or(false);
         check(&mut failures, &case.name, "text", &kubecompare::to_text(&out, verbose), &txt);
     }
-    finish(failures, n);
+    finish("text reports", failures, n, MIN_RECORDED);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn native_formats_match() {
+    let Some(cases) = cases("native_formats_match") else { return };
     let mut failures = Vec::new();
     let mut n = 0;
-    for case in cases() {
+    for case in cases {
         let Some((_, out)) = output(&case) else {
             continue;
         };
@@ -131,14 +144,15 @@ fn native_formats_match() {
             check(&mut failures, &case.name, "junit", &kubecompare::to_junit(&out, "TIME"), &xml);
         }
     }
-    assert!(n > 0 || corpus().is_none());
-    finish(failures, n);
+    finish("native YAML and JUnit reports", failures, n, 2);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn generate_patches_round_trip() {
+    let Some(cases) = cases("generate_patches_round_trip") else { return };
     let mut n = 0;
-    for case in cases() {
+    for case in cases {
         let Some(want) = read(&case, "expected.native.patches.yaml").filter(|s| !s.is_empty()) else {
             continue;
         };
@@ -148,7 +162,7 @@ fn generate_patches_round_trip() {
         let (loaded, new) = list.split_at(list.len() / 2);
         assert_eq!(kubecompare::generate_patches_yaml(loaded, new), want, "{}", case.name);
     }
-    assert!(n > 0 || corpus().is_none());
+    support::assert_min_cases("generate-patches lists", n, 1);
 }
 
 fn inputs(case: &Case) -> Vec<String> {
@@ -159,10 +173,12 @@ fn inputs(case: &Case) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn collection_covers_reported_crs() {
+    let Some(cases) = cases("collection_covers_reported_crs") else { return };
     let mut failures = Vec::new();
     let mut n = 0;
-    for case in cases() {
+    for case in cases {
         let Some((_, out)) = output(&case) else {
             continue;
         };
@@ -199,13 +215,15 @@ fn collection_covers_reported_crs() {
             }
         }
     }
-    finish(failures, n);
+    finish("collections", failures, n, MIN_RECORDED);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn collection_errors_match_recorded_stderr() {
+    let Some(cases) = cases("collection_errors_match_recorded_stderr") else { return };
     let mut n = 0;
-    for case in cases() {
+    for case in cases {
         let Some(stderr) = read(&case, "expected.stderr") else {
             continue;
         };
@@ -218,5 +236,5 @@ fn collection_errors_match_recorded_stderr() {
         let prefix = format!("{}/", case.dir.display());
         assert_eq!(format!("error: {err}").replace(&prefix, ""), line, "{}", case.name);
     }
-    assert!(n > 0 || corpus().is_none());
+    support::assert_min_cases("collection errors", n, 1);
 }

@@ -1,18 +1,20 @@
 //! Reference loading against the kube-compare conformance corpus: every reference a case uses
 //! loads when kube-compare got past loading, and the load-time error cases fail with
-//! kube-compare's exact message (`expected.stderr` is `error: <message>`).
+//! kube-compare's exact message (`expected.stderr` is `error: <message>`). The corpus tests
+//! are `#[ignore]`d on a plain clone (`.ci/run` runs them); the others use their own files.
+
+#[path = "support/env.rs"]
+mod support;
 
 use std::path::{Path, PathBuf};
 
 use driftlint::reference::userconfig::load_user_config;
 use driftlint::reference::{ComponentKind, Group, Version, load_reference};
 
-const CORPUS: &str = "../shared/conformance/kube-compare";
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(CORPUS);
-    p.is_dir().then_some(p)
-}
+/// Case folders in the corpus, and cases with a user config (`diffConfig`), counted when this
+/// was written: fewer means the corpus was emptied, moved or misread.
+const MIN_CASES: usize = 117;
+const MIN_USER_CONFIGS: usize = 5;
 
 struct Case {
     dir: PathBuf,
@@ -23,10 +25,9 @@ struct Case {
     stderr: String,
 }
 
-fn cases() -> Vec<Case> {
-    let Some(root) = corpus() else {
-        return Vec::new();
-    };
+/// The corpus' cases, sorted; `None` when the corpus is absent (see `support::corpus`).
+fn cases(test: &str) -> Option<Vec<Case>> {
+    let root = support::corpus(test, "kube-compare")?;
     let mut out = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().filter_map(|e| Some(e.ok()?.path())).collect();
     dirs.sort();
@@ -49,7 +50,8 @@ fn cases() -> Vec<Case> {
             dir,
         });
     }
-    out
+    support::assert_min_cases("kube-compare case folders", out.len(), MIN_CASES);
+    Some(out)
 }
 
 /// Cases whose error kube-compare raises while loading the metadata (this module's job).
@@ -63,12 +65,9 @@ const LOAD_ERRORS: [&str; 6] = [
 ];
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_references_load_or_fail_like_kube_compare() {
-    let cases = cases();
-    if cases.is_empty() {
-        eprintln!("corpus not found; skipped");
-        return;
-    }
+    let Some(cases) = cases("corpus_references_load_or_fail_like_kube_compare") else { return };
     let mut checked = 0;
     for case in &cases {
         let Some(reference) = &case.reference else {
@@ -103,12 +102,15 @@ fn corpus_references_load_or_fail_like_kube_compare() {
         }
         checked += 1;
     }
-    assert!(checked >= 100, "only {checked} cases checked");
+    support::assert_min_cases("references", checked, 100);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_user_configs() {
-    for case in cases() {
+    let Some(cases) = cases("corpus_user_configs") else { return };
+    let mut checked = 0;
+    for case in cases {
         let Some(config) = &case.diff_config else {
             continue;
         };
@@ -136,21 +138,28 @@ fn corpus_user_configs() {
                 }
             }
         }
+        checked += 1;
     }
+    support::assert_min_cases("user configs", checked, MIN_USER_CONFIGS);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn model_shapes() {
-    let Some(root) = corpus() else { return };
-    let r = load_reference(&root.join("SomeDiffs/reference/metadata.yaml")).unwrap();
+    let Some(cases) = cases("model_shapes") else { return };
+    let reference = |name: &str| {
+        let case = cases.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no case {name}"));
+        let path = case.dir.join(case.reference.as_deref().unwrap_or_else(|| panic!("{name}: no reference")));
+        load_reference(&path).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let r = reference("SomeDiffs");
     assert_eq!(r.version, Version::V1);
     assert_eq!(r.fields_to_omit.default_omit_ref, "cluster-compare-built-in");
     assert_eq!(r.templates[0].omit_paths.len(), 11);
-    let r = load_reference(&root.join("ReferenceV2All__One_Of/reference/metadata.yaml"));
-    if let Ok(r) = r {
-        assert_eq!(r.version, Version::V2);
-        assert!(matches!(r.parts[0].components[0].kind, ComponentKind::V2 { group: Group::OneOf, .. }));
-    }
+    let r = reference("ReferenceV2All__One_Of");
+    assert_eq!(r.version, Version::V2);
+    assert!(matches!(r.parts[0].components[0].kind, ComponentKind::V2 { group: Group::OneOf, .. }));
+    assert_eq!(r.parts[0].components[0].name, "DemonSets");
 }
 
 fn write(dir: &Path, files: &[(&str, &str)]) -> PathBuf {

@@ -1,12 +1,17 @@
 //! Conformance of the compiled reference against kube-compare's corpus: the metadata hash of
 //! every case with an `expected.json` (§7.5, Appendix A) and the text of template load errors
-//! (§2.9) of the error cases.
+//! (§2.9) of the error cases. Both need the corpus: `#[ignore]`d on a plain clone, run by
+//! `.ci/run`.
+
+#[path = "support/env.rs"]
+mod support;
 
 use std::path::{Path, PathBuf};
 
 use driftlint::reference::{compile, load_reference, metadata_hash};
 
-const CORPUS: &str = "/work/shared/conformance/kube-compare";
+/// Cases with an `expected.json` (and so a metadata hash), counted when this was written.
+const MIN_HASHES: usize = 95;
 
 /// Cases whose stderr is a template load error (§2.9) that load + compile must reproduce.
 const TEMPLATE_ERROR_CASES: &[&str] = &[
@@ -20,10 +25,9 @@ const TEMPLATE_ERROR_CASES: &[&str] = &[
     "CustomFieldsToOmitRefEntryNotFound",
 ];
 
-fn cases() -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(CORPUS) else {
-        return Vec::new();
-    };
+/// The case folders of `corpus`, sorted.
+fn cases(corpus: &Path) -> Vec<PathBuf> {
+    let rd = std::fs::read_dir(corpus).unwrap_or_else(|e| panic!("{}: {e}", corpus.display()));
     let mut v: Vec<PathBuf> =
         rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("case.yaml").is_file()).collect();
     v.sort();
@@ -46,10 +50,12 @@ fn expected_hash(case: &Path) -> Option<String> {
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn metadata_hashes_match_corpus() {
+    let Some(corpus) = support::corpus("metadata_hashes_match_corpus", "kube-compare") else { return };
     let mut checked = 0;
     let mut failures = Vec::new();
-    for case in cases() {
+    for case in cases(&corpus) {
         let (Some(reference), Some(want)) = (reference_path(&case), expected_hash(&case)) else {
             continue;
         };
@@ -64,20 +70,21 @@ fn metadata_hashes_match_corpus() {
     }
     eprintln!("metadata hash: {}/{checked} match", checked - failures.len());
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    support::assert_min_cases("metadata hashes", checked, MIN_HASHES);
 }
 
 #[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn template_load_errors_match_corpus() {
+    let Some(corpus) = support::corpus("template_load_errors_match_corpus", "kube-compare") else { return };
     let mut failures = Vec::new();
     let mut matched = 0;
     for name in TEMPLATE_ERROR_CASES {
-        let case = Path::new(CORPUS).join(name);
-        let Some(reference) = reference_path(&case) else {
-            continue;
-        };
-        let Ok(stderr) = std::fs::read_to_string(case.join("expected.stderr")) else {
-            continue;
-        };
+        // Every listed case must be there: a missing one is a failure, not a skip.
+        let case = corpus.join(name);
+        let reference = reference_path(&case).unwrap_or_else(|| panic!("{name}: no case.yaml with a reference"));
+        let stderr = std::fs::read_to_string(case.join("expected.stderr"))
+            .unwrap_or_else(|e| panic!("{name}: expected.stderr: {e}"));
         let want = stderr.strip_prefix("error: ").unwrap_or(&stderr).trim_end_matches('\n');
         match load_reference(&reference).and_then(|r| compile(&r)) {
             Ok(_) => failures.push(format!("{name}: loaded without error, want:\n{want}")),

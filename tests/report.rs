@@ -3,7 +3,8 @@
 //! GitHub escaping and limits, truncation, and the generated `docs/rules.md`.
 //!
 //! `UPDATE_EXPECT=1 cargo test --test report` rewrites the expected files;
-//! `UPDATE_DOCS=1 cargo test --test report` rewrites `docs/rules.md`.
+//! `UPDATE_DOCS=1 cargo test --test report` rewrites `docs/rules.md`. Only `1` rewrites, and
+//! never under `CI=true` (see `tests/support/env.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -186,7 +187,7 @@ fn objects() -> Vec<String> {
 /// Compares `actual` with `tests/report/<name>`, or rewrites it under `UPDATE_EXPECT=1`.
 fn expect(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/report").join(name);
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
+    if support::rewrite_requested("UPDATE_EXPECT") {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
         return;
@@ -287,6 +288,9 @@ fn exit_codes() {
 mod docs;
 #[path = "report/limits.rs"]
 mod limits;
+#[path = "support/env.rs"]
+mod support;
+
 #[test]
 fn writes_each_format_to_its_destination() {
     let dir = tempfile::tempdir().unwrap();

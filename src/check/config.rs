@@ -678,14 +678,21 @@ mod tests {
     }
 }
 
+// The tests' environment rules (snapshot switches): one helper for every test binary.
+#[cfg(test)]
+#[path = "../../tests/support/env.rs"]
+mod test_support;
+
 #[cfg(test)]
 mod schema_tests {
+    use super::test_support as support;
+
     /// `docs/driftlint.schema.json` is generated; `DRIFTLINT_BLESS=1 cargo test` rewrites it.
     #[test]
     fn shipped_schema_is_current() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/driftlint.schema.json");
         let want = serde_json::to_string_pretty(&super::json_schema()).unwrap_or_default() + "\n";
-        if std::env::var_os("DRIFTLINT_BLESS").is_some() {
+        if support::rewrite_requested("DRIFTLINT_BLESS") {
             std::fs::write(&path, &want).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         }
         let got = std::fs::read_to_string(&path).unwrap_or_default();

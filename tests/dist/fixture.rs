@@ -100,8 +100,3 @@ pub fn commit_all(dir: &Path, message: &str) -> String {
     git(dir, &["commit", "-q", "--no-verify", "-m", message]);
     git(dir, &["rev-parse", "HEAD"])
 }
-
-/// Whether the tests run in CI (`CI=true`), where a missing tool is a failure, not a skip.
-pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}

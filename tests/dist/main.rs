@@ -5,4 +5,7 @@
 mod action;
 mod fixture;
 mod precommit;
+mod readme;
 mod runner;
+#[path = "../support/env.rs"]
+mod support;

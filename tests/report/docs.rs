@@ -10,7 +10,7 @@ use driftlint::rules;
 fn rules_md_is_generated() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
     let generated = rules::rules_markdown();
-    if std::env::var_os("UPDATE_DOCS").is_some() {
+    if super::support::rewrite_requested("UPDATE_DOCS") {
         std::fs::write(&path, &generated).unwrap();
         return;
     }

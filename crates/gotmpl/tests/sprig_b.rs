@@ -484,8 +484,43 @@ fn durations() {
     assert_eq!(dr, ["2h", "1m", "45y", "0s", "0s", "24h", "1d", "30d", "1mo", "1m"]);
     assert_eq!(show("durationRound", &[i64v(3_600_000_000_001)]), "1h");
     assert_eq!(show("durationRound", &[i(5)]), "0s");
-    assert!(call("now", &[]).is_ok());
-    assert!(call("ago", &[i(0)]).is_ok());
+}
+
+/// Unix seconds of the system clock.
+fn clock() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    i64::try_from(since.as_secs()).unwrap()
+}
+
+#[test]
+fn now_is_the_current_time() {
+    let before = clock();
+    let now = call("now", &[]).unwrap();
+    let after = clock();
+    assert_eq!(now.type_name(), "time.Time");
+    let secs: i64 = show("unixEpoch", std::slice::from_ref(&now)).parse().unwrap();
+    assert!((before..=after).contains(&secs), "now is {secs}, the clock read {before}..={after}");
+    // Formatting reads the same instant.
+    let year: i64 = show("date", &[s("2006"), now]).parse().unwrap();
+    assert!((2024..10_000).contains(&year), "{year}");
+}
+
+#[test]
+fn ago_is_the_time_since_rounded_to_seconds() {
+    // Now, and anything that is not a date (which sprig takes as now), are `0s` ago.
+    assert_eq!(show("ago", &[call("now", &[]).unwrap()]), "0s");
+    assert_eq!(show("ago", &[s("x")]), "0s");
+    // Unix seconds as int or int64; the clock may tick once between reading it and `ago`.
+    for v in [i(clock() - 3600), i64v(clock() - 3600)] {
+        let got = show("ago", &[v]);
+        assert!(got == "1h0m0s" || got == "1h0m1s", "{got}");
+    }
+    let got = show("ago", &[i64v(clock() + 90)]);
+    assert!(got == "-1m30s" || got == "-1m29s", "{got}");
+    // The epoch: hours since 1970, then exact minutes and seconds.
+    let (start, got) = (clock(), show("ago", &[i(0)]));
+    let hours: i64 = got.split('h').next().unwrap().parse().unwrap_or_else(|e| panic!("{got}: {e}"));
+    assert!((start / 3600..=start / 3600 + 1).contains(&hours), "{got}");
 }
 
 #[test]

@@ -1,15 +1,17 @@
 //! The fast loader ([`parse_simple`]) against the full loader on real files: every YAML file
 //! of the repository's fixtures and tests and of the kube-compare corpus, and the writer's own
 //! output for varied values. Whenever the fast path answers, it must answer exactly what the
-//! full loader gives, and it must answer often enough to be worth having.
+//! full loader gives, and it must answer often enough to be worth having. The corpus test is
+//! `#[ignore]`d on a plain clone (`.ci/run` runs it).
+
+#[path = "../../../tests/support/env.rs"]
+mod support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use driftlint_yaml::{parse_simple, parse_simple_documents, parse_stream, to_yaml_string};
 use serde_json::{Value, json};
-
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
@@ -50,23 +52,47 @@ fn agrees(text: &str, what: &str) -> bool {
     true
 }
 
-#[test]
-fn repository_and_corpus_files() {
-    let mut files = Vec::new();
-    for dir in ["fixtures", "tests", "../shared/conformance/kube-compare"] {
-        yaml_files(&Path::new(ROOT).join(dir), &mut files);
-    }
+/// Checks every file of `files`; returns how many the fast path answered.
+fn taken_of(files: &[PathBuf]) -> usize {
     let mut taken = 0;
-    for path in &files {
+    for path in files {
         let Ok(text) = fs::read_to_string(path) else { continue };
         if agrees(&text, &path.display().to_string()) {
             taken += 1;
         }
     }
-    eprintln!("fast path took {taken} of {} files", files.len());
-    // The repository alone has well over a hundred plain manifests.
-    assert!(taken >= 100 && taken * 3 >= files.len(), "fast path took only {taken} of {} files", files.len());
+    taken
 }
+
+#[test]
+fn repository_files() {
+    let root = support::repo_root();
+    let mut files = Vec::new();
+    for dir in ["fixtures", "tests"] {
+        yaml_files(&root.join(dir), &mut files);
+    }
+    let taken = taken_of(&files);
+    eprintln!("fast path took {taken} of {} repository files", files.len());
+    // 24 of 40 files when this was written: most plain manifests, not the deliberately odd YAML.
+    support::assert_min_cases("repository YAML files", files.len(), 40);
+    assert!(taken >= 20 && taken * 3 >= files.len(), "fast path took only {taken} of {} files", files.len());
+}
+
+#[test]
+#[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
+fn corpus_files() {
+    let Some(corpus) = support::corpus("corpus_files", "kube-compare") else { return };
+    let mut files = Vec::new();
+    yaml_files(&corpus, &mut files);
+    let taken = taken_of(&files);
+    eprintln!("fast path took {taken} of {} corpus files", files.len());
+    support::assert_min_cases("corpus YAML files", files.len(), MIN_CORPUS_FILES);
+    // 826 of 1360 when this was written.
+    assert!(taken >= 800 && taken * 3 >= files.len(), "fast path took only {taken} of {} files", files.len());
+}
+
+/// YAML files in the kube-compare corpus, counted when this was written.
+const MIN_CORPUS_FILES: usize = 1360;
 
 /// Values of the kinds the engine writes and reads back: manifests, odd strings and numbers.
 fn samples() -> Vec<Value> {

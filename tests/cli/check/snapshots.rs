@@ -58,7 +58,7 @@ fn normalize(text: &str) -> String {
 
 #[test]
 fn every_fixture_in_every_format_matches_its_snapshot() {
-    let bless = std::env::var_os("DRIFTLINT_BLESS").is_some();
+    let bless = crate::support::rewrite_requested("DRIFTLINT_BLESS");
     let mut failures = Vec::new();
     for fixture in &FIXTURES {
         for format in Format::ALL {
