@@ -3,6 +3,7 @@
 
     ratchet.py gotemplate   BIN PASSING_FILE   # shared/conformance/gotemplate/score
     ratchet.py kube-compare BIN PASSING_FILE   # shared/conformance/kube-compare/score
+    ratchet.py fybrik       BIN PASSING_FILE   # shared/conformance/fybrik/score
 
 Prints the scorer's summary, the cases that regressed, and the cases that now pass but are not
 yet listed (add them to PASSING_FILE: the ratchet only moves forward). Set SHARED to the
@@ -36,9 +37,18 @@ def run_gotemplate(binary):
 
 
 def run_kube_compare(binary):
-    corpus = SHARED / "conformance" / "kube-compare"
     cmd = (f"{binary} compare -r {{reference}} {{inputsFlags}} {{recursive}} {{allResources}} "
            f"{{diffConfig}} {{overrides}} -o json")
+    return run_line_scorer("kube-compare", cmd)
+
+
+def run_fybrik(binary):
+    return run_line_scorer("fybrik", f"{binary} policy decide")
+
+
+def run_line_scorer(name, cmd):
+    """A scorer that prints `PASS name` / `FAIL name: why` lines and takes `--cmd`."""
+    corpus = SHARED / "conformance" / name
     proc = subprocess.run([str(corpus / "score"), "--corpus", str(corpus), "--jobs", "2", "--cmd", cmd],
                           capture_output=True, text=True)
     passed, seen = set(), set()
@@ -50,15 +60,16 @@ def run_kube_compare(binary):
                 passed.add(m.group(2))
     summary = proc.stdout.strip().splitlines()[-1:] or [proc.stderr.strip()]
     if not seen:
-        sys.exit(f"ratchet: the kube-compare scorer ran no case: {proc.stderr.strip()}")
+        sys.exit(f"ratchet: the {name} scorer ran no case: {proc.stderr.strip()}")
     return passed, seen, summary[0]
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("gotemplate", "kube-compare"):
+    runners = {"gotemplate": run_gotemplate, "kube-compare": run_kube_compare, "fybrik": run_fybrik}
+    if len(sys.argv) != 4 or sys.argv[1] not in runners:
         sys.exit(__doc__)
     corpus, binary, listed_file = sys.argv[1], os.path.abspath(sys.argv[2]), Path(sys.argv[3])
-    passed, seen, summary = (run_gotemplate if corpus == "gotemplate" else run_kube_compare)(binary)
+    passed, seen, summary = runners[corpus](binary)
     listed = {l.strip() for l in listed_file.read_text().splitlines() if l.strip() and not l.startswith("#")}
     unknown = sorted(listed - seen)
     regressed = sorted(listed & seen - passed)
