@@ -41,11 +41,21 @@ pub enum Rule {
     InvalidSuppression,
     /// The reference no longer matches the one pinned in `driftlint.lock`.
     ReferenceChanged,
+    /// A Rego `deny`/`violation` rule (conftest conventions) fired on the manifests.
+    PolicyDeny,
+    /// A Rego `warn` rule (conftest conventions) fired on the manifests.
+    PolicyWarn,
+    /// A Rego policy does not compile, or failed while it was evaluated.
+    PolicyError,
+    /// Fybrik config policies give conflicting decisions for a scenario.
+    PolicyConflict,
+    /// Fybrik config policies decide a scenario differently from its expected decisions.
+    PolicyDecisionChanged,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 21] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -62,6 +72,11 @@ impl Rule {
         Rule::IoError,
         Rule::InvalidSuppression,
         Rule::ReferenceChanged,
+        Rule::PolicyDeny,
+        Rule::PolicyWarn,
+        Rule::PolicyError,
+        Rule::PolicyConflict,
+        Rule::PolicyDecisionChanged,
     ];
 
     pub fn id(self) -> &'static str {
@@ -82,6 +97,11 @@ impl Rule {
             Rule::IoError => "io-error",
             Rule::InvalidSuppression => "invalid-suppression",
             Rule::ReferenceChanged => "reference-changed",
+            Rule::PolicyDeny => "policy-deny",
+            Rule::PolicyWarn => "policy-warn",
+            Rule::PolicyError => "policy-error",
+            Rule::PolicyConflict => "policy-conflict",
+            Rule::PolicyDecisionChanged => "policy-decision-changed",
         }
     }
 
@@ -188,8 +208,10 @@ impl Diagnostic {
     pub fn fingerprint(&self) -> String {
         use sha2::Digest;
         let mut h = sha2::Sha256::new();
-        // Object findings keep the identity they had before messages counted.
-        let message = if self.object.is_none() { Some(self.message.as_str()) } else { None };
+        // Object findings keep the identity they had before messages counted; a policy rule
+        // can give one object several messages, which are different findings.
+        let by_message = self.object.is_none() || matches!(self.rule, Rule::PolicyDeny | Rule::PolicyWarn);
+        let message = if by_message { Some(self.message.as_str()) } else { None };
         for part in [
             self.rule.id(),
             &self.primary.path.display(),

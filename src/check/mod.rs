@@ -52,6 +52,8 @@ pub struct Settings {
     pub overrides: Option<PathBuf>,
     pub rules: BTreeMap<Rule, Level>,
     pub ignore: Vec<IgnoreEntry>,
+    /// Rego policies (the policy pass) and Fybrik scenarios.
+    pub policy: crate::policy::conftest::Settings,
 }
 
 /// The outcome of a check.
@@ -73,7 +75,9 @@ pub struct Report {
 /// A check that could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    #[error("no reference configured: pass --reference or set `reference:` in .driftlint.yaml")]
+    #[error(
+        "no reference configured, nor any policy: pass --reference or --policy, or set `reference:` or `policies:` in .driftlint.yaml"
+    )]
     NoReference,
     #[error("reference {} does not exist", .0.display())]
     ReferenceNotFound(PathBuf),
@@ -89,6 +93,8 @@ pub enum CheckError {
     Git(#[from] git::Error),
     #[error(transparent)]
     Lock(#[from] reference::lock::LockError),
+    #[error("policies: {0}")]
+    Policy(#[from] crate::policy::PolicyError),
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
@@ -145,6 +151,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         correlations = drift.correlations;
         pinned = drift.pinned;
     }
+    if settings.policy.has_work() {
+        diags.extend(crate::policy::conftest::run(&settings.policy, &settings.git_start, &coll, &mut files)?);
+    }
     diags.extend(suppress::invalid_suppressions(&coll, &mut files));
 
     suppress::apply_levels(&mut diags, &settings.rules);
@@ -157,7 +166,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
 
 /// Whether any pass has its inputs: without one, a check has nothing to check against.
 pub fn has_work(settings: &Settings) -> bool {
-    settings.reference.is_some()
+    settings.reference.is_some() || settings.policy.has_work()
 }
 
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the

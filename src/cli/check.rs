@@ -49,6 +49,48 @@ pub struct Args {
     pub origin_root: Option<PathBuf>,
     #[command(flatten)]
     pub scope: ScopeArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+/// The policy pass: Rego rules over the manifests, with conftest's conventions.
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// Rego policies: `.rego` files or directories (read recursively), or git locations
+    /// `git:REV:PATH`; repeatable. Replaces `policies:`.
+    #[arg(long = "policy", value_name = "PATH", help_heading = "Policies")]
+    pub policies: Vec<String>,
+    /// Data documents for the policies (JSON/YAML files; a directory's files are merged at the
+    /// root of `data`); repeatable. Replaces `policy-data:`.
+    #[arg(long = "data", value_name = "PATH", help_heading = "Policies")]
+    pub data: Vec<String>,
+    /// The Rego packages whose `deny`/`violation`/`warn` rules run [default: main]; repeatable.
+    #[arg(long = "namespace", value_name = "NS", help_heading = "Policies")]
+    pub namespaces: Vec<String>,
+    /// Evaluate the policies once over every object (`input` is `[{path, contents}]`).
+    #[arg(long, help_heading = "Policies")]
+    pub combine: bool,
+}
+
+impl PolicyArgs {
+    /// The policy settings: flags as given (relative to the working directory), else the
+    /// file's keys (relative to the file; git locations as written).
+    fn settings(&self, cfg: &Config) -> crate::policy::conftest::Settings {
+        let from_file = |paths: &[String]| -> Vec<String> {
+            paths
+                .iter()
+                .map(|p| if git::is_location(p) { p.clone() } else { cfg.resolve(p).display().to_string() })
+                .collect()
+        };
+        let pick = |cli: &[String], file: &[String]| if cli.is_empty() { from_file(file) } else { cli.to_vec() };
+        crate::policy::conftest::Settings {
+            policies: pick(&self.policies, &cfg.policy.policies),
+            data: pick(&self.data, &cfg.policy.data),
+            namespaces: if self.namespaces.is_empty() { cfg.policy.namespaces.clone() } else { self.namespaces.clone() },
+            combine: self.combine || cfg.policy.combine.unwrap_or(false),
+            cases: cfg.policy.cases.as_ref().map(|c| from_file(std::slice::from_ref(c)).remove(0)),
+        }
+    }
 }
 
 /// Changed-file scopes: which findings a commit or a pull request is shown.
@@ -221,6 +263,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         overrides: from_cli(&args.overrides, &cfg.overrides),
         rules: cfg.rules.clone(),
         ignore: cfg.ignore.clone(),
+        policy: args.policy.settings(cfg),
     })
 }
 
