@@ -255,7 +255,9 @@ fn split_message(text: &str, modules: &[Module]) -> (Option<super::Location>, St
         if let Some(m) = modules.iter().find(|m| rest.starts_with(&format!("{}:", m.path))) {
             let tail = &rest[m.path.len() + 1..];
             let n = tail.split(':').next().and_then(|n| n.parse::<u32>().ok()).unwrap_or(1);
-            location = Some(super::Location { path: m.path.clone(), line: n.max(1) });
+            // An error at the end of the text (an unclosed body) is shown on its last line.
+            let lines = u32::try_from(m.text.lines().count()).unwrap_or(u32::MAX).max(1);
+            location = Some(super::Location { path: m.path.clone(), line: n.clamp(1, lines) });
             break;
         }
     }

@@ -3,6 +3,7 @@ mod compare;
 mod git_reference;
 mod git_scope;
 mod ls;
+mod policy;
 mod template;
 
 use std::io::Write;
