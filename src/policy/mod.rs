@@ -8,6 +8,7 @@
 //! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
 //! line where one is known.
 
+pub mod cases;
 pub mod conftest;
 pub mod engine;
 pub mod fybrik;

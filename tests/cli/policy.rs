@@ -258,3 +258,66 @@ fn eval_prints_opa_style_json() {
     let r = run_in(dir.path(), &["policy", "eval", "--policies", "p.rego", "data.main.nothing"], None);
     assert_eq!(json(&r), serde_json::json!({}));
 }
+
+/// Copies `fixtures/policy/fybrik` into `dir`.
+fn fybrik_fixture(dir: &Path) {
+    let src = super::root().join("fixtures/policy/fybrik");
+    for sub in ["policies", "cases"] {
+        for entry in std::fs::read_dir(src.join(sub)).unwrap() {
+            let entry = entry.unwrap();
+            let to = dir.join(sub).join(entry.file_name());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(entry.path(), to).unwrap();
+        }
+    }
+    write(dir, &[(".driftlint.yaml", "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\n")]);
+}
+
+#[test]
+fn policy_cases_pass_when_the_decisions_are_the_expected_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    fybrik_fixture(dir.path());
+    let r = run_in(dir.path(), &["check", "--format", "json", "."], None);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(findings(&json(&r)), strs(&[]));
+}
+
+#[test]
+fn policy_cases_report_conflicts_at_the_rules_and_changed_decisions_at_the_expectation() {
+    let dir = tempfile::tempdir().unwrap();
+    fybrik_fixture(dir.path());
+    write(
+        dir.path(),
+        &[(
+            "policies/never-copy.rego",
+            "package adminconfig\n\n# A new rule that forbids every copy.\nconfig[{\"copy\": d}] {\n  input.request.usage.read == true\n  d := {\"deploy\": false, \"policy\": {\"ID\": \"copy-never\"}}\n}\n",
+        )],
+    );
+    let r = run_in(dir.path(), &["check", "--format", "json", "."], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = json(&r);
+    let f = findings(&v);
+    // local-read: copy becomes False (copy-default merged with copy-never): a changed decision
+    // at `copy` in the expected file. remote-read: copy-remote requires copy, copy-never
+    // forbids it: a conflict at one of the two rules, the other one as a secondary label.
+    assert_eq!(f.len(), 2, "{f:?}");
+    let conflict = f.iter().find(|f| f.0 == "policy-conflict").expect("a conflict");
+    assert!(conflict.2.starts_with("scenario `remote-read`: `copy`: one decision requires"), "{conflict:?}");
+    let d = v["diagnostics"].as_array().unwrap().iter().find(|d| d["rule"] == "policy-conflict").unwrap();
+    let mut at: Vec<String> = d["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}:{}", l["file"].as_str().unwrap(), l["line"]))
+        .collect();
+    at.sort();
+    assert!(at.contains(&"policies/never-copy.rego:4".to_string()), "{at:?}");
+    assert!(at.contains(&"policies/extended.rego:16".to_string()), "{at:?}");
+    assert!(at.iter().all(|a| a.ends_with("never-copy.rego:4") || a.ends_with("extended.rego:16") || a.ends_with("defaults.rego:28")));
+    let changed = f.iter().find(|f| f.0 == "policy-decision-changed").expect("a changed decision");
+    assert_eq!(changed.1, "cases/local-read.expected.json:4");
+    assert_eq!(
+        changed.2,
+        "scenario `local-read`: `copy` was deploy Unknown (policies copy-default); now deploy False (policies copy-default, copy-never)"
+    );
+}
