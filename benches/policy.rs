@@ -56,10 +56,10 @@ warn_team_label[msg] {
 "#;
 
 fn object(i: usize) -> String {
-    let tag = if i % 7 == 0 { "latest" } else { "1.2.3" };
+    let tag = if i.is_multiple_of(7) { "latest" } else { "1.2.3" };
     let replicas = 1 + i % 3;
-    let labels = if i % 5 == 0 { "{}".to_string() } else { "{team: shop}".to_string() };
-    let limits = if i % 4 == 0 { "" } else { "\n              resources: {limits: {memory: 128Mi}}" };
+    let labels = if i.is_multiple_of(5) { "{}".to_string() } else { "{team: shop}".to_string() };
+    let limits = if i.is_multiple_of(4) { "" } else { "\n          resources: {limits: {memory: 128Mi}}" };
     format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-{i}\n  namespace: ns-{}\n  labels: {labels}\nspec:\n  replicas: {replicas}\n  template:\n    spec:\n      containers:\n        - name: app\n          image: registry.example/app:{tag}{limits}\n      volumes:\n        - name: data\n          emptyDir: {{}}\n",
         i % 10
@@ -123,9 +123,29 @@ fn main() {
 
     let mut out = String::new();
     let per = |d: std::time::Duration, k: f64| d.as_secs_f64() * 1e6 / k;
-    let _ = writeln!(out, "policy bench: {n} objects x {} rules ({results} results, {} findings)", RULES.len(), report.diagnostics.len());
-    let _ = writeln!(out, "  convert   {:>9.1} ms total  {:>7.2} us per object", convert.as_secs_f64() * 1e3, per(convert, n as f64));
-    let _ = writeln!(out, "  evaluate  {:>9.1} ms total  {:>7.2} us per object-rule", evaluate.as_secs_f64() * 1e3, per(evaluate, pairs));
-    let _ = writeln!(out, "  pass      {:>9.1} ms total  {:>7.2} us per object-rule (check: read, parse, evaluate, locate)", pass.as_secs_f64() * 1e3, per(pass, pairs));
+    let _ = writeln!(
+        out,
+        "policy bench: {n} objects x {} rules ({results} results, {} findings)",
+        RULES.len(),
+        report.diagnostics.len()
+    );
+    let _ = writeln!(
+        out,
+        "  convert   {:>9.1} ms total  {:>7.2} us per object",
+        convert.as_secs_f64() * 1e3,
+        per(convert, n as f64)
+    );
+    let _ = writeln!(
+        out,
+        "  evaluate  {:>9.1} ms total  {:>7.2} us per object-rule",
+        evaluate.as_secs_f64() * 1e3,
+        per(evaluate, pairs)
+    );
+    let _ = writeln!(
+        out,
+        "  pass      {:>9.1} ms total  {:>7.2} us per object-rule (check: read, parse, evaluate, locate)",
+        pass.as_secs_f64() * 1e3,
+        per(pass, pairs)
+    );
     print!("{out}");
 }

@@ -136,7 +136,12 @@ impl Decoder<'_> {
                 config.combine = match value.value {
                     NodeValue::Null => None,
                     NodeValue::Bool(b) => Some(b),
-                    _ => return Err((self.invalid)(value.span.start, format!("expected true or false, found {}", kind(value)))),
+                    _ => {
+                        return Err((self.invalid)(
+                            value.span.start,
+                            format!("expected true or false, found {}", kind(value)),
+                        ));
+                    }
                 }
             }
             "policy-cases" => config.cases = self.opt_string(value)?,

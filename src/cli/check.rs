@@ -86,7 +86,11 @@ impl PolicyArgs {
         crate::policy::conftest::Settings {
             policies: pick(&self.policies, &cfg.policy.policies),
             data: pick(&self.data, &cfg.policy.data),
-            namespaces: if self.namespaces.is_empty() { cfg.policy.namespaces.clone() } else { self.namespaces.clone() },
+            namespaces: if self.namespaces.is_empty() {
+                cfg.policy.namespaces.clone()
+            } else {
+                self.namespaces.clone()
+            },
             combine: self.combine || cfg.policy.combine.unwrap_or(false),
             cases: cfg.policy.cases.as_ref().map(|c| from_file(std::slice::from_ref(c)).remove(0)),
         }

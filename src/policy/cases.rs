@@ -76,7 +76,8 @@ pub fn run(dir: &Path, modules: &[Module], files: &mut Files) -> Result<Vec<Diag
 
 fn read_doc(path: &Path, files: &mut Files) -> Result<(Value, String), PolicyError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
     let value = load::parse_document(&shown, text.as_bytes())?;
     files.preset(path.to_path_buf(), text.clone());
     Ok((value, text))
@@ -147,7 +148,8 @@ fn changes(scenario: &str, path: &Path, text: &str, expected: &Value, outcome: &
         return vec![diag(None, format!("scenario `{scenario}`: a conflict was expected, the decisions now merge"))];
     }
     let now = fybrik::decisions_map(outcome);
-    let want: BTreeMap<String, Value> = decisions.as_object().map(|o| o.clone().into_iter().collect()).unwrap_or_default();
+    let want: BTreeMap<String, Value> =
+        decisions.as_object().map(|o| o.clone().into_iter().collect()).unwrap_or_default();
     let caps: BTreeSet<&String> = now.keys().chain(want.keys()).collect();
     let mut out = Vec::new();
     for cap in caps {
@@ -170,7 +172,8 @@ fn summary(d: &Value) -> String {
     let deploy = d.get("deploy").and_then(Value::as_str).unwrap_or("Unknown");
     let r = d.get("restrictions");
     let clusters = r.and_then(|r| r.get("clusters")).and_then(Value::as_array).map(|c| {
-        let set: BTreeSet<String> = c.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)).collect();
+        let set: BTreeSet<String> =
+            c.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)).collect();
         set.into_iter().collect::<Vec<_>>().join(", ")
     });
     let modules: BTreeMap<String, String> = r
@@ -178,13 +181,8 @@ fn summary(d: &Value) -> String {
         .and_then(Value::as_object)
         .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect())
         .unwrap_or_default();
-    let ids: BTreeSet<&str> = d
-        .pointer("/policy/ID")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .split(';')
-        .filter(|s| !s.is_empty())
-        .collect();
+    let ids: BTreeSet<&str> =
+        d.pointer("/policy/ID").and_then(Value::as_str).unwrap_or("").split(';').filter(|s| !s.is_empty()).collect();
     let mut s = format!("deploy {deploy}");
     if let Some(c) = clusters {
         s.push_str(&format!(", clusters [{c}]"));

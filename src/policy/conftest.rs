@@ -91,10 +91,7 @@ pub fn run(
 ) -> Result<Vec<Diagnostic>, PolicyError> {
     let modules = super::load::load_modules(&settings.policies, git_start)?;
     if modules.is_empty() {
-        return Err(PolicyError::Read {
-            path: settings.policies.join(", "),
-            message: "no `.rego` file found".into(),
-        });
+        return Err(PolicyError::Read { path: settings.policies.join(", "), message: "no `.rego` file found".into() });
     }
     let data = super::load::load_data(&settings.data, git_start)?;
     for m in &modules {
@@ -160,6 +157,14 @@ fn missing_namespace(policies: &Policies, ns: &str) -> Diagnostic {
     .with_help("set the namespaces to check with `--namespace NS` (conftest's default is `main`)")
 }
 
+fn is_true(v: &Rego) -> bool {
+    match v {
+        Rego::Bool(b) => *b,
+        Rego::Array(items) => items.iter().any(|i| *i == Rego::Bool(true)),
+        _ => false,
+    }
+}
+
 /// The failure and warning rules of a namespace, each once, with its first declaration.
 fn namespace_rules(policies: &Policies, ns: &str) -> Vec<(String, Declared)> {
     let mut out: Vec<(String, Declared)> = Vec::new();
@@ -175,7 +180,10 @@ fn namespace_rules(policies: &Policies, ns: &str) -> Vec<(String, Declared)> {
 enum Target<'c> {
     Object(&'c Document),
     /// Combine mode: the input, and where findings go (line 1 of the first file).
-    Combined { input: Value, first: Option<SourcePath> },
+    Combined {
+        input: Value,
+        first: Option<SourcePath>,
+    },
 }
 
 impl Target<'_> {
@@ -191,10 +199,8 @@ fn combined_target(coll: &Collection) -> Target<'_> {
     let mut docs: Vec<&Document> = coll.documents.iter().collect();
     // Path order, then the order inside each file (a stable sort keeps it).
     docs.sort_by_key(|d| coll.sources[d.source].path.display());
-    let input = docs
-        .iter()
-        .map(|d| json!({"path": coll.sources[d.source].path.display(), "contents": d.object}))
-        .collect();
+    let input =
+        docs.iter().map(|d| json!({"path": coll.sources[d.source].path.display(), "contents": d.object})).collect();
     Target::Combined { input: Value::Array(input), first: docs.first().map(|d| coll.sources[d.source].path.clone()) }
 }
 
@@ -211,11 +217,14 @@ enum Flow {
     Stop,
 }
 
+/// (object id, rule kind, message, location).
+type Seen = (String, Rule, String, Option<(usize, usize)>);
+
 #[derive(Default)]
 struct Outcome {
     diagnostics: Vec<Diagnostic>,
-    /// (target id, rule kind, message, location) already reported.
-    seen: BTreeSet<(String, Rule, String, Option<(usize, usize)>)>,
+    /// Findings already reported for an object.
+    seen: BTreeSet<Seen>,
     /// Evaluation errors already reported (once per run, not once per object).
     errors: BTreeSet<String>,
 }
@@ -234,7 +243,8 @@ impl Outcome {
             let name = exception_name(ctx.rule);
             let query = format!("data.{}.exception[_][_] == {}", ctx.ns, json!(name));
             match policies.query(&query, Some(input.clone())) {
-                Ok(v) => v.is_some_and(|v| v != Rego::Bool(false)).then_some(name.to_string()),
+                // One result per binding of the `_`s for which the comparison holds.
+                Ok(v) => v.is_some_and(|v| is_true(&v)).then_some(name.to_string()),
                 Err(e) => return self.error(&e, ctx, policies.modules()),
             }
         } else {
@@ -271,7 +281,8 @@ impl Outcome {
                 _ => continue,
             };
             let (path, range, object) = locate(target, field.as_deref(), coll, files);
-            let key = (object.clone().unwrap_or_default(), kind, message.clone(), range.as_ref().map(|r| (r.start, r.end)));
+            let who = format!("{}\u{0}{}", path.display(), object.as_deref().unwrap_or(""));
+            let key = (who, kind, message.clone(), range.as_ref().map(|r| (r.start, r.end)));
             if !self.seen.insert(key) {
                 continue;
             }

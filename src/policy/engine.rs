@@ -314,10 +314,8 @@ mod tests {
 
     #[test]
     fn a_looping_policy_hits_the_time_limit() {
-        let mut p = compile(
-            "package a\nx := count([1 | numbers.range(1, 100000)[i]; numbers.range(1, 100000)[j]])",
-        )
-        .unwrap();
+        let mut p =
+            compile("package a\nx := count([1 | numbers.range(1, 100000)[i]; numbers.range(1, 100000)[j]])").unwrap();
         p.set_time_limit(Duration::from_millis(200));
         let started = std::time::Instant::now();
         let e = p.query("data.a.x", None).unwrap_err();
@@ -327,7 +325,10 @@ mod tests {
 
     #[test]
     fn numbers_range_is_capped_but_works() {
-        assert_eq!(eval("package a\nx := numbers.range(3, 1)", "data.a.x").unwrap(), Some(serde_json::json!([3, 2, 1])));
+        assert_eq!(
+            eval("package a\nx := numbers.range(3, 1)", "data.a.x").unwrap(),
+            Some(serde_json::json!([3, 2, 1]))
+        );
         assert_eq!(
             eval("package a\nx := numbers.range_step(0, 7, 3)", "data.a.x").unwrap(),
             Some(serde_json::json!([0, 3, 6]))

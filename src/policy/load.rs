@@ -124,10 +124,10 @@ fn read_location(
         let snapshot = git::load_snapshot(&at, git_start).map_err(git_error)?;
         let prefix = at.prefix.clone();
         if snapshot.dir != at.path {
-            let bytes = snapshot.tree.read(&snapshot.file).map_err(|e| PolicyError::Read {
-                path: written.to_string(),
-                message: e.to_string(),
-            })?;
+            let bytes = snapshot
+                .tree
+                .read(&snapshot.file)
+                .map_err(|e| PolicyError::Read { path: written.to_string(), message: e.to_string() })?;
             budget.take(written, bytes.len() as u64)?;
             return Ok(vec![(written.to_string(), bytes.to_vec())]);
         }
@@ -153,8 +153,7 @@ fn read_location(
         let shown = f.display().to_string();
         let size = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
         budget.take(&shown, size)?;
-        let bytes =
-            std::fs::read(&f).map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
+        let bytes = std::fs::read(&f).map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
         out.push((shown, bytes));
     }
     Ok(out)

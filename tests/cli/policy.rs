@@ -144,11 +144,18 @@ fn an_object_without_msg_and_a_broken_policy_are_policy_errors() {
         &[
             ("p/main.rego", "package main\n\ndeny[m] {\n  m := {\"message\": \"no msg\"}\n}\n"),
             ("q/main.rego", "package main\n\ndeny[m] {\n  m := 1\n"),
-            ("r/main.rego", "package main\n\ndeny[m] {\n  count(numbers.range(1, 1000000000000)) > 0\n  m := \"x\"\n}\n"),
-            ("m.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"),
+            (
+                "r/main.rego",
+                "package main\n\ndeny[m] {\n  count(numbers.range(1, 1000000000000)) > 0\n  m := \"x\"\n}\n",
+            ),
+            (
+                "m.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n",
+            ),
         ],
     );
-    for (dir_name, line, needle) in [("p", 3, "without a string `msg`"), ("q", 4, ""), ("r", 4, "more than the limit")] {
+    for (dir_name, line, needle) in [("p", 3, "without a string `msg`"), ("q", 4, ""), ("r", 4, "more than the limit")]
+    {
         let (code, v) = check_json(dir.path(), &["--policy", dir_name, "m.yaml"]);
         assert_eq!(code, 1, "{dir_name}");
         let f = findings(&v);
@@ -163,7 +170,16 @@ fn combine_mode_sees_every_object_and_reports_at_the_first_file() {
     let policy = format!("{FIXTURE}/policy");
     let manifests = format!("{FIXTURE}/manifests");
     let r = run(&[
-        "check", "--isolated", "--format", "json", "--policy", &policy, "--combine", "--namespace", "combined", &manifests,
+        "check",
+        "--isolated",
+        "--format",
+        "json",
+        "--policy",
+        &policy,
+        "--combine",
+        "--namespace",
+        "combined",
+        &manifests,
     ]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     // conftest --combine: one input, [{path, contents}] over every document in path order.
@@ -184,11 +200,11 @@ fn configuration_keys_and_data_files() {
     write(
         dir.path(),
         &[
+            (".driftlint.yaml", "policies: [policy]\npolicy-data: [limits.json]\npolicy-namespaces: [k8s]\n"),
             (
-                ".driftlint.yaml",
-                "policies: [policy]\npolicy-data: [limits.json]\npolicy-namespaces: [k8s]\n",
+                "policy/k8s.rego",
+                "package k8s\nimport rego.v1\nwarn contains m if {\n  input.spec.replicas > data.max\n  m := \"too many\"\n}\n",
             ),
-            ("policy/k8s.rego", "package k8s\nimport rego.v1\nwarn contains m if {\n  input.spec.replicas > data.max\n  m := \"too many\"\n}\n"),
             ("limits.json", "{\"max\": 3}"),
             ("m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec:\n  replicas: 5\n"),
         ],
@@ -240,7 +256,10 @@ fn decide_exit_codes() {
     let r = decide("ok", "input.json");
     assert_eq!(r.code, 0, "a conflict is a result: {}", r.stderr);
     let v = json(&r);
-    assert_eq!((v["Valid"].as_bool(), v["UUID"].as_str(), v["DatasetID"].as_str()), (Some(false), Some("u1"), Some("d")));
+    assert_eq!(
+        (v["Valid"].as_bool(), v["UUID"].as_str(), v["DatasetID"].as_str()),
+        (Some(false), Some("u1"), Some("d"))
+    );
     let r = decide("bad", "input.json");
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("bad/p.rego:"), "{}", r.stderr);
@@ -251,10 +270,17 @@ fn decide_exit_codes() {
 #[test]
 fn eval_prints_opa_style_json() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[("p.rego", "package main\ndeny[m] { m := sprintf(\"%v\", [input.num]) }\n"), ("in.yaml", "num: 7\n")]);
-    let r = run_in(dir.path(), &["policy", "eval", "--policies", "p.rego", "--input", "in.yaml", "data.main.deny"], None);
+    write(
+        dir.path(),
+        &[("p.rego", "package main\ndeny[m] { m := sprintf(\"%v\", [input.num]) }\n"), ("in.yaml", "num: 7\n")],
+    );
+    let r =
+        run_in(dir.path(), &["policy", "eval", "--policies", "p.rego", "--input", "in.yaml", "data.main.deny"], None);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(json(&r), serde_json::json!({"result": [{"expressions": [{"value": ["7"], "text": "data.main.deny"}]}]}));
+    assert_eq!(
+        json(&r),
+        serde_json::json!({"result": [{"expressions": [{"value": ["7"], "text": "data.main.deny"}]}]})
+    );
     let r = run_in(dir.path(), &["policy", "eval", "--policies", "p.rego", "data.main.nothing"], None);
     assert_eq!(json(&r), serde_json::json!({}));
 }
@@ -313,11 +339,50 @@ fn policy_cases_report_conflicts_at_the_rules_and_changed_decisions_at_the_expec
     at.sort();
     assert!(at.contains(&"policies/never-copy.rego:4".to_string()), "{at:?}");
     assert!(at.contains(&"policies/extended.rego:16".to_string()), "{at:?}");
-    assert!(at.iter().all(|a| a.ends_with("never-copy.rego:4") || a.ends_with("extended.rego:16") || a.ends_with("defaults.rego:28")));
+    assert!(at.iter().all(|a| a.ends_with("never-copy.rego:4")
+        || a.ends_with("extended.rego:16")
+        || a.ends_with("defaults.rego:28")));
     let changed = f.iter().find(|f| f.0 == "policy-decision-changed").expect("a changed decision");
     assert_eq!(changed.1, "cases/local-read.expected.json:4");
     assert_eq!(
         changed.2,
         "scenario `local-read`: `copy` was deploy Unknown (policies copy-default); now deploy False (policies copy-default, copy-never)"
+    );
+}
+
+#[test]
+fn exceptions_exempt_rules_by_name_without_prefix_warnings_included() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "p/main.rego",
+                "package main\ndeny_a[\"deny a\"] { true }\nwarn_a[\"warn a\"] { true }\ndeny_b[\"deny b\"] { true }\n\
+                 deny[\"plain\"] { true }\nexception[r] { input.metadata.name == \"x\"; r := [\"a\", \"\"] }\n",
+            ),
+            (
+                "m.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n",
+            ),
+        ],
+    );
+    let (_, v) = check_json(dir.path(), &["--policy", "p", "m.yaml"]);
+    let exempt = "policy exception `data.main.exception` names `a`";
+    let plain = "policy exception `data.main.exception` names ``";
+    let mut f = findings(&v);
+    f.sort();
+    assert_eq!(
+        f,
+        strs(&[
+            ("policy-deny", "m.yaml:2", "deny a", exempt),
+            ("policy-deny", "m.yaml:2", "deny b", ""),
+            ("policy-deny", "m.yaml:2", "plain", plain),
+            ("policy-deny", "m.yaml:7", "deny a", ""),
+            ("policy-deny", "m.yaml:7", "deny b", ""),
+            ("policy-deny", "m.yaml:7", "plain", ""),
+            ("policy-warn", "m.yaml:2", "warn a", exempt),
+            ("policy-warn", "m.yaml:7", "warn a", ""),
+        ])
     );
 }
