@@ -21,6 +21,9 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
 
 use regorus::Value as Rego;
 use serde_json::{Value, json};
@@ -131,11 +134,41 @@ fn evaluate(
         } else {
             coll.documents.iter().map(Target::Object).collect()
         };
-        for target in targets {
-            let input = engine::to_value(&target.input()).map_err(|message| PolicyError::Data { message })?;
-            for (rule, declared) in &rules {
-                let ctx = Ctx { ns: &ns, rule, declared, has_exceptions };
-                if out.evaluate(policies, &ctx, &target, &input, coll, files) == Flow::Stop {
+        let ctxs: Vec<Ctx> =
+            rules.iter().map(|(rule, declared)| Ctx { ns: &ns, rule, declared, has_exceptions }).collect();
+        // Objects are evaluated in parallel, each worker with its own copy of the prepared
+        // engine; the answers are reported in order. A limit stops every worker.
+        let stop = AtomicBool::new(false);
+        let answers: Vec<Vec<Result<Answer, PolicyError>>> = targets
+            .par_iter()
+            .map_init(
+                || policies.clone(),
+                |policies, target| {
+                    let input = match engine::to_value(&target.input()) {
+                        Ok(v) => v,
+                        Err(message) => return vec![Err(PolicyError::Data { message })],
+                    };
+                    let mut out = Vec::with_capacity(ctxs.len());
+                    for ctx in &ctxs {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let answer = ask(policies, ctx, &input);
+                        if matches!(answer, Err(PolicyError::Limit { .. })) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        out.push(answer);
+                    }
+                    out
+                },
+            )
+            .collect();
+        for (target, answers) in targets.iter().zip(answers) {
+            for (ctx, answer) in ctxs.iter().zip(answers) {
+                if let Err(PolicyError::Data { message }) = answer {
+                    return Err(PolicyError::Data { message });
+                }
+                if out.report(policies, ctx, target, answer, coll, files) == Flow::Stop {
                     return Ok(out.diagnostics);
                 }
             }
@@ -229,36 +262,45 @@ struct Outcome {
     errors: BTreeSet<String>,
 }
 
+/// What one rule gave for one input: the exception that exempts it, its result elements.
+struct Answer {
+    exception: Option<String>,
+    elements: Vec<Rego>,
+}
+
+/// Evaluates one rule (and its exception) for one input.
+fn ask(policies: &mut Policies, ctx: &Ctx, input: &Rego) -> Result<Answer, PolicyError> {
+    let exception = if ctx.has_exceptions {
+        let name = exception_name(ctx.rule);
+        let query = format!("data.{}.exception[_][_] == {}", ctx.ns, json!(name));
+        // One result per binding of the `_`s for which the comparison holds.
+        let v = policies.query(&query, Some(input.clone()))?;
+        v.is_some_and(|v| is_true(&v)).then_some(name.to_string())
+    } else {
+        None
+    };
+    let elements = match policies.query(&format!("data.{}.{}", ctx.ns, ctx.rule), Some(input.clone()))? {
+        Some(Rego::Set(s)) => s.iter().cloned().collect(),
+        Some(Rego::Array(a)) => a.iter().cloned().collect(),
+        _ => Vec::new(),
+    };
+    Ok(Answer { exception, elements })
+}
+
 impl Outcome {
-    fn evaluate(
+    /// The findings of one answer.
+    fn report(
         &mut self,
-        policies: &mut Policies,
+        policies: &Policies,
         ctx: &Ctx,
         target: &Target,
-        input: &Rego,
+        answer: Result<Answer, PolicyError>,
         coll: &Collection,
         files: &mut Files,
     ) -> Flow {
-        let exception = if ctx.has_exceptions {
-            let name = exception_name(ctx.rule);
-            let query = format!("data.{}.exception[_][_] == {}", ctx.ns, json!(name));
-            match policies.query(&query, Some(input.clone())) {
-                // One result per binding of the `_`s for which the comparison holds.
-                Ok(v) => v.is_some_and(|v| is_true(&v)).then_some(name.to_string()),
-                Err(e) => return self.error(&e, ctx, policies.modules()),
-            }
-        } else {
-            None
-        };
-        let value = match policies.query(&format!("data.{}.{}", ctx.ns, ctx.rule), Some(input.clone())) {
-            Ok(Some(v)) => v,
-            Ok(None) => return Flow::Go,
+        let Answer { exception, elements } = match answer {
+            Ok(a) => a,
             Err(e) => return self.error(&e, ctx, policies.modules()),
-        };
-        let elements: Vec<Rego> = match &value {
-            Rego::Set(s) => s.iter().cloned().collect(),
-            Rego::Array(a) => a.iter().cloned().collect(),
-            _ => return Flow::Go,
         };
         let kind = kind_of(ctx.rule).unwrap_or(Rule::PolicyDeny);
         for element in elements {
