@@ -65,11 +65,21 @@ pub enum Rule {
     CompositionRequiredField,
     /// Checks of a Composition skipped because functions decide its resources (a note).
     CompositionSkipped,
+    /// A Rego `deny`/`violation` rule (conftest conventions) fired on the manifests.
+    PolicyDeny,
+    /// A Rego `warn` rule (conftest conventions) fired on the manifests.
+    PolicyWarn,
+    /// A Rego policy does not compile, or failed while it was evaluated.
+    PolicyError,
+    /// Fybrik config policies give conflicting decisions for a scenario.
+    PolicyConflict,
+    /// Fybrik config policies decide a scenario differently from its expected decisions.
+    PolicyDecisionChanged,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 28] = [
+    pub const ALL: [Rule; 33] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -98,6 +108,11 @@ impl Rule {
         Rule::CompositionPatchType,
         Rule::CompositionRequiredField,
         Rule::CompositionSkipped,
+        Rule::PolicyDeny,
+        Rule::PolicyWarn,
+        Rule::PolicyError,
+        Rule::PolicyConflict,
+        Rule::PolicyDecisionChanged,
     ];
 
     pub fn id(self) -> &'static str {
@@ -130,6 +145,11 @@ impl Rule {
             Rule::CompositionPatchType => "composition-patch-type",
             Rule::CompositionRequiredField => "composition-required-field",
             Rule::CompositionSkipped => "composition-skipped",
+            Rule::PolicyDeny => "policy-deny",
+            Rule::PolicyWarn => "policy-warn",
+            Rule::PolicyError => "policy-error",
+            Rule::PolicyConflict => "policy-conflict",
+            Rule::PolicyDecisionChanged => "policy-decision-changed",
         }
     }
 
@@ -255,8 +275,10 @@ impl Diagnostic {
         use sha2::Digest;
         let mut h = sha2::Sha256::new();
         // Field findings are identified by their field: their message holds values, which may
-        // change without making the finding another one.
-        let message = if self.field.is_none() { Some(self.message.as_str()) } else { None };
+        // change without making the finding another one. A policy rule can give one field
+        // several messages, which are different findings.
+        let by_message = self.field.is_none() || matches!(self.rule, Rule::PolicyDeny | Rule::PolicyWarn);
+        let message = if by_message { Some(self.message.as_str()) } else { None };
         for part in [
             self.rule.id(),
             &self.primary.path.display(),

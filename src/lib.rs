@@ -16,6 +16,7 @@ pub mod document;
 pub mod git;
 pub mod input;
 pub mod kubecompare;
+pub mod policy;
 pub mod reference;
 pub mod report;
 pub mod rules;

@@ -98,7 +98,84 @@ pub struct Config {
     pub schemas: Vec<String>,
     /// `schema-mode:` (`loose` or `strict`).
     pub schema_mode: Option<crate::schema::Mode>,
+    /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`.
+    pub policy: PolicyConfig,
 }
+
+// ---- Rego policies (the policy pass) -------------------------------------------------------
+
+/// The policy keys of the file. Paths are as written (relative to the file, or git locations).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PolicyConfig {
+    pub policies: Vec<String>,
+    pub data: Vec<String>,
+    pub namespaces: Vec<String>,
+    pub combine: Option<bool>,
+    pub cases: Option<String>,
+}
+
+/// The policy keys, as [`FIELDS`] entries.
+const POLICY_FIELDS: [(&str, &str, &str); 5] = [
+    (
+        "policies",
+        "strings",
+        "Rego policies for the policy pass (conftest conventions): .rego files or directories (read recursively), relative to this file, or git locations.",
+    ),
+    (
+        "policy-data",
+        "strings",
+        "Data documents for the policies: JSON/YAML files, or directories whose files are merged at the root of `data`.",
+    ),
+    ("policy-namespaces", "strings", "The Rego packages whose deny/violation/warn rules run (default: main)."),
+    (
+        "policy-combine",
+        "boolean",
+        "Evaluate the policies once over all objects (input: [{path, contents}]) instead of once per object.",
+    ),
+    (
+        "policy-cases",
+        "string",
+        "A directory of Fybrik EvaluatorInputs (*.input.json/yaml, data.json/yaml, *.expected.json/yaml) replayed against the adminconfig policies.",
+    ),
+];
+
+impl Decoder<'_> {
+    /// Decodes policy key `name`; `Ok(false)` when it is not one.
+    fn policy_key(&self, config: &mut PolicyConfig, name: &str, value: &Node) -> Result<bool, ConfigError> {
+        match name {
+            "policies" => config.policies = self.strings(value)?,
+            "policy-data" => config.data = self.strings(value)?,
+            "policy-namespaces" => config.namespaces = self.strings(value)?,
+            "policy-combine" => {
+                config.combine = match value.value {
+                    NodeValue::Null => None,
+                    NodeValue::Bool(b) => Some(b),
+                    _ => {
+                        return Err((self.invalid)(
+                            value.span.start,
+                            format!("expected true or false, found {}", kind(value)),
+                        ));
+                    }
+                }
+            }
+            "policy-cases" => config.cases = self.opt_string(value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl PolicyConfig {
+    fn to_yaml(&self, m: &mut serde_json::Map<String, serde_json::Value>) {
+        m.insert("policies".into(), self.policies.clone().into());
+        m.insert("policy-data".into(), self.data.clone().into());
+        m.insert("policy-namespaces".into(), self.namespaces.clone().into());
+        m.insert("policy-combine".into(), self.combine.map_or(serde_json::Value::Null, Into::into));
+        m.insert("policy-cases".into(), self.cases.clone().map_or(serde_json::Value::Null, Into::into));
+    }
+}
+
+// ---- end of Rego policies ------------------------------------------------------------------
 
 /// The keys of the file, their JSON Schema type and what they mean.
 pub const FIELDS: [(&str, &str, &str); 12] = [
@@ -278,8 +355,9 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                     })?),
                 }
             }
+            other if d.policy_key(&mut config.policy, other, value)? => {}
             other => {
-                let known: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
+                let known: Vec<&str> = FIELDS.iter().chain(&POLICY_FIELDS).map(|f| f.0).collect();
                 return Err(invalid(
                     key.span.start,
                     format!("unknown key `{other}` (expected one of: {})", known.join(", ")),
@@ -540,6 +618,7 @@ impl Config {
         m.insert("schemas".into(), self.schemas.clone().into());
         let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
+        self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
 }
@@ -571,7 +650,7 @@ pub fn json_schema() -> serde_json::Value {
     use serde_json::json;
     let severity = json!({"enum": ["note", "warning", "error"]});
     let mut props = serde_json::Map::new();
-    for (name, ty, description) in FIELDS {
+    for (name, ty, description) in FIELDS.iter().chain(&POLICY_FIELDS).copied() {
         let mut schema = match ty {
             "string" => json!({"type": "string"}),
             "boolean" => json!({"type": "boolean"}),
@@ -643,7 +722,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -64,6 +64,8 @@ pub struct Settings {
     pub schemas: Vec<String>,
     /// `--schema-mode` / `schema-mode:`; `None` is loose.
     pub schema_mode: Option<crate::schema::Mode>,
+    /// Rego policies (the policy pass) and Fybrik scenarios.
+    pub policy: crate::policy::conftest::Settings,
 }
 
 /// The outcome of a check.
@@ -99,6 +101,8 @@ pub enum CheckError {
     Git(#[from] git::Error),
     #[error(transparent)]
     Lock(#[from] reference::lock::LockError),
+    #[error("policies: {0}")]
+    Policy(#[from] crate::policy::PolicyError),
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
@@ -163,6 +167,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     }
     if let Some(schemas) = schema_pass(settings, &coll, &mut files)? {
         diags.extend(schemas);
+    }
+    if settings.policy.has_work() {
+        diags.extend(crate::policy::conftest::run(&settings.policy, &settings.git_start, &coll, &mut files)?);
     }
     diags.extend(suppress::invalid_suppressions(&coll, &mut files));
 

@@ -52,6 +52,8 @@ pub struct Args {
     pub scope: ScopeArgs,
     #[command(flatten)]
     pub schema: SchemaArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 /// The schema pass (issue 11): CRD/XRD schemas and what a type without one is.
@@ -87,6 +89,63 @@ impl SchemaArgs {
 
     fn mode(&self, cfg: &Config) -> Option<crate::schema::Mode> {
         self.schema_mode.as_deref().and_then(crate::schema::Mode::parse).or(cfg.schema_mode)
+    }
+}
+
+/// The policy pass: Rego rules over the manifests, with conftest's conventions.
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// Rego policies: `.rego` files or directories (read recursively), or git locations
+    /// `git:REV:PATH`; repeatable. Replaces `policies:`.
+    #[arg(long = "policy", value_name = "PATH", help_heading = "Policies")]
+    pub policies: Vec<String>,
+    /// Data documents for the policies (JSON/YAML files; a directory's files are merged at the
+    /// root of `data`); repeatable. Replaces `policy-data:`.
+    #[arg(long = "data", value_name = "PATH", help_heading = "Policies")]
+    pub data: Vec<String>,
+    /// The Rego packages whose `deny`/`violation`/`warn` rules run [default: main]; repeatable.
+    #[arg(long = "namespace", value_name = "NS", help_heading = "Policies")]
+    pub namespaces: Vec<String>,
+    /// Evaluate the policies once over every object (`input` is `[{path, contents}]`).
+    #[arg(long, help_heading = "Policies")]
+    pub combine: bool,
+}
+
+impl PolicyArgs {
+    /// The policy settings: flags as given (relative to the working directory), else the
+    /// file's keys (relative to the file; git locations as written).
+    /// The policy settings: flags as given, else the file's keys (relative to it and confined
+    /// to its repository, like every path in the configuration).
+    fn settings(&self, cfg: &Config) -> Result<crate::policy::conftest::Settings> {
+        let from_file = |key: &str, paths: &[String]| -> Result<Vec<String>> {
+            let mut out = Vec::new();
+            for p in paths {
+                if git::is_location(p) {
+                    cfg.confined_location(key, p)?;
+                    out.push(p.clone());
+                } else {
+                    out.push(cfg.confined(key, p)?.display().to_string());
+                }
+            }
+            Ok(out)
+        };
+        let pick = |key: &str, cli: &[String], file: &[String]| -> Result<Vec<String>> {
+            if cli.is_empty() { from_file(key, file) } else { Ok(cli.to_vec()) }
+        };
+        Ok(crate::policy::conftest::Settings {
+            policies: pick("policies", &self.policies, &cfg.policy.policies)?,
+            data: pick("policy-data", &self.data, &cfg.policy.data)?,
+            namespaces: if self.namespaces.is_empty() {
+                cfg.policy.namespaces.clone()
+            } else {
+                self.namespaces.clone()
+            },
+            combine: self.combine || cfg.policy.combine.unwrap_or(false),
+            cases: match &cfg.policy.cases {
+                Some(c) => from_file("policy-cases", std::slice::from_ref(c))?.pop(),
+                None => None,
+            },
+        })
     }
 }
 
@@ -270,6 +329,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         config: cfg.file.is_some().then(|| cfg.clone()),
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
+        policy: args.policy.settings(cfg)?,
     })
 }
 

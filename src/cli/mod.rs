@@ -14,6 +14,7 @@ mod compare;
 mod config;
 mod explain;
 mod ls;
+mod policy;
 mod reference;
 mod template;
 
@@ -49,6 +50,9 @@ enum Command {
     Template(template::Command),
     /// Explain a rule: what it flags, why, an example and how to fix it.
     Explain(explain::Args),
+    /// Rego policies: Fybrik config-policy decisions and ad-hoc queries.
+    #[command(subcommand)]
+    Policy(policy::Command),
 }
 
 /// Output formats shared by listing commands.
@@ -91,6 +95,7 @@ pub fn main() -> ExitCode {
         Command::Template(cmd) => template::run(cmd),
         Command::Compare(args) => compare::run(args),
         Command::Explain(args) => explain::run(&args),
+        Command::Policy(cmd) => policy::run(&cmd),
     };
     match result {
         Ok(code) => code,

@@ -75,6 +75,11 @@ impl Tree {
         Some(current.join("/"))
     }
 
+    /// The paths of the regular files held (symlinks not followed), sorted.
+    pub fn files(&self) -> Vec<String> {
+        self.entries.iter().filter(|(_, e)| matches!(e, Entry::File(_))).map(|(k, _)| k.clone()).collect()
+    }
+
     /// Whether `name` exists (following symlinks).
     pub fn exists(&self, name: &str) -> bool {
         self.resolve(name).is_some()

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 28] = [
+pub(super) static DOCS: [RuleDoc; 33] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -417,5 +417,95 @@ fields) are skipped; patch paths and types are still checked. The location is `m
         example: "spec:\n  mode: Pipeline   # composition-skipped: functions produce the resources\n  pipeline:\n    - step: patch-and-transform\n      functionRef: {name: function-patch-and-transform}",
         fix: "Nothing to fix. Validate what the functions render with `crossplane render` piped into \
 `driftlint check -`.",
+    },
+    RuleDoc {
+        rule: Rule::PolicyDeny,
+        default_severity: Severity::Error,
+        summary: "A Rego deny or violation rule fired on a manifest",
+        what: "A policy given with `--policy` or `policies:` has a rule named `deny`, `violation` or \
+`deny_*`/`violation_*` (conftest's convention) in a checked namespace (`main` unless `--namespace` \
+says otherwise), and for this object (or, with `--combine`, for all objects together) it produced a \
+message. The message is the finding's text. An object message with a `field` (`spec.replicas`, or a \
+JSON pointer `/spec/containers/0/image`) is shown at that key; otherwise the finding is at the \
+object's `kind:` line, and a combined finding at line 1 of the first manifest file. The rule's \
+declaration in the `.rego` file is shown beside it. A result exempted by a policy `exception` rule \
+is reported as suppressed, with the exception as the reason.",
+        why: "A reference says what each object should look like; a policy says what must hold across \
+objects and environments (\"every Deployment in prod has two replicas\", \"no hostPath\"). Platform \
+teams keep such rules in Rego and run them with conftest; driftlint runs the same policies \
+in-process, with findings at file and line, suppressions and every output format.",
+        example_lang: "text",
+        example: "# policy/deployment.rego\npackage main\n\ndeny_latest_tag[msg] {\n  c := input.spec.template.spec.containers[_]\n  endswith(c.image, \":latest\")\n  msg := {\"msg\": sprintf(\"container %s uses a :latest image\", [c.name]), \"field\": \"spec.template.spec.containers\"}\n}\n\n$ driftlint check --policy policy/ manifests/\nerror[policy-deny]: container web uses a :latest image\n  --> manifests/web.yaml:12:7",
+        fix: "Change the manifest so that the rule no longer fires. If the object is a justified \
+exception, say so where reviewers see it: an `exception` rule in the policy \
+(`exception[rules] { input.metadata.name == \"legacy\"; rules := [\"latest_tag\"] }`), a \
+`driftlint.io/ignore: \"policy-deny: reason\"` annotation, or an `ignore:` entry in \
+`.driftlint.yaml`.",
+    },
+    RuleDoc {
+        rule: Rule::PolicyWarn,
+        default_severity: Severity::Warning,
+        summary: "A Rego warn rule fired on a manifest",
+        what: "Like `policy-deny`, for rules named `warn` or `warn_*`: the policy's authors consider \
+the message advice rather than a failure. Locations, exceptions and suppressions work the same way.",
+        why: "Warnings let a platform team roll out a new rule without failing every pull request at \
+once, and flag practices that are allowed but questionable.",
+        example_lang: "text",
+        example: "# policy/resources.rego\npackage main\n\nwarn_no_limits[msg] {\n  c := input.spec.template.spec.containers[_]\n  not c.resources.limits\n  msg := sprintf(\"container %s has no resource limits\", [c.name])\n}\n\n$ driftlint check --policy policy/ manifests/\nwarning[policy-warn]: container web has no resource limits\n  --> manifests/web.yaml:2:1",
+        fix: "Follow the advice, or suppress the finding with a reason. To make warnings fail a run, \
+use `--fail-level warning`, or set `rules: {policy-warn: error}`.",
+    },
+    RuleDoc {
+        rule: Rule::PolicyError,
+        default_severity: Severity::Error,
+        summary: "A Rego policy does not compile or failed while it was evaluated",
+        what: "A `.rego` module does not parse (Rego v0 and v1 syntax are both accepted), uses a \
+variable nothing binds or a function that does not exist, a complete rule produced two different \
+values, a rule returned an object without a string `msg`, or the evaluation ran into a limit (a \
+query may run 5 seconds; `numbers.range` may produce a million elements). The location is the \
+`.rego` file and line the engine names, else the rule being evaluated. The other passes of the \
+check still run. A namespace given with `--namespace` that no module declares is reported as a \
+warning of this rule. Built-in errors (`to_number(\"x\")`) are not errors: as in OPA by default, \
+the expression is undefined.",
+        why: "A policy that cannot run checks nothing: the run must not look clean because of it.",
+        example_lang: "text",
+        example: "error[policy-error]: use of undefined variable `level` is unsafe\n  --> policy/main.rego:4:1",
+        fix: "Fix the policy at the line shown; `driftlint policy eval --policies DIR --input FILE \
+data.main.deny` evaluates one rule with one input to try it out.",
+    },
+    RuleDoc {
+        rule: Rule::PolicyConflict,
+        default_severity: Severity::Error,
+        summary: "Fybrik config policies make conflicting decisions for a scenario",
+        what: "`policy-cases:` names a directory of Fybrik EvaluatorInputs (`*.input.json` or \
+`*.input.yaml`, with the infrastructure data in `data.json`/`data.yaml` beside them). For one of \
+them the `adminconfig` policies' decisions for a capability cannot be merged: one requires \
+deploying it and another forbids it, their cluster lists have no cluster in common, or they require \
+different values of one module property. Fybrik would declare the configuration invalid. The \
+finding is at the `config[...]` rules that made the conflicting decisions (found by their policy \
+IDs), and names the scenario.",
+        why: "Fybrik refuses to deploy a workload whose config policies conflict. Replaying the \
+scenarios on every change of the policies shows the conflict in the pull request that introduces \
+it, not in production.",
+        example_lang: "text",
+        example: "error[policy-conflict]: scenario `remote-read`: `copy`: one decision requires deploying it, another forbids it (copy-remote; copy-never)\n  --> policies/adminconfig/copy.rego:14:1",
+        fix: "Restrict one of the rules (a narrower condition, a `policySetID`), or change the \
+decisions so that they can be merged.",
+    },
+    RuleDoc {
+        rule: Rule::PolicyDecisionChanged,
+        default_severity: Severity::Error,
+        summary: "Fybrik config policies decide a scenario differently from its expected decisions",
+        what: "A scenario of `policy-cases:` has an expected file beside its input (`NAME.expected.json` \
+or `.yaml`: an EvaluatorOutput, or its `ConfigDecisions` alone), and the policies now decide a \
+capability differently: another deploy value, other clusters or module restrictions, a capability \
+decided that was not, or one no longer decided. The finding is at the expected file and names the \
+capability and both decisions.",
+        why: "Expected decisions are the reviewed meaning of the policies. A change of the policies \
+that changes a decision must be visible in review, together with the updated expectation.",
+        example_lang: "text",
+        example: "error[policy-decision-changed]: scenario `local-read`: `read` was deploy True, clusters [fra01]; now deploy True, clusters [fra01, fra02]\n  --> cases/local-read.expected.json:1:1",
+        fix: "If the new decision is intended, update the expected file (`driftlint policy decide \
+--policies … --data … --input NAME.input.json` prints it); otherwise fix the policy.",
     },
 ];

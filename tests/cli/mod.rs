@@ -6,6 +6,7 @@ mod git_scope;
 mod hostile;
 
 mod ls;
+mod policy;
 mod template;
 
 use std::io::Write;

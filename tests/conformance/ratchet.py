@@ -4,6 +4,7 @@
     ratchet.py gotemplate   BIN PASSING_FILE   # shared/conformance/gotemplate/score
     ratchet.py kube-compare BIN PASSING_FILE   # shared/conformance/kube-compare/score
     ratchet.py crossplane   BIN PASSING_FILE   # shared/conformance/crossplane/score
+    ratchet.py fybrik       BIN PASSING_FILE   # shared/conformance/fybrik/score
 
 Prints the scorer's summary, the cases that regressed, and the cases that now pass but are not
 yet listed (add them to PASSING_FILE: the ratchet only moves forward). Set SHARED to the
@@ -46,6 +47,10 @@ def run_crossplane(binary):
     return run_pass_fail("crossplane", f"{binary} check --format json {{schemas}} {{mode}} {{inputs}}")
 
 
+def run_fybrik(binary):
+    return run_pass_fail("fybrik", f"{binary} policy decide")
+
+
 def run_pass_fail(name, cmd):
     """A scorer that takes --cmd and prints one `PASS case` / `FAIL case: …` line per case."""
     corpus = SHARED / "conformance" / name
@@ -65,7 +70,12 @@ def run_pass_fail(name, cmd):
 
 
 def main():
-    runners = {"gotemplate": run_gotemplate, "kube-compare": run_kube_compare, "crossplane": run_crossplane}
+    runners = {
+        "gotemplate": run_gotemplate,
+        "kube-compare": run_kube_compare,
+        "crossplane": run_crossplane,
+        "fybrik": run_fybrik,
+    }
     if len(sys.argv) != 4 or sys.argv[1] not in runners:
         sys.exit(__doc__)
     corpus, binary, listed_file = sys.argv[1], os.path.abspath(sys.argv[2]), Path(sys.argv[3])

@@ -1,0 +1,113 @@
+//! `driftlint policy …`: Rego policies outside `check`. `decide` is Fybrik's config-policy
+//! evaluator (EvaluatorInput in, EvaluatorOutput out); `eval` answers any query, as
+//! `opa eval` does.
+//!
+//! Exit codes: 0 with a result (a Fybrik conflict is a result), 1 when the policies fail
+//! (do not parse, fail to evaluate, give the wrong shape), 2 for usage errors (a flag, a file
+//! that cannot be read or parsed).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow};
+
+use crate::policy::{self, Policies, PolicyError, fybrik, load};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Evaluate Fybrik config policies (`data.adminconfig.config`) for one EvaluatorInput and
+    /// print the merged decisions (the EvaluatorOutput JSON; `Valid: false` on a conflict).
+    Decide {
+        #[command(flatten)]
+        sources: Sources,
+        /// The EvaluatorInput (JSON or YAML).
+        #[arg(long, value_name = "FILE")]
+        input: PathBuf,
+    },
+    /// Evaluate a Rego query (e.g. `data.main.deny`) and print its value as JSON, like
+    /// `opa eval --format json`: `{"result": [{"expressions": [{"value": …, "text": …}]}]}`,
+    /// `{}` when it is undefined.
+    Eval {
+        #[command(flatten)]
+        sources: Sources,
+        /// The input document (JSON or YAML).
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
+        /// The query.
+        #[arg(value_name = "QUERY")]
+        query: String,
+    },
+}
+
+/// Where policies and data come from.
+#[derive(Debug, clap::Args)]
+pub struct Sources {
+    /// `.rego` files or directories (read recursively), or git locations `git:REV:PATH`.
+    #[arg(long = "policies", visible_alias = "policy", value_name = "PATH", required = true)]
+    policies: Vec<String>,
+    /// Data documents (JSON/YAML files, or directories whose files are merged at the root).
+    #[arg(long, value_name = "PATH")]
+    data: Vec<String>,
+}
+
+pub fn run(cmd: &Command) -> Result<ExitCode> {
+    match cmd {
+        Command::Decide { sources, input } => {
+            let input = read_document(input)?;
+            let mut policies = match compile(sources)? {
+                Ok(p) => p,
+                Err(e) => return Ok(policy_failure(&e)),
+            };
+            match fybrik::decide(&mut policies, &input) {
+                Ok(outcome) => {
+                    println!("{}", serde_json::to_string_pretty(&fybrik::to_output(&input, &outcome))?);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(policy_failure(&e)),
+            }
+        }
+        Command::Eval { sources, input, query } => {
+            let input = input.as_deref().map(read_document).transpose()?;
+            let mut policies = match compile(sources)? {
+                Ok(p) => p,
+                Err(e) => return Ok(policy_failure(&e)),
+            };
+            let input = input.map(|i| policy::engine::to_value(&i)).transpose().map_err(|e| anyhow!(e))?;
+            match policies.query(query, input) {
+                Ok(value) => {
+                    let out = match value {
+                        None => serde_json::json!({}),
+                        Some(v) => serde_json::json!({"result": [{"expressions": [
+                            {"value": policy::engine::to_json(&v), "text": query}
+                        ]}]}),
+                    };
+                    println!("{}", serde_json::to_string_pretty(&out)?);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(policy_failure(&e)),
+            }
+        }
+    }
+}
+
+/// Loads and compiles the policies: `Err` for usage errors (unreadable files or data), the
+/// inner `Err` for policies that fail.
+fn compile(sources: &Sources) -> Result<Result<Policies, PolicyError>> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let modules = load::load_modules(&sources.policies, &cwd).map_err(|e| anyhow!(e))?;
+    if modules.is_empty() {
+        return Err(anyhow!("no `.rego` file in {}", sources.policies.join(", ")));
+    }
+    let data = load::load_data(&sources.data, &cwd).map_err(|e| anyhow!(e))?;
+    Ok(Policies::compile(modules, data))
+}
+
+fn read_document(path: &Path) -> Result<serde_json::Value> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    load::parse_document(&path.display().to_string(), &bytes).map_err(|e| anyhow!(e))
+}
+
+fn policy_failure(e: &PolicyError) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(1)
+}

@@ -1,0 +1,425 @@
+//! The policy pass of `check`: conftest's conventions for Rego over manifests, as its code
+//! (`policy/engine.go`) defines them.
+//!
+//! - Input: each object is one `input`; combined, one `input` of `[{path, contents}]` over
+//!   every object of every file in path order.
+//! - Rules: in each namespace (`main` unless configured), the rules named
+//!   `^(deny|violation)(_[a-zA-Z0-9]+)*$` are failures (`policy-deny`), `^warn(_[a-zA-Z0-9]+)*$`
+//!   warnings (`policy-warn`); each is queried on its own as `data.<ns>.<rule>`. A set or array
+//!   gives one finding per string element, or per object element with a string `msg`.
+//! - Exceptions: `data.<ns>.exception[_][_] == NAME` for the same input exempts the whole rule
+//!   whose name without `deny_`/`violation_`/`warn_` is NAME; exempted results stay visible as
+//!   suppressed findings.
+//!
+//! Deliberate differences: identical messages of one rule kind for one input are one finding
+//! (a rule written as an array, or two rules, may repeat a message; a linter reports a problem
+//! once); `data.conftest.file` is not provided (it would give policies the absolute path of the
+//! checkout); an object result without a string `msg` is a `policy-error` at the rule, where
+//! conftest stops the whole run.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use regorus::Value as Rego;
+use serde_json::{Value, json};
+
+use super::engine::{self, Declared};
+use super::{Module, Policies, PolicyError};
+use crate::check::locate::{self, Files};
+use crate::compare::FieldDiffKind;
+use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::document::{Collection, Document};
+use crate::input::SourcePath;
+
+static FAILURE: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new("^(deny|violation)(_[a-zA-Z0-9]+)*$").expect("valid regex"));
+static WARNING: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new("^warn(_[a-zA-Z0-9]+)*$").expect("valid regex"));
+
+/// The policy settings of a check (`--policy`, `--data`, `--namespace`, `--combine`,
+/// `policy-cases:`). Paths are as the user wrote them, resolved already.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub policies: Vec<String>,
+    pub data: Vec<String>,
+    /// Empty: `main`.
+    pub namespaces: Vec<String>,
+    pub combine: bool,
+    /// A directory of Fybrik scenarios (`policy-cases:`).
+    pub cases: Option<String>,
+}
+
+impl Settings {
+    /// Whether the pass has anything to do.
+    pub fn has_work(&self) -> bool {
+        !self.policies.is_empty()
+    }
+
+    fn namespaces(&self) -> Vec<String> {
+        if self.namespaces.is_empty() { vec!["main".to_string()] } else { self.namespaces.clone() }
+    }
+}
+
+/// Which kind of rule a name is, per conftest.
+fn kind_of(rule: &str) -> Option<Rule> {
+    if FAILURE.is_match(rule) {
+        Some(Rule::PolicyDeny)
+    } else if WARNING.is_match(rule) {
+        Some(Rule::PolicyWarn)
+    } else {
+        None
+    }
+}
+
+/// The name an exception names a rule by (conftest's `removeRulePrefix`).
+fn exception_name(rule: &str) -> &str {
+    if matches!(rule, "deny" | "violation" | "warn") {
+        return "";
+    }
+    ["violation_", "deny_", "warn_"].iter().fold(rule, |r, p| r.strip_prefix(p).unwrap_or(r))
+}
+
+/// Loads, compiles and evaluates the policies over the documents. Policies that cannot be
+/// read stop the run (`Err`); every other problem is a `policy-error` finding.
+pub fn run(
+    settings: &Settings,
+    git_start: &Path,
+    coll: &Collection,
+    files: &mut Files,
+) -> Result<Vec<Diagnostic>, PolicyError> {
+    let modules = super::load::load_modules(&settings.policies, git_start)?;
+    if modules.is_empty() {
+        return Err(PolicyError::Read { path: settings.policies.join(", "), message: "no `.rego` file found".into() });
+    }
+    let data = super::load::load_data(&settings.data, git_start)?;
+    for m in &modules {
+        files.preset(PathBuf::from(&m.path), m.text.clone());
+    }
+    let mut diagnostics = match Policies::compile(modules.clone(), data) {
+        Ok(mut policies) => evaluate(settings, &mut policies, coll, files)?,
+        Err(e) => vec![error_diagnostic(&e, &modules, None)],
+    };
+    if let Some(dir) = &settings.cases {
+        diagnostics.extend(super::cases::run(Path::new(dir), &modules, files)?);
+    }
+    Ok(diagnostics)
+}
+
+/// The conftest rules of every namespace over the documents.
+fn evaluate(
+    settings: &Settings,
+    policies: &mut Policies,
+    coll: &Collection,
+    files: &mut Files,
+) -> Result<Vec<Diagnostic>, PolicyError> {
+    let mut out = Outcome::default();
+    for ns in settings.namespaces() {
+        if !policies.has_package(&ns) {
+            // A policy set made for Fybrik scenarios alone need not have `main`.
+            let fybrik_only = settings.namespaces.is_empty() && settings.cases.is_some();
+            if !fybrik_only {
+                out.diagnostics.push(missing_namespace(policies, &ns));
+            }
+            continue;
+        }
+        let rules = namespace_rules(policies, &ns);
+        let has_exceptions = policies.rules_in(&ns).iter().any(|d| d.name == "exception");
+        let targets: Vec<Target> = if settings.combine {
+            vec![combined_target(coll)]
+        } else {
+            coll.documents.iter().map(Target::Object).collect()
+        };
+        let ctxs: Vec<Ctx> =
+            rules.iter().map(|(rule, declared)| Ctx { ns: &ns, rule, declared, has_exceptions }).collect();
+        // Objects are evaluated in parallel, each worker with its own copy of the prepared
+        // engine; the answers are reported in order. A limit stops every worker.
+        let stop = AtomicBool::new(false);
+        let answers: Vec<Vec<Result<Answer, PolicyError>>> = targets
+            .par_iter()
+            .map_init(
+                || policies.clone(),
+                |policies, target| {
+                    let input = match engine::to_value(&target.input()) {
+                        Ok(v) => v,
+                        Err(message) => return vec![Err(PolicyError::Data { message })],
+                    };
+                    let mut out = Vec::with_capacity(ctxs.len());
+                    for ctx in &ctxs {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let answer = ask(policies, ctx, &input);
+                        if matches!(answer, Err(PolicyError::Limit { .. })) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        out.push(answer);
+                    }
+                    out
+                },
+            )
+            .collect();
+        for (target, answers) in targets.iter().zip(answers) {
+            for (ctx, answer) in ctxs.iter().zip(answers) {
+                if let Err(PolicyError::Data { message }) = answer {
+                    return Err(PolicyError::Data { message });
+                }
+                if out.report(policies, ctx, target, answer, coll, files) == Flow::Stop {
+                    return Ok(out.diagnostics);
+                }
+            }
+        }
+    }
+    Ok(out.diagnostics)
+}
+
+/// A warning for a namespace no module declares (conftest says nothing; nothing would run).
+fn missing_namespace(policies: &Policies, ns: &str) -> Diagnostic {
+    let first = policies.modules().first().map(|m| m.path.clone()).unwrap_or_default();
+    Diagnostic::new(
+        Rule::PolicyError,
+        Severity::Warning,
+        SourcePath::File(PathBuf::from(&first)),
+        Some(0..0),
+        format!("no policy declares package `{ns}`: its rules cannot run"),
+    )
+    .with_help("set the namespaces to check with `--namespace NS` (conftest's default is `main`)")
+}
+
+fn is_true(v: &Rego) -> bool {
+    match v {
+        Rego::Bool(b) => *b,
+        Rego::Array(items) => items.iter().any(|i| *i == Rego::Bool(true)),
+        _ => false,
+    }
+}
+
+/// The failure and warning rules of a namespace, each once, with its first declaration.
+fn namespace_rules(policies: &Policies, ns: &str) -> Vec<(String, Declared)> {
+    let mut out: Vec<(String, Declared)> = Vec::new();
+    for d in policies.rules_in(ns) {
+        if kind_of(&d.name).is_some() && !out.iter().any(|(n, _)| *n == d.name) {
+            out.push((d.name.clone(), d.clone()));
+        }
+    }
+    out
+}
+
+/// What one evaluation is about.
+enum Target<'c> {
+    Object(&'c Document),
+    /// Combine mode: the input, and where findings go (line 1 of the first file).
+    Combined {
+        input: Value,
+        first: Option<SourcePath>,
+    },
+}
+
+impl Target<'_> {
+    fn input(&self) -> Value {
+        match self {
+            Target::Object(doc) => doc.object.clone(),
+            Target::Combined { input, .. } => input.clone(),
+        }
+    }
+}
+
+fn combined_target(coll: &Collection) -> Target<'_> {
+    let mut docs: Vec<&Document> = coll.documents.iter().collect();
+    // Path order, then the order inside each file (a stable sort keeps it).
+    docs.sort_by_key(|d| coll.sources[d.source].path.display());
+    let input =
+        docs.iter().map(|d| json!({"path": coll.sources[d.source].path.display(), "contents": d.object})).collect();
+    Target::Combined { input: Value::Array(input), first: docs.first().map(|d| coll.sources[d.source].path.clone()) }
+}
+
+struct Ctx<'a> {
+    ns: &'a str,
+    rule: &'a str,
+    declared: &'a Declared,
+    has_exceptions: bool,
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Go,
+    Stop,
+}
+
+/// (object id, rule kind, message, location).
+type Seen = (String, Rule, String, Option<(usize, usize)>);
+
+#[derive(Default)]
+struct Outcome {
+    diagnostics: Vec<Diagnostic>,
+    /// Findings already reported for an object.
+    seen: BTreeSet<Seen>,
+    /// Evaluation errors already reported (once per run, not once per object).
+    errors: BTreeSet<String>,
+}
+
+/// What one rule gave for one input: the exception that exempts it, its result elements.
+struct Answer {
+    exception: Option<String>,
+    elements: Vec<Rego>,
+}
+
+/// Evaluates one rule (and its exception) for one input.
+fn ask(policies: &mut Policies, ctx: &Ctx, input: &Rego) -> Result<Answer, PolicyError> {
+    let exception = if ctx.has_exceptions {
+        let name = exception_name(ctx.rule);
+        let query = format!("data.{}.exception[_][_] == {}", ctx.ns, json!(name));
+        // One result per binding of the `_`s for which the comparison holds.
+        let v = policies.query(&query, Some(input.clone()))?;
+        v.is_some_and(|v| is_true(&v)).then_some(name.to_string())
+    } else {
+        None
+    };
+    let elements = match policies.query(&format!("data.{}.{}", ctx.ns, ctx.rule), Some(input.clone()))? {
+        Some(Rego::Set(s)) => s.iter().cloned().collect(),
+        Some(Rego::Array(a)) => a.iter().cloned().collect(),
+        _ => Vec::new(),
+    };
+    Ok(Answer { exception, elements })
+}
+
+impl Outcome {
+    /// The findings of one answer.
+    fn report(
+        &mut self,
+        policies: &Policies,
+        ctx: &Ctx,
+        target: &Target,
+        answer: Result<Answer, PolicyError>,
+        coll: &Collection,
+        files: &mut Files,
+    ) -> Flow {
+        let Answer { exception, elements } = match answer {
+            Ok(a) => a,
+            Err(e) => return self.error(&e, ctx, policies.modules()),
+        };
+        let kind = kind_of(ctx.rule).unwrap_or(Rule::PolicyDeny);
+        for element in elements {
+            let (message, field) = match engine::to_json(&element) {
+                Value::String(s) => (s, None),
+                Value::Object(o) => match o.get("msg") {
+                    Some(Value::String(s)) => (s.clone(), o.get("field").and_then(Value::as_str).map(field_pointer)),
+                    _ => {
+                        let e = PolicyError::Shape {
+                            message: format!(
+                                "`data.{}.{}` gave an object without a string `msg`: {}",
+                                ctx.ns,
+                                ctx.rule,
+                                Value::Object(o)
+                            ),
+                        };
+                        return self.error(&e, ctx, policies.modules());
+                    }
+                },
+                _ => continue,
+            };
+            let (path, range, object) = locate(target, field.as_deref(), coll, files);
+            let who = format!("{}\u{0}{}", path.display(), object.as_deref().unwrap_or(""));
+            let key = (who, kind, message.clone(), range.as_ref().map(|r| (r.start, r.end)));
+            if !self.seen.insert(key) {
+                continue;
+            }
+            let severity = crate::check::findings::default_severity(kind);
+            let mut d = Diagnostic::new(kind, severity, path, range, message)
+                .with_help(format!("rule `data.{}.{}`", ctx.ns, ctx.rule));
+            let rego = policies.modules().get(ctx.declared.module);
+            if let Some(m) = rego {
+                d = d.with_secondary(
+                    SourcePath::File(PathBuf::from(&m.path)),
+                    Some(line_range(&m.text, ctx.declared.line)),
+                    format!("rule `{}` declared here", ctx.rule),
+                );
+            }
+            if let Some(object) = object {
+                d = d.with_object(object, field);
+            }
+            if let Some(name) = &exception {
+                d.suppressed = Some(format!("policy exception `data.{}.exception` names `{name}`", ctx.ns));
+            }
+            self.diagnostics.push(d);
+        }
+        Flow::Go
+    }
+
+    /// Reports an evaluation error once; a limit stops the pass.
+    fn error(&mut self, e: &PolicyError, ctx: &Ctx, modules: &[Module]) -> Flow {
+        if self.errors.insert(e.to_string()) {
+            self.diagnostics.push(error_diagnostic(e, modules, Some((ctx.declared.module, ctx.declared.line))));
+        }
+        if matches!(e, PolicyError::Limit { .. }) { Flow::Stop } else { Flow::Go }
+    }
+}
+
+/// A `policy-error` at the module line the error names, else at the rule being evaluated
+/// (`at`: module index and line), else at the first module.
+pub(super) fn error_diagnostic(e: &PolicyError, modules: &[Module], at: Option<(usize, u32)>) -> Diagnostic {
+    let (module, line) = match e.location() {
+        Some(l) => (modules.iter().find(|m| m.path == l.path), l.line),
+        None => match at {
+            Some((i, line)) => (modules.get(i), line),
+            None => (modules.first(), 1),
+        },
+    };
+    let (path, range) = match module {
+        Some(m) => (m.path.clone(), Some(line_range(&m.text, line))),
+        None => (e.location().map(|l| l.path.clone()).unwrap_or_default(), None),
+    };
+    let mut d = Diagnostic::error(Rule::PolicyError, SourcePath::File(PathBuf::from(path)), range, e.message());
+    if let PolicyError::Limit { .. } = e {
+        d = d.with_help("the policy pass stopped here; the other passes ran");
+    }
+    d
+}
+
+/// Where a finding about `target` goes: the key of `field` (a JSON pointer), else the
+/// object's `kind:` key; combined, line 1 of the first file. Also the object's id.
+fn locate(
+    target: &Target,
+    field: Option<&str>,
+    coll: &Collection,
+    files: &mut Files,
+) -> (SourcePath, Option<Range<usize>>, Option<String>) {
+    match target {
+        Target::Combined { first, .. } => {
+            let path = first.clone().unwrap_or(SourcePath::Stdin);
+            let text = coll.sources.iter().find(|s| s.path == path).map(|s| s.text.as_str()).unwrap_or("");
+            (path, Some(line_range(text, 1)), None)
+        }
+        Target::Object(doc) => {
+            let source = &coll.sources[doc.source];
+            let pointer = field.filter(|f| doc.node.pointer(f).is_some()).unwrap_or("/kind");
+            let (path, range) = locate::manifest_location(doc, source, pointer, FieldDiffKind::Extra, files);
+            (path, Some(range), Some(doc.identity.cr_id()))
+        }
+    }
+}
+
+/// A `field` as a JSON pointer: `/a/0/b` as it is, `a.0.b` split at the dots.
+pub fn field_pointer(field: &str) -> String {
+    if field.starts_with('/') || field.is_empty() {
+        return field.to_string();
+    }
+    field.split('.').map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect()
+}
+
+/// The byte range of 1-based line `line` of `text` (without its line break).
+pub fn line_range(text: &str, line: u32) -> Range<usize> {
+    let mut start = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line as usize {
+            let trimmed = l.trim_end_matches(['\n', '\r']).len();
+            return start..start + trimmed;
+        }
+        start += l.len();
+    }
+    text.len()..text.len()
+}

@@ -1,0 +1,69 @@
+//! Rego policies (`regorus`, in-process): conftest-style rules over manifests in `check`
+//! ([`conftest`]), Fybrik config-policy decisions ([`fybrik`]) and the scenarios `check`
+//! replays against them ([`cases`]), on one engine set-up ([`engine`]) fed by one loader
+//! ([`load`]).
+//!
+//! Policies and data documents kept in a repository are untrusted: they are read only from
+//! the paths given, evaluated without file, environment or network access, and bounded in
+//! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
+//! line where one is known.
+
+pub mod cases;
+pub mod conftest;
+pub mod engine;
+pub mod fybrik;
+pub mod load;
+
+pub use engine::{Module, Policies};
+
+/// A line in a policy module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub path: String,
+    pub line: u32,
+}
+
+/// Policies that cannot be used, or an evaluation that failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyError {
+    /// A module does not parse (or, found while evaluating, does not compile).
+    #[error("{}{message}", at(.location))]
+    Parse { location: Option<Location>, message: String },
+    /// Evaluation failed (a complete rule with two values, a failed `with`, …).
+    #[error("{}{message}", at(.location))]
+    Eval { location: Option<Location>, message: String },
+    /// A time or size limit stopped the evaluation.
+    #[error("policy evaluation stopped: {message}")]
+    Limit { message: String },
+    /// A data or input document that cannot be used.
+    #[error("{message}")]
+    Data { message: String },
+    /// A file or directory that cannot be read.
+    #[error("{path}: {message}")]
+    Read { path: String, message: String },
+    /// A result that does not have the shape the caller needs.
+    #[error("{message}")]
+    Shape { message: String },
+}
+
+impl PolicyError {
+    /// Where in a module the problem is, when known.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            PolicyError::Parse { location, .. } | PolicyError::Eval { location, .. } => location.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The message without the location.
+    pub fn message(&self) -> String {
+        match self {
+            PolicyError::Parse { message, .. } | PolicyError::Eval { message, .. } => message.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+fn at(location: &Option<Location>) -> String {
+    location.as_ref().map(|l| format!("{}:{}: ", l.path, l.line)).unwrap_or_default()
+}
