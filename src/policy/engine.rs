@@ -9,8 +9,9 @@
 //!
 //! What a policy cannot do: regorus is built without `http.send` and `opa.runtime` (see
 //! Cargo.toml), so no network and no environment; no built-in reads a file. A rule that loops
-//! or builds huge values runs into the time limit, and `numbers.range` is capped (it is the
-//! one built-in that makes a huge value out of two small numbers in one call).
+//! or builds huge values runs into the time limit or, first, the memory watchdog
+//! ([`super::memory`]), and `numbers.range` is capped (it is the one built-in that makes a huge
+//! value out of two small numbers in one call).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
@@ -102,6 +103,8 @@ impl Policies {
             None => self.engine.set_input(Value::Undefined),
         }
         let engine = &mut self.engine;
+        let files: Vec<&str> = self.modules.iter().map(|m| m.path.as_str()).collect();
+        let _watched = super::memory::watch(&format!("`{query}` ({})", files.join(", ")));
         let outcome = catch_unwind(AssertUnwindSafe(|| engine.eval_query(query.to_string(), false)));
         let results = match outcome {
             Ok(Ok(r)) => r,

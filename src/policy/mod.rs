@@ -13,6 +13,7 @@ pub mod conftest;
 pub mod engine;
 pub mod fybrik;
 pub mod load;
+pub mod memory;
 
 pub use engine::{Module, Policies};
 

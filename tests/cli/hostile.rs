@@ -318,3 +318,34 @@ fn origin_paths_on_standard_input_stay_in_the_repository() {
         assert!(r.stdout.contains("--> <stdin>:"), "{origin}: the finding stays on stdin:\n{}", r.stdout);
     }
 }
+
+/// A policy kept in the repository is untrusted too: one that doubles a value until memory runs
+/// out is stopped with an error naming it (the memory watchdog), one that loops by the time
+/// limit (a `policy-error`); neither can read the environment.
+#[test]
+fn a_policy_cannot_exhaust_memory_or_time_or_read_the_environment() {
+    let dir = repository("");
+    let d = dir.path();
+    std::fs::write(d.join("cm.yaml"), DRIFTING_CONFIGMAP).unwrap();
+    std::fs::create_dir_all(d.join("policy")).unwrap();
+    let mut doubling = String::from("package main\n\nx0 := [1, 2, 3, 4, 5, 6, 7, 8]\n");
+    for i in 1..=40 {
+        doubling.push_str(&format!("x{i} := array.concat(x{0}, x{0})\n", i - 1));
+    }
+    doubling.push_str("\ndeny[msg] {\n  count(x40) > 0\n  msg := \"big\"\n}\n");
+    std::fs::write(d.join("policy/huge.rego"), doubling).unwrap();
+    let r = run_limited(d, &["check", "--policy", "policy", "cm.yaml", "--format", "json"], None);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("policy/huge.rego") && r.stderr.contains("MiB of memory; stopped"), "{}", r.stderr);
+
+    std::fs::write(
+        d.join("policy/huge.rego"),
+        "package main\n\ndeny[msg] {\n  some i, j, k\n  numbers.range(1, 900000)[i]\n  numbers.range(1, 900000)[j]\n  numbers.range(1, 900000)[k]\n  msg := \"never\"\n}\n\nwarn[msg] {\n  msg := opa.runtime().env.HOME\n}\n",
+    )
+    .unwrap();
+    let r = run_limited(d, &["check", "--policy", "policy", "cm.yaml", "--format", "json"], None);
+    let v = super::json(&r);
+    let rules: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().filter_map(|x| x["rule"].as_str()).collect();
+    assert!(rules.contains(&"policy-error"), "{}", r.stdout);
+    assert!(!r.stdout.contains("/root") && !r.stdout.contains("\"warn\""), "{}", r.stdout);
+}
