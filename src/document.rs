@@ -230,7 +230,7 @@ fn kustomize_origin(object: &serde_json::Value, identity: &Identity, opts: &Opti
 
 /// Finds the object with `identity` (ignoring the namespace, which kustomize may set) in a file.
 fn locate_in_file(path: &Path, identity: &Identity) -> Option<(PathBuf, Range<usize>)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).ok()?;
     let stream = driftlint_yaml::parse_stream(&text);
     stream.documents.iter().find_map(|doc| {
         let id = Identity::of(&doc.root.to_json());

@@ -113,4 +113,3 @@ fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
     }
     object
 }
-

@@ -38,7 +38,7 @@ const FIELDS: [&str; 9] =
 
 /// Reads an overrides file (`open <path>: no such file or directory` style errors).
 pub fn load_overrides(path: &std::path::Path) -> Result<Vec<UserOverride>, OverrideError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).map_err(|e| {
         let detail = match e.kind() {
             std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
             _ => e.to_string(),

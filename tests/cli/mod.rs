@@ -3,6 +3,7 @@ mod compare;
 mod git_reference;
 mod git_scope;
 mod ls;
+mod special_files;
 mod template;
 
 use std::io::Write;
