@@ -18,7 +18,8 @@ host=$(rustc -vV | sed -n 's/^host: //p')
 export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks"
-cargo build --release --locked -j"${JOBS:-1}" --target "$host" --bin "$target"
+# FUZZ_NO_BUILD=1 runs what was built last (e.g. while the sources are being edited).
+[ -n "${FUZZ_NO_BUILD:-}" ] || cargo build --release --locked -j"${JOBS:-1}" --target "$host" --bin "$target"
 bin="target/$host/release/$target"
 mkdir -p "runs/$target" "artifacts/$target"
 if [ "$seconds" = 0 ]; then

@@ -1,11 +1,13 @@
-//! Fuzz parsing plus execution: the input's first line is JSON data, the rest the template.
-//! Whatever parses must execute to output or an error within tight limits, without panicking,
-//! hanging or overflowing the stack.
-//!
-//! Run with `cargo +nightly fuzz run execute` from `crates/gotmpl`.
+//! The template executor: the input's first line is JSON data, the rest the template.
+//! Whatever parses must execute to output or an error within tight limits and a small run
+//! budget (weighted steps, so key generation or a big `until` is refused, not run), without
+//! panicking, hanging or overflowing the stack. Each input is executed twice under one budget,
+//! as two renders of a run would be.
 #![no_main]
 
-use driftlint_gotmpl::{Limits, TemplateSet, Value};
+use std::time::Duration;
+
+use driftlint_gotmpl::{Budget, Limits, TemplateSet, Value};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,11 +25,14 @@ fuzz_target!(|data: &[u8]| {
         fuel: 20_000,
         max_list_len: 10_000,
         max_string_len: 1 << 16,
+        budget: Budget::new(2_000_000, Duration::from_secs(5)),
     };
-    match set.execute(&data, &limits, &[]) {
-        Ok(r) => assert!(r.text.len() <= limits.max_output),
-        Err(e) => {
-            let _ = e.to_string();
+    for _ in 0..2 {
+        match set.execute(&data, &limits, &[]) {
+            Ok(r) => assert!(r.text.len() <= limits.max_output),
+            Err(e) => {
+                let _ = e.to_string();
+            }
         }
     }
 });

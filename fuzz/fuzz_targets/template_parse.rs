@@ -1,7 +1,5 @@
-//! Fuzz the template parser: any UTF-8 text, as the main template or as a function file, must
-//! parse or fail with a located error, never panic or overflow the stack.
-//!
-//! Run with `cargo +nightly fuzz run parse` from `crates/gotmpl`.
+//! The template lexer and parser: any UTF-8 text, as the main template or as a function file,
+//! must parse or fail with a located error, never panic or overflow the stack.
 #![no_main]
 
 use driftlint_gotmpl::TemplateSet;

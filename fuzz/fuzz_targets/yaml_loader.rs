@@ -1,7 +1,5 @@
 //! Fuzz the YAML loader and writer: any UTF-8 text must load without panicking, and whatever
 //! loads must convert to JSON, answer pointer look-ups and be written back without panicking.
-//!
-//! Run with `cargo +nightly fuzz run loader` from `crates/yaml`.
 #![no_main]
 
 use driftlint_yaml::{LineIndex, parse_stream, to_yaml_string};

@@ -418,6 +418,13 @@ impl<'t> Exec<'t> {
         fin: Option<Value>,
     ) -> R<Value> {
         let argv = self.eval_args(dot, f.name, Sig::Table(f), args, fin)?;
+        // Work that does not show in the result (key generation, hashing) is paid up front,
+        // so a call the run's budget cannot pay for never starts.
+        let upfront = crate::funcs::cost::before(f.name, &argv);
+        if upfront > 0 {
+            self.at = call_at;
+            self.spend(upfront)?;
+        }
         let mut ctx = Ctx { limits: self.limits, crs: self.crs };
         // Go's `safeCall` turns a panicking function into `error calling X: …`; a panic in a
         // library function (a bug, reached by untrusted input) must not take the process down.
@@ -431,7 +438,11 @@ impl<'t> Exec<'t> {
                 Err(FuncError::Msg(format!("internal error: {msg}")))
             });
         match result {
-            Ok(v) => Ok(v),
+            Ok(v) => {
+                self.at = call_at;
+                self.spend(crate::funcs::cost::after(&v))?;
+                Ok(v)
+            }
             Err(e) => {
                 self.at = call_at;
                 Err(self.func_error(f.name, e))
@@ -488,7 +499,11 @@ impl<'t> Exec<'t> {
                     format!("error calling {name}: result exceeds the limit of {} bytes", self.limits.max_string_len),
                 ))
             }
-            Ok(v) => Ok(v),
+            Ok(v) => {
+                self.at = call_at;
+                self.spend(crate::funcs::cost::after(&v))?;
+                Ok(v)
+            }
             Err(m) => {
                 self.at = call_at;
                 Err(self.errorf(format!("error calling {name}: {m}")))

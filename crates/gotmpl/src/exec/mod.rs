@@ -46,6 +46,10 @@ pub(crate) struct Exec<'t> {
     limits: &'t Limits,
     crs: &'t [Value],
     fuel: u64,
+    /// Steps taken from the run's budget and not used yet (given back at the end).
+    local: u64,
+    /// When execution time was last reported to the budget.
+    clock: std::time::Instant,
     at: At<'t>,
     /// Whether dot is held in an `interface {}` (a range element of a data list or map); only
     /// error messages depend on it (`can't evaluate field x in type interface {}`).
@@ -76,10 +80,14 @@ pub(crate) fn execute<'t>(
         limits,
         crs,
         fuel: limits.fuel,
+        local: 0,
+        clock: std::time::Instant::now(),
         at: At::None,
         dot_iface: false,
     };
-    match s.walk_list(data, root) {
+    let result = s.walk_list(data, root);
+    limits.budget.give_back(s.local, s.clock.elapsed());
+    match result {
         Ok(_) => Ok(Rendered { text: s.out, provenance: s.prov }),
         Err(e) => Err(*e),
     }
@@ -123,7 +131,25 @@ impl<'t> Exec<'t> {
             return Err(self.fail(ErrorKind::Limit, "template execution exceeded its step budget"));
         }
         self.fuel -= 1;
-        Ok(())
+        self.spend(1)
+    }
+
+    /// Pays `steps` from the run's budget (taken from the shared counter a chunk at a time).
+    fn spend(&mut self, steps: u64) -> R<()> {
+        if self.local >= steps {
+            self.local -= steps;
+            return Ok(());
+        }
+        let need = steps - self.local;
+        let now = std::time::Instant::now();
+        let elapsed = now - std::mem::replace(&mut self.clock, now);
+        match self.limits.budget.take(need, need.max(crate::budget::CHUNK), elapsed) {
+            Ok(taken) => {
+                self.local = self.local + taken - steps;
+                Ok(())
+            }
+            Err(e) => Err(self.fail(ErrorKind::Limit, e.to_string())),
+        }
     }
 
     fn write(&mut self, text: &str, span: Span) -> R<()> {
