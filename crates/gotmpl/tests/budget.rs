@@ -104,16 +104,52 @@ fn password_hashing_is_weighted() {
 }
 
 #[test]
-fn append_in_a_loop_pays_for_every_copy() {
-    // Each `append` copies the list: 100 000 of them copy about 5e9 elements.
-    let s = set("{{ $l := list }}{{ range until 100000 }}{{ $l = append $l . }}{{ end }}{{ len $l }}");
+fn append_in_a_loop_grows_the_list_in_place() {
+    // `$l = append $l x` moves the old list into `append`, which grows it: 100 000 appends
+    // cost about 100 000 steps of each kind, well within this small budget.
+    let s = set("{{ $l := list }}{{ range until 100000 }}{{ $l = append $l . }}{{ end }}{{ len $l }} {{ last $l }}");
+    assert_eq!(s.execute(&Value::Invalid, &limits(1_000_000), &[]).unwrap().text, "100000 99999");
+    let s = set("{{ $l := list }}{{ range until 100000 }}{{ $l = concat $l (list . .) }}{{ end }}{{ len $l }}");
+    assert_eq!(s.execute(&Value::Invalid, &limits(2_000_000), &[]).unwrap().text, "200000");
+}
+
+#[test]
+fn append_to_a_shared_list_copies_and_pays_for_the_copy() {
+    // `$all` keeps the list alive, so each append copies it: quadratic work, paid for.
+    let s = set("{{ $l := list }}{{ range until 100000 }}{{ $all := $l }}{{ $l = append $l . }}{{ end }}");
     let e = s.execute(&Value::Invalid, &limits(5_000_000), &[]).unwrap_err();
     assert!(is_budget_error(&e), "{e}");
-    let s = set("{{ $l := list }}{{ range until 100000 }}{{ $l = concat $l (list .) }}{{ end }}");
+    let s = set("{{ $l := list }}{{ range until 100000 }}{{ $l = append $l (len $l) }}{{ end }}");
     assert!(is_budget_error(&s.execute(&Value::Invalid, &limits(5_000_000), &[]).unwrap_err()));
-    // A short loop is fine.
-    let s = set("{{ $l := list }}{{ range until 100 }}{{ $l = append $l . }}{{ end }}{{ len $l }}");
-    assert_eq!(s.execute(&Value::Invalid, &limits(5_000_000), &[]).unwrap().text, "100");
+}
+
+#[test]
+fn moving_a_variable_never_changes_what_other_values_see() {
+    let cases = [
+        // Another variable shares the list: it keeps the old one.
+        ("{{ $m := until 3 }}{{ $n := $m }}{{ $m = append $m 9 }}{{ $n }} {{ $m }}", "[0 1 2] [0 1 2 9]"),
+        // A map holds the list.
+        ("{{ $m := list 1 }}{{ $d := dict \"k\" $m }}{{ $m = append $m 2 }}{{ $d.k }} {{ $m }}", "[1] [1 2]"),
+        // Two reads of the variable in the pipeline: no move.
+        ("{{ $m := list 1 }}{{ $m = append $m (len $m) }}{{ $m }}", "[1 1]"),
+        // The result is a []interface {} even when the list was typed.
+        ("{{ $t := until 2 }}{{ $t = append $t 5 }}{{ typeOf $t }} {{ $t }}", "[]interface {} [0 1 5]"),
+        // A nil list appended to is no longer nil.
+        ("{{ $c := concat }}{{ $c = append $c 1 }}{{ $c }}", "[1]"),
+        // Ranging over the list while appending to it iterates over the old items.
+        ("{{ $l := list 1 2 }}{{ range $l }}{{ $l = append $l . }}{{ end }}{{ $l }}", "[1 2 1 2]"),
+        // An error mid-pipeline still reports the ordinary way.
+        ("{{ $s := \"x\" }}{{ $s = append $s 1 }}", "ERR"),
+    ];
+    for (t, want) in cases {
+        match set(t).execute(&Value::Invalid, &Limits::default(), &[]) {
+            Ok(r) => assert_eq!(r.text, want, "{t}"),
+            Err(e) => {
+                assert_eq!(want, "ERR", "{t}: {e}");
+                assert!(e.to_string().contains("Cannot push on type string"), "{e}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -50,6 +50,9 @@ pub(crate) struct Exec<'t> {
     local: u64,
     /// When execution time was last reported to the budget.
     clock: std::time::Instant,
+    /// A variable being reassigned whose single read in the pipeline may take its value
+    /// instead of sharing it ([`crate::node::Pipe::reassigns_sole_use`]).
+    moving: Option<&'t str>,
     at: At<'t>,
     /// Whether dot is held in an `interface {}` (a range element of a data list or map); only
     /// error messages depend on it (`can't evaluate field x in type interface {}`).
@@ -82,6 +85,7 @@ pub(crate) fn execute<'t>(
         fuel: limits.fuel,
         local: 0,
         clock: std::time::Instant::now(),
+        moving: None,
         at: At::None,
         dot_iface: false,
     };
@@ -353,6 +357,14 @@ impl<'t> Exec<'t> {
     fn var_value(&self, name: &str) -> R<Value> {
         match self.vars.iter().rev().find(|(n, _)| *n == name) {
             Some((_, v)) => Ok(v.clone()),
+            None => Err(self.errorf(format!("undefined variable: {name}"))),
+        }
+    }
+
+    /// The variable's value, leaving an invalid value behind (the caller reassigns it).
+    fn take_var(&mut self, name: &str) -> R<Value> {
+        match self.vars.iter_mut().rev().find(|(n, _)| *n == name) {
+            Some(slot) => Ok(std::mem::replace(&mut slot.1, Value::Invalid)),
             None => Err(self.errorf(format!("undefined variable: {name}"))),
         }
     }

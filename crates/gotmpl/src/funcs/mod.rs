@@ -22,7 +22,7 @@ mod defaults;
 mod dicts;
 mod encoding;
 mod kube;
-mod lists;
+pub(crate) mod lists;
 mod math;
 mod paths;
 pub mod regex;
