@@ -5,6 +5,7 @@ mod git_scope;
 mod ls;
 mod special_files;
 mod template;
+mod template_budget;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
