@@ -109,7 +109,7 @@ fn check_type(meta: &std::fs::Metadata) -> io::Result<()> {
 }
 
 /// What a non-regular file is, in words.
-fn describe(ft: &std::fs::FileType) -> &'static str {
+pub(super) fn describe(ft: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

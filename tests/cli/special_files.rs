@@ -164,3 +164,35 @@ fn overrides_and_lock_files_from_the_configuration_are_bounded() {
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("driftlint.lock") && r.stderr.contains(TOO_LARGE), "{}", r.stderr);
 }
+
+#[test]
+fn ignore_files_that_are_not_regular_files_stop_the_walk_of_their_directory() {
+    // The `ignore` crate reads `.gitignore`/`.ignore` whole: a FIFO blocked the walk and a
+    // link to /dev/zero exhausted memory.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("tree/sub")).unwrap();
+    std::fs::create_dir_all(d.join("tree/ok")).unwrap();
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n";
+    std::fs::write(d.join("tree/sub/x.yaml"), cm).unwrap();
+    std::fs::write(d.join("tree/ok/y.yaml"), cm.replace("x", "y")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("tree/sub/.gitignore")).unwrap();
+    let r = run(d, &["ls", "tree"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("tree/ok/y.yaml"), "other directories are walked: {}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!("cannot read tree/sub/.gitignore: {NOT_REGULAR_DEV}; the directory is not walked")),
+        "{}",
+        r.stderr
+    );
+
+    let made = Command::new("mkfifo").arg(d.join("tree/.ignore")).status().expect("mkfifo runs");
+    assert!(made.success());
+    let r = run(d, &["ls", "tree"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains(&format!("cannot read tree/.ignore: {NOT_REGULAR_FIFO}")), "{}", r.stderr);
+    // Without ignore files (`--no-ignore`) nothing reads them.
+    let r = run(d, &["ls", "--no-ignore", "tree"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("2 object(s)"), "{}", r.stdout);
+}
