@@ -231,7 +231,7 @@ fn kustomize_origin(object: &serde_json::Value, identity: &Identity, opts: &Opti
 /// object is found by its `kind:` line, not parsed.
 fn helm_origin(path: &str, identity: &Identity, opts: &Options) -> Origin {
     let resolved = origin_file(opts, path).and_then(|file| {
-        let text = std::fs::read_to_string(&file).ok()?;
+        let text = crate::input::read_bounded_to_string(&file, crate::input::MAX_FILE_BYTES).ok()?;
         let range = template_document(&text, &identity.kind);
         Some((normalize(&file), range))
     });
@@ -281,7 +281,7 @@ fn origin_file(opts: &Options, path: &str) -> Option<PathBuf> {
 
 /// Finds the object with `identity` (ignoring the namespace, which kustomize may set) in a file.
 fn locate_in_file(path: &Path, identity: &Identity) -> Option<(PathBuf, Range<usize>)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).ok()?;
     let stream = driftlint_yaml::parse_stream(&text);
     stream.documents.iter().find_map(|doc| {
         let id = Identity::of(&doc.root.to_json());

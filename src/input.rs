@@ -2,10 +2,17 @@
 //! `.ignore` (the `ignore` crate, as ripgrep does), and standard input.
 //!
 //! This module reads bytes and decides *which* files are inputs; it does not parse YAML
-//! (that is [`crate::document`]).
+//! (that is [`crate::document`]). Every read of a file a repository can name goes through
+//! [`bounded`]: regular files only, never more than a limit.
 
-use std::io::Read;
+mod bounded;
+
 use std::path::{Path, PathBuf};
+
+pub use bounded::{
+    MAX_FILE_BYTES, Refused, read_bounded, read_bounded_to_string, read_stdin_bounded, read_stdin_bounded_to_string,
+    utf8_message,
+};
 
 use crate::diagnostic::{Diagnostic, Rule};
 
@@ -68,9 +75,8 @@ pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
                 continue;
             }
             stdin_read = true;
-            let mut text = String::new();
-            match std::io::stdin().read_to_string(&mut text) {
-                Ok(_) => out.sources.push(Source { path: SourcePath::Stdin, text }),
+            match read_stdin_bounded_to_string(MAX_FILE_BYTES) {
+                Ok(text) => out.sources.push(Source { path: SourcePath::Stdin, text }),
                 Err(e) => out.diagnostics.push(io_error(&SourcePath::Stdin, &e)),
             }
         } else if path.is_dir() {
@@ -91,6 +97,21 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
         let _ = types.add("manifest", glob);
     }
     types.select("manifest");
+    // The `ignore` crate reads `.gitignore`/`.ignore` files whole, whatever they are: a FIFO
+    // would block the walk, a link to /dev/zero exhaust memory. They are checked first (the
+    // walk root and its parents here, subdirectories before they are entered); a directory
+    // with such a file is not walked, with a diagnostic naming the file.
+    if opts.respect_ignore_files {
+        // The root as given (for the message), then its parents.
+        let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if let Some(d) = std::iter::once(dir).chain(absolute.ancestors().skip(1)).find_map(bad_ignore_file) {
+            out.diagnostics.push(d);
+            return;
+        }
+    }
+    let refused = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let refused_in_walk = std::sync::Arc::clone(&refused);
+    let check_ignore_files = opts.respect_ignore_files;
     let mut builder = ignore::WalkBuilder::new(dir);
     builder
         .git_ignore(opts.respect_ignore_files)
@@ -104,7 +125,22 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
         // Hidden files and directories (`.git/`, `.github/`, `.driftlint.yaml`) are never
         // manifests; the crate's own hidden-file rule yields to a file-type match, so filter
         // here. The walk root itself is always entered.
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(move |e| {
+            if e.depth() == 0 {
+                return true;
+            }
+            if e.file_name().to_string_lossy().starts_with('.') {
+                return false;
+            }
+            if check_ignore_files
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && let Some(d) = bad_ignore_file(e.path())
+            {
+                refused_in_walk.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(d);
+                return false;
+            }
+            true
+        });
     if let Ok(t) = types.build() {
         builder.types(t);
     }
@@ -120,20 +156,43 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
             )),
         }
     }
+    out.diagnostics.extend(std::mem::take(&mut *refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
+}
+
+/// Largest ignore file the walk reads (they are a few lines; the `ignore` crate compiles each).
+const MAX_IGNORE_FILE_BYTES: u64 = 1 << 20;
+
+/// A diagnostic when `dir` holds a `.gitignore` or `.ignore` that is not a regular file of at
+/// most [`MAX_IGNORE_FILE_BYTES`] (symlinks followed); the directory is then not walked.
+fn bad_ignore_file(dir: &Path) -> Option<Diagnostic> {
+    [".gitignore", ".ignore"].iter().find_map(|name| {
+        let path = dir.join(name);
+        let meta = std::fs::symlink_metadata(&path).ok()?;
+        let problem = match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() && m.len() <= MAX_IGNORE_FILE_BYTES => return None,
+            Ok(m) if m.is_file() => bounded::Refused::TooLarge { limit: MAX_IGNORE_FILE_BYTES }.to_string(),
+            Ok(m) => bounded::Refused::NotRegular(bounded::describe(&m.file_type())).to_string(),
+            // A dangling link ignores nothing, as git treats it.
+            Err(_) if meta.file_type().is_symlink() => return None,
+            Err(e) => e.to_string(),
+        };
+        Some(Diagnostic::error(
+            Rule::IoError,
+            SourcePath::File(path.clone()),
+            None,
+            format!("cannot read {}: {problem}; the directory is not walked", path.display()),
+        ))
+    })
 }
 
 fn read_file(path: &Path, out: &mut Collected) {
     let sp = SourcePath::File(path.to_path_buf());
-    match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => out.sources.push(Source { path: sp, text }),
-            Err(e) => out.diagnostics.push(Diagnostic::error(
-                Rule::IoError,
-                sp,
-                None,
-                format!("file is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()),
-            )),
-        },
+    match read_bounded_to_string(path, MAX_FILE_BYTES) {
+        Ok(text) => out.sources.push(Source { path: sp, text }),
+        // Kept word for word from before the bounded reader: users and tests grep it.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            out.diagnostics.push(Diagnostic::error(Rule::IoError, sp, None, e.to_string()));
+        }
         Err(e) => out.diagnostics.push(io_error(&sp, &e)),
     }
 }

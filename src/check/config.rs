@@ -258,7 +258,8 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 
 /// Reads and decodes a configuration file.
 pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path)
+    // The file comes with the checked repository: a regular file of bounded size only.
+    let text = crate::input::read_bounded_to_string(path, 1 << 20)
         .map_err(|e| ConfigError::Read { path: path.to_path_buf(), message: e.to_string() })?;
     parse_config(path, &text)
 }

@@ -73,7 +73,10 @@ pub struct Files {
 
 impl Files {
     pub fn text(&mut self, path: &Path) -> Option<&str> {
-        self.texts.entry(path.to_path_buf()).or_insert_with(|| std::fs::read_to_string(path).ok()).as_deref()
+        self.texts
+            .entry(path.to_path_buf())
+            .or_insert_with(|| crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).ok())
+            .as_deref()
     }
 
     /// Gives the text of `path` instead of reading the file: a reference file as it was

@@ -372,7 +372,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let markdown_template = match &args.markdown_template {
         None => None,
         Some(f) => Some(
-            std::fs::read_to_string(f).with_context(|| format!("cannot read the markdown template {}", f.display()))?,
+            crate::input::read_bounded_to_string(f, crate::input::MAX_FILE_BYTES)
+                .with_context(|| format!("cannot read the markdown template {}", f.display()))?,
         ),
     };
     let opts = report::Options {

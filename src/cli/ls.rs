@@ -135,7 +135,8 @@ impl Lines {
         let origin = d.origin.as_ref().map(|o| {
             let (file, line) = match &o.resolved {
                 Some((path, range)) => {
-                    let text = std::fs::read_to_string(path).unwrap_or_default();
+                    let text =
+                        crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).unwrap_or_default();
                     let l = LineIndex::new(&text).line_column(&text, range.start).line;
                     (Some(path.display().to_string()), Some(l))
                 }

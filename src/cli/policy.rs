@@ -103,7 +103,8 @@ fn compile(sources: &Sources) -> Result<Result<Policies, PolicyError>> {
 }
 
 fn read_document(path: &Path) -> Result<serde_json::Value> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = crate::input::read_bounded(path, crate::input::MAX_FILE_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     load::parse_document(&path.display().to_string(), &bytes).map_err(|e| anyhow!(e))
 }
 

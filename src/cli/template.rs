@@ -1,7 +1,7 @@
 //! `driftlint template …`: render a template the way a reference does, run one conformance
 //! case, list the template functions.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -33,8 +33,8 @@ pub fn run(cmd: Command) -> Result<ExitCode> {
     match cmd {
         Command::Render { template, data, defines } => render(&template, data.as_deref(), &defines),
         Command::EvalCase => {
-            let mut input = String::new();
-            std::io::stdin().read_to_string(&mut input).context("reading the case from stdin")?;
+            let input = crate::input::read_stdin_bounded_to_string(crate::input::MAX_FILE_BYTES)
+                .context("reading the case from stdin")?;
             println!("{}", driftlint_gotmpl::case::eval_case(&input));
             Ok(ExitCode::SUCCESS)
         }
@@ -83,7 +83,8 @@ fn load_data(path: &Path) -> Result<Value> {
 }
 
 fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))
 }
 
 fn base_name(path: &Path) -> String {

@@ -68,6 +68,9 @@ pub struct Options {
     /// outcome's objects are left `null`, so no copy of the CR or of the rendered object is
     /// made (large `driftlint compare` runs). The caller drops the texts once it has scored.
     pub diff_only: bool,
+    /// What `go-template` overrides render under: the reference's limits, so that they draw
+    /// on the run's one template budget ([`crate::reference::compile::Compiled::limits`]).
+    pub limits: driftlint_gotmpl::Limits,
 }
 
 /// The result of comparing a CR with one candidate.
@@ -163,7 +166,7 @@ pub fn compare_one(
     }
     // 4. User overrides for this template, in order.
     for o in overrides.iter().filter(|o| o.applies_to(candidate.id)) {
-        rendered = o.apply(&rendered, cr, crs).map_err(|e| CompareError::Override(e.to_string()))?;
+        rendered = o.apply(&rendered, cr, crs, &options.limits).map_err(|e| CompareError::Override(e.to_string()))?;
     }
     // 5. Inline diff functions.
     if !candidate.per_field.is_empty() {

@@ -38,7 +38,7 @@ const FIELDS: [&str; 9] =
 
 /// Reads an overrides file (`open <path>: no such file or directory` style errors).
 pub fn load_overrides(path: &std::path::Path) -> Result<Vec<UserOverride>, OverrideError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).map_err(|e| {
         let detail = match e.kind() {
             std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
             _ => e.to_string(),
@@ -133,8 +133,15 @@ impl UserOverride {
 
     /// Applies the override to `rendered`. `cr` is the cluster object (after omission), the
     /// data of a `go-template` patch; `crs` are all CRs for `lookupCR(s)`.
-    pub fn apply(&self, rendered: &Value, cr: &Value, crs: &[driftlint_gotmpl::Value]) -> Result<Value, OverrideError> {
-        apply_patch(&self.type_, &self.patch, rendered, cr, crs, 0)
+    /// `go-template` patches run under `limits` (the run's template budget).
+    pub fn apply(
+        &self,
+        rendered: &Value,
+        cr: &Value,
+        crs: &[driftlint_gotmpl::Value],
+        limits: &driftlint_gotmpl::Limits,
+    ) -> Result<Value, OverrideError> {
+        apply_patch(&self.type_, &self.patch, rendered, cr, crs, limits, 0)
     }
 }
 
@@ -147,6 +154,7 @@ fn apply_patch(
     rendered: &Value,
     cr: &Value,
     crs: &[driftlint_gotmpl::Value],
+    limits: &driftlint_gotmpl::Limits,
     depth: usize,
 ) -> Result<Value, OverrideError> {
     let err = |s: String| OverrideError::Apply(s);
@@ -170,7 +178,7 @@ fn apply_patch(
                 .map_err(|e| err(format!("failed to parse patch as template: {e}")))?;
             let data = driftlint_gotmpl::Value::from_json(cr);
             let text = set
-                .execute(&data, &driftlint_gotmpl::Limits::default(), crs)
+                .execute(&data, limits, crs)
                 .map_err(|e| err(format!("failed to execute patch template: {e}")))?
                 .text;
             let stream = driftlint_yaml::parse_stream(&text);
@@ -185,7 +193,7 @@ fn apply_patch(
                 .first()
                 .map_or(Ok(UserOverride::default()), |d| decode_one(&d.root.to_json()))
                 .map_err(|e| err(format!("failed to unmarshal templated patch: {e}")))?;
-            return apply_patch(&inner.type_, &inner.patch, rendered, cr, crs, depth + 1);
+            return apply_patch(&inner.type_, &inner.patch, rendered, cr, crs, limits, depth + 1);
         }
         other => return Err(err(format!("unknown patch type: {other}"))),
     };
@@ -228,25 +236,27 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            o("mergepatch", r#"{"metadata":{"labels":{"a":null}}}"#).apply(&rendered, &cr, &[]).unwrap(),
+            o("mergepatch", r#"{"metadata":{"labels":{"a":null}}}"#)
+                .apply(&rendered, &cr, &[], &Default::default())
+                .unwrap(),
             json!({"metadata": {"labels": {"b": "2"}}})
         );
         assert_eq!(
             o("rfc6902", r#"[{"op":"replace","path":"/metadata/labels/a","value":"x"}]"#)
-                .apply(&rendered, &cr, &[])
+                .apply(&rendered, &cr, &[], &Default::default())
                 .unwrap(),
             json!({"metadata": {"labels": {"a": "x", "b": "2"}}})
         );
         assert!(
             o("rfc6902", r#"[{"op":"remove","path":"/nope"}]"#)
-                .apply(&rendered, &cr, &[])
+                .apply(&rendered, &cr, &[], &Default::default())
                 .unwrap_err()
                 .to_string()
                 .starts_with("failed to apply user patch: ")
         );
         assert!(
             o("rfc6902", "nope")
-                .apply(&rendered, &cr, &[])
+                .apply(&rendered, &cr, &[], &Default::default())
                 .unwrap_err()
                 .to_string()
                 .starts_with("failed to decode user patch: ")
@@ -255,9 +265,9 @@ mod tests {
             "go-template",
             "type: mergepatch\npatch: '{\"metadata\":{\"labels\":{\"name\":\"{{ .metadata.name }}\"}}}'\n",
         );
-        assert_eq!(gt.apply(&rendered, &cr, &[]).unwrap()["metadata"]["labels"]["name"], "n");
+        assert_eq!(gt.apply(&rendered, &cr, &[], &Default::default()).unwrap()["metadata"]["labels"]["name"], "n");
         assert_eq!(
-            o("Mergepatch", "{}").apply(&rendered, &cr, &[]).unwrap_err().to_string(),
+            o("Mergepatch", "{}").apply(&rendered, &cr, &[], &Default::default()).unwrap_err().to_string(),
             "unknown patch type: Mergepatch"
         );
     }

@@ -175,10 +175,15 @@ impl Repo {
     }
 
     /// The text of a blob; `Err` with a message when it cannot be read or is not UTF-8.
+    /// A blob over [`crate::input::MAX_FILE_BYTES`] is refused from its header, unread, as a
+    /// work-tree file of that size is.
     pub fn blob_text(&self, id: ObjectId) -> Result<String, String> {
+        let size = self.repo.find_header(id).map_err(|e| e.to_string())?.size();
+        if size > crate::input::MAX_FILE_BYTES {
+            return Err(crate::input::Refused::TooLarge { limit: crate::input::MAX_FILE_BYTES }.to_string());
+        }
         let blob = self.repo.find_blob(id).map_err(|e| e.to_string())?;
-        String::from_utf8(blob.detach().data)
-            .map_err(|e| format!("file is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+        String::from_utf8(blob.detach().data).map_err(|e| crate::input::utf8_message(e.as_bytes(), &e))
     }
 
     /// The inputs `paths` name in a snapshot, selected as a work-tree walk would select them

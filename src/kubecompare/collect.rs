@@ -12,7 +12,6 @@
 //! (`error occurred while trying to fetch resources: …`).
 
 use std::collections::HashSet;
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
@@ -65,9 +64,8 @@ pub trait Io {
     /// # Errors
     /// The read error's text.
     fn read_stdin(&mut self) -> Result<String, String> {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| e.to_string())?;
-        Ok(s)
+        let bytes = crate::input::read_stdin_bounded(crate::input::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     /// The body of `url`.
@@ -144,7 +142,7 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
                 Ok(text) => reader.read_stream(&text, &url),
                 Err(e) => reader.errors.push(e),
             },
-            Visit::File(path) => match std::fs::read(&path) {
+            Visit::File(path) => match crate::input::read_bounded(Path::new(&path), crate::input::MAX_FILE_BYTES) {
                 Ok(bytes) => reader.read_stream(&String::from_utf8_lossy(&bytes), &path),
                 Err(e) => reader.errors.push(format!("open {path}: {}", io_text(&e))),
             },

@@ -406,6 +406,7 @@ impl<'a> Engine<'a> {
             diff: self.options.diff.clone(),
             show_managed_fields: self.options.show_managed_fields,
             diff_only: self.options.retain == Retain::DiffOnly,
+            limits: self.compiled.limits().clone(),
         };
         // The candidates that compared, as (position in `tried`, template, outcome).
         let mut compared: Vec<(usize, usize, Box<Outcome>)> = Vec::new();

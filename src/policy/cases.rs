@@ -76,8 +76,8 @@ pub fn run(dir: &Path, modules: &[Module], files: &mut Files) -> Result<Vec<Diag
 
 fn read_doc(path: &Path, files: &mut Files) -> Result<(Value, String), PolicyError> {
     let shown = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
+    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES)
+        .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
     let value = load::parse_document(&shown, text.as_bytes())?;
     files.preset(path.to_path_buf(), text.clone());
     Ok((value, text))

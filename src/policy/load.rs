@@ -153,7 +153,8 @@ fn read_location(
         let shown = f.display().to_string();
         let size = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
         budget.take(&shown, size)?;
-        let bytes = std::fs::read(&f).map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
+        let bytes = crate::input::read_bounded(&f, crate::input::MAX_FILE_BYTES)
+            .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
         out.push((shown, bytes));
     }
     Ok(out)

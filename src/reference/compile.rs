@@ -24,6 +24,10 @@ pub struct Compiled {
     pub reference: Reference,
     /// One per [`Reference::templates`] entry, same order.
     pub templates: Vec<CompiledTemplate>,
+    /// The limits every render of this reference runs under; their budget is the run's one
+    /// template budget, shared by the empty-map pre-executions, every render of a CR (on
+    /// every thread) and `go-template` overrides (see [`Compiled::limits`]).
+    limits: Limits,
 }
 
 /// One parsed template entry.
@@ -64,7 +68,12 @@ impl Compiled {
         let Some(t) = self.templates.get(idx) else {
             return Err(exec_error("", format!("no template with index {idx}")));
         };
-        t.set.execute(&Value::from_json(cr), &Limits::default(), crs)
+        t.set.execute(&Value::from_json(cr), &self.limits, crs)
+    }
+
+    /// The limits (and so the run's template budget) renders of this reference run under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 }
 
@@ -97,6 +106,9 @@ pub(crate) struct Pending {
 }
 
 pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Result<Compiled, LoadError> {
+    // The run's template budget starts here: a reference in the repository is untrusted, and
+    // its pre-executions are template work like any other.
+    let limits = Limits::default();
     let function_files: Vec<(String, String)> = reference
         .function_files
         .iter()
@@ -119,7 +131,7 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
                 continue;
             }
         };
-        let metadata = match pre_execute(entry, &set) {
+        let metadata = match pre_execute(entry, &set, &limits) {
             Ok(m) => Some(m),
             Err(message) => {
                 problems.push(Problem::new(
@@ -150,7 +162,7 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
     if !problems.is_empty() {
         return Err(LoadError::located(&reference.path, &reference.text, problems));
     }
-    Ok(Compiled { reference, templates })
+    Ok(Compiled { reference, templates, limits })
 }
 
 /// Go's `template.New(base(path)).ParseFS(fsys, path)` then `ParseFS(function files…)`.
@@ -189,7 +201,7 @@ fn split_main<'a>(base: &str, files: &'a [SourceFile]) -> (&'a str, Vec<&'a Sour
 
 /// The empty-map render parsed as YAML (§3.2, §3.6); the error is kube-compare's text after
 /// `with empty data: `.
-fn pre_execute(entry: &TemplateEntry, set: &TemplateSet) -> Result<Json, String> {
+fn pre_execute(entry: &TemplateEntry, set: &TemplateSet, limits: &Limits) -> Result<Json, String> {
     let base = entry.base_name();
     if !entry.source.files.iter().any(|f| go_base(&f.name) == base) {
         // A glob whose matches have other names leaves the set's own template undefined.
@@ -198,8 +210,7 @@ fn pre_execute(entry: &TemplateEntry, set: &TemplateSet) -> Result<Json, String>
         ));
     }
     let empty = Value::from_json(&Json::Object(serde_json::Map::new()));
-    let rendered =
-        set.execute(&empty, &Limits::default(), &[]).map_err(|e| format!("failed to constuct template: {e}"))?;
+    let rendered = set.execute(&empty, limits, &[]).map_err(|e| format!("failed to constuct template: {e}"))?;
     parse_rendered(&entry.path, &rendered.text)
 }
 

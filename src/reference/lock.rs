@@ -90,7 +90,7 @@ pub fn to_text(lock: &Lock) -> String {
 
 /// Reads a lock file.
 pub fn load_lock(path: &Path) -> Result<LockFile, LockError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES)
         .map_err(|e| LockError::Read { path: path.to_path_buf(), message: e.to_string() })?;
     parse_lock(path, text)
 }

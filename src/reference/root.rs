@@ -42,10 +42,10 @@ impl Root {
         }
     }
 
-    /// The file's bytes.
+    /// The file's bytes (on disk: a regular file of at most [`crate::input::MAX_FILE_BYTES`]).
     pub fn read(&self, name: &str) -> io::Result<Vec<u8>> {
         match self {
-            Root::Dir(dir) => std::fs::read(dir.join(name)),
+            Root::Dir(dir) => crate::input::read_bounded(&dir.join(name), crate::input::MAX_FILE_BYTES),
             Root::Git(g) => g.tree.read(name).map(<[u8]>::to_vec),
         }
     }

@@ -361,3 +361,19 @@ fn a_crlf_checkout_of_lf_files_changes_no_line() {
     assert_eq!(findings(&r), ["value-drift app/frontend.yaml:24"]);
     assert!(r.stderr.contains("note: 1 finding outside the change"), "{}", r.stderr);
 }
+
+#[test]
+fn a_staged_blob_over_the_size_limit_is_refused_unread() {
+    let repo = Repo::new();
+    // A sparse work-tree file one byte over 64 MiB, staged: git stores it compressed; the
+    // check reads the blob's size from its header and refuses it without inflating it.
+    std::fs::File::create(repo.path().join("big.yaml")).unwrap().set_len((64 << 20) + 1).unwrap();
+    repo.git(&["add", "big.yaml"]);
+    let r = repo.check(&["--staged", "big.yaml"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("cannot read big.yaml from git: larger than the limit of 64 MiB (67108864 bytes)"),
+        "{}",
+        r.stdout
+    );
+}

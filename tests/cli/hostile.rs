@@ -110,7 +110,13 @@ fn configured_paths_stay_inside_the_repository() {
     }
     // The command line may name any file: the person running driftlint chose it.
     std::fs::write(dir.path().join(".driftlint.yaml"), "reference: reference\n").unwrap();
-    let r = run_limited(dir.path(), &["check", "cm.yaml", "--overrides", "/dev/null", "--format", "concise"], None);
+    let empty = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(empty.path(), "[]\n").unwrap();
+    let r = run_limited(
+        dir.path(),
+        &["check", "cm.yaml", "--overrides", empty.path().to_str().unwrap(), "--format", "concise"],
+        None,
+    );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
 }
 
@@ -240,7 +246,9 @@ fn hostile_yaml_gets_a_diagnostic_not_a_crash() {
             r.stdout
         );
     }
-    assert!(diags.iter().any(|d| d["file"] == "latin1.yaml" && d["message"].as_str().unwrap().contains("UTF-8")));
+    assert!(diags.iter().any(
+        |d| d["file"] == "latin1.yaml" && d["message"].as_str().unwrap().contains("byte 0xe9 at line 3, column 21")
+    ));
     // A 10 MB line is read and checked like any other value.
     assert!(!diags.iter().any(|d| d["file"] == "long.yaml" && d["severity"] == "error"), "{}", r.stdout);
     // The BOM file is read as the manifest it is.

@@ -7,7 +7,9 @@ mod hostile;
 
 mod ls;
 mod policy;
+mod special_files;
 mod template;
+mod template_budget;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

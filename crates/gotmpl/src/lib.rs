@@ -11,6 +11,7 @@
 
 #![forbid(unsafe_code)]
 
+mod budget;
 pub mod case;
 mod error;
 mod exec;
@@ -24,6 +25,7 @@ pub mod value;
 
 use std::collections::HashMap;
 
+pub use budget::{Budget, DEFAULT_STEPS, DEFAULT_WALL, Exhausted};
 pub use error::{Error, ErrorKind};
 pub use funcs::regex::{GoRegex, compile_go_regex, compile_go_regex_cached};
 pub use funcs::{Ctx, Func, Limits, Param};

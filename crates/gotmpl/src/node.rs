@@ -215,6 +215,38 @@ impl Node {
 }
 
 /// Go's `parse.IsEmptyTree`: only whitespace text and comments.
+impl Pipe {
+    /// Whether this is `$x = …` where the pipeline reads `$x` exactly once, as a bare variable
+    /// (`append $x 1`, not `$x.a` nor `(len $x)` twice), and declares nothing inside: then the
+    /// old value is dead once read and the executor may move it instead of sharing it (so
+    /// `append` can grow the list in place).
+    pub(crate) fn reassigns_sole_use(&self) -> Option<&str> {
+        let [(_, name)] = self.decl.as_slice() else { return None };
+        if !self.is_assign {
+            return None;
+        }
+        let mut uses = 0;
+        let mut clean = true;
+        fn visit(args: &[Arg], name: &str, uses: &mut usize, clean: &mut bool) {
+            for a in args {
+                match a {
+                    Arg::Variable { idents, .. } if idents[0] == name => {
+                        *uses += if idents.len() == 1 { 1 } else { 2 };
+                    }
+                    Arg::Pipe(p) => {
+                        *clean &= p.decl.is_empty();
+                        p.cmds.iter().for_each(|c| visit(&c.args, name, uses, clean));
+                    }
+                    Arg::Chain { node, .. } => visit(std::slice::from_ref(node), name, uses, clean),
+                    _ => {}
+                }
+            }
+        }
+        self.cmds.iter().for_each(|c| visit(&c.args, name, &mut uses, &mut clean));
+        (uses == 1 && clean).then_some(name.as_str())
+    }
+}
+
 pub fn is_empty_tree(list: &[Node]) -> bool {
     list.iter().all(|n| match n {
         Node::Text { text, .. } => text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{b}').is_empty(),

@@ -117,8 +117,14 @@ fn mutated_templates_never_panic() {
         "spec": {"cpu": {"isolated": "1-3"}, "nodeSelector": {"k": "v"}},
         "l": [1, 2, 3], "a": {"b": null}
     }));
-    let limits =
-        Limits { max_output: 1 << 16, max_depth: 100, fuel: 20_000, max_list_len: 10_000, max_string_len: 1 << 16 };
+    let limits = Limits {
+        max_output: 1 << 16,
+        max_depth: 100,
+        fuel: 20_000,
+        max_list_len: 10_000,
+        max_string_len: 1 << 16,
+        ..Limits::default()
+    };
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let (mut parsed, mut executed) = (0, 0);
     // MUTATION_ITERATIONS=200000 for a longer hunt.

@@ -141,7 +141,10 @@ impl Node {
     /// `sigs.k8s.io/yaml` converts it: ints in decimal, bools as `true`/`false`, floats with
     /// Go's `FormatFloat(f, 'g', -1, 32)`. Kubernetes rejects null, `uint64` and collection
     /// keys; this returns `null`, the decimal text and the compact JSON text for them (the
-    /// loader records a [`crate::Warning::UnsupportedKey`]).
+    /// loader records a [`crate::Warning::UnsupportedKey`]). A collection key's text is cut
+    /// after [`MAX_COLLECTION_KEY`] bytes: keys nested in keys are escaped once more at each
+    /// level, so uncut they grow exponentially with the nesting (78 bytes of `? ? ? …` made
+    /// gigabytes).
     #[must_use]
     pub fn json_key(&self) -> std::borrow::Cow<'_, str> {
         use std::borrow::Cow;
@@ -161,7 +164,7 @@ impl Node {
                     s => s.to_owned(),
                 })
             }
-            NodeValue::Sequence(_) | NodeValue::Mapping(_) => Cow::Owned(self.to_json().to_string()),
+            NodeValue::Sequence(_) | NodeValue::Mapping(_) => Cow::Owned(capped_key(self.to_json().to_string())),
         }
     }
 
@@ -236,4 +239,21 @@ fn parse_index(token: &str) -> Option<usize> {
         return None;
     }
     token.parse().ok()
+}
+
+/// The longest text a sequence or mapping key becomes ([`Node::json_key`]); YAML itself limits
+/// implicit keys to 1024 characters. Such keys only ever appear in documents Kubernetes
+/// rejects (with a [`crate::Warning::UnsupportedKey`]), so the cut text is only shown.
+pub const MAX_COLLECTION_KEY: usize = 1024;
+
+fn capped_key(mut text: String) -> String {
+    if text.len() > MAX_COLLECTION_KEY {
+        let mut end = MAX_COLLECTION_KEY;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
 }

@@ -93,3 +93,28 @@ fn seeds_load() {
         assert!(!stream.documents.is_empty(), "{seed:?}: {:?}", stream.error);
     }
 }
+
+/// Found by the `yaml_loader` fuzz target: mapping keys nested in mapping keys. Each level's
+/// key text is the JSON of the level below, escaped once more, so it doubled per level (this
+/// 78-byte input made gigabytes of key text). Key texts of collections are now cut.
+#[test]
+fn keys_nested_in_keys_stay_small() {
+    let text = "?    ? ?  ? ?  ? ?  ?  ?  ? :  ? ?  ? : ?  ? ?  ? ?  ?  ?  ? :  ? ?  ? :  of p";
+    let stream = parse_stream(text);
+    let mut total = 0;
+    for doc in &stream.documents {
+        for w in &doc.warnings {
+            let message = w.message();
+            assert!(message.len() < 4 * driftlint_yaml::MAX_COLLECTION_KEY, "{} bytes", message.len());
+            total += message.len();
+        }
+        assert!(doc.root.to_json().to_string().len() < 8 * driftlint_yaml::MAX_COLLECTION_KEY);
+    }
+    assert!(total > 0, "the collection keys are still reported");
+    // Deeper still: 60 levels of `? ` load in linear time and space.
+    let deep = format!("{}x\n", "? ".repeat(60));
+    let stream = parse_stream(&deep);
+    for doc in &stream.documents {
+        assert!(doc.root.to_json().to_string().len() < 8 * driftlint_yaml::MAX_COLLECTION_KEY);
+    }
+}

@@ -63,11 +63,23 @@ impl<'t> Exec<'t> {
     pub(super) fn eval_pipeline(&mut self, dot: &Value, pipe: &'t Pipe) -> R<Value> {
         self.at = At::Pipe(pipe);
         let mut value: Option<Value> = None;
+        // `$l = append $l x`: the old `$l` is dead once read, so it is moved, not shared, and
+        // `append` can grow it in place (a loop of appends stays linear).
+        // A parenthesized pipeline inside has its own (none); the outer one's is restored after.
+        let outer = std::mem::replace(&mut self.moving, pipe.reassigns_sole_use());
         for cmd in &pipe.cmds {
-            let v = self.eval_command(dot, cmd, value.take())?;
+            let v = self.eval_command(dot, cmd, value.take());
+            let v = match v {
+                Ok(v) => v,
+                Err(e) => {
+                    self.moving = outer;
+                    return Err(e);
+                }
+            };
             // A nil interface{} result is "no value" from here on (Go digs into interfaces).
             value = Some(if matches!(v, Value::Nil) { Value::Invalid } else { v });
         }
+        self.moving = outer;
         let value = value.unwrap_or(Value::Invalid);
         for (_, name) in &pipe.decl {
             if pipe.is_assign {
@@ -153,7 +165,12 @@ impl<'t> Exec<'t> {
         fin: Option<Value>,
     ) -> R<Value> {
         self.at = At::Arg(node);
-        let value = self.var_value(&idents[0])?;
+        let value = if idents.len() == 1 && self.moving == Some(idents[0].as_str()) {
+            self.moving = None;
+            self.take_var(&idents[0])?
+        } else {
+            self.var_value(&idents[0])?
+        };
         if idents.len() == 1 {
             if !args.is_empty() {
                 self.not_a_function(args, &fin)?;
@@ -418,7 +435,26 @@ impl<'t> Exec<'t> {
         fin: Option<Value>,
     ) -> R<Value> {
         let argv = self.eval_args(dot, f.name, Sig::Table(f), args, fin)?;
+        // Work that does not show in the result (key generation, hashing) is paid up front,
+        // so a call the run's budget cannot pay for never starts.
+        let upfront = crate::funcs::cost::before(f.name, &argv);
+        if upfront > 0 {
+            self.at = call_at;
+            self.spend(upfront)?;
+        }
         let mut ctx = Ctx { limits: self.limits, crs: self.crs };
+        let mut argv = argv;
+        if let Some(result) = crate::funcs::lists::grow_in_place(&mut ctx, f.name, &mut argv) {
+            // Only the new elements were built: that is what the budget pays (one step each).
+            self.at = call_at;
+            return match result {
+                Ok((v, added)) => {
+                    self.spend(added)?;
+                    Ok(v)
+                }
+                Err(e) => Err(self.func_error(f.name, e)),
+            };
+        }
         // Go's `safeCall` turns a panicking function into `error calling X: …`; a panic in a
         // library function (a bug, reached by untrusted input) must not take the process down.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (f.imp)(&mut ctx, &argv)))
@@ -431,7 +467,11 @@ impl<'t> Exec<'t> {
                 Err(FuncError::Msg(format!("internal error: {msg}")))
             });
         match result {
-            Ok(v) => Ok(v),
+            Ok(v) => {
+                self.at = call_at;
+                self.spend(crate::funcs::cost::after(&v))?;
+                Ok(v)
+            }
             Err(e) => {
                 self.at = call_at;
                 Err(self.func_error(f.name, e))
@@ -488,7 +528,11 @@ impl<'t> Exec<'t> {
                     format!("error calling {name}: result exceeds the limit of {} bytes", self.limits.max_string_len),
                 ))
             }
-            Ok(v) => Ok(v),
+            Ok(v) => {
+                self.at = call_at;
+                self.spend(crate::funcs::cost::after(&v))?;
+                Ok(v)
+            }
             Err(m) => {
                 self.at = call_at;
                 Err(self.errorf(format!("error calling {name}: {m}")))

@@ -46,6 +46,13 @@ pub(crate) struct Exec<'t> {
     limits: &'t Limits,
     crs: &'t [Value],
     fuel: u64,
+    /// Steps taken from the run's budget and not used yet (given back at the end).
+    local: u64,
+    /// When execution time was last reported to the budget.
+    clock: std::time::Instant,
+    /// A variable being reassigned whose single read in the pipeline may take its value
+    /// instead of sharing it ([`crate::node::Pipe::reassigns_sole_use`]).
+    moving: Option<&'t str>,
     at: At<'t>,
     /// Whether dot is held in an `interface {}` (a range element of a data list or map); only
     /// error messages depend on it (`can't evaluate field x in type interface {}`).
@@ -76,10 +83,15 @@ pub(crate) fn execute<'t>(
         limits,
         crs,
         fuel: limits.fuel,
+        local: 0,
+        clock: std::time::Instant::now(),
+        moving: None,
         at: At::None,
         dot_iface: false,
     };
-    match s.walk_list(data, root) {
+    let result = s.walk_list(data, root);
+    limits.budget.give_back(s.local, s.clock.elapsed());
+    match result {
         Ok(_) => Ok(Rendered { text: s.out, provenance: s.prov }),
         Err(e) => Err(*e),
     }
@@ -123,7 +135,25 @@ impl<'t> Exec<'t> {
             return Err(self.fail(ErrorKind::Limit, "template execution exceeded its step budget"));
         }
         self.fuel -= 1;
-        Ok(())
+        self.spend(1)
+    }
+
+    /// Pays `steps` from the run's budget (taken from the shared counter a chunk at a time).
+    fn spend(&mut self, steps: u64) -> R<()> {
+        if self.local >= steps {
+            self.local -= steps;
+            return Ok(());
+        }
+        let need = steps - self.local;
+        let now = std::time::Instant::now();
+        let elapsed = now - std::mem::replace(&mut self.clock, now);
+        match self.limits.budget.take(need, need.max(crate::budget::CHUNK), elapsed) {
+            Ok(taken) => {
+                self.local = self.local + taken - steps;
+                Ok(())
+            }
+            Err(e) => Err(self.fail(ErrorKind::Limit, e.to_string())),
+        }
     }
 
     fn write(&mut self, text: &str, span: Span) -> R<()> {
@@ -327,6 +357,14 @@ impl<'t> Exec<'t> {
     fn var_value(&self, name: &str) -> R<Value> {
         match self.vars.iter().rev().find(|(n, _)| *n == name) {
             Some((_, v)) => Ok(v.clone()),
+            None => Err(self.errorf(format!("undefined variable: {name}"))),
+        }
+    }
+
+    /// The variable's value, leaving an invalid value behind (the caller reassigns it).
+    fn take_var(&mut self, name: &str) -> R<Value> {
+        match self.vars.iter_mut().rev().find(|(n, _)| *n == name) {
+            Some(slot) => Ok(std::mem::replace(&mut slot.1, Value::Invalid)),
             None => Err(self.errorf(format!("undefined variable: {name}"))),
         }
     }

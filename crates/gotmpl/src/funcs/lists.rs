@@ -78,6 +78,52 @@ fn push(ctx: &mut Ctx<'_>, args: &[Value]) -> Result<Value, FuncError> {
     Ok(Value::list(items))
 }
 
+/// `append`/`push` (and their `must` forms) and `concat` on a first list nobody else holds
+/// (the executor moved it out of `$l` in `$l = append $l x`): the list grows in place instead
+/// of being copied, with the same result as [`push`]/[`concat`] (a new `[]interface{}`).
+/// `None` when the fast path does not apply; otherwise the result and the number of
+/// elements added.
+pub(crate) fn grow_in_place(
+    ctx: &mut Ctx<'_>,
+    name: &str,
+    argv: &mut [Value],
+) -> Option<Result<(Value, u64), FuncError>> {
+    let concat = match name {
+        "append" | "push" | "mustAppend" | "mustPush" if argv.len() == 2 => false,
+        "concat" if argv.len() >= 2 => true,
+        _ => return None,
+    };
+    let (first, rest) = argv.split_first_mut()?;
+    let Value::List(l) = first else { return None };
+    if std::rc::Rc::strong_count(&l.items) != 1 || std::rc::Rc::weak_count(&l.items) != 0 {
+        return None;
+    }
+    // Every further `concat` argument must be a list; otherwise the ordinary path gives the error.
+    if concat && !rest.iter().all(|v| matches!(v, Value::List(_))) {
+        return None;
+    }
+    let added: usize =
+        if concat { rest.iter().map(|v| if let Value::List(r) = v { r.items.len() } else { 0 }).sum() } else { 1 };
+    if let Err(e) = check_len(ctx, l.items.len() + added) {
+        return Some(Err(e));
+    }
+    let mut list = std::mem::replace(l, List { elem: Type::Interface, items: Default::default(), nil: true });
+    let items = std::rc::Rc::make_mut(&mut list.items);
+    if concat {
+        for v in rest.iter() {
+            if let Value::List(r) = v {
+                items.extend(r.items.iter().cloned());
+            }
+        }
+        if items.is_empty() {
+            return Some(Ok((Value::nil_list(Type::Interface), 0)));
+        }
+    } else {
+        items.push(std::mem::replace(&mut rest[0], Value::Invalid));
+    }
+    Some(Ok((Value::List(List { elem: Type::Interface, items: list.items, nil: false }), added as u64)))
+}
+
 fn prepend(ctx: &mut Ctx<'_>, args: &[Value]) -> Result<Value, FuncError> {
     let l = as_list(&args[0], "Cannot prepend on type")?;
     check_len(ctx, l.items.len() + 1)?;

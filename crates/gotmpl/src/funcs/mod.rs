@@ -11,16 +11,18 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use crate::budget::Budget;
 use crate::value::{FuncError, IntKind, Value};
 
 mod convert;
+pub(crate) mod cost;
 mod crypto;
 mod date;
 mod defaults;
 mod dicts;
 mod encoding;
 mod kube;
-mod lists;
+pub(crate) mod lists;
 mod math;
 mod paths;
 pub mod regex;
@@ -63,6 +65,8 @@ pub struct Func {
 }
 
 /// Bounds against hostile templates and data. Exceeding one is an error, never a hang.
+///
+/// All but [`Limits::budget`] are per execution; the budget is shared by clones.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Maximum bytes of rendered output.
@@ -75,6 +79,9 @@ pub struct Limits {
     pub max_list_len: usize,
     /// Maximum length of a string made by `repeat`, `indent`, `randAlpha`…
     pub max_string_len: usize,
+    /// Weighted steps and wall time shared by every execution given these limits (or a clone
+    /// of them): one budget per run, whatever the number of renders.
+    pub budget: Budget,
 }
 
 impl Default for Limits {
@@ -87,6 +94,7 @@ impl Default for Limits {
             fuel: 50_000_000,
             max_list_len: 1_000_000,
             max_string_len: 16 << 20,
+            budget: Budget::default(),
         }
     }
 }

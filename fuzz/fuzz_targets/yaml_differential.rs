@@ -1,0 +1,37 @@
+//! Differential: the fast loader (`parse_simple`) against the full loader. Whenever the fast
+//! loader answers, the full loader must read the same text without error or warning into as
+//! many documents with exactly the same JSON values (key order and number forms included);
+//! `parse_simple_documents(text, n)` must agree with the first `n` of them.
+#![no_main]
+
+use driftlint_yaml::{parse_simple, parse_simple_documents, parse_stream};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let full = || {
+        let stream = parse_stream(text);
+        assert!(stream.error.is_none(), "fast loader answered, full loader failed: {:?}", stream.error);
+        for doc in &stream.documents {
+            assert!(doc.warnings.is_empty(), "fast loader answered, full loader warned: {:?}", doc.warnings);
+        }
+        stream.documents.iter().map(|d| d.root.to_json()).collect::<Vec<Value>>()
+    };
+    if let Some(fast) = parse_simple(text) {
+        let full = full();
+        // Compare as text too: `Value`'s equality ignores map order and 1 vs 1.0.
+        assert_eq!(serde_json::to_string(&fast).unwrap(), serde_json::to_string(&full).unwrap());
+        assert_eq!(fast, full);
+    }
+    if let Some(first) = parse_simple_documents(text, 1) {
+        let stream = parse_stream(text);
+        let full_first: Vec<Value> = stream.documents.iter().take(1).map(|d| d.root.to_json()).collect();
+        assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&full_first).unwrap());
+        if let Some(d) = stream.documents.first() {
+            assert!(d.warnings.is_empty(), "first document warned: {:?}", d.warnings);
+        }
+    }
+});
