@@ -81,6 +81,13 @@ pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
             }
         } else if path.is_dir() {
             walk_dir(path, opts, &mut out);
+        } else if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+            && let Ok(target) = std::fs::canonicalize(path)
+            && let Some(refusal) = outside_repository(path, &target)
+        {
+            // A named file that is a link out of the repository (pre-commit passes the names
+            // of committed files, links included).
+            out.diagnostics.push(refusal);
         } else {
             read_file(path, &mut out);
         }
@@ -132,6 +139,18 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
             if e.file_name().to_string_lossy().starts_with('.') {
                 return false;
             }
+            // A nested repository (a git submodule, a vendored checkout) is another project:
+            // not walked, as `--base`/`--staged` read none of it either; name it to check it.
+            if e.file_type().is_some_and(|t| t.is_dir()) && e.path().join(".git").exists() {
+                refused_in_walk.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(Diagnostic::new(
+                    Rule::IoError,
+                    crate::diagnostic::Severity::Note,
+                    SourcePath::File(e.path().to_path_buf()),
+                    None,
+                    "a nested git repository (a submodule) is not walked; name it as a path to check it",
+                ));
+                return false;
+            }
             if check_ignore_files
                 && e.file_type().is_some_and(|t| t.is_dir())
                 && let Some(d) = bad_ignore_file(e.path())
@@ -144,9 +163,13 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
     if let Ok(t) = types.build() {
         builder.types(t);
     }
+    let walk_root = std::fs::canonicalize(dir).ok();
     for entry in builder.build() {
         match entry {
             Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => read_file(e.path(), out),
+            Ok(e) if e.path_is_symlink() && e.depth() > 0 => {
+                walk_symlink(e.path(), walk_root.as_deref(), out);
+            }
             Ok(_) => {}
             Err(err) => out.diagnostics.push(Diagnostic::error(
                 Rule::IoError,
@@ -157,6 +180,56 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
         }
     }
     out.diagnostics.extend(std::mem::take(&mut *refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
+}
+
+/// A symlink met by a walk: followed once when it leads to a file inside the repository that
+/// the walk does not reach by itself (under the link's name); a target inside the walk is read
+/// under its own name. A link out of the repository is refused, a linked directory is not
+/// entered (a note says so); nothing is skipped without a word.
+fn walk_symlink(link: &Path, walk_root: Option<&Path>, out: &mut Collected) {
+    let sp = SourcePath::File(link.to_path_buf());
+    let target = match std::fs::canonicalize(link) {
+        Ok(t) => t,
+        Err(e) => return out.diagnostics.push(io_error(&sp, &e)),
+    };
+    if let Some(refusal) = outside_repository(link, &target) {
+        return out.diagnostics.push(refusal);
+    }
+    if target.is_dir() {
+        return out.diagnostics.push(Diagnostic::new(
+            Rule::IoError,
+            crate::diagnostic::Severity::Note,
+            sp,
+            None,
+            format!("symlinked directory (to {}) not walked; name its target to check it", target.display()),
+        ));
+    }
+    if walk_root.is_some_and(|root| target.starts_with(root)) {
+        return; // the walk reads it under its own name
+    }
+    read_file(link, out);
+}
+
+/// The refusal of a symlink whose target leaves the repository holding the link (the nearest
+/// directory upwards with `.git`, else the working directory), or lies in `.git`: a checked
+/// repository's links must not make driftlint read files elsewhere on the machine.
+fn outside_repository(link: &Path, target: &Path) -> Option<Diagnostic> {
+    let parent = link.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let parent = std::fs::canonicalize(parent).ok()?;
+    let boundary = parent
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok()))?;
+    let inside = target.strip_prefix(&boundary).ok().filter(|r| !r.components().any(|c| c.as_os_str() == ".git"));
+    inside.is_none().then(|| {
+        Diagnostic::error(
+            Rule::IoError,
+            SourcePath::File(link.to_path_buf()),
+            None,
+            format!("symlink leads out of the repository (to {}): not read", target.display()),
+        )
+    })
 }
 
 /// Largest ignore file the walk reads (they are a few lines; the `ignore` crate compiles each).

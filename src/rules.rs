@@ -38,6 +38,11 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
     ),
     (Rule::UnmatchedResource, Severity::Note, "when every candidate template declined the object with `doNotMatch`"),
     (Rule::InvalidReference, Severity::Warning, "for what kube-compare only warns about in a reference"),
+    (
+        Rule::IoError,
+        Severity::Note,
+        "for what a directory walk leaves out on purpose: a nested git repository (submodule), a symlinked directory",
+    ),
     (Rule::InvalidSchema, Severity::Note, "for a file given as schemas that holds no definition (it is not used)"),
     (Rule::SchemaNotFound, Severity::Error, "in strict mode (`--schema-mode strict`, or the Composition's annotation)"),
     (

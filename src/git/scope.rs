@@ -52,6 +52,10 @@ fn git_error(what: &str) -> impl FnOnce(gix::Error) -> ScopeError + '_ {
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
     entries: BTreeMap<String, ObjectId>,
+    /// Symbolic links: path → the blob holding the link's target.
+    links: BTreeMap<String, ObjectId>,
+    /// Submodules (gitlinks), which no mode reads.
+    submodules: std::collections::BTreeSet<String>,
 }
 
 impl Snapshot {
@@ -153,14 +157,24 @@ impl Repo {
         let what = format!("tree of {}", commit.to_hex_with_len(12));
         let tree = self.repo.find_commit(commit).and_then(|c| c.tree()).map_err(git_error(&what))?;
         let files = tree.traverse().breadthfirst.files().map_err(git_error(&what))?;
-        let entries = files.into_iter().filter(|e| e.mode.is_blob()).map(|e| (e.filepath.to_string(), e.oid)).collect();
-        Ok(Snapshot { entries })
+        let mut snapshot = Snapshot::default();
+        for e in files {
+            let path = e.filepath.to_string();
+            if e.mode.is_link() {
+                snapshot.links.insert(path, e.oid);
+            } else if e.mode.is_commit() {
+                snapshot.submodules.insert(path);
+            } else if e.mode.is_blob() {
+                snapshot.entries.insert(path, e.oid);
+            }
+        }
+        Ok(snapshot)
     }
 
     /// The files of the index: what the next commit holds (staged contents).
     pub fn index_snapshot(&self) -> Result<Snapshot, ScopeError> {
         let index = self.repo.index_or_empty().map_err(git_error("index"))?;
-        let mut entries = BTreeMap::new();
+        let mut snapshot = Snapshot::default();
         for entry in index.entries() {
             let path = entry.path(&index).to_string();
             if entry.stage_raw() != 0 {
@@ -168,10 +182,14 @@ impl Repo {
             }
             let mode = entry.mode;
             if mode == gix::index::entry::Mode::FILE || mode == gix::index::entry::Mode::FILE_EXECUTABLE {
-                entries.insert(path, entry.id);
+                snapshot.entries.insert(path, entry.id);
+            } else if mode == gix::index::entry::Mode::SYMLINK {
+                snapshot.links.insert(path, entry.id);
+            } else if mode == gix::index::entry::Mode::COMMIT {
+                snapshot.submodules.insert(path);
             }
         }
-        Ok(Snapshot { entries })
+        Ok(snapshot)
     }
 
     /// The text of a blob; `Err` with a message when it cannot be read or is not UTF-8.
@@ -203,20 +221,12 @@ impl Repo {
             let rel = self
                 .relative(path)
                 .ok_or_else(|| ScopeError::OutsideRepository { path: path.clone(), root: self.root.clone() })?;
-            let mut push = |shown: PathBuf, id: ObjectId| {
-                let sp = SourcePath::File(strip_dot(shown));
-                match self.blob_text(id) {
-                    Ok(text) => out.sources.push(Source { path: sp, text }),
-                    Err(message) => out.diagnostics.push(Diagnostic::error(
-                        Rule::IoError,
-                        sp.clone(),
-                        None,
-                        format!("cannot read {} from git: {message}", sp.display()),
-                    )),
-                }
-            };
             if let Some(id) = snapshot.get(&rel) {
-                push(path.clone(), id);
+                self.push_blob(path.clone(), id, &mut out);
+                continue;
+            }
+            if snapshot.links.contains_key(&rel) {
+                self.follow_link(snapshot, &rel, path.clone(), None, &mut out);
                 continue;
             }
             let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
@@ -233,8 +243,16 @@ impl Repo {
                 ));
                 continue;
             }
-            for (file, &id) in snapshot.entries.range(prefix.clone()..) {
-                let Some(rest) = file.strip_prefix(&prefix) else { break };
+            // Files and links in path order, as a work-tree walk yields them.
+            let files = snapshot.entries.range(prefix.clone()..).map(|(f, id)| (f, Some(*id)));
+            let links = snapshot.links.range(prefix.clone()..).map(|(f, _)| (f, None));
+            let mut entries: Vec<(&String, Option<ObjectId>)> = files
+                .take_while(|(f, _)| f.starts_with(&prefix))
+                .chain(links.take_while(|(f, _)| f.starts_with(&prefix)))
+                .collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            for (file, id) in entries {
+                let Some(rest) = file.strip_prefix(&prefix) else { continue };
                 if rest.split('/').any(|c| c.starts_with('.')) {
                     continue;
                 }
@@ -243,10 +261,82 @@ impl Repo {
                 {
                     continue;
                 }
-                push(path.join(rest), id);
+                match id {
+                    Some(id) => self.push_blob(path.join(rest), id, &mut out),
+                    None => self.follow_link(snapshot, file, path.join(rest), Some(&prefix), &mut out),
+                }
+            }
+            for module in snapshot.submodules.range(prefix.clone()..).take_while(|m| m.starts_with(&prefix)) {
+                out.diagnostics.push(Diagnostic::new(
+                    Rule::IoError,
+                    crate::diagnostic::Severity::Note,
+                    SourcePath::File(strip_dot(path.join(&module[prefix.len()..]))),
+                    None,
+                    "a nested git repository (a submodule) is not walked; name it as a path to check it",
+                ));
             }
         }
         Ok(out)
+    }
+
+    /// Reads one blob as the source `shown`, or says why it cannot.
+    fn push_blob(&self, shown: PathBuf, id: ObjectId, out: &mut Collected) {
+        let sp = SourcePath::File(strip_dot(shown));
+        match self.blob_text(id) {
+            Ok(text) => out.sources.push(Source { path: sp, text }),
+            Err(message) => out.diagnostics.push(Diagnostic::error(
+                Rule::IoError,
+                sp.clone(),
+                None,
+                format!("cannot read {} from git: {message}", sp.display()),
+            )),
+        }
+    }
+
+    /// A symbolic link of a snapshot, selected as a work-tree walk selects it: a link to a file
+    /// of the snapshot is read under the link's name, unless the walk (`walked`: its prefix)
+    /// reaches the target by itself; a link out of the repository (or into `.git`) is refused;
+    /// a dangling one or one to a directory is said so.
+    fn follow_link(&self, snapshot: &Snapshot, link: &str, shown: PathBuf, walked: Option<&str>, out: &mut Collected) {
+        let sp = SourcePath::File(strip_dot(shown));
+        let Some(target) = snapshot.links.get(link).and_then(|id| self.blob_text(*id).ok()) else { return };
+        let dir = link.rsplit_once('/').map_or("", |(d, _)| d);
+        let mut parts: Vec<&str> =
+            if target.starts_with('/') { Vec::new() } else { dir.split('/').filter(|p| !p.is_empty()).collect() };
+        let mut escapes = target.starts_with('/');
+        for c in target.split('/') {
+            match c {
+                "" | "." => {}
+                ".." => escapes |= parts.pop().is_none(),
+                c => parts.push(c),
+            }
+        }
+        let resolved = parts.join("/");
+        if escapes || parts.first() == Some(&".git") {
+            out.diagnostics.push(Diagnostic::error(
+                Rule::IoError,
+                sp,
+                None,
+                format!("symlink leads out of the repository (to {}): not read", target.trim()),
+            ));
+            return;
+        }
+        if walked.is_some_and(|prefix| resolved.starts_with(prefix)) && snapshot.entries.contains_key(&resolved) {
+            return; // read under its own name
+        }
+        match snapshot.get(&resolved) {
+            Some(id) => match self.blob_text(id) {
+                Ok(text) => out.sources.push(Source { path: sp, text }),
+                Err(message) => out.diagnostics.push(Diagnostic::error(Rule::IoError, sp, None, message)),
+            },
+            None => out.diagnostics.push(Diagnostic::new(
+                Rule::IoError,
+                crate::diagnostic::Severity::Note,
+                sp,
+                None,
+                format!("symlink to {resolved}, which is no file of this state (a directory, or missing): not read"),
+            )),
+        }
     }
 }
 

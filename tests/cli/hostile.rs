@@ -357,3 +357,79 @@ fn a_policy_cannot_exhaust_memory_or_time_or_read_the_environment() {
     assert!(rules.contains(&"policy-error"), "{}", r.stdout);
     assert!(!r.stdout.contains("/root") && !r.stdout.contains("\"warn\""), "{}", r.stdout);
 }
+
+/// One selection rule for every mode: submodules are not walked (a note says so), a symlink to a
+/// file in the repository is read once (under its own name when the walk reaches the target,
+/// else under the link's), a symlink out of the repository is refused, named or walked.
+#[test]
+fn symlinks_and_submodules_are_selected_alike_everywhere() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: TOPSECRET}\n")
+        .unwrap();
+    let dir = repository("reference: reference\n");
+    let d = dir.path();
+    for sub in ["manifests/vendored", "common"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    std::fs::write(d.join("manifests/cm.yaml"), DRIFTING_CONFIGMAP).unwrap();
+    std::fs::write(d.join("common/shared.yaml"), DRIFTING_CONFIGMAP.replace("name: settings", "name: shared")).unwrap();
+    std::os::unix::fs::symlink("../common/shared.yaml", d.join("manifests/shared.yaml")).unwrap();
+    std::os::unix::fs::symlink("cm.yaml", d.join("manifests/again.yaml")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.yaml"), d.join("manifests/out.yaml")).unwrap();
+    // A nested repository with a commit: `git add` records it as a gitlink, as a submodule.
+    std::fs::write(d.join("manifests/vendored/broken.yaml"), "kind: [\n").unwrap();
+    super::git(&d.join("manifests/vendored"), &["init", "-q"]);
+    super::git(&d.join("manifests/vendored"), &["add", "-A"]);
+    super::git(&d.join("manifests/vendored"), &["commit", "-qm", "vendored"]);
+    let r = run_limited(d, &["check", "manifests", "--format", "json"], None);
+    let v = super::json(&r);
+    let found: Vec<(String, String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["rule"].as_str().unwrap().into(),
+                x["severity"].as_str().unwrap().into(),
+                x["file"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let has =
+        |rule: &str, severity: &str, file: &str| found.iter().any(|f| f.0 == rule && f.1 == severity && f.2 == file);
+    assert!(has("io-error", "error", "manifests/out.yaml"), "{found:?}");
+    assert!(has("io-error", "note", "manifests/vendored"), "{found:?}");
+    assert!(!found.iter().any(|f| f.2.contains("vendored/broken.yaml")), "{found:?}");
+    // Read once: the link into the walk is not a second copy; the link out of it is read.
+    assert!(!found.iter().any(|f| f.2 == "manifests/again.yaml"), "{found:?}");
+    assert!(has("unmatched-resource", "warning", "manifests/shared.yaml"), "{found:?}");
+    assert!(!r.stdout.contains("TOPSECRET"), "{}", r.stdout);
+    // The index (`--staged`) selects the same files, links and submodules alike.
+    super::git(d, &["add", "-A"]);
+    let staged =
+        run_limited(d, &["check", "--staged", "--diff-filter", "nofilter", "manifests", "--format", "json"], None);
+    let v = super::json(&staged);
+    let mut in_index: Vec<(String, String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["rule"].as_str().unwrap().into(),
+                x["severity"].as_str().unwrap().into(),
+                x["file"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let mut in_tree = found.clone();
+    in_index.sort();
+    in_tree.sort();
+    assert_eq!(in_index, in_tree, "{}", staged.stdout);
+    // Named explicitly (as pre-commit names committed files), the link out is refused too.
+    let r = run_limited(d, &["check", "manifests/out.yaml", "--format", "json"], None);
+    assert!(
+        r.stdout.contains("symlink leads out of the repository") && !r.stdout.contains("TOPSECRET"),
+        "{}",
+        r.stdout
+    );
+}
