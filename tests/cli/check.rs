@@ -504,3 +504,15 @@ fn binary_tagged_values_are_compared_decoded() {
         r.stdout
     );
 }
+
+/// Help speaks of what users see: no source file of driftlint's is named there.
+#[test]
+fn help_names_no_source_files() {
+    for command in
+        [&["check", "--help"][..], &["compare", "--help"], &["ls", "--help"], &["policy", "--help"], &["--help"]]
+    {
+        let r = run(command);
+        assert_eq!(r.code, 0, "{command:?}: {}", r.stderr);
+        assert!(!r.stdout.contains("src/") && !r.stdout.contains(".rs"), "{command:?}:\n{}", r.stdout);
+    }
+}
