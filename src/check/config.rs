@@ -227,7 +227,8 @@ pub const FIELDS: [(&str, &str, &str); 12] = [
 
 /// The keys whose values are paths read by a check: confined to the repository
 /// ([`Config::confined`]).
-pub const PATH_KEYS: [&str; 4] = ["reference", "diff-config", "overrides", "schemas"];
+pub const PATH_KEYS: [&str; 7] =
+    ["reference", "diff-config", "overrides", "schemas", "policies", "policy-data", "policy-cases"];
 
 const IGNORE_FIELDS: [&str; 4] = ["object", "rule", "field", "reason"];
 
@@ -493,7 +494,7 @@ fn record_spans(spans: &mut BTreeMap<String, std::ops::Range<usize>>, name: &str
                 spans.insert(format!("rules.{}", k.json_key()), k.span.start..v.span.end.max(k.span.end));
             }
         }
-        (NodeValue::Sequence(items), "exclude" | "include") => {
+        (NodeValue::Sequence(items), "exclude" | "include" | "schemas" | "policies" | "policy-namespaces") => {
             for item in items {
                 if let NodeValue::String(glob) = &item.value {
                     spans.entry(format!("{name}.{glob}")).or_insert_with(|| item.span.clone());

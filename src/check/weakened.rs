@@ -81,6 +81,26 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
             flag(at(key), format!("`{key}` set to `{value}`: it changes what objects are compared with"));
         }
     }
+    // Schemas and policies: fewer of them, or a laxer mode, checks less.
+    let strict = |c: &Config| c.schema_mode == Some(crate::schema::Mode::Strict);
+    if strict(base) && !strict(now) {
+        flag(at("schema-mode"), "`schema-mode` no longer strict: a type without a schema is only a warning".into());
+    }
+    for (key, was, is) in [
+        ("schemas", &base.schemas, &now.schemas),
+        ("policies", &base.policy.policies, &now.policy.policies),
+        ("policy-namespaces", &base.policy.namespaces, &now.policy.namespaces),
+    ] {
+        for gone in was.iter().filter(|x| !is.contains(x)) {
+            flag(at(key), format!("`{key}` no longer lists `{gone}`"));
+        }
+    }
+    if base.policy.cases.is_some() && now.policy.cases != base.policy.cases {
+        flag(
+            at("policy-cases"),
+            "`policy-cases` removed or changed: the policy scenarios are no longer replayed".into(),
+        );
+    }
     if let Some(lock) = lock_deleted {
         out.push(Diagnostic::new(
             Rule::ConfigWeakened,
@@ -146,6 +166,18 @@ mod tests {
             found,
             [(1, "`fail-level` raised to error: findings of level warning no longer fail the run".into())]
         );
+    }
+
+    #[test]
+    fn fewer_schemas_or_policies_and_a_laxer_mode_are_weakenings() {
+        let base = "schemas: [crds, xrds]\nschema-mode: strict\npolicies: [policy]\n";
+        let found = lines(base, "schemas: [crds]\nschema-mode: loose\npolicies: []\n");
+        let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
+        assert!(at(1, "`schemas` no longer lists `xrds`"), "{found:?}");
+        assert!(at(2, "`schema-mode` no longer strict"), "{found:?}");
+        assert!(at(3, "`policies` no longer lists `policy`"), "{found:?}");
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(lines(base, base).is_empty());
     }
 
     #[test]

@@ -235,8 +235,9 @@ not, point `reference:` at the pinned commit (`git:6f1c0e…:reference`) or rest
         what: "On `--base` and `--staged` runs, `.driftlint.yaml` as changed is compared with the base's \
 version. Flagged, each at its line: a rule turned off or given a lower level, a raised `fail-level`, an \
 `exclude` glob added, an `include` glob removed (or a narrower `include` set), an `ignore` entry \
-added, `require-lock` removed, `overrides` or `diff-config` set or changed; and deleting \
-`driftlint.lock` (reported at the lock's path). The level of this rule comes from the base's \
+added, `require-lock` removed, `overrides` or `diff-config` set or changed, `schema-mode` no \
+longer strict, a `schemas`, `policies` or `policy-namespaces` entry removed, `policy-cases` removed \
+or changed; and deleting `driftlint.lock` (reported at the lock's path). The level of this rule comes from the base's \
 configuration, never from the changed one, and the changed file's own `ignore:` entries do not apply \
 to it.",
         why: "The configuration lives in the repository it checks, so a pull request can change what \
