@@ -382,19 +382,7 @@ fn symlinks_and_submodules_are_selected_alike_everywhere() {
     super::git(&d.join("manifests/vendored"), &["add", "-A"]);
     super::git(&d.join("manifests/vendored"), &["commit", "-qm", "vendored"]);
     let r = run_limited(d, &["check", "manifests", "--format", "json"], None);
-    let v = super::json(&r);
-    let found: Vec<(String, String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            (
-                x["rule"].as_str().unwrap().into(),
-                x["severity"].as_str().unwrap().into(),
-                x["file"].as_str().unwrap().into(),
-            )
-        })
-        .collect();
+    let found = findings(&r);
     let has =
         |rule: &str, severity: &str, file: &str| found.iter().any(|f| f.0 == rule && f.1 == severity && f.2 == file);
     assert!(has("io-error", "error", "manifests/out.yaml"), "{found:?}");
@@ -408,19 +396,7 @@ fn symlinks_and_submodules_are_selected_alike_everywhere() {
     super::git(d, &["add", "-A"]);
     let staged =
         run_limited(d, &["check", "--staged", "--diff-filter", "nofilter", "manifests", "--format", "json"], None);
-    let v = super::json(&staged);
-    let mut in_index: Vec<(String, String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            (
-                x["rule"].as_str().unwrap().into(),
-                x["severity"].as_str().unwrap().into(),
-                x["file"].as_str().unwrap().into(),
-            )
-        })
-        .collect();
+    let mut in_index = findings(&staged);
     let mut in_tree = found.clone();
     in_index.sort();
     in_tree.sort();
@@ -432,4 +408,16 @@ fn symlinks_and_submodules_are_selected_alike_everywhere() {
         "{}",
         r.stdout
     );
+}
+
+/// (rule, severity, file) of every diagnostic of a JSON run.
+fn findings(r: &Run) -> Vec<(String, String, String)> {
+    let v = super::json(r);
+    let field = |x: &serde_json::Value, k: &str| x[k].as_str().unwrap_or_default().to_string();
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (field(x, "rule"), field(x, "severity"), field(x, "file")))
+        .collect()
 }
