@@ -248,7 +248,9 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
     let mut dir = std::path::absolute(start).ok()?;
     loop {
         let candidate = dir.join(FILE_NAME);
-        if candidate.is_file() {
+        // Anything by that name counts (a FIFO or a link to a device too): reading it then says
+        // what is wrong, rather than the file being silently passed over.
+        if std::fs::symlink_metadata(&candidate).is_ok() {
             return Some(candidate);
         }
         if dir.join(".git").exists() || !dir.pop() {

@@ -315,7 +315,8 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         reference: reference_location(args.reference.as_deref(), cfg)?,
         git_start: cfg.dir.clone(),
         // `--isolated` ignores every configuration file, the lock included.
-        lock: (!args.config.isolated && lock.is_file()).then_some(lock),
+        // Anything by that name is the lock: one that is no regular file is reported when read.
+        lock: (!args.config.isolated && std::fs::symlink_metadata(&lock).is_ok()).then_some(lock),
         paths: if args.paths.is_empty() { vec![cfg.dir.clone()] } else { args.paths.clone() },
         include: cfg.include.clone(),
         exclude: cfg.exclude.clone(),

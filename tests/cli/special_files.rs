@@ -198,3 +198,19 @@ fn ignore_files_that_are_not_regular_files_stop_the_walk_of_their_directory() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("2 object(s)"), "{}", r.stdout);
 }
+
+/// A configuration file or lock that is no regular file is an error, never silently passed over.
+#[test]
+fn a_configuration_or_lock_that_is_no_regular_file_is_an_error() {
+    let dir = hostile_dir();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join(".driftlint.yaml")).unwrap();
+    let r = run(dir.path(), &["check", "--reference", &reference(), "ok.yaml"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains(".driftlint.yaml") && r.stderr.contains("not a regular file"), "{}", r.stderr);
+    std::fs::remove_file(dir.path().join(".driftlint.yaml")).unwrap();
+    let made = Command::new("mkfifo").arg(dir.path().join("driftlint.lock")).status().expect("mkfifo runs");
+    assert!(made.success());
+    let r = run(dir.path(), &["check", "--reference", &reference(), "ok.yaml"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("driftlint.lock") && r.stderr.contains("not a regular file"), "{}", r.stderr);
+}
