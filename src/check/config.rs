@@ -628,9 +628,16 @@ impl Config {
 }
 
 /// The repository holding the absolute directory `dir`: the nearest directory upwards with a
-/// `.git`, else `dir` itself.
+/// `.git`; outside git (a tarball), the working directory when `dir` is below it (the person
+/// running driftlint chose it), else `dir` itself.
 fn repository_root(dir: &Path) -> PathBuf {
-    dir.ancestors().find(|d| d.join(".git").exists()).unwrap_or(dir).to_path_buf()
+    if let Some(root) = dir.ancestors().find(|d| d.join(".git").exists()) {
+        return root.to_path_buf();
+    }
+    match std::env::current_dir().ok().and_then(|c| std::path::absolute(c).ok()) {
+        Some(cwd) if dir.starts_with(&cwd) => cwd,
+        _ => dir.to_path_buf(),
+    }
 }
 
 /// `a/./b/../c` → `a/c` without touching the file system.
