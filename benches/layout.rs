@@ -21,6 +21,7 @@
 //! ```text
 //! cargo build --release && cargo bench --bench layout              # 1k, 10k, 50k; 3 runs
 //! cargo bench --bench layout -- 10000 --runs 5 --jobs1             # one size
+//! cargo bench --bench layout -- --emit /tmp/layout 10000             # write the layout, keep it
 //! ```
 
 use std::fmt::Write as _;
@@ -39,6 +40,15 @@ fn main() {
         match a.as_str() {
             "--runs" => runs = it.next().and_then(|n| n.parse().ok()).unwrap_or(3).max(1),
             "--jobs1" => jobs1 = true,
+            "--emit" => {
+                // The layout alone, kept in DIR (DIR/reference, DIR/repo), for profiling.
+                let dir = PathBuf::from(it.next().unwrap_or_else(|| "layout".into()));
+                let n = it.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+                write_reference(&dir.join("reference"));
+                let (objects, bytes) = generate(&dir.join("repo"), n);
+                println!("{} : {n} files, {objects} objects, {bytes} bytes", dir.display());
+                return;
+            }
             n => match n.parse::<usize>() {
                 Ok(n) => sizes.push(n),
                 Err(_) => eprintln!("ignoring argument {n:?}"),
