@@ -50,10 +50,11 @@ fn layout(dir: &Path, files: usize) {
     }
 }
 
-/// kube-compare's diff headers carry random temp directories and the time: masked.
+/// kube-compare's diff headers carry random temp directories and the time, its JUnit report
+/// the time of the run: masked.
 fn masked(run: &Run) -> String {
     let temp = Regex::new(r"\S*/(MERGED|LIVE)-\d+").unwrap();
-    let time = Regex::new(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}").unwrap();
+    let time = Regex::new(r#"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}|timestamp="[^"]*""#).unwrap();
     let out = temp.replace_all(&run.stdout, "TEMP");
     format!("exit {}\n{}\n--- stderr\n{}", run.code, time.replace_all(&out, "TIME"), run.stderr)
 }
