@@ -73,7 +73,14 @@ fn main() {
         let (objects, bytes) = generate(&repo, n);
         let meta = reference.join("metadata.yaml");
         let mut cases: Vec<(&str, Vec<String>)> = vec![
-            ("read", vec!["sh".into(), "-c".into(), format!("find '{}' -type f -exec cat {{}} + > /dev/null", repo.display())]),
+            (
+                "read",
+                vec![
+                    "sh".into(),
+                    "-c".into(),
+                    format!("find '{}' -type f -exec cat {{}} + > /dev/null", repo.display()),
+                ],
+            ),
             ("compare", compare_args(&exe, &meta, &repo, None)),
             ("check", check_args(&exe, &reference, &repo, None)),
         ];
@@ -93,12 +100,11 @@ fn main() {
                 }
             }
         }
+        println!("\n{n} files, {objects} objects, {:.1} MB, load average {}", bytes as f64 / 1e6, loadavg());
         println!(
-            "\n{n} files, {objects} objects, {:.1} MB, load average {}",
-            bytes as f64 / 1e6,
-            loadavg()
+            "{:>12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}",
+            "", "wall s", "user s", "sys s", "CPU s", "peak MB", "/read", "peak/in"
         );
-        println!("{:>12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}", "", "wall s", "user s", "sys s", "CPU s", "peak MB", "/read", "peak/in");
         let read_wall = best[0].map(|u| u.wall);
         for ((name, _), u) in cases.iter().zip(&best) {
             let Some(u) = u else {
@@ -118,7 +124,11 @@ fn main() {
             );
         }
         if let (Some(c), Some(k)) = (best[1], best[2]) {
-            println!("check/compare wall {:.2}x; RSS goal (3x input + 20 MB) {:.1} MB", k.wall / c.wall, (3 * bytes) as f64 / 1048576.0 + 20.0);
+            println!(
+                "check/compare wall {:.2}x; RSS goal (3x input + 20 MB) {:.1} MB",
+                k.wall / c.wall,
+                (3 * bytes) as f64 / 1048576.0 + 20.0
+            );
         }
     }
     if failed {
@@ -165,7 +175,12 @@ struct Usage {
 
 impl Usage {
     fn min(self, o: Usage) -> Usage {
-        Usage { wall: self.wall.min(o.wall), user: self.user.min(o.user), sys: self.sys.min(o.sys), rss_kb: self.rss_kb.min(o.rss_kb) }
+        Usage {
+            wall: self.wall.min(o.wall),
+            user: self.user.min(o.user),
+            sys: self.sys.min(o.sys),
+            rss_kb: self.rss_kb.min(o.rss_kb),
+        }
     }
 }
 

@@ -195,11 +195,11 @@ fn bad_ignore_file(dir: &Path) -> Option<Diagnostic> {
 /// Reads `paths` in parallel (rayon's pool: `--jobs`), keeping their order.
 fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
     use rayon::prelude::*;
-    let read: Vec<Result<Source, Diagnostic>> = paths.par_iter().map(|p| read_one(p)).collect();
+    let read: Vec<Result<Source, Box<Diagnostic>>> = paths.par_iter().map(|p| read_one(p)).collect();
     for r in read {
         match r {
             Ok(source) => out.sources.push(source),
-            Err(d) => out.diagnostics.push(d),
+            Err(d) => out.diagnostics.push(*d),
         }
     }
 }
@@ -207,19 +207,19 @@ fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
 fn read_file(path: &Path, out: &mut Collected) {
     match read_one(path) {
         Ok(source) => out.sources.push(source),
-        Err(d) => out.diagnostics.push(d),
+        Err(d) => out.diagnostics.push(*d),
     }
 }
 
-fn read_one(path: &Path) -> Result<Source, Diagnostic> {
+fn read_one(path: &Path) -> Result<Source, Box<Diagnostic>> {
     let sp = SourcePath::File(path.to_path_buf());
     match read_bounded_to_string(path, MAX_FILE_BYTES) {
         Ok(text) => Ok(Source { path: sp, text }),
         // Kept word for word from before the bounded reader: users and tests grep it.
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            Err(Diagnostic::error(Rule::IoError, sp, None, e.to_string()))
+            Err(Box::new(Diagnostic::error(Rule::IoError, sp, None, e.to_string())))
         }
-        Err(e) => Err(io_error(&sp, &e)),
+        Err(e) => Err(Box::new(io_error(&sp, &e))),
     }
 }
 
