@@ -106,9 +106,22 @@ pub struct Options {
 
 /// Splits every source into Kubernetes objects.
 pub fn collect(sources: Vec<Source>, opts: &Options) -> Collection {
+    use rayon::prelude::*;
+    // Sources are parsed in parallel (rayon's pool: `--jobs`); documents and diagnostics are
+    // then joined in source order, as a serial run yields them.
+    let parsed: Vec<(Vec<Document>, Vec<Diagnostic>)> = sources
+        .par_iter()
+        .enumerate()
+        .map(|(idx, source)| {
+            let (mut docs, mut diags) = (Vec::new(), Vec::new());
+            parse_source(idx, source, opts, &mut docs, &mut diags);
+            (docs, diags)
+        })
+        .collect();
     let mut out = Collection::default();
-    for (idx, source) in sources.iter().enumerate() {
-        parse_source(idx, source, opts, &mut out.documents, &mut out.diagnostics);
+    for (mut docs, mut diags) in parsed {
+        out.documents.append(&mut docs);
+        out.diagnostics.append(&mut diags);
     }
     out.sources = sources;
     out

@@ -163,22 +163,31 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
     if let Ok(t) = types.build() {
         builder.types(t);
     }
+    // The walk (sorted) names the files; they are then read in parallel and kept in walk
+    // order. A walk error or a symlink stays where the walk met it, between the files read
+    // before and after.
     let walk_root = std::fs::canonicalize(dir).ok();
+    let mut pending: Vec<std::path::PathBuf> = Vec::new();
     for entry in builder.build() {
         match entry {
-            Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => read_file(e.path(), out),
+            Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => pending.push(e.into_path()),
             Ok(e) if e.path_is_symlink() && e.depth() > 0 => {
+                read_files(&std::mem::take(&mut pending), out);
                 walk_symlink(e.path(), walk_root.as_deref(), out);
             }
             Ok(_) => {}
-            Err(err) => out.diagnostics.push(Diagnostic::error(
-                Rule::IoError,
-                SourcePath::File(dir.to_path_buf()),
-                None,
-                format!("cannot walk directory: {err}"),
-            )),
+            Err(err) => {
+                read_files(&std::mem::take(&mut pending), out);
+                out.diagnostics.push(Diagnostic::error(
+                    Rule::IoError,
+                    SourcePath::File(dir.to_path_buf()),
+                    None,
+                    format!("cannot walk directory: {err}"),
+                ));
+            }
         }
     }
+    read_files(&pending, out);
     out.diagnostics.extend(std::mem::take(&mut *refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
 }
 
@@ -258,15 +267,34 @@ fn bad_ignore_file(dir: &Path) -> Option<Diagnostic> {
     })
 }
 
+/// Reads `paths` in parallel (rayon's pool: `--jobs`), keeping their order.
+fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
+    use rayon::prelude::*;
+    let read: Vec<Result<Source, Box<Diagnostic>>> = paths.par_iter().map(|p| read_one(p)).collect();
+    for r in read {
+        match r {
+            Ok(source) => out.sources.push(source),
+            Err(d) => out.diagnostics.push(*d),
+        }
+    }
+}
+
 fn read_file(path: &Path, out: &mut Collected) {
+    match read_one(path) {
+        Ok(source) => out.sources.push(source),
+        Err(d) => out.diagnostics.push(*d),
+    }
+}
+
+fn read_one(path: &Path) -> Result<Source, Box<Diagnostic>> {
     let sp = SourcePath::File(path.to_path_buf());
     match read_bounded_to_string(path, MAX_FILE_BYTES) {
-        Ok(text) => out.sources.push(Source { path: sp, text }),
+        Ok(text) => Ok(Source { path: sp, text }),
         // Kept word for word from before the bounded reader: users and tests grep it.
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            out.diagnostics.push(Diagnostic::error(Rule::IoError, sp, None, e.to_string()));
+            Err(Box::new(Diagnostic::error(Rule::IoError, sp, None, e.to_string())))
         }
-        Err(e) => out.diagnostics.push(io_error(&sp, &e)),
+        Err(e) => Err(Box::new(io_error(&sp, &e))),
     }
 }
 

@@ -78,7 +78,9 @@ pub fn run(
     match compiled {
         Err(e) => out.diagnostics.extend(findings::invalid_reference(&e, Severity::Error)),
         Ok(compiled) => {
-            let engine = Engine::new(&compiled, overrides, &user_pairs, engine::Options::default())?;
+            // Findings need the two sides of differing objects only (field diffs), no texts.
+            let options = engine::Options { retain: engine::Retain::Differences, ..engine::Options::default() };
+            let engine = Engine::new(&compiled, overrides, &user_pairs, options)?;
             let crs: Vec<Cr> = coll
                 .documents
                 .iter()

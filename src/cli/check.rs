@@ -45,6 +45,10 @@ pub struct Args {
     /// Do not honour `.gitignore` / `.ignore` files while walking directories.
     #[arg(long)]
     pub no_ignore: bool,
+    /// Threads reading, parsing and comparing files (default: the available parallelism).
+    /// The output is the same for any value.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// Directory that relative kustomize origin paths from stdin are resolved against.
     #[arg(long, value_name = "DIR")]
     pub origin_root: Option<PathBuf>,
@@ -346,6 +350,7 @@ fn default_outputs(on_github_actions: bool) -> Vec<report::Output> {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
+    super::set_jobs(args.jobs);
     let cfg = effective(args)?;
     let outputs = match cfg.format.as_deref() {
         Some(spec) => report::parse_outputs(spec).context("invalid --format")?,

@@ -54,6 +54,10 @@ pub struct Args {
     /// Accepted for compatibility; kube-compare ignores it too.
     #[arg(long = "concurrency", default_value_t = 4)]
     pub concurrency: i64,
+    /// Threads reading, parsing and comparing CRs (default: the available parallelism; a
+    /// driftlint extension). The output is the same for any value.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// Print the template functions and exit.
     #[arg(long = "show-template-functions")]
     pub show_template_functions: bool,
@@ -76,6 +80,7 @@ pub fn fatal(msg: &str) -> ExitCode {
 
 /// Runs `driftlint compare` with kube-compare's validation order (§1.3).
 pub fn run(args: Args) -> Result<ExitCode> {
+    super::set_jobs(args.jobs);
     if args.show_template_functions {
         print!("{}", super::template::functions_listing());
         return Ok(ExitCode::SUCCESS);

@@ -84,6 +84,16 @@ impl InputArgs {
     }
 }
 
+/// `--jobs N`: the size of rayon's global pool, which every parallel step of `check` and
+/// `compare` uses (without it rayon takes the available parallelism). Results are joined in
+/// input order, so the value changes speed only.
+fn set_jobs(jobs: Option<u16>) {
+    if let Some(n) = jobs {
+        // Fails only when the pool already exists (not in a command-line run): keep it.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(usize::from(n)).build_global();
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -14,6 +14,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::glob;
@@ -132,7 +133,8 @@ pub struct Packed {
 pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Packed, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
-    for visit in visits {
+    let mut visits = visits.into_iter().peekable();
+    while let Some(visit) = visits.next() {
         match visit {
             Visit::Stdin => match io.read_stdin() {
                 Ok(text) => reader.read_stream(&text, "STDIN"),
@@ -142,13 +144,38 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
                 Ok(text) => reader.read_stream(&text, &url),
                 Err(e) => reader.errors.push(e),
             },
-            Visit::File(path) => match crate::input::read_bounded(Path::new(&path), crate::input::MAX_FILE_BYTES) {
-                Ok(bytes) => reader.read_stream(&String::from_utf8_lossy(&bytes), &path),
-                Err(e) => reader.errors.push(format!("open {path}: {}", io_text(&e))),
-            },
+            Visit::File(path) => {
+                // A run of files is read and decoded in parallel, a batch at a time (the
+                // texts of one batch at most exist at once); the events are then taken in
+                // visit order, so the result does not depend on thread timing.
+                let mut batch = vec![path];
+                while batch.len() < FILE_BATCH
+                    && let Some(Visit::File(_)) = visits.peek()
+                {
+                    if let Some(Visit::File(p)) = visits.next() {
+                        batch.push(p);
+                    }
+                }
+                let decoded: Vec<Vec<Event>> = batch.par_iter().map(|p| decode_file(p)).collect();
+                for events in decoded {
+                    reader.take(events);
+                }
+            }
         }
     }
     reader.finish()
+}
+
+/// Files read and decoded together (bounds the texts in memory at once to this many files
+/// of at most [`crate::input::MAX_FILE_BYTES`]; the packed CRs are kept anyway).
+const FILE_BATCH: usize = 512;
+
+/// The events of one file, or its read error.
+fn decode_file(path: &str) -> Vec<Event> {
+    match crate::input::read_bounded(Path::new(path), crate::input::MAX_FILE_BYTES) {
+        Ok(bytes) => stream::decode_stream(&String::from_utf8_lossy(&bytes), path),
+        Err(e) => vec![Event::Error(format!("open {path}: {}", io_text(&e)))],
+    }
 }
 
 /// Collects the CRs of one text as if it were a file named `source` (benchmarks, tests).
@@ -300,7 +327,11 @@ struct Reader {
 
 impl Reader {
     fn read_stream(&mut self, text: &str, source: &str) {
-        for event in stream::decode_stream(text, source) {
+        self.take(stream::decode_stream(text, source));
+    }
+
+    fn take(&mut self, events: Vec<Event>) {
+        for event in events {
             match event {
                 Event::Cr(b) => {
                     let (cr, refs) = *b;

@@ -59,6 +59,10 @@ pub enum Retain {
     /// Only `score`, `diff_output` and `name`; the objects become `null` and the YAML texts
     /// empty as soon as the CR is done. Keeps memory near the input size for large runs.
     DiffOnly,
+    /// What `check` needs: `merged` and `live` only where they differ (for
+    /// [`Outcome::field_diffs`], empty where they are equal), no YAML texts. Most objects of a
+    /// repository match their template: their outcomes stop holding four copies of them.
+    Differences,
 }
 
 /// Run-wide settings of the engine.
@@ -465,11 +469,22 @@ impl<'a> Engine<'a> {
                 tried[*at].result = TriedResult::Score(score);
             }
             let (_, template, mut outcome) = compared.swap_remove(winner);
-            if self.options.retain == Retain::DiffOnly {
-                outcome.merged = Value::Null;
-                outcome.live = Value::Null;
-                outcome.merged_yaml = String::new();
-                outcome.live_yaml = String::new();
+            match self.options.retain {
+                Retain::Full => {}
+                Retain::DiffOnly => {
+                    outcome.merged = Value::Null;
+                    outcome.live = Value::Null;
+                    outcome.merged_yaml = String::new();
+                    outcome.live_yaml = String::new();
+                }
+                Retain::Differences => {
+                    outcome.merged_yaml = String::new();
+                    outcome.live_yaml = String::new();
+                    if outcome.merged == outcome.live {
+                        outcome.merged = Value::Null;
+                        outcome.live = Value::Null;
+                    }
+                }
             }
             Status::Compared(Compared { template, outcome })
         };

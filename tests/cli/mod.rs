@@ -4,6 +4,7 @@ mod crossplane;
 mod git_reference;
 mod git_scope;
 mod hostile;
+mod jobs;
 
 mod ls;
 mod policy;

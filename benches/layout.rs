@@ -1,0 +1,319 @@
+//! The binary on a repository-shaped layout: thousands of small files (issue 13).
+//!
+//! Generates, in a temp dir, N manifest files in nested directories (`clusters/cK/teams/
+//! team-T/KIND/…`, about 50 files a directory; one object a file, one file in ten holds two)
+//! and a reference of 34 templates (the four bench templates of `fixtures/bench-reference/`
+//! once per team namespace, plus two generic ones), a fifth of the objects drifted and a few
+//! Secrets no template knows. Then, in ONE run so that ratios hold on a noisy machine, it runs
+//! as child processes, `runs` times each, interleaved:
+//!
+//! - `read`: `find DIR -type f -exec cat {} +` into /dev/null (the floor: reading the files);
+//! - `compare`: `driftlint compare -r REF -f DIR -R -o json` (release binary);
+//! - `check`: `driftlint check DIR --isolated -r REF`;
+//! - with `--jobs1`, both again with `--jobs 1`.
+//!
+//! Each run goes through `/usr/bin/time -f` (GNU time; `apt-get install time`), which reads
+//! the child's `getrusage` on exit: wall, user, system seconds and peak resident set (max over
+//! the child and its waited-for children). Printed: the minimum of each figure over the runs
+//! and the ratios against `read` and `compare`. A run that fails (exit status other than 0 or
+//! 1, the drift status) makes the bench exit non-zero.
+//!
+//! ```text
+//! cargo build --release && cargo bench --bench layout              # 1k, 10k, 50k; 3 runs
+//! cargo bench --bench layout -- 10000 --runs 5 --jobs1             # one size
+//! cargo bench --bench layout -- --emit /tmp/layout 10000             # write the layout, keep it
+//! ```
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Team namespaces; the reference has one set of templates per team.
+const TEAMS: usize = 8;
+
+fn main() {
+    let mut sizes = Vec::new();
+    let mut runs = 3usize;
+    let mut jobs1 = false;
+    let mut it = std::env::args().skip(1).filter(|a| a != "--bench");
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--runs" => runs = it.next().and_then(|n| n.parse().ok()).unwrap_or(3).max(1),
+            "--jobs1" => jobs1 = true,
+            "--emit" => {
+                // The layout alone, kept in DIR (DIR/reference, DIR/repo), for profiling.
+                let dir = PathBuf::from(it.next().unwrap_or_else(|| "layout".into()));
+                let n = it.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+                write_reference(&dir.join("reference"));
+                let (objects, bytes) = generate(&dir.join("repo"), n);
+                println!("{} : {n} files, {objects} objects, {bytes} bytes", dir.display());
+                return;
+            }
+            n => match n.parse::<usize>() {
+                Ok(n) => sizes.push(n),
+                Err(_) => eprintln!("ignoring argument {n:?}"),
+            },
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![1_000, 10_000, 50_000];
+    }
+    let exe = release_binary();
+    if !Path::new("/usr/bin/time").exists() {
+        eprintln!("error: /usr/bin/time (GNU time) is needed: apt-get install time");
+        std::process::exit(2);
+    }
+    println!("binary {}, {runs} runs each (minimums), load average {}", exe.display(), loadavg());
+    let mut failed = false;
+    for n in sizes {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let reference = dir.path().join("reference");
+        let repo = dir.path().join("repo");
+        write_reference(&reference);
+        let (objects, bytes) = generate(&repo, n);
+        let meta = reference.join("metadata.yaml");
+        let mut cases: Vec<(&str, Vec<String>)> = vec![
+            (
+                "read",
+                vec![
+                    "sh".into(),
+                    "-c".into(),
+                    format!("find '{}' -type f -exec cat {{}} + > /dev/null", repo.display()),
+                ],
+            ),
+            ("compare", compare_args(&exe, &meta, &repo, None)),
+            ("check", check_args(&exe, &reference, &repo, None)),
+        ];
+        if jobs1 {
+            cases.push(("compare -j1", compare_args(&exe, &meta, &repo, Some(1))));
+            cases.push(("check -j1", check_args(&exe, &reference, &repo, Some(1))));
+        }
+        let mut best: Vec<Option<Usage>> = vec![None; cases.len()];
+        for _ in 0..runs {
+            for (i, (name, args)) in cases.iter().enumerate() {
+                match measure(args) {
+                    Ok(u) => best[i] = Some(best[i].map_or(u, |b| b.min(u))),
+                    Err(e) => {
+                        eprintln!("error: {n} files, {name}: {e}");
+                        failed = true;
+                    }
+                }
+            }
+        }
+        println!("\n{n} files, {objects} objects, {:.1} MB, load average {}", bytes as f64 / 1e6, loadavg());
+        println!(
+            "{:>12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}",
+            "", "wall s", "user s", "sys s", "CPU s", "peak MB", "/read", "peak/in"
+        );
+        let read_wall = best[0].map(|u| u.wall);
+        for ((name, _), u) in cases.iter().zip(&best) {
+            let Some(u) = u else {
+                println!("{name:>12} failed");
+                continue;
+            };
+            let ratio = read_wall.map_or(f64::NAN, |r| u.wall / r.max(1e-3));
+            println!(
+                "{name:>12} {:8.3} {:8.3} {:8.3} {:8.3} {:9.1} {:7.2}x {:7.2}x",
+                u.wall,
+                u.user,
+                u.sys,
+                u.user + u.sys,
+                u.rss_kb as f64 / 1024.0,
+                ratio,
+                u.rss_kb as f64 * 1024.0 / bytes as f64
+            );
+        }
+        if let (Some(c), Some(k)) = (best[1], best[2]) {
+            println!(
+                "check/compare wall {:.2}x; RSS goal (3x input + 20 MB) {:.1} MB",
+                k.wall / c.wall,
+                (3 * bytes) as f64 / 1048576.0 + 20.0
+            );
+        }
+    }
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+fn compare_args(exe: &Path, meta: &Path, repo: &Path, jobs: Option<usize>) -> Vec<String> {
+    let mut v: Vec<String> = [exe, Path::new("compare"), Path::new("-r"), meta, Path::new("-f"), repo]
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    v.extend(["-R".into(), "-o".into(), "json".into()]);
+    if let Some(j) = jobs {
+        v.extend(["--jobs".into(), j.to_string()]);
+    }
+    v
+}
+
+fn check_args(exe: &Path, reference: &Path, repo: &Path, jobs: Option<usize>) -> Vec<String> {
+    let mut v = vec![exe.display().to_string(), "check".into(), repo.display().to_string(), "--isolated".into()];
+    v.extend(["-r".into(), reference.display().to_string()]);
+    if let Some(j) = jobs {
+        v.extend(["--jobs".into(), j.to_string()]);
+    }
+    v
+}
+
+/// The release binary beside this bench's own target dir (`cargo bench` builds with the
+/// bench profile, which is release-like, but the figures are for `cargo build --release`).
+fn release_binary() -> PathBuf {
+    let built = PathBuf::from(env!("CARGO_BIN_EXE_driftlint"));
+    let release = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/driftlint");
+    if release.exists() { release } else { built }
+}
+
+#[derive(Clone, Copy)]
+struct Usage {
+    wall: f64,
+    user: f64,
+    sys: f64,
+    rss_kb: u64,
+}
+
+impl Usage {
+    fn min(self, o: Usage) -> Usage {
+        Usage {
+            wall: self.wall.min(o.wall),
+            user: self.user.min(o.user),
+            sys: self.sys.min(o.sys),
+            rss_kb: self.rss_kb.min(o.rss_kb),
+        }
+    }
+}
+
+/// Runs `args` under GNU time; its output (stdout) is discarded, its figures read back.
+fn measure(args: &[String]) -> Result<Usage, String> {
+    let out = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
+    let status = Command::new("/usr/bin/time")
+        .args(["-f", "%e %U %S %M %x", "-o"])
+        .arg(out.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("cannot run /usr/bin/time: {e}"))?;
+    let text = std::fs::read_to_string(out.path()).map_err(|e| e.to_string())?;
+    let last = text.lines().last().unwrap_or_default();
+    let f: Vec<&str> = last.split_whitespace().collect();
+    let code: i32 = f.get(4).and_then(|c| c.parse().ok()).unwrap_or(-1);
+    if f.len() != 5 || !(code == 0 || code == 1) {
+        return Err(format!("exit {code} ({last:?}): {}", String::from_utf8_lossy(&status.stderr).trim()));
+    }
+    let num = |i: usize| f[i].parse::<f64>().map_err(|e| format!("{last:?}: {e}"));
+    Ok(Usage { wall: num(0)?, user: num(1)?, sys: num(2)?, rss_kb: num(3)? as u64 })
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// The bench reference's templates once per team (the namespace fixed, so that correlation
+/// has several dozen templates to choose among), plus the generic ones for other namespaces.
+fn write_reference(dir: &Path) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference");
+    std::fs::create_dir_all(dir).expect("a directory");
+    let kinds = ["deployment-web", "deployment-worker", "service", "configmap"];
+    let mut meta = String::from("apiVersion: v2\nparts:\n");
+    for t in 0..TEAMS {
+        let _ = write!(meta, "  - name: team-{t}\n    components:\n");
+        for k in kinds {
+            let text = std::fs::read_to_string(src.join(format!("{k}.yaml"))).expect("a bench template");
+            let fixed = text.replace("namespace: {{ .metadata.namespace }}", &format!("namespace: team-{t}"));
+            std::fs::write(dir.join(format!("{k}-team-{t}.yaml")), fixed).expect("a template");
+        }
+        let _ = write!(
+            meta,
+            "      - name: workloads\n        anyOf:\n          - path: deployment-web-team-{t}.yaml\n          - path: deployment-worker-team-{t}.yaml\n      - name: networking\n        anyOf:\n          - path: service-team-{t}.yaml\n      - name: settings\n        anyOf:\n          - path: configmap-team-{t}.yaml\n            config:\n              ignore-unspecified-fields: true\n              perField:\n                - pathToKey: data.endpoint\n                  inlineDiffFunc: regex\n"
+        );
+    }
+    for k in ["service", "configmap"] {
+        std::fs::copy(src.join(format!("{k}.yaml")), dir.join(format!("{k}.yaml"))).expect("a template");
+    }
+    meta.push_str("  - name: generic\n    components:\n      - name: generic\n        anyOf:\n          - path: service.yaml\n          - path: configmap.yaml\n");
+    std::fs::write(dir.join("metadata.yaml"), meta).expect("metadata.yaml");
+}
+
+/// Writes `files` manifest files under `dir`, about 50 a directory, three levels deep;
+/// returns the number of objects and bytes written.
+fn generate(dir: &Path, files: usize) -> (usize, usize) {
+    let (mut objects, mut bytes) = (0usize, 0);
+    let kinds = ["deployments", "services", "config", "workers"];
+    for f in 0..files {
+        let leaf = f / 50;
+        let sub = dir
+            .join(format!("clusters/c{}", leaf % 5))
+            .join(format!("team-{}", (leaf / 5) % TEAMS))
+            .join(format!("{}-{}", kinds[leaf % 4], leaf / (5 * TEAMS)));
+        std::fs::create_dir_all(&sub).expect("a directory");
+        let mut text = format!("# generated manifest {f}\n");
+        let docs = if f % 10 == 9 { 2 } else { 1 };
+        for d in 0..docs {
+            if d > 0 {
+                text.push_str("---\n");
+            }
+            object(&mut text, objects);
+            objects += 1;
+        }
+        bytes += text.len();
+        std::fs::write(sub.join(format!("object-{f}.yaml")), text).expect("a file");
+    }
+    (objects, bytes)
+}
+
+/// Object `i`: the kind cycles every ten objects, every fifth cycle drifts (a fifth of the
+/// objects); namespaces cycle over the teams plus one the team templates do not name.
+fn object(s: &mut String, i: usize) {
+    let ns = format!("team-{}", i % (TEAMS + 1));
+    let drift = (i / 10).is_multiple_of(5);
+    let head = |s: &mut String, api: &str, kind: &str, name: &str| {
+        let _ = write!(s, "apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {ns}\n");
+    };
+    match i % 10 {
+        0..=3 => {
+            let name = format!("web-{i}");
+            head(s, "apps/v1", "Deployment", &name);
+            let replicas = if drift { 5 } else { 2 };
+            let image = if drift { "registry.example.com/web:1.5" } else { "registry.example.com/web:1.4" };
+            let _ = write!(
+                s,
+                "  labels:\n    app: {name}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: web\n    spec:\n      containers:\n        - name: web\n          image: {image}\n          ports:\n            - containerPort: 8080\n              protocol: TCP\n          resources:\n            limits:\n              cpu: 500m\n              memory: 256Mi\n            requests:\n              cpu: 100m\n              memory: 128Mi\n          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n"
+            );
+        }
+        4 => {
+            let name = format!("worker-{i}");
+            head(s, "apps/v1", "Deployment", &name);
+            let memory = if drift { "1Gi" } else { "512Mi" };
+            let _ = write!(
+                s,
+                "  labels:\n    app: {name}\n    tier: worker\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: worker\n    spec:\n      containers:\n        - name: worker\n          image: registry.example.com/worker:2.0\n          args:\n            - --queue=default\n          resources:\n            limits:\n              memory: {memory}\n"
+            );
+        }
+        5..=7 => {
+            let name = format!("svc-{i}");
+            head(s, "v1", "Service", &name);
+            let port = if drift { 8081 } else { 8080 };
+            let _ = write!(
+                s,
+                "spec:\n  type: ClusterIP\n  selector:\n    app: {name}\n  ports:\n    - name: http\n      port: 80\n      protocol: TCP\n      targetPort: {port}\n"
+            );
+        }
+        8 => {
+            head(s, "v1", "ConfigMap", &format!("settings-{i}"));
+            let level = if drift { "debug" } else { "info" };
+            let _ = write!(
+                s,
+                "data:\n  log-level: {level}\n  endpoint: https://api-{i}.example.com/api\n  feature-flags: \"a,b,c\"\n"
+            );
+        }
+        _ => {
+            head(s, "v1", "Secret", &format!("token-{i}"));
+            s.push_str("type: Opaque\ndata:\n  token: c2VjcmV0\n");
+        }
+    }
+}
