@@ -31,6 +31,8 @@ use std::process::{Command, Stdio};
 /// Team namespaces; the reference has one set of templates per team.
 const TEAMS: usize = 8;
 
+mod common;
+
 fn main() {
     let mut sizes = Vec::new();
     let mut runs = 3usize;
@@ -257,63 +259,11 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
             if d > 0 {
                 text.push_str("---\n");
             }
-            object(&mut text, objects);
+            common::object(&mut text, objects, &format!("team-{}", objects % (TEAMS + 1)), false);
             objects += 1;
         }
         bytes += text.len();
         std::fs::write(sub.join(format!("object-{f}.yaml")), text).expect("a file");
     }
     (objects, bytes)
-}
-
-/// Object `i`: the kind cycles every ten objects, every fifth cycle drifts (a fifth of the
-/// objects); namespaces cycle over the teams plus one the team templates do not name.
-fn object(s: &mut String, i: usize) {
-    let ns = format!("team-{}", i % (TEAMS + 1));
-    let drift = (i / 10).is_multiple_of(5);
-    let head = |s: &mut String, api: &str, kind: &str, name: &str| {
-        let _ = write!(s, "apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {ns}\n");
-    };
-    match i % 10 {
-        0..=3 => {
-            let name = format!("web-{i}");
-            head(s, "apps/v1", "Deployment", &name);
-            let replicas = if drift { 5 } else { 2 };
-            let image = if drift { "registry.example.com/web:1.5" } else { "registry.example.com/web:1.4" };
-            let _ = write!(
-                s,
-                "  labels:\n    app: {name}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: web\n    spec:\n      containers:\n        - name: web\n          image: {image}\n          ports:\n            - containerPort: 8080\n              protocol: TCP\n          resources:\n            limits:\n              cpu: 500m\n              memory: 256Mi\n            requests:\n              cpu: 100m\n              memory: 128Mi\n          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: 8080\n"
-            );
-        }
-        4 => {
-            let name = format!("worker-{i}");
-            head(s, "apps/v1", "Deployment", &name);
-            let memory = if drift { "1Gi" } else { "512Mi" };
-            let _ = write!(
-                s,
-                "  labels:\n    app: {name}\n    tier: worker\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: worker\n    spec:\n      containers:\n        - name: worker\n          image: registry.example.com/worker:2.0\n          args:\n            - --queue=default\n          resources:\n            limits:\n              memory: {memory}\n"
-            );
-        }
-        5..=7 => {
-            let name = format!("svc-{i}");
-            head(s, "v1", "Service", &name);
-            let port = if drift { 8081 } else { 8080 };
-            let _ = write!(
-                s,
-                "spec:\n  type: ClusterIP\n  selector:\n    app: {name}\n  ports:\n    - name: http\n      port: 80\n      protocol: TCP\n      targetPort: {port}\n"
-            );
-        }
-        8 => {
-            head(s, "v1", "ConfigMap", &format!("settings-{i}"));
-            let level = if drift { "debug" } else { "info" };
-            let _ = write!(
-                s,
-                "data:\n  log-level: {level}\n  endpoint: https://api-{i}.example.com/api\n  feature-flags: \"a,b,c\"\n"
-            );
-        }
-        _ => {
-            head(s, "v1", "Secret", &format!("token-{i}"));
-            s.push_str("type: Opaque\ndata:\n  token: c2VjcmV0\n");
-        }
-    }
 }

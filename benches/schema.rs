@@ -21,11 +21,14 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use driftlint::check::{self, Settings};
 
 const KINDS: usize = 20;
+
+mod common;
+
+use common::{ms, time};
 
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
@@ -103,25 +106,6 @@ fn main() {
     {
         println!("{name:>14}: min {:7.2} ms, median {:7.2} ms", ms(t.0), ms(t.1));
     }
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-/// (min, median) of `runs` timed calls of `f`, after two untimed ones (warm caches).
-fn time(runs: usize, mut f: impl FnMut()) -> (Duration, Duration) {
-    f();
-    f();
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    (times[0], times[times.len() / 2])
 }
 
 /// The CRD of kind `k`: `Widget{k}` in `bench.example.org`.
