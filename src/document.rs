@@ -286,10 +286,9 @@ fn origin_file(opts: &Options, path: &str) -> Option<PathBuf> {
     let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
     let file = root.join(path);
     let real_root = std::fs::canonicalize(&root).ok()?;
-    let boundary = real_root.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&real_root);
+    let boundary = crate::git::enclosing_work_tree(&real_root).unwrap_or(&real_root);
     let real = std::fs::canonicalize(&file).ok()?;
-    let inside = real.strip_prefix(boundary).ok()?;
-    (!inside.components().any(|c| c.as_os_str() == ".git")).then_some(file)
+    crate::git::inside_work_tree(&real, boundary).then_some(file)
 }
 
 /// Finds the object with `identity` (ignoring the namespace, which kustomize may set) in a file.

@@ -225,13 +225,10 @@ fn walk_symlink(link: &Path, walk_root: Option<&Path>, out: &mut Collected) {
 fn outside_repository(link: &Path, target: &Path) -> Option<Diagnostic> {
     let parent = link.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let parent = std::fs::canonicalize(parent).ok()?;
-    let boundary = parent
-        .ancestors()
-        .find(|d| d.join(".git").exists())
+    let boundary = crate::git::enclosing_work_tree(&parent)
         .map(Path::to_path_buf)
         .or_else(|| std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok()))?;
-    let inside = target.strip_prefix(&boundary).ok().filter(|r| !r.components().any(|c| c.as_os_str() == ".git"));
-    inside.is_none().then(|| {
+    (!crate::git::inside_work_tree(target, &boundary)).then(|| {
         Diagnostic::error(
             Rule::IoError,
             SourcePath::File(link.to_path_buf()),

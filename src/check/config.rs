@@ -559,8 +559,7 @@ impl Config {
         // Symlinks on the way must not lead out either. A path that does not exist is left to
         // the reader, which reports it as missing.
         if let (Ok(real), Ok(real_root)) = (std::fs::canonicalize(&target), std::fs::canonicalize(&root))
-            && (!real.starts_with(&real_root)
-                || real.strip_prefix(&real_root).is_ok_and(|r| r.components().any(|c| c.as_os_str() == ".git")))
+            && !crate::git::inside_work_tree(&real, &real_root)
         {
             return Err(refuse("leads out of the repository through a symlink"));
         }
@@ -631,7 +630,7 @@ impl Config {
 /// `.git`; outside git (a tarball), the working directory when `dir` is below it (the person
 /// running driftlint chose it), else `dir` itself.
 fn repository_root(dir: &Path) -> PathBuf {
-    if let Some(root) = dir.ancestors().find(|d| d.join(".git").exists()) {
+    if let Some(root) = crate::git::enclosing_work_tree(dir) {
         return root.to_path_buf();
     }
     match std::env::current_dir().ok().and_then(|c| std::path::absolute(c).ok()) {

@@ -144,11 +144,8 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let mut diags = collected.diagnostics;
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
     for d in &mut diags {
-        if let SourcePath::File(p) = &mut d.primary.path
-            && let Ok(rest) = p.strip_prefix(".")
-            && !rest.as_os_str().is_empty()
-        {
-            *p = rest.to_path_buf();
+        if let SourcePath::File(p) = &mut d.primary.path {
+            *p = git::scope::strip_dot(std::mem::take(p));
         }
     }
     let mut coll = coll;
@@ -236,11 +233,8 @@ fn manifest_sources(
     }
     // A walk of `.` yields `./app/x.yaml`; users read and write `app/x.yaml`.
     for s in &mut sources {
-        if let SourcePath::File(p) = &mut s.path
-            && let Ok(rest) = p.strip_prefix(".")
-            && !rest.as_os_str().is_empty()
-        {
-            *p = rest.to_path_buf();
+        if let SourcePath::File(p) = &mut s.path {
+            *p = git::scope::strip_dot(std::mem::take(p));
         }
     }
     Ok(sources)

@@ -7,11 +7,23 @@ pub mod read;
 pub mod scope;
 pub mod tree;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use location::{Location, LocationError, Repo, is_location, parse_location};
 pub use read::{Snapshot, load_file, load_snapshot, location_text, open_repository, resolve_commit};
 pub use tree::{Entry, Tree};
+
+/// The work tree holding the directory `dir`: the nearest directory upwards (`dir` included)
+/// with a `.git`. A plain file-system question; nothing is opened.
+pub fn enclosing_work_tree(dir: &Path) -> Option<&Path> {
+    dir.ancestors().find(|d| d.join(".git").exists())
+}
+
+/// Whether `path` lies inside `root` and not in its `.git` (both absolute and resolved): the
+/// test every path a checked repository names must pass before it is read.
+pub fn inside_work_tree(path: &Path, root: &Path) -> bool {
+    path.strip_prefix(root).is_ok_and(|rest| !rest.components().any(|c| c.as_os_str() == ".git"))
+}
 
 /// Why a git location could not be read. Each names the repository, revision or path at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
