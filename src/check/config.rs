@@ -524,6 +524,12 @@ fn kind(node: &Node) -> &'static str {
 }
 
 impl Config {
+    /// Where `driftlint.lock` is: beside the configuration file, else in the working directory.
+    pub fn lock_path(&self) -> PathBuf {
+        let name = crate::reference::lock::FILE_NAME;
+        if self.dir == Path::new(".") { PathBuf::from(name) } else { self.dir.join(name) }
+    }
+
     /// A path-valued setting of the file (`key: value`, one of [`PATH_KEYS`]), resolved against
     /// the file's directory and confined to the repository holding the file (the nearest
     /// directory upwards with `.git`, else the file's own directory): the configuration comes

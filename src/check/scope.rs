@@ -297,11 +297,7 @@ fn config_weakened(repo: &Repo, settings: &Settings, base: &Snapshot) -> (Vec<Di
         .copied()
         .unwrap_or(super::Level::On(super::findings::default_severity(Rule::ConfigWeakened)));
     let super::Level::On(severity) = level else { return (Vec::new(), None) };
-    let lock_path = if now.dir == Path::new(".") || now.file.is_none() {
-        PathBuf::from(crate::reference::lock::FILE_NAME)
-    } else {
-        now.dir.join(crate::reference::lock::FILE_NAME)
-    };
+    let lock_path = now.lock_path();
     let lock_deleted = !lock_path.is_file() && repo.relative(&lock_path).is_some_and(|rel| base.get(&rel).is_some());
     let mut found = super::weakened::weakenings(&base_config, &now, lock_deleted.then_some(lock_path.as_path()));
     for d in &mut found {

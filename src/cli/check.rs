@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use crate::check::{self, Config, Settings, config, scope};
 use crate::diagnostic::Severity;
-use crate::reference::{Location, lock};
+use crate::reference::Location;
 use crate::{git, report};
 
 #[derive(Debug, clap::Args)]
@@ -294,11 +294,6 @@ pub fn reference_location(cli: Option<&Path>, cfg: &Config) -> Result<Option<Loc
     })
 }
 
-/// Where `driftlint.lock` is: beside the configuration file, else in the working directory.
-pub fn lock_path(cfg: &Config) -> PathBuf {
-    if cfg.dir == Path::new(".") { PathBuf::from(lock::FILE_NAME) } else { cfg.dir.join(lock::FILE_NAME) }
-}
-
 /// Settings for the pipeline. Paths given on the command line are relative to the working
 /// directory; paths in the file are relative to the file.
 fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
@@ -314,7 +309,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
             (None, None) => None,
         })
     };
-    let lock = lock_path(cfg);
+    let lock = cfg.lock_path();
     Ok(Settings {
         reference: reference_location(args.reference.as_deref(), cfg)?,
         git_start: cfg.dir.clone(),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use super::check::{ConfigArgs, lock_path, reference_location};
+use super::check::{ConfigArgs, reference_location};
 use crate::check::locate::Files;
 use crate::check::pinned;
 use crate::reference::{self, Compiled, Location, Opened, lock};
@@ -58,7 +58,7 @@ fn resolve(args: &Args) -> Result<Resolved> {
         .and_then(reference::compile::compile_owned)
         .map_err(|e| anyhow!("{}", e.to_lines()))
         .with_context(|| format!("the reference {} is invalid", opened.path.display()))?;
-    Ok(Resolved { location, opened, compiled, lock_path: lock_path(&cfg) })
+    Ok(Resolved { location, opened, compiled, lock_path: cfg.lock_path() })
 }
 
 fn pin(args: &Args) -> Result<ExitCode> {
