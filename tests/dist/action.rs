@@ -102,8 +102,19 @@ fn assert_drift_reported(run: &ActionRun, runner: &Runner) {
     let annotation = format!("::error file={SETTINGS},line={SETTINGS_LINE},");
     assert!(check.stdout.contains(&annotation), "annotation {annotation} in:\n{}\n{}", check.stdout, check.stderr);
     assert!(check.stdout.contains("title=driftlint(value-drift)::`/data/log-level` is `debug`"), "{}", check.stdout);
-    // Human output in the log, next to the annotations.
+    // Human output in the log, next to the annotations, printed while the runner ignores
+    // workflow commands (`::stop-commands::TOKEN` … `::TOKEN::`, a random token).
     assert!(check.stdout.contains(&format!("--> {SETTINGS}:{SETTINGS_LINE}:")), "{}", check.stdout);
+    let token = check
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("::stop-commands::"))
+        .unwrap_or_else(|| panic!("no ::stop-commands:: in:\n{}", check.stdout));
+    assert!(token.starts_with("driftlint-") && token.len() > 20, "{token}");
+    let (stop, resume) = (format!("::stop-commands::{token}"), format!("::{token}::"));
+    let (start, end) = (check.stdout.find(&stop).unwrap(), check.stdout.find(&resume).unwrap_or(0));
+    let report = check.stdout.find(&format!("--> {SETTINGS}:{SETTINGS_LINE}:")).unwrap();
+    assert!(start < report && report < end, "the report is not between the markers:\n{}", check.stdout);
     assert_eq!(check.outputs["exit-code"], "1");
     let sarif_path = runner.temp.join("driftlint.sarif");
     assert_eq!(check.outputs["sarif"], sarif_path.display().to_string());
