@@ -49,6 +49,8 @@ pub struct Policies {
     modules: Vec<Module>,
     /// Per module: its package path (`a.b`) and the rules it declares.
     packages: Vec<(String, Vec<Declared>)>,
+    /// The modules' paths, for messages (the memory watchdog names them).
+    files: String,
 }
 
 impl std::fmt::Debug for Policies {
@@ -73,7 +75,8 @@ impl Policies {
             engine.add_data(value).map_err(|e| PolicyError::Data { message: e.to_string() })?;
         }
         let packages = index_rules(&mut engine, &modules);
-        Ok(Policies { engine, modules, packages })
+        let files = modules.iter().map(|m| m.path.as_str()).collect::<Vec<_>>().join(", ");
+        Ok(Policies { engine, modules, packages, files })
     }
 
     /// Changes the time one query may run (default [`TIME_LIMIT`]).
@@ -103,8 +106,7 @@ impl Policies {
             None => self.engine.set_input(Value::Undefined),
         }
         let engine = &mut self.engine;
-        let files: Vec<&str> = self.modules.iter().map(|m| m.path.as_str()).collect();
-        let _watched = super::memory::watch(&format!("`{query}` ({})", files.join(", ")));
+        let _watched = super::memory::watch(query, &self.files);
         let outcome = catch_unwind(AssertUnwindSafe(|| engine.eval_query(query.to_string(), false)));
         let results = match outcome {
             Ok(Ok(r)) => r,

@@ -29,12 +29,14 @@ impl Drop for Guard {
     }
 }
 
-/// Marks `query` as running (`what` names it and its policy files for the message).
-pub fn watch(what: &str) -> Guard {
+/// Marks `query` of the policies in `files` as running (named in the message).
+pub fn watch(query: &str, files: &str) -> Guard {
     WATCHDOG.get_or_init(start);
     if let Ok(mut current) = CURRENT.lock() {
         current.clear();
-        current.push_str(what);
+        for part in ["`", query, "` (", files, ")"] {
+            current.push_str(part);
+        }
     }
     ACTIVE.fetch_add(1, Ordering::Relaxed);
     Guard
