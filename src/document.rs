@@ -106,31 +106,38 @@ pub struct Options {
 
 /// Splits every source into Kubernetes objects.
 pub fn collect(sources: Vec<Source>, opts: &Options) -> Collection {
+    let (documents, diagnostics) = parse_sources(&sources, 0..sources.len(), opts);
+    Collection { sources, documents, diagnostics }
+}
+
+/// The objects of `sources[range]` and the diagnostics met on the way, in source order.
+/// [`Document::source`] indexes `sources` (the whole slice, not the range), so a check can
+/// parse its inputs a batch at a time and keep one list of sources.
+pub fn parse_sources(sources: &[Source], range: Range<usize>, opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
     use rayon::prelude::*;
     // Sources are parsed in parallel (rayon's pool: `--jobs`); documents and diagnostics are
     // then joined in source order, as a serial run yields them.
-    let parsed: Vec<(Vec<Document>, Vec<Diagnostic>)> = sources
+    let parsed: Vec<(Vec<Document>, Vec<Diagnostic>)> = sources[range.clone()]
         .par_iter()
         .enumerate()
-        .map(|(idx, source)| {
+        .map(|(i, source)| {
             let (mut docs, mut diags) = (Vec::new(), Vec::new());
-            parse_source(idx, source, opts, &mut docs, &mut diags);
+            parse_source(range.start + i, source, opts, &mut docs, &mut diags);
             (docs, diags)
         })
         .collect();
-    let mut out = Collection::default();
+    let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
     for (mut docs, mut diags) in parsed {
-        out.documents.append(&mut docs);
-        out.diagnostics.append(&mut diags);
+        documents.append(&mut docs);
+        diagnostics.append(&mut diags);
     }
-    out.sources = sources;
-    out
+    (documents, diagnostics)
 }
 
 fn parse_source(idx: usize, source: &Source, opts: &Options, docs: &mut Vec<Document>, diags: &mut Vec<Diagnostic>) {
     let stream = driftlint_yaml::parse_stream(&source.text);
     let mut prev_end = 0;
-    for (doc_index, doc) in stream.documents.iter().enumerate() {
+    for (doc_index, doc) in stream.documents.into_iter().enumerate() {
         for w in &doc.warnings {
             diags.push(warning(&source.path, w));
         }
@@ -138,7 +145,7 @@ fn parse_source(idx: usize, source: &Source, opts: &Options, docs: &mut Vec<Docu
         let lead = &source.text[prev_end.min(doc.root.span.start)..doc.root.span.start];
         prev_end = doc.range.end;
         let helm = if source.path == SourcePath::Stdin { helm_source(lead) } else { None };
-        take_object(idx, source, doc_index, None, &doc.root, helm.as_deref(), opts, docs, diags);
+        take_object(idx, source, doc_index, None, doc.root, helm.as_deref(), opts, docs, diags);
     }
     if let Some(err) = &stream.error {
         diags.push(Diagnostic::error(
@@ -156,7 +163,7 @@ fn take_object(
     source: &Source,
     doc_index: usize,
     item_index: Option<usize>,
-    node: &Node,
+    node: Node,
     helm: Option<&str>,
     opts: &Options,
     docs: &mut Vec<Document>,
@@ -185,10 +192,11 @@ fn take_object(
     // `kind: List` and `*List` wrap objects in `items` (kubectl unwraps them too).
     if item_index.is_none()
         && identity.kind.ends_with("List")
-        && let Some(items) = mapping_get(node, "items")
-        && let NodeValue::Sequence(seq) = &items.value
+        && let Some(items) = mapping_get(&node, "items")
+        && let NodeValue::Sequence(_) = &items.value
     {
-        for (i, item) in seq.iter().enumerate() {
+        let Some(NodeValue::Sequence(seq)) = take_last_value(node, "items") else { return };
+        for (i, item) in seq.into_iter().enumerate() {
             take_object(idx, source, doc_index, Some(i), item, helm, opts, docs, diags);
         }
         return;
@@ -204,7 +212,7 @@ fn take_object(
         item_index,
         range: node.span.clone(),
         identity,
-        node: node.clone(),
+        node,
         object,
         origin,
     });
@@ -214,6 +222,17 @@ fn take_object(
 pub fn mapping_get<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
     match &node.value {
         NodeValue::Mapping(entries) => entries.iter().rev().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// The value of the last `key` entry of a mapping node (the one [`mapping_get`] finds), moved
+/// out of the node.
+fn take_last_value(node: Node, key: &str) -> Option<NodeValue> {
+    match node.value {
+        NodeValue::Mapping(entries) => {
+            entries.into_iter().rev().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v.value)
+        }
         _ => None,
     }
 }

@@ -4,13 +4,15 @@
 
 use super::locate::Files;
 use super::{CheckError, Settings, findings, pinned, scope, suppress};
+use crate::compare::UserOverride;
+use crate::correlate::ReferenceIndex;
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document::{self, Collection};
 use crate::git;
 use crate::input::SourcePath;
 use crate::kubecompare::collect::Cr;
-use crate::kubecompare::engine::{self, Engine};
-use crate::reference::{self, Location, Opened};
+use crate::kubecompare::engine::{self, Comparison, Engine};
+use crate::reference::{self, Compiled, Location, Opened};
 
 /// What the drift pass found.
 #[derive(Default)]
@@ -21,14 +23,23 @@ pub struct Drift {
     pub pinned: Option<reference::Pinned>,
 }
 
-/// Compares the documents with the reference `opened` (configured as `location`).
-pub fn run(
+/// The drift pass before any object is compared: the reference loaded and compiled, its own
+/// problems and the lock's found, the diff config and overrides read.
+pub struct Prepared {
+    /// `None` when the reference failed to load or compile (its problems are findings).
+    compiled: Option<Compiled>,
+    overrides: Vec<UserOverride>,
+    user_pairs: Vec<(String, String)>,
+}
+
+/// Loads the reference `opened` (configured as `location`) and what comparing needs; the
+/// [`Drift`] holds the findings about the reference and the lock, in the order they were met.
+pub fn prepare(
     settings: &Settings,
     location: &Location,
     opened: Opened,
-    coll: &Collection,
     files: &mut Files,
-) -> Result<Drift, CheckError> {
+) -> Result<(Prepared, Drift), CheckError> {
     let user_pairs = match &settings.diff_config {
         None => Vec::new(),
         Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
@@ -52,14 +63,15 @@ pub fn run(
     if let Some(text) = opened.metadata_text() {
         files.preset(opened.path.clone(), text);
     }
-    let mut out = Drift { pinned: opened.pinned(), ..Drift::default() };
+    let mut diagnostics = Vec::new();
+    let pinned = opened.pinned();
 
     // Reference. Its problems are findings at their line in metadata.yaml, and nothing can
     // be compared without it.
     let compiled = opened.load().and_then(|loaded| {
         pinned::remember_files(&loaded, files);
         for w in &loaded.warnings {
-            out.diagnostics.push(Diagnostic::new(
+            diagnostics.push(Diagnostic::new(
                 Rule::InvalidReference,
                 // A variant the rules table documents: what kube-compare only warns about.
                 Severity::Warning,
@@ -71,32 +83,114 @@ pub fn run(
         reference::compile::compile_owned(loaded)
     });
     if let Some(lock) = &settings.lock {
-        out.diagnostics.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), files)?);
+        diagnostics.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), files)?);
     } else if let Some(config) = settings.config.as_ref().filter(|c| c.require_lock) {
-        out.diagnostics.push(pinned::missing_lock(config, files));
+        diagnostics.push(pinned::missing_lock(config, files));
     }
-    match compiled {
-        Err(e) => out.diagnostics.extend(findings::invalid_reference(&e, Severity::Error)),
-        Ok(compiled) => {
-            // Findings need the two sides of differing objects only (field diffs), no texts.
-            let options = engine::Options { retain: engine::Retain::Differences, ..engine::Options::default() };
-            let engine = Engine::new(&compiled, overrides, &user_pairs, options)?;
-            let crs: Vec<Cr> = coll
-                .documents
-                .iter()
-                .map(|d| Cr {
-                    id: d.identity.cr_id(),
-                    object: without_tool_annotations(d),
-                    source: coll.sources[d.source].path.display(),
-                })
-                .collect();
-            let comparison = engine.compare(crs);
-            out.correlations = scope::correlations(&compiled, &comparison, coll);
-            out.diagnostics.extend(findings::object_findings(&engine, &comparison, coll, files));
-            out.diagnostics.extend(findings::summary_findings(&compiled, &comparison));
+    let compiled = match compiled {
+        Err(e) => {
+            diagnostics.extend(findings::invalid_reference(&e, Severity::Error));
+            None
         }
+        Ok(compiled) => Some(compiled),
+    };
+    Ok((Prepared { compiled, overrides, user_pairs }, Drift { diagnostics, pinned, ..Drift::default() }))
+}
+
+impl Prepared {
+    /// The engine that compares objects with the reference; `None` when the reference could
+    /// not be compiled (then the pass reports the reference's problems only).
+    pub fn engine(&self) -> Result<Option<Engine<'_>>, CheckError> {
+        let Some(compiled) = &self.compiled else { return Ok(None) };
+        // Findings need the two sides of differing objects only (field diffs), no texts.
+        let options = engine::Options { retain: engine::Retain::Differences, ..engine::Options::default() };
+        Ok(Some(Engine::new(compiled, self.overrides.clone(), &self.user_pairs, options)?))
     }
-    Ok(out)
+}
+
+/// Starts comparing: `engine` is [`Prepared::engine`]'s, `index` the reference indexes of
+/// every object of the run (§4.5: see [`reference_index`]), `found` what [`prepare`] found.
+pub fn start<'e>(engine: Option<&'e Engine<'e>>, index: ReferenceIndex, found: Drift) -> Run<'e> {
+    let match_count = match engine {
+        Some(engine) => {
+            let mut counts = vec![0; engine.compiled().templates.len()];
+            for i in index.reference_only(engine.metas()) {
+                counts[i] += 1;
+            }
+            counts
+        }
+        None => Vec::new(),
+    };
+    Run { engine, index, match_count, warnings: Vec::new(), drift: found }
+}
+
+/// The drift pass over a run's objects, one batch of documents at a time (see
+/// [`Run::batch`]); what is kept between batches is small: findings, correlations and match
+/// counts, never the objects.
+pub struct Run<'e> {
+    engine: Option<&'e Engine<'e>>,
+    index: ReferenceIndex,
+    /// Per compiled template: reference-only matches and the objects it won so far.
+    match_count: Vec<usize>,
+    warnings: Vec<String>,
+    drift: Drift,
+}
+
+impl Run<'_> {
+    /// Compares the documents of `coll` (one batch of the run) and reports their findings.
+    pub fn batch(&mut self, coll: &Collection, files: &mut Files) {
+        let Some(engine) = self.engine else { return };
+        let crs: Vec<Cr> = coll
+            .documents
+            .iter()
+            .map(|d| Cr {
+                id: d.identity.cr_id(),
+                object: without_tool_annotations(d),
+                source: coll.sources[d.source].path.display(),
+            })
+            .collect();
+        let comparison = engine.compare_batch(crs, &self.index);
+        let correlations = scope::correlations(engine.compiled(), &comparison, coll);
+        self.drift.correlations.objects.extend(correlations.objects);
+        self.drift.diagnostics.extend(findings::object_findings(engine, &comparison, coll, files));
+        for (total, n) in self.match_count.iter_mut().zip(&comparison.match_count) {
+            *total += n;
+        }
+        self.warnings.extend(comparison.warnings);
+    }
+
+    /// The run's findings: the batches' and the reference's summary (missing objects,
+    /// component rules), which needs every object's match.
+    pub fn finish(mut self) -> Drift {
+        if let Some(engine) = self.engine {
+            let compiled = engine.compiled();
+            let totals = Comparison {
+                crs: Vec::new(),
+                results: Vec::new(),
+                reference_only: self.index.reference_only(engine.metas()),
+                match_count: self.match_count,
+                warnings: self.warnings,
+            };
+            self.drift.correlations.components =
+                scope::correlations(compiled, &totals, &Collection::default()).components;
+            self.drift.diagnostics.extend(findings::summary_findings(compiled, &totals));
+        }
+        self.drift
+    }
+}
+
+/// The reference indexes (§4.5: ownerReferences, RBAC subjects) of `docs`.
+pub fn reference_index<'d>(docs: impl IntoIterator<Item = &'d document::Document>) -> ReferenceIndex {
+    ReferenceIndex::new(docs.into_iter().map(|d| &d.object))
+}
+
+/// Whether a YAML text may give an object a reference index key (§4.5): only objects with
+/// `ownerReferences` or `subjects` do, and those keys can only be spelt without their letters
+/// in a double-quoted escape (`\x..`, `\u....`), which needs a backslash. A text without
+/// either name and without a backslash adds nothing to the index, so it need not be parsed to
+/// build it.
+pub fn may_hold_reference_keys(text: &str) -> bool {
+    text.contains("ownerReferences") || text.contains("subjects") || text.contains('\\')
 }
 
 /// The object as the reference should see it: without driftlint's own suppression

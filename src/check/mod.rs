@@ -22,13 +22,15 @@ pub mod suppress;
 pub mod weakened;
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::correlate::ReferenceIndex;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::document;
 use crate::git;
 use crate::input::{self, Source, SourcePath, WalkOptions};
-use crate::kubecompare::engine;
+use crate::kubecompare::engine::{self, Engine};
 use crate::reference::{self, Location};
 
 pub use config::{Config, ConfigError, IgnoreEntry, Level};
@@ -130,8 +132,21 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
     input::load_sources(&settings.paths, &walk_options(settings))
 }
 
-/// Runs the linter on inputs already read (from the work tree, or from a git state): the
-/// documents are read once, then each pass whose inputs are configured runs over them.
+/// How much input text one batch of [`check_sources`] parses at most (a batch holds at least
+/// one source): the parsed trees of a batch are many times its text, and only one batch's
+/// are in memory at a time.
+const BATCH_BYTES: usize = 256 * 1024;
+/// How many sources one batch holds at most.
+const BATCH_SOURCES: usize = 512;
+
+/// Runs the linter on inputs already read (from the work tree, or from a git state).
+///
+/// The sources are parsed and checked a batch at a time (in input order; each batch's
+/// sources in parallel): every pass reports a batch's documents, then they are dropped, so
+/// memory holds the texts and the findings, not every object's tree. What crosses documents
+/// is gathered first from the few texts that can hold it (reference indexes, CRD/XRD
+/// definitions); what needs every document at once (`lookupCR(s)` in the reference, combined
+/// policy input) makes the whole input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match &settings.reference {
@@ -139,8 +154,8 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         None => None,
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
-    let sources = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
-    let coll = document::collect(sources, &document::Options { origin_root: settings.origin_root.clone() });
+    let mut sources = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
+    let options = document::Options { origin_root: settings.origin_root.clone() };
     let mut diags = collected.diagnostics;
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
     for d in &mut diags {
@@ -148,35 +163,107 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             *p = git::scope::strip_dot(std::mem::take(p));
         }
     }
-    let mut coll = coll;
-    diags.append(&mut coll.diagnostics);
-    let objects: Vec<String> = coll.documents.iter().map(|d| d.identity.cr_id()).collect();
     let mut files = locate::Files::default();
 
-    // The passes. Each returns diagnostics; levels, suppressions and sorting are shared.
+    // The passes, prepared: each reports a batch's documents in the loop below.
+    let (prepared, found) = match (&settings.reference, opened) {
+        (Some(location), Some(opened)) => {
+            let (prepared, found) = drift::prepare(settings, location, opened, &mut files)?;
+            (Some(prepared), Some(found))
+        }
+        _ => (None, None),
+    };
+    let engine = match &prepared {
+        Some(p) => p.engine()?,
+        None => None,
+    };
+    let schemas = schema_setup(settings, &sources, &options, &mut files)?;
+    let mut policy = match settings.policy.has_work() {
+        true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
+        false => None,
+    };
+    let whole = engine.as_ref().is_some_and(Engine::uses_lookups) || (policy.is_some() && settings.policy.combine);
+    #[allow(clippy::single_range_in_vec_init)] // One batch of every source, not a list of indexes.
+    let batches = if whole { vec![0..sources.len()] } else { batches(&sources) };
+    // §4.5's reference indexes cover every object of the run before any is compared.
+    let index = match &engine {
+        None => ReferenceIndex::default(),
+        Some(_) => {
+            let holders: Vec<Source> =
+                sources.iter().filter(|s| drift::may_hold_reference_keys(&s.text)).cloned().collect();
+            drift::reference_index(&document::parse_sources(&holders, 0..holders.len(), &options).0)
+        }
+    };
+    let mut drift = found.map(|found| drift::start(engine.as_ref(), index, found));
+
+    let (mut parse_diags, mut schema_diags, mut composition_diags, mut suppression_diags) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut objects = Vec::new();
+    let mut annotations = suppress::Annotations::new();
+    for range in batches {
+        let (documents, mut diagnostics) = document::parse_sources(&sources, range, &options);
+        parse_diags.append(&mut diagnostics);
+        let coll = document::Collection { sources: std::mem::take(&mut sources), documents, diagnostics: Vec::new() };
+        objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
+        if let Some(drift) = &mut drift {
+            drift.batch(&coll, &mut files);
+        }
+        if let Some((registry, mode)) = &schemas.registry {
+            schema_diags.extend(crate::schema::pass::run(&coll, registry, *mode));
+            composition_diags.extend(crate::crossplane::run(&coll, registry, *mode));
+        }
+        if let Some(policy) = &mut policy {
+            policy.batch(&coll, &mut files)?;
+        }
+        suppression_diags.extend(suppress::invalid_suppressions(&coll, &mut files));
+        suppress::collect_annotations(&coll.documents, &mut annotations);
+        sources = coll.sources;
+    }
+
+    // The findings in pass order (the sort below decides the order shown).
+    diags.append(&mut parse_diags);
     let mut correlations = scope::Correlations::default();
     let mut pinned = None;
-    if let (Some(location), Some(opened)) = (&settings.reference, opened) {
-        let drift = drift::run(settings, location, opened, &coll, &mut files)?;
+    if let Some(drift) = drift {
+        let drift = drift.finish();
         diags.extend(drift.diagnostics);
         correlations = drift.correlations;
         pinned = drift.pinned;
     }
-    if let Some(schemas) = schema_pass(settings, &coll, &mut files)? {
-        diags.extend(schemas);
+    if schemas.registry.is_some() {
+        diags.extend(schemas.diagnostics);
+        diags.append(&mut schema_diags);
+        diags.append(&mut composition_diags);
     }
-    if settings.policy.has_work() {
-        diags.extend(crate::policy::conftest::run(&settings.policy, &settings.git_start, &coll, &mut files)?);
+    if let Some(policy) = policy {
+        diags.extend(policy.finish(&mut files)?);
     }
-    diags.extend(suppress::invalid_suppressions(&coll, &mut files));
+    diags.append(&mut suppression_diags);
 
     suppress::apply_levels(&mut diags, &settings.rules);
-    suppress::apply_suppressions(&mut diags, &coll.documents, &settings.ignore);
+    suppress::apply_suppressions(&mut diags, &annotations, &settings.ignore);
     sort(&mut diags);
     crate::diagnostic::number_occurrences(&mut diags);
-    let mut sources = coll.sources;
     sources.extend(files.into_sources());
     Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
+}
+
+/// The ranges of `sources` checked together: consecutive sources up to [`BATCH_BYTES`] of text
+/// or [`BATCH_SOURCES`] files.
+fn batches(sources: &[Source]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (i, s) in sources.iter().enumerate() {
+        if i > start && (bytes + s.text.len() > BATCH_BYTES || i - start >= BATCH_SOURCES) {
+            out.push(start..i);
+            (start, bytes) = (i, 0);
+        }
+        bytes += s.text.len();
+    }
+    if start < sources.len() {
+        out.push(start..sources.len());
+    }
+    out
 }
 
 /// Whether the schema and Composition passes run: when schemas are known (configured, or
@@ -189,13 +276,28 @@ fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
         || definitions_in_inputs
 }
 
-/// The schema pass and the Crossplane Composition pass, when they run.
-fn schema_pass(
+/// The schemas of the schema and Composition passes.
+struct Schemas {
+    /// The registry and mode, when the passes run.
+    registry: Option<(crate::schema::Registry, crate::schema::Mode)>,
+    /// What loading them found.
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Loads the schemas: the CRDs and XRDs among the inputs, then the configured ones. Only
+/// texts that can hold a definition are parsed for it: a definition's kind
+/// (`CustomResourceDefinition`, `CompositeResourceDefinition`) is in its text, or spelt with a
+/// double-quoted escape, which needs a backslash.
+fn schema_setup(
     settings: &Settings,
-    coll: &document::Collection,
+    sources: &[Source],
+    options: &document::Options,
     files: &mut locate::Files,
-) -> Result<Option<Vec<Diagnostic>>, CheckError> {
-    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, coll)?;
+) -> Result<Schemas, CheckError> {
+    let holders: Vec<Source> =
+        sources.iter().filter(|s| s.text.contains("ResourceDefinition") || s.text.contains('\\')).cloned().collect();
+    let definitions = document::collect(holders, options);
+    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, &definitions)?;
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {
@@ -203,13 +305,10 @@ fn schema_pass(
         }
     }
     if !schema_pass_runs(settings, !loaded.registry.is_empty()) {
-        return Ok(None);
+        return Ok(Schemas { registry: None, diagnostics: Vec::new() });
     }
     let mode = settings.schema_mode.unwrap_or_default();
-    let mut out = loaded.diagnostics;
-    out.extend(crate::schema::pass::run(coll, &loaded.registry, mode));
-    out.extend(crate::crossplane::run(coll, &loaded.registry, mode));
-    Ok(Some(out))
+    Ok(Schemas { registry: Some((loaded.registry, mode)), diagnostics: loaded.diagnostics })
 }
 
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the
@@ -283,4 +382,33 @@ fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<So
             SourcePath::Stdin => true,
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(len: usize) -> Source {
+        Source { path: SourcePath::File(PathBuf::from("x.yaml")), text: "a".repeat(len) }
+    }
+
+    #[test]
+    fn batches_cover_every_source_in_order_within_their_limits() {
+        let mut sources: Vec<Source> = (0..1500).map(|i| source(i % 7 * 100)).collect();
+        // A file larger than a whole batch is a batch of its own.
+        sources.insert(700, source(BATCH_BYTES * 2));
+        let ranges = batches(&sources);
+        assert_eq!(ranges.first().map(|r| r.start), Some(0));
+        assert_eq!(ranges.last().map(|r| r.end), Some(sources.len()));
+        for pair in ranges.windows(2) {
+            assert_eq!(pair[0].end, pair[1].start, "contiguous: {ranges:?}");
+        }
+        for r in &ranges {
+            let bytes: usize = sources[r.clone()].iter().map(|s| s.text.len()).sum();
+            assert!(!r.is_empty() && r.len() <= BATCH_SOURCES, "{r:?}");
+            assert!(bytes <= BATCH_BYTES || r.len() == 1, "{r:?} holds {bytes} bytes");
+        }
+        assert!(ranges.contains(&(700..701)), "{ranges:?}");
+        assert!(batches(&[]).is_empty());
+    }
 }

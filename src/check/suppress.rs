@@ -180,17 +180,24 @@ pub fn apply_levels(diags: &mut Vec<Diagnostic>, rules: &BTreeMap<Rule, Level>) 
     });
 }
 
-/// Marks findings silenced by an annotation on their object or by a configuration entry.
-/// `docs` are the compared objects (for their annotations).
-pub fn apply_suppressions(diags: &mut [Diagnostic], docs: &[Document], ignores: &[IgnoreEntry]) {
-    let mut annotations: BTreeMap<String, Vec<AnnotationEntry>> = BTreeMap::new();
+/// The suppression annotations of `docs`, by object id, added to `into` (an object read later
+/// with the same id replaces an earlier one's).
+pub fn collect_annotations(docs: &[Document], into: &mut Annotations) {
     for doc in docs {
         let value =
             doc.object.pointer("/metadata/annotations").and_then(|a| a.get(ANNOTATION)).and_then(|v| v.as_str());
         if let Some(v) = value {
-            annotations.insert(doc.identity.cr_id(), parse_annotation(v));
+            into.insert(doc.identity.cr_id(), parse_annotation(v));
         }
     }
+}
+
+/// Suppression annotations by object id ([`collect_annotations`]).
+pub type Annotations = BTreeMap<String, Vec<AnnotationEntry>>;
+
+/// Marks findings silenced by an annotation on their object or by a configuration entry.
+/// `annotations` are the compared objects' ([`collect_annotations`]).
+pub fn apply_suppressions(diags: &mut [Diagnostic], annotations: &Annotations, ignores: &[IgnoreEntry]) {
     for d in diags.iter_mut() {
         let Some(object) = d.object.clone() else { continue };
         // A broken annotation must not silence the report of itself (`*: …` on another line).
@@ -313,7 +320,7 @@ mod tests {
             diag(Rule::ValueDrift, "v1_ConfigMap_web_a", Some("/database")),
             diag(Rule::MissingField, "v1_ConfigMap_web_a", Some("/data/x")),
         ];
-        apply_suppressions(&mut ds, &[], &[entry]);
+        apply_suppressions(&mut ds, &Annotations::new(), &[entry]);
         let got: Vec<bool> = ds.iter().map(|d| d.suppressed.is_some()).collect();
         assert_eq!(got, [true, false, false]);
     }

@@ -328,7 +328,19 @@ impl<'a> Engine<'a> {
     #[must_use]
     pub fn compare(&self, crs: Vec<Cr>) -> Comparison {
         let index = ReferenceIndex::new(crs.iter().map(|c| &c.object));
-        self.compare_all(crs, index)
+        let reference_only = index.reference_only(&self.metas);
+        self.compare_all(crs, &index, reference_only)
+    }
+
+    /// [`Engine::compare`] for one batch of a run's CRs, `index` being the reference indexes
+    /// (§4.5) of every CR of the run: a run can then be parsed, compared and reported a batch
+    /// at a time. Templates matched by reference only belong to the run, not to a batch: the
+    /// result leaves them out (`reference_only` empty, not in `match_count`); the caller adds
+    /// `index.reference_only(engine.metas())` once. With `lookupCR(s)` (see
+    /// [`Engine::uses_lookups`]) a batch must hold every CR, as they must be visible at once.
+    #[must_use]
+    pub fn compare_batch(&self, crs: Vec<Cr>, index: &ReferenceIndex) -> Comparison {
+        self.compare_all(crs, index, Vec::new())
     }
 
     /// [`Engine::compare`] for packed CRs (see [`super::packed`]): each CR is unpacked only
@@ -338,10 +350,10 @@ impl<'a> Engine<'a> {
     /// see the CRs, they are all unpacked first, as they must be visible at once.
     #[must_use]
     pub fn compare_packed(&self, crs: Vec<PackedCr>, index: ReferenceIndex) -> Comparison {
-        if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
-            return self.compare_all(crs.into_iter().map(PackedCr::unpack).collect(), index);
-        }
         let reference_only = index.reference_only(&self.metas);
+        if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
+            return self.compare_all(crs.into_iter().map(PackedCr::unpack).collect(), &index, reference_only);
+        }
         let one = |(ci, packed): (usize, PackedCr)| {
             let mut cr = packed.unpack();
             let result = self.compare_cr(ci, &mut cr, &index, None);
@@ -359,18 +371,17 @@ impl<'a> Engine<'a> {
         self.finish(crs, results, reference_only)
     }
 
-    fn compare_all(&self, mut crs: Vec<Cr>, index: ReferenceIndex) -> Comparison {
-        // §4.5: reference-only matches are found before any omission.
-        let reference_only = index.reference_only(&self.metas);
+    /// `reference_only`: §4.5's reference-only matches, found before any omission.
+    fn compare_all(&self, mut crs: Vec<Cr>, index: &ReferenceIndex, reference_only: Vec<usize>) -> Comparison {
         let results: Vec<CrResult> = if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
             // What lookupCR(s) see: all CRs, each updated as its omission changes it (§3.4).
             let mut lookups: Vec<GoValue> = crs.iter().map(|c| GoValue::from_json(&c.object)).collect();
-            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, Some(&mut lookups))).collect()
+            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, index, Some(&mut lookups))).collect()
         } else if self.options.parallelism == Parallelism::Sequential {
-            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, None)).collect()
+            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, index, None)).collect()
         } else {
             // Indexed parallel iterators collect in input order: identical to the loop above.
-            crs.par_iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, &index, None)).collect()
+            crs.par_iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, index, None)).collect()
         };
         self.finish(crs, results, reference_only)
     }

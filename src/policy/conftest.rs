@@ -84,97 +84,132 @@ fn exception_name(rule: &str) -> &str {
     ["violation_", "deny_", "warn_"].iter().fold(rule, |r, p| r.strip_prefix(p).unwrap_or(r))
 }
 
-/// Loads, compiles and evaluates the policies over the documents. Policies that cannot be
-/// read stop the run (`Err`); every other problem is a `policy-error` finding.
-pub fn run(
-    settings: &Settings,
-    git_start: &Path,
-    coll: &Collection,
-    files: &mut Files,
-) -> Result<Vec<Diagnostic>, PolicyError> {
-    let modules = super::load::load_modules(&settings.policies, git_start)?;
-    if modules.is_empty() {
-        return Err(PolicyError::Read { path: settings.policies.join(", "), message: "no `.rego` file found".into() });
-    }
-    let data = super::load::load_data(&settings.data, git_start)?;
-    for m in &modules {
-        files.preset(PathBuf::from(&m.path), m.text.clone());
-    }
-    let mut diagnostics = match Policies::compile(modules.clone(), data) {
-        Ok(mut policies) => evaluate(settings, &mut policies, coll, files)?,
-        Err(e) => vec![error_diagnostic(&e, &modules, None)],
-    };
-    if let Some(dir) = &settings.cases {
-        diagnostics.extend(super::cases::run(Path::new(dir), &modules, files)?);
-    }
-    Ok(diagnostics)
+/// A namespace that has rules: its name, its rules, whether it declares exceptions.
+type Namespace = (String, Vec<(String, Declared)>, bool);
+
+/// The policy pass of one run: the policies loaded and compiled once, then evaluated over the
+/// run's documents a batch at a time ([`Pass::batch`]); what it found so far, and whether a
+/// limit stopped it, carry over from batch to batch.
+pub struct Pass {
+    settings: Settings,
+    modules: Vec<Module>,
+    /// `None` when the policies did not compile (that is a finding).
+    policies: Option<Policies>,
+    /// The namespaces that have rules, each with its rules and whether it declares exceptions.
+    namespaces: Vec<Namespace>,
+    out: Outcome,
+    stopped: bool,
 }
 
-/// The conftest rules of every namespace over the documents.
-fn evaluate(
-    settings: &Settings,
-    policies: &mut Policies,
-    coll: &Collection,
-    files: &mut Files,
-) -> Result<Vec<Diagnostic>, PolicyError> {
-    let mut out = Outcome::default();
-    for ns in settings.namespaces() {
-        if !policies.has_package(&ns) {
-            // A policy set made for Fybrik scenarios alone need not have `main`.
-            let fybrik_only = settings.namespaces.is_empty() && settings.cases.is_some();
-            if !fybrik_only {
-                out.diagnostics.push(missing_namespace(policies, &ns));
-            }
-            continue;
+impl Pass {
+    /// Loads and compiles the policies. Policies that cannot be read stop the run (`Err`);
+    /// every other problem is a `policy-error` finding.
+    pub fn prepare(settings: &Settings, git_start: &Path, files: &mut Files) -> Result<Pass, PolicyError> {
+        let modules = super::load::load_modules(&settings.policies, git_start)?;
+        if modules.is_empty() {
+            return Err(PolicyError::Read {
+                path: settings.policies.join(", "),
+                message: "no `.rego` file found".into(),
+            });
         }
-        let rules = namespace_rules(policies, &ns);
-        let has_exceptions = policies.rules_in(&ns).iter().any(|d| d.name == "exception");
-        let targets: Vec<Target> = if settings.combine {
-            vec![combined_target(coll)]
-        } else {
-            coll.documents.iter().map(Target::Object).collect()
-        };
-        let ctxs: Vec<Ctx> =
-            rules.iter().map(|(rule, declared)| Ctx { ns: &ns, rule, declared, has_exceptions }).collect();
-        // Objects are evaluated in parallel, each worker with its own copy of the prepared
-        // engine; the answers are reported in order. A limit stops every worker.
-        let stop = AtomicBool::new(false);
-        let answers: Vec<Vec<Result<Answer, PolicyError>>> = targets
-            .par_iter()
-            .map_init(
-                || policies.clone(),
-                |policies, target| {
-                    let input = match engine::to_value(&target.input()) {
-                        Ok(v) => v,
-                        Err(message) => return vec![Err(PolicyError::Data { message })],
-                    };
-                    let mut out = Vec::with_capacity(ctxs.len());
-                    for ctx in &ctxs {
-                        if stop.load(Ordering::Relaxed) {
-                            break;
+        let data = super::load::load_data(&settings.data, git_start)?;
+        for m in &modules {
+            files.preset(PathBuf::from(&m.path), m.text.clone());
+        }
+        let mut out = Outcome::default();
+        let mut namespaces = Vec::new();
+        let policies = match Policies::compile(modules.clone(), data) {
+            Ok(policies) => {
+                for ns in settings.namespaces() {
+                    if !policies.has_package(&ns) {
+                        // A policy set made for Fybrik scenarios alone need not have `main`.
+                        let fybrik_only = settings.namespaces.is_empty() && settings.cases.is_some();
+                        if !fybrik_only {
+                            out.diagnostics.push(missing_namespace(&policies, &ns));
                         }
-                        let answer = ask(policies, ctx, &input);
-                        if matches!(answer, Err(PolicyError::Limit { .. })) {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        out.push(answer);
+                        continue;
                     }
-                    out
-                },
-            )
-            .collect();
-        for (target, answers) in targets.iter().zip(answers) {
-            for (ctx, answer) in ctxs.iter().zip(answers) {
-                if let Err(PolicyError::Data { message }) = answer {
-                    return Err(PolicyError::Data { message });
+                    let rules = namespace_rules(&policies, &ns);
+                    let has_exceptions = policies.rules_in(&ns).iter().any(|d| d.name == "exception");
+                    namespaces.push((ns, rules, has_exceptions));
                 }
-                if out.report(policies, ctx, target, answer, coll, files) == Flow::Stop {
-                    return Ok(out.diagnostics);
+                Some(policies)
+            }
+            Err(e) => {
+                out.diagnostics.push(error_diagnostic(&e, &modules, None));
+                None
+            }
+        };
+        Ok(Pass { settings: settings.clone(), modules, policies, namespaces, out, stopped: false })
+    }
+
+    /// Evaluates the conftest rules of every namespace over the documents of `coll` (with
+    /// `--combine`, `coll` must hold every document of the run: they are one input).
+    pub fn batch(&mut self, coll: &Collection, files: &mut Files) -> Result<(), PolicyError> {
+        let Some(policies) = self.policies.as_ref() else { return Ok(()) };
+        for (ns, rules, has_exceptions) in &self.namespaces {
+            if self.stopped {
+                return Ok(());
+            }
+            let targets: Vec<Target> = if self.settings.combine {
+                vec![combined_target(coll)]
+            } else {
+                coll.documents.iter().map(Target::Object).collect()
+            };
+            let ctxs: Vec<Ctx> = rules
+                .iter()
+                .map(|(rule, declared)| Ctx { ns, rule, declared, has_exceptions: *has_exceptions })
+                .collect();
+            // Objects are evaluated in parallel, each worker with its own copy of the prepared
+            // engine; the answers are reported in order. A limit stops every worker.
+            let stop = AtomicBool::new(false);
+            let answers: Vec<Vec<Result<Answer, PolicyError>>> = targets
+                .par_iter()
+                .map_init(
+                    || policies.clone(),
+                    |policies, target| {
+                        let input = match engine::to_value(&target.input()) {
+                            Ok(v) => v,
+                            Err(message) => return vec![Err(PolicyError::Data { message })],
+                        };
+                        let mut out = Vec::with_capacity(ctxs.len());
+                        for ctx in &ctxs {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let answer = ask(policies, ctx, &input);
+                            if matches!(answer, Err(PolicyError::Limit { .. })) {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                            out.push(answer);
+                        }
+                        out
+                    },
+                )
+                .collect();
+            for (target, answers) in targets.iter().zip(answers) {
+                for (ctx, answer) in ctxs.iter().zip(answers) {
+                    if let Err(PolicyError::Data { message }) = answer {
+                        return Err(PolicyError::Data { message });
+                    }
+                    if self.out.report(policies, ctx, target, answer, coll, files) == Flow::Stop {
+                        self.stopped = true;
+                        return Ok(());
+                    }
                 }
             }
         }
+        Ok(())
     }
-    Ok(out.diagnostics)
+
+    /// The pass' findings, with the Fybrik scenarios' (`policy-cases:`).
+    pub fn finish(self, files: &mut Files) -> Result<Vec<Diagnostic>, PolicyError> {
+        let mut diagnostics = self.out.diagnostics;
+        if let Some(dir) = &self.settings.cases {
+            diagnostics.extend(super::cases::run(Path::new(dir), &self.modules, files)?);
+        }
+        Ok(diagnostics)
+    }
 }
 
 /// A warning for a namespace no module declares (conftest says nothing; nothing would run).

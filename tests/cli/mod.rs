@@ -1,3 +1,4 @@
+mod batches;
 mod check;
 mod compare;
 mod crossplane;

@@ -1,0 +1,165 @@
+//! `check` reads its inputs a batch at a time (a few hundred files each, so memory holds the
+//! texts and the findings, not every object's tree). What crosses files must still hold when
+//! the files are in different batches: RBAC subjects that match a template by reference only
+//! (§4.5), CRDs that give later or earlier files their schemas, suppression annotations, and
+//! one JUnit test case per object of the whole run.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::run_in;
+
+/// Files of filler ConfigMaps: far more than one batch holds.
+const FILLER: usize = 1_200;
+
+const METADATA: &str = "apiVersion: v2
+parts:
+  - name: base
+    components:
+      - name: settings
+        anyOf:
+          - path: configmap.yaml
+      - name: identity
+        allOf:
+          - path: serviceaccount.yaml
+";
+const CONFIGMAP: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .metadata.name }}
+  namespace: {{ .metadata.namespace }}
+data:
+  level: info
+";
+const SERVICEACCOUNT: &str = "apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: builder
+  namespace: ci
+";
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size:
+                  type: integer
+";
+const ROLEBINDING: &str = "apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: builder
+  namespace: ci
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: builder
+subjects:
+  - kind: ServiceAccount
+    name: builder
+    namespace: ci
+";
+
+/// A reference in `dir/reference` and a repository in `dir/repo`: a Widget with a wrong type
+/// in the first file, two drifted ConfigMaps at the start (one suppressed by its annotation),
+/// filler, and in the last files the CRD for Widgets and (`with_binding`) a RoleBinding whose
+/// subject is the reference's ServiceAccount.
+fn layout(dir: &Path, with_binding: bool) {
+    let reference = dir.join("reference");
+    std::fs::create_dir_all(&reference).unwrap();
+    std::fs::write(reference.join("metadata.yaml"), METADATA).unwrap();
+    std::fs::write(reference.join("configmap.yaml"), CONFIGMAP).unwrap();
+    std::fs::write(reference.join("serviceaccount.yaml"), SERVICEACCOUNT).unwrap();
+    let repo = dir.join("repo");
+    for sub in ["a", "m", "zz"] {
+        std::fs::create_dir_all(repo.join(sub)).unwrap();
+    }
+    std::fs::write(
+        repo.join("a/0-widget.yaml"),
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: apps\nspec:\n  size: big\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("a/1-drifted.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: loud\n  namespace: apps\ndata:\n  level: debug\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("a/2-suppressed.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: quiet\n  namespace: apps\n  annotations:\n    driftlint.io/ignore: \"value-drift: debugging this one\"\ndata:\n  level: debug\n",
+    )
+    .unwrap();
+    for i in 0..FILLER {
+        let mut text = String::new();
+        let _ = write!(
+            text,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i}\n  namespace: apps\ndata:\n  level: info\n"
+        );
+        std::fs::write(repo.join(format!("m/cm-{i:04}.yaml")), text).unwrap();
+    }
+    std::fs::write(repo.join("zz/crd.yaml"), CRD).unwrap();
+    if with_binding {
+        std::fs::write(repo.join("zz/rolebinding.yaml"), ROLEBINDING).unwrap();
+    }
+}
+
+fn check(dir: &Path, format: &str) -> super::Run {
+    run_in(dir, &["check", "repo", "--isolated", "-r", "reference", "--format", format], None)
+}
+
+#[test]
+fn what_crosses_files_holds_across_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    layout(dir.path(), true);
+    let run = check(dir.path(), "json");
+    assert_eq!(run.code, 1, "drift fails the check: {}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let findings = report["diagnostics"].as_array().expect("diagnostics");
+    let of = |rule: &str| -> Vec<&serde_json::Value> { findings.iter().filter(|d| d["rule"] == rule).collect() };
+
+    // The CRD is in the last batch; the Widget in the first is checked against it.
+    let types = of("schema-type-mismatch");
+    assert_eq!(types.len(), 1, "{findings:#?}");
+    assert!(types[0]["file"].as_str().unwrap().ends_with("a/0-widget.yaml"), "{:#?}", types[0]);
+    // The RoleBinding, in the last batch, matches the ServiceAccount template by reference.
+    assert!(of("missing-resource").is_empty(), "{findings:#?}");
+    // The drift in the first batch, one of the two suppressed by its annotation.
+    let drift = of("value-drift");
+    assert_eq!(drift.len(), 2, "{drift:#?}");
+    let suppressed: Vec<_> = drift.iter().filter(|d| !d["suppressed"].is_null()).collect();
+    assert_eq!(suppressed.len(), 1, "{drift:#?}");
+    assert!(suppressed[0]["object"].as_str().unwrap().ends_with("_quiet"), "{:#?}", suppressed[0]);
+    // Every object of every batch is a JUnit test case: 3 + filler + CRD + RoleBinding.
+    let junit = check(dir.path(), "junit");
+    let cases = junit.stdout.matches("<testcase ").count();
+    assert!(cases >= FILLER + 5, "{cases} test cases:\n{}", &junit.stdout[..junit.stdout.len().min(2000)]);
+}
+
+#[test]
+fn without_the_binding_the_service_account_is_missing() {
+    // The control for the test above: the reference-only match is what hides the finding.
+    let dir = tempfile::tempdir().unwrap();
+    layout(dir.path(), false);
+    let run = check(dir.path(), "json");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let missing: Vec<_> =
+        report["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "missing-resource").collect();
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    assert!(missing[0]["message"].as_str().unwrap().contains("serviceaccount.yaml"), "{missing:#?}");
+}
