@@ -110,7 +110,8 @@ impl Prepared {
 
 /// Starts comparing: `engine` is [`Prepared::engine`]'s, `index` the reference indexes of
 /// every object of the run (§4.5: see [`reference_index`]), `found` what [`prepare`] found.
-pub fn start<'e>(engine: Option<&'e Engine<'e>>, index: ReferenceIndex, found: Drift) -> Run<'e> {
+/// The [`Compare`] half compares a batch while the [`Run`] half reports the one before.
+pub fn start<'e>(engine: Option<&'e Engine<'e>>, index: ReferenceIndex, found: Drift) -> (Compare<'e>, Run<'e>) {
     let match_count = match engine {
         Some(engine) => {
             let mut counts = vec![0; engine.compiled().templates.len()];
@@ -121,15 +122,42 @@ pub fn start<'e>(engine: Option<&'e Engine<'e>>, index: ReferenceIndex, found: D
         }
         None => Vec::new(),
     };
-    Run { engine, index, match_count, warnings: Vec::new(), drift: found }
+    let reference_only = engine.map(|e| index.reference_only(e.metas())).unwrap_or_default();
+    (Compare { engine, index }, Run { engine, reference_only, match_count, warnings: Vec::new(), drift: found })
 }
 
-/// The drift pass over a run's objects, one batch of documents at a time (see
-/// [`Run::batch`]); what is kept between batches is small: findings, correlations and match
-/// counts, never the objects.
-pub struct Run<'e> {
+/// Compares batches of the run's documents with the reference.
+pub struct Compare<'e> {
     engine: Option<&'e Engine<'e>>,
     index: ReferenceIndex,
+}
+
+impl Compare<'_> {
+    /// Compares the documents of `coll` (one batch of the run); `None` without a reference
+    /// that compiled.
+    pub fn batch(&self, coll: &Collection) -> Option<Comparison> {
+        use rayon::prelude::*;
+        let engine = self.engine?;
+        let crs: Vec<Cr> = coll
+            .documents
+            .par_iter()
+            .map(|d| Cr {
+                id: d.identity.cr_id(),
+                object: without_tool_annotations(d),
+                source: coll.sources[d.source].path.display(),
+            })
+            .collect();
+        Some(engine.compare_batch(crs, &self.index))
+    }
+}
+
+/// Reports the drift pass' findings, one batch of documents at a time (see [`Run::batch`]);
+/// what is kept between batches is small: findings, correlations and match counts, never the
+/// objects.
+pub struct Run<'e> {
+    engine: Option<&'e Engine<'e>>,
+    /// Templates matched by reference only (§4.5), for the summary.
+    reference_only: Vec<usize>,
     /// Per compiled template: reference-only matches and the objects it won so far.
     match_count: Vec<usize>,
     warnings: Vec<String>,
@@ -137,19 +165,11 @@ pub struct Run<'e> {
 }
 
 impl Run<'_> {
-    /// Compares the documents of `coll` (one batch of the run) and reports their findings.
-    pub fn batch(&mut self, coll: &Collection, files: &mut Files) {
-        let Some(engine) = self.engine else { return };
-        let crs: Vec<Cr> = coll
-            .documents
-            .iter()
-            .map(|d| Cr {
-                id: d.identity.cr_id(),
-                object: without_tool_annotations(d),
-                source: coll.sources[d.source].path.display(),
-            })
-            .collect();
-        let comparison = engine.compare_batch(crs, &self.index);
+    /// The findings of one batch `coll`, compared as `comparison` ([`Compare::batch`]); returns
+    /// them.
+    pub fn batch(&mut self, coll: &Collection, comparison: Option<Comparison>, files: &mut Files) -> &[Diagnostic] {
+        let first = self.drift.diagnostics.len();
+        let (Some(engine), Some(comparison)) = (self.engine, comparison) else { return &[] };
         let correlations = scope::correlations(engine.compiled(), &comparison, coll);
         self.drift.correlations.objects.extend(correlations.objects);
         self.drift.diagnostics.extend(findings::object_findings(engine, &comparison, coll, files));
@@ -157,6 +177,7 @@ impl Run<'_> {
             *total += n;
         }
         self.warnings.extend(comparison.warnings);
+        &self.drift.diagnostics[first..]
     }
 
     /// The run's findings: the batches' and the reference's summary (missing objects,
@@ -167,7 +188,7 @@ impl Run<'_> {
             let totals = Comparison {
                 crs: Vec::new(),
                 results: Vec::new(),
-                reference_only: self.index.reference_only(engine.metas()),
+                reference_only: self.reference_only,
                 match_count: self.match_count,
                 warnings: self.warnings,
             };

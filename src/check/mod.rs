@@ -12,6 +12,7 @@
 //! Without a reference the drift pass does not run and the schema and Composition passes are
 //! the check (a kind without a schema is still flagged, so an empty check is not silent).
 
+mod batch;
 pub mod config;
 pub mod drift;
 pub mod findings;
@@ -135,9 +136,9 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 /// How much input text one batch of [`check_sources`] parses at most (a batch holds at least
 /// one source): the parsed trees of a batch are many times its text, and only one batch's
 /// are in memory at a time.
-const BATCH_BYTES: usize = 256 * 1024;
+const BATCH_BYTES: usize = 64 * 1024;
 /// How many sources one batch holds at most.
-const BATCH_SOURCES: usize = 512;
+const BATCH_SOURCES: usize = 256;
 
 /// Runs the linter on inputs already read (from the work tree, or from a git state).
 ///
@@ -194,31 +195,37 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             drift::reference_index(&document::parse_sources(&holders, 0..holders.len(), &options).0)
         }
     };
-    let mut drift = found.map(|found| drift::start(engine.as_ref(), index, found));
-
-    let (mut parse_diags, mut schema_diags, mut composition_diags, mut suppression_diags) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut objects = Vec::new();
-    let mut annotations = suppress::Annotations::new();
-    for range in batches {
-        let (documents, mut diagnostics) = document::parse_sources(&sources, range, &options);
-        parse_diags.append(&mut diagnostics);
-        let coll = document::Collection { sources: std::mem::take(&mut sources), documents, diagnostics: Vec::new() };
-        objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
-        if let Some(drift) = &mut drift {
-            drift.batch(&coll, &mut files);
+    let (compare, mut drift) = match found {
+        Some(found) => {
+            let (compare, run) = drift::start(engine.as_ref(), index, found);
+            (compare, Some(run))
         }
-        if let Some((registry, mode)) = &schemas.registry {
-            schema_diags.extend(crate::schema::pass::run(&coll, registry, *mode));
-            composition_diags.extend(crate::crossplane::run(&coll, registry, *mode));
-        }
-        if let Some(policy) = &mut policy {
-            policy.batch(&coll, &mut files)?;
-        }
-        suppression_diags.extend(suppress::invalid_suppressions(&coll, &mut files));
-        suppress::collect_annotations(&coll.documents, &mut annotations);
-        sources = coll.sources;
-    }
+        None => (drift::start(None, index, drift::Drift::default()).0, None),
+    };
+    let mut batched = batch::Found::default();
+    let passes = batch::Passes {
+        compare: &compare,
+        drift: drift.as_mut(),
+        schemas: schemas.registry.as_ref(),
+        policy: policy.as_mut(),
+        files: &mut files,
+        options: &options,
+        keep: schemas
+            .diagnostics
+            .iter()
+            .flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary))
+            .map(|l| l.path.clone())
+            .collect(),
+    };
+    batch::run(&mut sources, batches, passes, &mut batched)?;
+    let batch::Found {
+        parse: mut parse_diags,
+        schema: mut schema_diags,
+        composition: mut composition_diags,
+        suppression: mut suppression_diags,
+        objects,
+        annotations,
+    } = batched;
 
     // The findings in pass order (the sort below decides the order shown).
     diags.append(&mut parse_diags);

@@ -144,8 +144,15 @@ impl Pass {
     }
 
     /// Evaluates the conftest rules of every namespace over the documents of `coll` (with
-    /// `--combine`, `coll` must hold every document of the run: they are one input).
-    pub fn batch(&mut self, coll: &Collection, files: &mut Files) -> Result<(), PolicyError> {
+    /// `--combine`, `coll` must hold every document of the run: they are one input); returns
+    /// the findings.
+    pub fn batch(&mut self, coll: &Collection, files: &mut Files) -> Result<&[Diagnostic], PolicyError> {
+        let first = self.out.diagnostics.len();
+        self.evaluate(coll, files)?;
+        Ok(&self.out.diagnostics[first..])
+    }
+
+    fn evaluate(&mut self, coll: &Collection, files: &mut Files) -> Result<(), PolicyError> {
         let Some(policies) = self.policies.as_ref() else { return Ok(()) };
         for (ns, rules, has_exceptions) in &self.namespaces {
             if self.stopped {
