@@ -20,21 +20,44 @@ const MAX_SNIPPET_LINES: usize = 40;
 
 /// rustc-style snippets for every unsuppressed finding, then [`summary_line`].
 pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool) -> String {
-    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
     let mut out = String::new();
+    let written = write_human(
+        &mut |piece| {
+            out.push_str(piece);
+            Ok(())
+        },
+        diags,
+        sources,
+        color,
+    );
+    debug_assert!(written.is_ok(), "a String takes every piece");
+    out
+}
+
+/// [`render_human`], a piece at a time into `sink` (standard output, without holding the whole
+/// report in memory).
+pub fn write_human(
+    sink: &mut dyn FnMut(&str) -> std::io::Result<()>,
+    diags: &[Diagnostic],
+    sources: &SourceResolver,
+    color: bool,
+) -> std::io::Result<()> {
+    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
     for d in sorted(diags).into_iter().filter(|d| d.suppressed.is_none()) {
         let report = [group(d, sources)];
-        out.push_str(&renderer.render(&report));
-        out.push_str("\n\n");
+        sink(&renderer.render(&report))?;
+        sink("\n\n")?;
     }
+    let mut out = String::new();
     for d in sorted(diags) {
         let Some(reason) = &d.suppressed else { continue };
+        out.clear();
         let _ = write!(out, "suppressed[{}]: {}\n  --> {}\n", d.rule, one_line(&d.message), position(d, sources));
         let _ = write!(out, "   = reason: {}\n\n", one_line(reason));
+        sink(&out)?;
     }
-    out.push_str(&summary_line(diags, color));
-    out.push('\n');
-    out
+    sink(&summary_line(diags, color))?;
+    sink("\n")
 }
 
 /// One line per unsuppressed finding (`path:line:col: severity[rule]: message`), then

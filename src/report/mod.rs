@@ -257,6 +257,14 @@ pub fn write_outputs(
             Destination::Stdout => color_for(&std::io::stdout()),
             Destination::File(_) => false,
         };
+        if output.format == Format::Human && output.destination == Destination::Stdout {
+            // The default output, and the longest: written as it is rendered.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let result = human::write_human(&mut |piece| out.write_all(piece.as_bytes()), diags, sources, opts.color)
+                .and_then(|()| out.flush());
+            result.map_err(|source| Error::Write { format: output.format, path: PathBuf::from("<stdout>"), source })?;
+            continue;
+        }
         let text = render(output.format, diags, sources, &opts)?;
         let (path, result) = match &output.destination {
             Destination::Stdout => {

@@ -264,7 +264,6 @@ fn truncation_note(omitted: usize, first_omitted: &Diagnostic, uris: &Uris) -> s
 pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
     let uris = Uris::new(opts);
     let ordered = sorted(diags);
-    let results: Vec<sarif::Result> = ordered.iter().map(|d| result(d, sources, &uris)).collect();
     let mut by_rank: Vec<usize> = (0..ordered.len()).collect();
     by_rank.sort_by_key(|&i| rank_key(ordered[i]));
 
@@ -273,8 +272,10 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Optio
         for &i in by_rank.iter().take(keep) {
             kept[i] = true;
         }
+        // Built for each rendering rather than kept and cloned: a SARIF result in memory is
+        // several times its text, and a report may hold tens of thousands.
         let mut selected: Vec<sarif::Result> =
-            results.iter().zip(&kept).filter(|(_, k)| **k).map(|(r, _)| r.clone()).collect();
+            ordered.iter().zip(&kept).filter(|(_, k)| **k).map(|(d, _)| result(d, sources, &uris)).collect();
         if keep < ordered.len() {
             let first_omitted = by_rank.get(keep).map_or(ordered[0], |&i| ordered[i]);
             selected.push(truncation_note(ordered.len() - keep, first_omitted, &uris));
