@@ -136,9 +136,9 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 /// How much input text one batch of [`check_sources`] parses at most (a batch holds at least
 /// one source): the parsed trees of a batch are many times its text, and only one batch's
 /// are in memory at a time.
-const BATCH_BYTES: usize = 64 * 1024;
+const BATCH_BYTES: usize = 32 * 1024;
 /// How many sources one batch holds at most.
-const BATCH_SOURCES: usize = 256;
+const BATCH_SOURCES: usize = 128;
 
 /// Runs the linter on inputs already read (from the work tree, or from a git state).
 ///
