@@ -14,9 +14,10 @@
 //!
 //! Each run goes through `/usr/bin/time -f` (GNU time; `apt-get install time`), which reads
 //! the child's `getrusage` on exit: wall, user, system seconds and peak resident set (max over
-//! the child and its waited-for children). Printed: the minimum of each figure over the runs
-//! and the ratios against `read` and `compare`. A run that fails (exit status other than 0 or
-//! 1, the drift status) makes the bench exit non-zero.
+//! the child and its waited-for children). Printed: the minimum of each time over the runs and
+//! the maximum of the peaks, the cores kept busy (CPU / wall), the ratios against `read`, and
+//! whether each of issue 13's goals is met. A run that fails (exit status other than 0 or 1,
+//! the drift status) makes the bench exit non-zero.
 //!
 //! ```text
 //! cargo build --release && cargo bench --bench layout              # 1k, 10k, 50k; 3 runs
@@ -65,7 +66,7 @@ fn main() {
         eprintln!("error: /usr/bin/time (GNU time) is needed: apt-get install time");
         std::process::exit(2);
     }
-    println!("binary {}, {runs} runs each (minimums), load average {}", exe.display(), loadavg());
+    println!("binary {}, {runs} runs each (minimum times, maximum peaks), load average {}", exe.display(), loadavg());
     let mut failed = false;
     for n in sizes {
         let dir = tempfile::tempdir().expect("a temp dir");
@@ -104,8 +105,8 @@ fn main() {
         }
         println!("\n{n} files, {objects} objects, {:.1} MB, load average {}", bytes as f64 / 1e6, loadavg());
         println!(
-            "{:>12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}",
-            "", "wall s", "user s", "sys s", "CPU s", "peak MB", "/read", "peak/in"
+            "{:>12} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>8} {:>8}",
+            "", "wall s", "user s", "sys s", "CPU s", "cores", "peak MB", "/read", "peak/in"
         );
         let read_wall = best[0].map(|u| u.wall);
         for ((name, _), u) in cases.iter().zip(&best) {
@@ -115,21 +116,39 @@ fn main() {
             };
             let ratio = read_wall.map_or(f64::NAN, |r| u.wall / r.max(1e-3));
             println!(
-                "{name:>12} {:8.3} {:8.3} {:8.3} {:8.3} {:9.1} {:7.2}x {:7.2}x",
+                "{name:>12} {:8.3} {:8.3} {:8.3} {:8.3} {:6.2} {:9.1} {:7.2}x {:7.2}x",
                 u.wall,
                 u.user,
                 u.sys,
                 u.user + u.sys,
+                (u.user + u.sys) / u.wall.max(1e-3),
                 u.rss_kb as f64 / 1024.0,
                 ratio,
                 u.rss_kb as f64 * 1024.0 / bytes as f64
             );
         }
-        if let (Some(c), Some(k)) = (best[1], best[2]) {
+        if let (Some(r), Some(c), Some(k)) = (best[0], best[1], best[2]) {
+            // Issue 13's goals, each with its figure.
+            let goal_mb = (3 * bytes) as f64 / 1048576.0 + 20.0;
+            let verdict = |met: bool| if met { "met" } else { "NOT met" };
+            let mb = |u: &Usage| u.rss_kb as f64 / 1024.0;
             println!(
-                "check/compare wall {:.2}x; RSS goal (3x input + 20 MB) {:.1} MB",
+                "goals: compare <= 1.5x read: {:.2}x {}; check <= 2x compare: {:.2}x {}; \
+                 peak <= {goal_mb:.1} MB (3x input + 20 MB): compare {:.1} {}, check {:.1} {}; \
+                 sys <= read's {:.3} s: compare {:.3} {}, check {:.3} {}",
+                c.wall / r.wall,
+                verdict(c.wall <= 1.5 * r.wall),
                 k.wall / c.wall,
-                (3 * bytes) as f64 / 1048576.0 + 20.0
+                verdict(k.wall <= 2.0 * c.wall),
+                mb(&c),
+                verdict(mb(&c) <= goal_mb),
+                mb(&k),
+                verdict(mb(&k) <= goal_mb),
+                r.sys,
+                c.sys,
+                verdict(c.sys <= r.sys),
+                k.sys,
+                verdict(k.sys <= r.sys),
             );
         }
     }
@@ -176,12 +195,13 @@ struct Usage {
 }
 
 impl Usage {
+    /// The best times over two runs, and the worst peak memory (a bound must hold every time).
     fn min(self, o: Usage) -> Usage {
         Usage {
             wall: self.wall.min(o.wall),
             user: self.user.min(o.user),
             sys: self.sys.min(o.sys),
-            rss_kb: self.rss_kb.min(o.rss_kb),
+            rss_kb: self.rss_kb.max(o.rss_kb),
         }
     }
 }
