@@ -84,8 +84,11 @@ pub struct Document {
     pub identity: Identity,
     /// The spanned tree, for locations.
     pub node: Node,
-    /// The object as Kubernetes reads it (go-yaml v2 scalars, JSON numbers).
+    /// The object as Kubernetes reads it (go-yaml v2 scalars, JSON numbers). A check moves
+    /// it into the comparison once it is no longer needed here (`Null` then).
     pub object: serde_json::Value,
+    /// The value of its `driftlint.io/ignore` annotation, when it is a string.
+    pub suppression: Option<String>,
     pub origin: Option<Origin>,
 }
 
@@ -206,7 +209,13 @@ fn take_object(
     } else {
         None
     };
+    let suppression = object
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(crate::check::suppress::ANNOTATION))
+        .and_then(|v| v.as_str())
+        .map(str::to_string);
     docs.push(Document {
+        suppression,
         source: idx,
         doc_index,
         item_index,

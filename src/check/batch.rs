@@ -62,6 +62,7 @@ pub fn run(
 ) -> Result<(), CheckError> {
     let Passes { compare, mut drift, schemas, mut policy, files, options, keep } = passes;
     let keep = &keep;
+    let keep_objects = policy.is_some();
     let mut pending: Option<Staged> = None;
     let mut batches = batches.into_iter();
     loop {
@@ -74,7 +75,7 @@ pub fn run(
             return Ok(());
         }
         let (staged, reported) = rayon::join(
-            || next.map(|(range, taken)| stage(range, taken, compare, options)),
+            || next.map(|(range, taken)| stage(range, taken, compare, options, keep_objects)),
             || {
                 current.map(|staged| {
                     report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)
@@ -96,11 +97,18 @@ fn take(source: &mut Source) -> Source {
     std::mem::replace(source, Source { path: SourcePath::Stdin, text: String::new() })
 }
 
-/// Parses one batch and compares its objects.
-fn stage(range: Range<usize>, sources: Vec<Source>, compare: &drift::Compare, options: &document::Options) -> Staged {
+/// Parses one batch and compares its objects (moved into the comparison unless the policy
+/// pass, `keep_objects`, reads them after).
+fn stage(
+    range: Range<usize>,
+    sources: Vec<Source>,
+    compare: &drift::Compare,
+    options: &document::Options,
+    keep_objects: bool,
+) -> Staged {
     let (documents, diagnostics) = document::parse_sources(&sources, 0..sources.len(), options);
-    let coll = Collection { sources, documents, diagnostics };
-    let comparison = compare.batch(&coll);
+    let mut coll = Collection { sources, documents, diagnostics };
+    let comparison = compare.batch(&mut coll, !keep_objects);
     Staged { range, coll, comparison }
 }
 

@@ -134,17 +134,22 @@ pub struct Compare<'e> {
 
 impl Compare<'_> {
     /// Compares the documents of `coll` (one batch of the run); `None` without a reference
-    /// that compiled.
-    pub fn batch(&self, coll: &Collection) -> Option<Comparison> {
+    /// that compiled. With `take`, the objects move into the comparison (the documents keep
+    /// `null`): no later pass of the batch reads them.
+    pub fn batch(&self, coll: &mut Collection, take: bool) -> Option<Comparison> {
         use rayon::prelude::*;
         let engine = self.engine?;
+        let sources = &coll.sources;
         let crs: Vec<Cr> = coll
             .documents
-            .par_iter()
-            .map(|d| Cr {
-                id: d.identity.cr_id(),
-                object: without_tool_annotations(d),
-                source: coll.sources[d.source].path.display(),
+            .par_iter_mut()
+            .map(|d| {
+                let object = if take { std::mem::take(&mut d.object) } else { d.object.clone() };
+                Cr {
+                    id: d.identity.cr_id(),
+                    object: without_tool_annotations(object, d),
+                    source: sources[d.source].path.display(),
+                }
             })
             .collect();
         Some(engine.compare_batch(crs, &self.index))
@@ -217,8 +222,7 @@ pub fn may_hold_reference_keys(text: &str) -> bool {
 /// The object as the reference should see it: without driftlint's own suppression
 /// annotation, nor the origin annotation kustomize adds to its output — neither is part of
 /// the configuration under review, so neither may show up as an unexpected field.
-fn without_tool_annotations(doc: &document::Document) -> serde_json::Value {
-    let mut object = doc.object.clone();
+fn without_tool_annotations(mut object: serde_json::Value, doc: &document::Document) -> serde_json::Value {
     let kustomized = doc.origin.as_ref().is_some_and(|o| o.kind == document::OriginKind::Kustomize);
     if let Some(meta) = object.get_mut("metadata").and_then(serde_json::Value::as_object_mut)
         && let Some(annotations) = meta.get_mut("annotations").and_then(serde_json::Value::as_object_mut)

@@ -22,7 +22,7 @@ pub mod scope;
 pub mod suppress;
 pub mod weakened;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -332,8 +332,9 @@ fn manifest_sources(
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
     if let Some(reference_dir) = reference_dir {
+        let mut dirs = HashMap::new();
         sources.retain(|s| match &s.path {
-            SourcePath::File(p) => !absolute(p).is_some_and(|p| p.starts_with(reference_dir)),
+            SourcePath::File(p) => !resolved(p, &mut dirs).is_some_and(|p| p.starts_with(reference_dir)),
             SourcePath::Stdin => true,
         });
     }
@@ -344,6 +345,19 @@ fn manifest_sources(
         }
     }
     Ok(sources)
+}
+
+/// [`absolute`] for an input file, resolving each directory once (`dirs`, by directory): a file
+/// that is no symlink is where its directory resolves to. Thousands of files in a few hundred
+/// directories cost a few hundred path resolutions and one `lstat` a file.
+fn resolved(path: &Path, dirs: &mut HashMap<PathBuf, Option<PathBuf>>) -> Option<PathBuf> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return absolute(path) };
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return absolute(path);
+    }
+    let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+    let dir = dirs.entry(parent.to_path_buf()).or_insert_with(|| absolute(parent));
+    dir.as_ref().map(|d| d.join(name))
 }
 
 /// `path` made absolute with symlinks resolved (or, for a path that does not exist on disk,

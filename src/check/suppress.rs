@@ -68,7 +68,7 @@ pub fn invalid_suppressions(coll: &Collection, files: &mut Files) -> Vec<Diagnos
     let severity = super::findings::default_severity(Rule::InvalidSuppression);
     let mut out = Vec::new();
     for doc in &coll.documents {
-        let Some(value) = doc.object.pointer(&pointer).and_then(|v| v.as_str()) else { continue };
+        let Some(value) = doc.suppression.as_deref() else { continue };
         let mut problems: Vec<(&str, String, Option<String>)> = Vec::new();
         for (line, e) in annotation_lines(value) {
             if e.rules.is_empty() {
@@ -184,9 +184,7 @@ pub fn apply_levels(diags: &mut Vec<Diagnostic>, rules: &BTreeMap<Rule, Level>) 
 /// with the same id replaces an earlier one's).
 pub fn collect_annotations(docs: &[Document], into: &mut Annotations) {
     for doc in docs {
-        let value =
-            doc.object.pointer("/metadata/annotations").and_then(|a| a.get(ANNOTATION)).and_then(|v| v.as_str());
-        if let Some(v) = value {
+        if let Some(v) = &doc.suppression {
             into.insert(doc.identity.cr_id(), parse_annotation(v));
         }
     }
