@@ -261,43 +261,141 @@ fn truncation_note(omitted: usize, first_omitted: &Diagnostic, uris: &Uris) -> s
 }
 
 /// The SARIF log for `diags`, pretty-printed.
+///
+/// Each result is serialized once, as the document holds it, and spliced into the log around
+/// the results (its [`Frame`]): a SARIF result in memory is many times its text, and a report
+/// may hold tens of thousands. When the frame cannot be found (it always can: the fallback is
+/// a guard), the whole log is serialized instead.
 pub fn render_sarif(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
     let uris = Uris::new(opts);
     let ordered = sorted(diags);
+    if ordered.is_empty() {
+        // `"results": []`: there is nothing to splice.
+        return log(Vec::new(), false, &uris, opts);
+    }
     let mut by_rank: Vec<usize> = (0..ordered.len()).collect();
     by_rank.sort_by_key(|&i| rank_key(ordered[i]));
+    let (Some(plain), Some(cut)) = (Frame::new(false, &uris, opts), Frame::new(true, &uris, opts)) else {
+        return render_whole(&ordered, &by_rank, sources, &uris, opts);
+    };
+    let texts: Vec<String> = ordered.iter().map(|d| plain.element(&result(d, sources, &uris))).collect();
+    let note = |keep: usize| {
+        let first_omitted = by_rank.get(keep).map_or(ordered[0], |&i| ordered[i]);
+        cut.element(&truncation_note(ordered.len() - keep, first_omitted, &uris))
+    };
+    let kept = |keep: usize| {
+        let mut kept = vec![false; ordered.len()];
+        for &i in by_rank.iter().take(keep) {
+            kept[i] = true;
+        }
+        kept
+    };
+    let size = |keep: usize| -> usize {
+        let len: usize = by_rank.iter().take(keep).map(|&i| texts[i].len()).sum();
+        if keep < ordered.len() { cut.size(len + note(keep).len(), keep + 1) } else { plain.size(len, keep) }
+    };
+    let keep = limit(ordered.len(), opts, size);
+    let selected = texts.iter().zip(kept(keep)).filter(|(_, k)| *k).map(|(t, _)| t.clone());
+    if keep < ordered.len() { cut.assemble(selected.chain([note(keep)])) } else { plain.assemble(selected) }
+}
 
+/// How many of `total` results (by rank) a log keeps: at most the results limit less one
+/// (the truncation note), then the most that fit the byte limit (`size` of a log keeping that
+/// many), by bisection.
+fn limit(total: usize, opts: &Options, size: impl Fn(usize) -> usize) -> usize {
+    let limits = opts.limits;
+    let max_results = limits.sarif_results.max(1);
+    let keep = if total > max_results { max_results - 1 } else { total };
+    if size(keep) <= limits.sarif_bytes {
+        return keep;
+    }
+    let (mut lo, mut hi) = (0usize, keep);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if size(mid) <= limits.sarif_bytes { lo = mid } else { hi = mid - 1 }
+    }
+    lo
+}
+
+/// [`render_sarif`] serializing the whole log for each size tried.
+fn render_whole(
+    ordered: &[&Diagnostic],
+    by_rank: &[usize],
+    sources: &SourceResolver,
+    uris: &Uris,
+    opts: &Options,
+) -> String {
     let render = |keep: usize| -> String {
         let mut kept = vec![false; ordered.len()];
         for &i in by_rank.iter().take(keep) {
             kept[i] = true;
         }
-        // Built for each rendering rather than kept and cloned: a SARIF result in memory is
-        // several times its text, and a report may hold tens of thousands.
         let mut selected: Vec<sarif::Result> =
-            ordered.iter().zip(&kept).filter(|(_, k)| **k).map(|(d, _)| result(d, sources, &uris)).collect();
+            ordered.iter().zip(&kept).filter(|(_, k)| **k).map(|(d, _)| result(d, sources, uris)).collect();
         if keep < ordered.len() {
             let first_omitted = by_rank.get(keep).map_or(ordered[0], |&i| ordered[i]);
-            selected.push(truncation_note(ordered.len() - keep, first_omitted, &uris));
+            selected.push(truncation_note(ordered.len() - keep, first_omitted, uris));
         }
-        log(selected, keep < ordered.len(), &uris, opts)
+        log(selected, keep < ordered.len(), uris, opts)
     };
+    render(limit(ordered.len(), opts, |keep| render(keep).len()))
+}
 
-    let limits = opts.limits;
-    let max_results = limits.sarif_results.max(1);
-    let mut keep = if ordered.len() > max_results { max_results - 1 } else { ordered.len() };
-    let mut out = render(keep);
-    if out.len() > limits.sarif_bytes {
-        // The most results that fit, by bisection (each rendering is linear in the results).
-        let (mut lo, mut hi) = (0usize, keep);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if render(mid).len() <= limits.sarif_bytes { lo = mid } else { hi = mid - 1 }
-        }
-        keep = lo;
-        out = render(keep);
+/// The log around its results: the text before the first result and after the last, and the
+/// indentation of a result. Found by serializing the log with one marker result.
+struct Frame {
+    before: String,
+    after: String,
+    indent: String,
+}
+
+/// The marker result's rule id: no rule has a control character in its id.
+const MARKER: &str = "\u{1}driftlint-frame";
+
+impl Frame {
+    fn new(truncated: bool, uris: &Uris, opts: &Options) -> Option<Frame> {
+        let marker =
+            sarif::Result::builder().rule_id(MARKER).message(sarif::Message::builder().text("").build()).build();
+        let doc = log(vec![marker.clone()], truncated, uris, opts);
+        // The marker's keys are one level (two spaces) deeper than the marker itself.
+        let key = format!("\"ruleId\": {}", serde_json::to_string(MARKER).ok()?);
+        let at = doc.find(&key)?;
+        let line = doc[..at].rfind('\n')? + 1;
+        let indent = " ".repeat(doc[line..at].len().checked_sub(2)?);
+        let text = reindent(&serde_json::to_string_pretty(&marker).ok()?, &indent);
+        let pos = doc.find(&text)?;
+        Some(Frame { before: doc[..pos].to_string(), after: doc[pos + text.len()..].to_string(), indent })
     }
-    out
+
+    /// A result as the log holds it.
+    fn element(&self, result: &sarif::Result) -> String {
+        reindent(&serde_json::to_string_pretty(result).unwrap_or_default(), &self.indent)
+    }
+
+    /// The length of a log holding `count` elements of `len` bytes in all.
+    fn size(&self, len: usize, count: usize) -> usize {
+        self.before.len() + len + count.saturating_sub(1) * (2 + self.indent.len()) + self.after.len()
+    }
+
+    fn assemble(&self, elements: impl Iterator<Item = String>) -> String {
+        let mut out = self.before.clone();
+        for (i, e) in elements.enumerate() {
+            if i > 0 {
+                out.push_str(",\n");
+                out.push_str(&self.indent);
+            }
+            out.push_str(&e);
+        }
+        out.push_str(&self.after);
+        out
+    }
+}
+
+/// A value serialized pretty at depth 0, as it reads nested at `indent`: serde_json's pretty
+/// printer puts every line break before an indentation proportional to the depth, and none
+/// inside strings (they are escaped).
+fn reindent(text: &str, indent: &str) -> String {
+    text.replace('\n', &format!("\n{indent}"))
 }
 
 fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options) -> String {
@@ -334,4 +432,104 @@ fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options
     let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Limits;
+
+    /// Findings with everything a result can carry: positions, secondary labels, help,
+    /// objects and fields, suppressions, and texts that need escaping.
+    fn findings(n: usize) -> (Vec<Diagnostic>, Vec<crate::input::Source>) {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"é\u{202e}\"\ndata:\n  a: b\n".to_string();
+        let sources: Vec<crate::input::Source> = (0..3)
+            .map(|i| crate::input::Source {
+                path: SourcePath::File(format!("dir {i}/m\"{i}.yaml").into()),
+                text: text.clone(),
+            })
+            .collect();
+        let diags = (0..n)
+            .map(|i| {
+                let path = sources[i % 3].path.clone();
+                let severity = [Severity::Error, Severity::Warning, Severity::Note][i % 3];
+                let mut d = Diagnostic::new(
+                    Rule::ALL[i % Rule::ALL.len()],
+                    severity,
+                    path.clone(),
+                    Some(i % 40..i % 40 + 5),
+                    format!("finding {i}: \"quoted\"\nsecond line\t\u{1}"),
+                );
+                if i % 2 == 0 {
+                    d = d.with_secondary(path, Some(10..12), format!("see {i}")).with_help(format!("help {i}"));
+                }
+                if i % 5 == 0 {
+                    d = d.with_object(format!("v1_ConfigMap_n{i}"), Some("/data/a".to_string()));
+                }
+                if i % 7 == 0 {
+                    d.suppressed = Some(format!("reason {i}"));
+                }
+                d
+            })
+            .collect();
+        (diags, sources)
+    }
+
+    #[test]
+    fn the_spliced_log_is_the_whole_log() {
+        let (diags, texts) = findings(60);
+        let sources = SourceResolver::from_sources(&texts);
+        let fixed = render_sarif(&[], &sources, &Options::default()).len();
+        let limits = [
+            Limits::default(),
+            Limits { sarif_results: 7, ..Limits::default() },
+            Limits { sarif_results: 1, ..Limits::default() },
+            Limits { sarif_bytes: fixed + 9_000, ..Limits::default() },
+            Limits { sarif_bytes: fixed + 100, ..Limits::default() },
+            Limits { sarif_bytes: 0, ..Limits::default() },
+        ];
+        for n in [1, 2, 3, 60] {
+            for limits in limits {
+                let opts = Options { limits, ..Options::default() };
+                let uris = Uris::new(&opts);
+                let ordered = sorted(&diags[..n]);
+                let mut by_rank: Vec<usize> = (0..ordered.len()).collect();
+                by_rank.sort_by_key(|&i| rank_key(ordered[i]));
+                let whole = render_whole(&ordered, &by_rank, &sources, &uris, &opts);
+                let spliced = render_sarif(&diags[..n], &sources, &opts);
+                assert_eq!(spliced, whole, "{n} findings, {limits:?}");
+                serde_json::from_str::<serde_json::Value>(&spliced).expect("valid JSON");
+            }
+        }
+    }
+
+    #[test]
+    fn the_byte_limit_cuts_where_the_whole_log_would() {
+        // Limits swept finely across the sizes of logs keeping 0..=12 results: a size computed
+        // a byte off moves some cut.
+        let (diags, texts) = findings(12);
+        let sources = SourceResolver::from_sources(&texts);
+        let full = render_sarif(&diags, &sources, &Options::default()).len();
+        let fixed = render_sarif(&[], &sources, &Options::default()).len();
+        for bytes in (fixed..full + 40).step_by(29) {
+            let opts = Options { limits: Limits { sarif_bytes: bytes, ..Limits::default() }, ..Options::default() };
+            let uris = Uris::new(&opts);
+            let ordered = sorted(&diags);
+            let mut by_rank: Vec<usize> = (0..ordered.len()).collect();
+            by_rank.sort_by_key(|&i| rank_key(ordered[i]));
+            let whole = render_whole(&ordered, &by_rank, &sources, &uris, &opts);
+            assert_eq!(render_sarif(&diags, &sources, &opts), whole, "limit {bytes}");
+        }
+    }
+
+    #[test]
+    fn the_frame_is_found() {
+        let opts = Options::default();
+        let uris = Uris::new(&opts);
+        for truncated in [false, true] {
+            let frame = Frame::new(truncated, &uris, &opts).expect("the marker is in the log");
+            assert!(frame.before.ends_with(&format!("\"results\": [\n{}", frame.indent)), "{}", frame.before);
+            assert!(frame.after.starts_with(&format!("\n{}]", &frame.indent[2..])), "{}", frame.after);
+        }
+    }
 }
