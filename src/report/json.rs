@@ -71,6 +71,20 @@ fn span(label: &Label, sources: &SourceResolver) -> Span {
 
 /// The JSON document for `diags`, pretty-printed, in report order.
 pub fn render_json(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> String {
+    let mut out = Vec::new();
+    // Writing plain structs of strings and numbers into memory cannot fail.
+    let _ = write_json(&mut out, diags, sources, opts);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`render_json`] written to `out` as it is serialized (a report of tens of thousands of
+/// findings is tens of megabytes).
+pub fn write_json(
+    out: &mut dyn std::io::Write,
+    diags: &[Diagnostic],
+    sources: &SourceResolver,
+    opts: &Options,
+) -> std::io::Result<()> {
     let diagnostics = sorted(diags)
         .into_iter()
         .map(|d| Item {
@@ -95,8 +109,6 @@ pub fn render_json(diags: &[Diagnostic], sources: &SourceResolver, opts: &Option
         summary: Counts::of(diags),
         diagnostics,
     };
-    // Serialising plain structs of strings and numbers cannot fail.
-    let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &report)?;
+    out.write_all(b"\n")
 }

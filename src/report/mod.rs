@@ -257,12 +257,20 @@ pub fn write_outputs(
             Destination::Stdout => color_for(&std::io::stdout()),
             Destination::File(_) => false,
         };
-        if output.format == Format::Human && output.destination == Destination::Stdout {
-            // The default output, and the longest: written as it is rendered.
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let result = human::write_human(&mut |piece| out.write_all(piece.as_bytes()), diags, sources, opts.color)
-                .and_then(|()| out.flush());
-            result.map_err(|source| Error::Write { format: output.format, path: PathBuf::from("<stdout>"), source })?;
+        // The longest outputs are written as they are rendered, not held whole in memory.
+        let streamed: Option<Box<Writer>> = match output.format {
+            Format::Human => Some(Box::new(|out: &mut dyn Write| {
+                human::write_human(&mut |piece| out.write_all(piece.as_bytes()), diags, sources, opts.color)
+            })),
+            Format::Json => Some(Box::new(|out: &mut dyn Write| json::write_json(out, diags, sources, &opts))),
+            _ => None,
+        };
+        if let Some(write) = streamed {
+            let (path, result) = match &output.destination {
+                Destination::Stdout => (PathBuf::from("<stdout>"), stream(std::io::stdout().lock(), &*write)),
+                Destination::File(path) => (path.clone(), std::fs::File::create(path).and_then(|f| stream(f, &*write))),
+            };
+            result.map_err(|source| Error::Write { format: output.format, path, source })?;
             continue;
         }
         let text = render(output.format, diags, sources, &opts)?;
@@ -276,6 +284,16 @@ pub fn write_outputs(
         result.map_err(|source| Error::Write { format: output.format, path, source })?;
     }
     Ok(())
+}
+
+/// Writes one format's output into a destination.
+type Writer<'a> = dyn Fn(&mut dyn Write) -> std::io::Result<()> + 'a;
+
+/// Writes through a buffer into `out` what `write` writes, then flushes.
+fn stream(out: impl Write, write: &Writer) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(out);
+    write(&mut out)?;
+    out.flush()
 }
 
 /// 0 when no unsuppressed finding is at or above `fail_level`, 1 otherwise.
