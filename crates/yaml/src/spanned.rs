@@ -17,11 +17,11 @@
 //! * one-line plain scalars, `"…"` without `\` or `"` inside, `'…'` without `'` inside,
 //!   and the empty collections `{}` and `[]`.
 //!
-//! Where the general loader's spans are quirky, this module reproduces the quirk: a quoted
-//! scalar's or empty flow collection's span runs to the end of its line (saphyr's scanner skips
-//! the blanks and comment after the closing quote or bracket before it marks the end), a quoted key's span runs to its `:`, an
-//! empty value sits where the previous scalar ended, and an empty explicit document's root is
-//! the next `---`.
+//! Where the general loader's spans are quirky, this module reproduces the quirk: the span of
+//! a quoted scalar or an empty flow collection runs to the end of its line (saphyr's scanner
+//! skips the blanks and comment after the closing quote or bracket before it marks the end),
+//! a quoted key's span runs to its `:`, an empty value sits where the previous scalar ended,
+//! and an empty explicit document's root is the next `---`.
 
 use crate::error::Warning;
 use crate::load::{Document, Limits, Stream, dash_before, scalar_node};
