@@ -271,7 +271,7 @@ impl<'t, 'l> Loader<'t, 'l> {
         self.depth -= 1;
         let start = pairs[0].0.span.start;
         let end = pairs[pairs.len() - 1].1.span.end;
-        let entries = build_mapping(pairs, &mut self.warnings).ok()?;
+        let entries = if distinct_string_keys(&pairs) { pairs } else { build_mapping(pairs, &mut self.warnings).ok()? };
         Some(Node::new(NodeValue::Mapping(entries), start..end.max(start)))
     }
 
@@ -308,6 +308,23 @@ impl<'t, 'l> Loader<'t, 'l> {
             }
         }
     }
+}
+
+/// Whether every key is a string other than a merge key and no two are equal: then mapping
+/// assembly would keep the pairs as they are without a warning, and can be skipped (it
+/// builds a hash table of owned key strings, a large part of loading small manifests).
+fn distinct_string_keys(pairs: &[(Node, Node)]) -> bool {
+    fn key((k, _): &(Node, Node)) -> Option<&str> {
+        match &k.value {
+            NodeValue::String(s) if !(s == "<<" && k.style == Some(ScalarStyle::Plain)) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+    if pairs.len() <= 16 {
+        return pairs.iter().enumerate().all(|(i, p)| key(p).is_some_and(|k| pairs[..i].iter().all(|q| key(q) != Some(k))));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+    pairs.iter().all(|p| key(p).is_some_and(|k| seen.insert(k)))
 }
 
 /// A block sequence entry: `-` followed by a space or the end of the line.
