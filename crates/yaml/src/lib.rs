@@ -8,6 +8,8 @@
 //!
 //! * [`parse_stream`] → [`Stream`] of [`Document`]s (each with a root [`Node`], its byte
 //!   range and [`Warning`]s), stopping at the first [`Error`] but keeping earlier documents.
+//!   Plain block YAML is read by a line-based fast path that builds the identical stream
+//!   (spans included); everything else by the general loader on `saphyr-parser` events.
 //! * [`Node::pointer`] follows a JSON pointer; [`Node::to_json`] gives the `serde_json` value
 //!   Kubernetes would see (whole floats become integers).
 //! * [`parse_scalar`] is go-yaml v2's plain-scalar resolution table.

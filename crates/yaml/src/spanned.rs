@@ -229,7 +229,7 @@ impl<'t, 'l> Loader<'t, 'l> {
         loop {
             let text = self.line().text;
             let rest = off + 1 + text[off + 1..].len() - text[off + 1..].trim_start_matches(' ').len();
-            let item = match text[rest..].as_bytes().first() {
+            let item = match text.as_bytes().get(rest) {
                 None | Some(b'#') => self.nested(col, false)?,
                 _ if is_entry(&text[rest..]) => return None,
                 _ => self.block(rest, Some(col))?,
@@ -271,7 +271,8 @@ impl<'t, 'l> Loader<'t, 'l> {
         self.depth -= 1;
         let start = pairs[0].0.span.start;
         let end = pairs[pairs.len() - 1].1.span.end;
-        let entries = if distinct_string_keys(&pairs) { pairs } else { build_mapping(pairs, &mut self.warnings).ok()? };
+        let entries =
+            if distinct_string_keys(&pairs) { pairs } else { build_mapping(pairs, &mut self.warnings).ok()? };
         Some(Node::new(NodeValue::Mapping(entries), start..end.max(start)))
     }
 
@@ -287,8 +288,11 @@ impl<'t, 'l> Loader<'t, 'l> {
                 self.depth -= 1;
                 // Like a quoted scalar's, the closing bracket's span runs over a comment.
                 self.prev_end = line.end;
-                let value =
-                    if text.starts_with('{') { NodeValue::Mapping(Vec::new()) } else { NodeValue::Sequence(Vec::new()) };
+                let value = if text.starts_with('{') {
+                    NodeValue::Mapping(Vec::new())
+                } else {
+                    NodeValue::Sequence(Vec::new())
+                };
                 Some(Node::new(value, at..line.end))
             }
             q @ (b'"' | b'\'') => {
@@ -321,7 +325,10 @@ fn distinct_string_keys(pairs: &[(Node, Node)]) -> bool {
         }
     }
     if pairs.len() <= 16 {
-        return pairs.iter().enumerate().all(|(i, p)| key(p).is_some_and(|k| pairs[..i].iter().all(|q| key(q) != Some(k))));
+        return pairs
+            .iter()
+            .enumerate()
+            .all(|(i, p)| key(p).is_some_and(|k| pairs[..i].iter().all(|q| key(q) != Some(k))));
     }
     let mut seen = std::collections::HashSet::with_capacity(pairs.len());
     pairs.iter().all(|p| key(p).is_some_and(|k| seen.insert(k)))

@@ -40,16 +40,70 @@ fn agrees(text: &str, what: &str) -> bool {
     let both = parse_stream(text);
     assert!(same(&both, &general), "{what}: parse_stream differs from the general loader:\n{both:?}\n{general:?}");
     let Some(fast) = parse_stream_plain(text, &limits) else { return false };
-    assert!(same(&fast, &general), "{what}: fast path differs:\n--- text ---\n{text}\n--- fast ---\n{fast:?}\n--- general ---\n{general:?}");
+    assert!(
+        same(&fast, &general),
+        "{what}: fast path differs:\n--- text ---\n{text}\n--- fast ---\n{fast:?}\n--- general ---\n{general:?}"
+    );
     true
 }
 
 /// Lines that replace a line's value, or are inserted, by the mutations.
 const ODD: &[&str] = &[
-    "yes", "No", "~", "null", "0755", "0x1F", "1_000", "1e3", ".inf", "-.Inf", ".nan", "3.0", "18446744073709551615",
-    "2024-01-01", "12:30:00", "\"\"", "''", "\"a # b\"", "'it''s'", "\"esc\\n\"", "{}", "[]", "[ ]", "{a: 1}",
-    "[a, b]", "- x", "a: b", "a:b", "é ü", "日本", "---", "...", "<<", "&a x", "*a", "!t x", "!!str 1", "|", ">-",
-    "%x", "@x", "`x", "?", ":", "-", "x #c", "x#c", "'q' #c", "\"q\"  ", "'q'x", "\"unterminated", "k: ", "{}  ", "[] # c", "{} x",
+    "yes",
+    "No",
+    "~",
+    "null",
+    "0755",
+    "0x1F",
+    "1_000",
+    "1e3",
+    ".inf",
+    "-.Inf",
+    ".nan",
+    "3.0",
+    "18446744073709551615",
+    "2024-01-01",
+    "12:30:00",
+    "\"\"",
+    "''",
+    "\"a # b\"",
+    "'it''s'",
+    "\"esc\\n\"",
+    "{}",
+    "[]",
+    "[ ]",
+    "{a: 1}",
+    "[a, b]",
+    "- x",
+    "a: b",
+    "a:b",
+    "é ü",
+    "日本",
+    "---",
+    "...",
+    "<<",
+    "&a x",
+    "*a",
+    "!t x",
+    "!!str 1",
+    "|",
+    ">-",
+    "%x",
+    "@x",
+    "`x",
+    "?",
+    ":",
+    "-",
+    "x #c",
+    "x#c",
+    "'q' #c",
+    "\"q\"  ",
+    "'q'x",
+    "\"unterminated",
+    "k: ",
+    "{}  ",
+    "[] # c",
+    "{} x",
 ];
 
 /// Deterministic mutations of `text`.
