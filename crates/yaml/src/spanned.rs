@@ -15,7 +15,7 @@
 //!   handles null keys, duplicates and `<<` exactly as the general loader does);
 //! * block sequences, including the indentless form under a key and `- key: v` items;
 //! * one-line plain scalars, `"…"` without `\` or `"` inside, `'…'` without `'` inside,
-//!   and the empty collections `{}` and `[]`.
+//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`).
 //!
 //! Where the general loader's spans are quirky, this module reproduces the quirk: the span of
 //! a quoted scalar or an empty flow collection runs to the end of its line (saphyr's scanner
@@ -283,18 +283,14 @@ impl<'t, 'l> Loader<'t, 'l> {
         let text = &line.text[off..];
         let at = line.start + off;
         match text.as_bytes()[0] {
-            b'{' | b'[' if matches!(text.as_bytes().get(..2), Some(b"{}" | b"[]")) && comment_or_end(&text[2..]) => {
+            b'{' if text.as_bytes().get(1) == Some(&b'}') && comment_or_end(&text[2..]) => {
                 self.open()?;
                 self.depth -= 1;
                 // Like a quoted scalar's, the closing bracket's span runs over a comment.
                 self.prev_end = line.end;
-                let value = if text.starts_with('{') {
-                    NodeValue::Mapping(Vec::new())
-                } else {
-                    NodeValue::Sequence(Vec::new())
-                };
-                Some(Node::new(value, at..line.end))
+                Some(Node::new(NodeValue::Mapping(Vec::new()), at..line.end))
             }
+            b'[' => self.flow_sequence(off),
             q @ (b'"' | b'\'') => {
                 let (inner, close) = quoted(text, q)?;
                 if !comment_or_end(&text[close + 1..]) {
@@ -312,6 +308,66 @@ impl<'t, 'l> Loader<'t, 'l> {
             }
         }
     }
+}
+
+impl Loader<'_, '_> {
+    /// A one-line flow sequence of one-line scalars at byte `off` of the current line
+    /// (`[a, "b", 1]`, `[]`), optionally followed by a comment.
+    fn flow_sequence(&mut self, off: usize) -> Option<Node> {
+        self.open()?;
+        let line = self.line();
+        let text = &line.text[off..];
+        let b = text.as_bytes();
+        let mut items = Vec::new();
+        let mut i = 1;
+        if b.get(1) != Some(&b']') {
+            loop {
+                let start = i;
+                let (node, end) = match b.get(i)? {
+                    &q @ (b'"' | b'\'') => {
+                        let (inner, close) = quoted(&text[i..], q)?;
+                        // saphyr's span of a quoted scalar runs over the blanks after it.
+                        let end = skip_blanks(b, i + close + 1);
+                        let style = if q == b'"' { ScalarStyle::DoubleQuoted } else { ScalarStyle::SingleQuoted };
+                        (self.scalar(inner, style, line.start + off + start..line.start + off + end), end)
+                    }
+                    _ => {
+                        let len = b[i..].iter().position(|&c| matches!(c, b',' | b']'))?;
+                        let value = text[i..i + len].trim_end_matches(' ');
+                        if !plain_ok(value) || value.contains([':', '#', '[', ']', '{', '}']) {
+                            return None;
+                        }
+                        let span = line.start + off + start..line.start + off + start + value.len();
+                        (self.scalar(value, ScalarStyle::Plain, span), i + len)
+                    }
+                };
+                items.push(node);
+                match b.get(end)? {
+                    b',' => i = skip_blanks(b, end + 1),
+                    b']' => {
+                        i = end;
+                        break;
+                    }
+                    _ => return None,
+                }
+                if matches!(b.get(i), None | Some(b']' | b',')) {
+                    return None; // `[a, ]`, `[a,,b]`: left to the general loader.
+                }
+            }
+        }
+        if !comment_or_end(&text[i + 1..]) {
+            return None;
+        }
+        self.depth -= 1;
+        // Like a quoted scalar's, the closing bracket's span runs over a comment.
+        self.prev_end = line.end;
+        Some(Node::new(NodeValue::Sequence(items), line.start + off..line.end))
+    }
+}
+
+/// The index of the first non-blank byte of `b` from `i`.
+fn skip_blanks(b: &[u8], i: usize) -> usize {
+    i + b.get(i..).map_or(0, |r| r.iter().take_while(|&&c| c == b' ').count())
 }
 
 /// Whether every key is a string other than a merge key and no two are equal: then mapping

@@ -74,6 +74,17 @@ const ODD: &[&str] = &[
     "[ ]",
     "{a: 1}",
     "[a, b]",
+    "[a, 'b' ,\"c\"]",
+    "[ a , b ] # c",
+    "[a,]",
+    "[a b,c]",
+    "[1, .nan, ~]",
+    "[a: b]",
+    "[[a]]",
+    "[a",
+    "['a''b']",
+    "[\"a,b\"]x",
+    "[x,  'é']   ",
     "- x",
     "a: b",
     "a:b",
@@ -247,12 +258,12 @@ data:
 
 #[test]
 fn ordinary_manifests_take_the_fast_path() {
-    let plain = DEPLOYMENT.replace("args: [\"--port=8080\"]", "args: [ ]").replace("[ ]", "[]");
-    for text in [plain.as_str(), "a: 1\n", "---\n", "- x\n- y\n", "x\n", "# only a comment\n", ""] {
+    for text in [DEPLOYMENT, "a: [x, 'y', \"z\"]  # c\n", "a: 1\n", "---\n", "- x\n- y\n", "x\n", "# only a comment\n", ""] {
         assert!(agrees(text, text), "fast path refused {text:?}");
     }
-    // Flow collections with content, and the rest of YAML, go to the general loader.
-    assert!(!agrees(DEPLOYMENT, "flow sequence"));
+    // Flow mappings with content, block scalars and the rest of YAML go to the general loader.
+    assert!(!agrees("a: {b: 1}\n", "flow mapping"));
+    assert!(!agrees("a: |\n  text\n", "block scalar"));
 }
 
 #[test]
