@@ -320,6 +320,11 @@ impl Loader<'_, '_> {
         let b = text.as_bytes();
         let mut items = Vec::new();
         let mut i = 1;
+        if b.get(1) == Some(&b' ') {
+            // saphyr's token for `[ ` includes the blank, and the general loader then takes the
+            // sequence for a block one (its span starts at the first item): left to it.
+            return None;
+        }
         if b.get(1) != Some(&b']') {
             loop {
                 let start = i;

@@ -258,7 +258,17 @@ data:
 
 #[test]
 fn ordinary_manifests_take_the_fast_path() {
-    for text in [DEPLOYMENT, "a: [x, 'y', \"z\"]  # c\n", "a: 1\n", "---\n", "- x\n- y\n", "x\n", "# only a comment\n", ""] {
+    for text in [
+        DEPLOYMENT,
+        "a: [x, 'y', \"z\"]  # c\n",
+        "- ['b' , \"c\"  ]\n- [x ,y]\n",
+        "a: 1\n",
+        "---\n",
+        "- x\n- y\n",
+        "x\n",
+        "# only a comment\n",
+        "",
+    ] {
         assert!(agrees(text, text), "fast path refused {text:?}");
     }
     // Flow mappings with content, block scalars and the rest of YAML go to the general loader.
