@@ -339,7 +339,10 @@ impl Loader<'_, '_> {
                     _ => {
                         let len = b[i..].iter().position(|&c| matches!(c, b',' | b']'))?;
                         let value = text[i..i + len].trim_end_matches(' ');
-                        if !plain_ok(value) || value.contains([':', '#', '[', ']', '{', '}']) {
+                        // Flow context has more rules for `-`/`?` before a flow indicator
+                        // (saphyr: "plain scalar cannot start with '-' followed by ,[]{}").
+                        let indicator = value.ends_with(['-', '?']) || value.contains(" -") || value.contains(" ?");
+                        if !plain_ok(value) || indicator || value.contains([':', '#', '[', ']', '{', '}']) {
                             return None;
                         }
                         let span = line.start + off + start..line.start + off + start + value.len();

@@ -85,6 +85,9 @@ const ODD: &[&str] = &[
     "['a''b']",
     "[\"a,b\"]x",
     "[x,  'é']   ",
+    "[-- -]",
+    "[a, -]",
+    "[a?, b]",
     "- x",
     "a: b",
     "a:b",
@@ -274,6 +277,8 @@ fn ordinary_manifests_take_the_fast_path() {
     // Flow mappings with content, block scalars and the rest of YAML go to the general loader.
     assert!(!agrees("a: {b: 1}\n", "flow mapping"));
     assert!(!agrees("a: |\n  text\n", "block scalar"));
+    // Found by fuzzing: the general loader rejects `-` before `]` in a flow scalar.
+    assert!(!agrees("a:  \n  [-- -]", "dash before a flow indicator"));
 }
 
 #[test]
