@@ -2,9 +2,15 @@
 //! loader answers, the full loader must read the same text without error or warning into as
 //! many documents with exactly the same JSON values (key order and number forms included);
 //! `parse_simple_documents(text, n)` must agree with the first `n` of them.
+//!
+//! And the spanned fast path (`parse_stream_plain`, used inside `parse_stream`) against the
+//! general loader alone (`parse_stream_general`): whenever it answers, the same `Stream`
+//! (documents, ranges, spans, styles, raw texts, warnings; NaN compared by its `Debug` text).
 #![no_main]
 
-use driftlint_yaml::{parse_simple, parse_simple_documents, parse_stream};
+use driftlint_yaml::{
+    Limits, parse_simple, parse_simple_documents, parse_stream, parse_stream_general, parse_stream_plain,
+};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -20,6 +26,13 @@ fuzz_target!(|data: &[u8]| {
         }
         stream.documents.iter().map(|d| d.root.to_json()).collect::<Vec<Value>>()
     };
+    let limits = Limits::default();
+    if let Some(fast) = parse_stream_plain(text, &limits) {
+        let general = parse_stream_general(text, &limits);
+        if fast != general {
+            assert_eq!(format!("{fast:?}"), format!("{general:?}"), "spanned fast path differs");
+        }
+    }
     if let Some(fast) = parse_simple(text) {
         let full = full();
         // Compare as text too: `Value`'s equality ignores map order and 1 vs 1.0.

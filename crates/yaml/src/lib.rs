@@ -8,6 +8,8 @@
 //!
 //! * [`parse_stream`] → [`Stream`] of [`Document`]s (each with a root [`Node`], its byte
 //!   range and [`Warning`]s), stopping at the first [`Error`] but keeping earlier documents.
+//!   Plain block YAML is read by a line-based fast path that builds the identical stream
+//!   (spans included); everything else by the general loader on `saphyr-parser` events.
 //! * [`Node::pointer`] follows a JSON pointer; [`Node::to_json`] gives the `serde_json` value
 //!   Kubernetes would see (whole floats become integers).
 //! * [`parse_scalar`] is go-yaml v2's plain-scalar resolution table.
@@ -46,12 +48,13 @@ mod node;
 mod scalar;
 mod simple;
 mod sort;
+mod spanned;
 
 pub use emit::to_yaml_string;
 pub use error::{Error, ErrorKind, Warning};
 pub use gofmt::{format_g as format_float_g, format_json_float};
 pub use line_index::{LineColumn, LineIndex};
-pub use load::{Document, Limits, Stream, parse_stream, parse_stream_with};
+pub use load::{Document, Limits, Stream, parse_stream, parse_stream_general, parse_stream_plain, parse_stream_with};
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
 pub use simple::{parse_simple, parse_simple_documents};

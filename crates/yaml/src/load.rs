@@ -77,14 +77,49 @@ pub fn parse_stream(text: &str) -> Stream {
 }
 
 /// Loads every document of `text`. Never panics; see [`Stream`] for partial results.
+///
+/// Plain block YAML (what machines and most people write) is read by a line-based loader
+/// (`spanned`) that builds the same [`Stream`] without the general parser; anything outside
+/// its subset goes to the general loader.
 #[must_use]
 pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
-    let mut documents = Vec::new();
-    if text.len() > limits.max_bytes {
-        let message = format!("input is {} bytes, larger than the limit of {} bytes", text.len(), limits.max_bytes);
-        let error = located(text, ErrorKind::SizeLimit, message, limits.max_bytes, 0);
-        return Stream { documents, error: Some(error) };
+    if let Some(stream) = size_error(text, limits) {
+        return stream;
     }
+    crate::spanned::parse_plain(text, limits).unwrap_or_else(|| load_events(text, limits))
+}
+
+/// The general loader alone, bypassing the fast path; for tests and benchmarks that compare
+/// the two.
+#[doc(hidden)]
+#[must_use]
+pub fn parse_stream_general(text: &str, limits: &Limits) -> Stream {
+    size_error(text, limits).unwrap_or_else(|| load_events(text, limits))
+}
+
+/// The fast path alone: `None` when `text` is outside its subset; for tests and benchmarks.
+#[doc(hidden)]
+#[must_use]
+pub fn parse_stream_plain(text: &str, limits: &Limits) -> Option<Stream> {
+    match size_error(text, limits) {
+        Some(_) => None,
+        None => crate::spanned::parse_plain(text, limits),
+    }
+}
+
+/// The stream for a text above the size limit.
+fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
+    if text.len() <= limits.max_bytes {
+        return None;
+    }
+    let message = format!("input is {} bytes, larger than the limit of {} bytes", text.len(), limits.max_bytes);
+    let error = located(text, ErrorKind::SizeLimit, message, limits.max_bytes, 0);
+    Some(Stream { documents: Vec::new(), error: Some(error) })
+}
+
+/// Loads `text` from `saphyr-parser`'s events.
+fn load_events(text: &str, limits: &Limits) -> Stream {
+    let mut documents = Vec::new();
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
     // becomes an error at the end of what was read (the documents before it are kept).
     let run =
@@ -316,7 +351,7 @@ impl<'a> Loader<'a> {
             frame.start..range.end
         } else {
             let start = match (&value, first) {
-                (NodeValue::Sequence(_), Some(first)) => self.dash_before(first),
+                (NodeValue::Sequence(_), Some(first)) => dash_before(self.text, first),
                 (_, Some(first)) => frame.start.min(first),
                 _ => frame.start,
             };
@@ -325,16 +360,6 @@ impl<'a> Loader<'a> {
         let mut node = Node::new(value, span);
         node.tag = frame.tag;
         self.complete(node, frame.anchor, frame.height, frame.nodes)
-    }
-
-    /// The `-` of a block sequence's first entry, found by walking back over blanks.
-    fn dash_before(&self, first: usize) -> usize {
-        let bytes = self.text.as_bytes();
-        let mut i = first.min(bytes.len());
-        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
-            i -= 1;
-        }
-        if i > 0 && bytes[i - 1] == b'-' { i - 1 } else { first }
     }
 
     fn scalar(
@@ -383,26 +408,8 @@ impl<'a> Loader<'a> {
             (None, ScalarStyle::Plain) => parse_scalar(&value),
             _ => Scalar::String,
         };
-        let node_value = match resolved {
-            Scalar::Null => NodeValue::Null,
-            Scalar::Bool(b) => NodeValue::Bool(b),
-            Scalar::Int(i) => NodeValue::Int(i),
-            Scalar::Uint(u) => NodeValue::Float(u as f64),
-            Scalar::Float(f) => {
-                if !f.is_finite() {
-                    self.warnings.push(Warning::NonFiniteFloat { span: range.clone() });
-                }
-                NodeValue::Float(f)
-            }
-            Scalar::Timestamp | Scalar::String => NodeValue::String(String::new()),
-        };
-        let mut node = Node::new(node_value, range);
-        node.style = Some(style);
+        let mut node = scalar_node(value, resolved, style, range, &mut self.warnings);
         node.tag = tag;
-        match &mut node.value {
-            NodeValue::String(s) => *s = value,
-            _ => node.raw = Some(value.into_boxed_str()),
-        }
         self.complete(node, anchor, 0, 1)
     }
 
@@ -480,6 +487,49 @@ impl<'a> Loader<'a> {
         }
         Ok(())
     }
+}
+
+/// The node of a scalar whose text (after unescaping) is `value` and whose resolution is
+/// `resolved`; records a [`Warning::NonFiniteFloat`] for `.nan`/`.inf`. The fast loader
+/// (`spanned`) builds its scalars here too, so both paths make the same nodes.
+pub(crate) fn scalar_node(
+    value: String,
+    resolved: Scalar,
+    style: ScalarStyle,
+    range: Range<usize>,
+    warnings: &mut Vec<Warning>,
+) -> Node {
+    let node_value = match resolved {
+        Scalar::Null => NodeValue::Null,
+        Scalar::Bool(b) => NodeValue::Bool(b),
+        Scalar::Int(i) => NodeValue::Int(i),
+        Scalar::Uint(u) => NodeValue::Float(u as f64),
+        Scalar::Float(f) => {
+            if !f.is_finite() {
+                warnings.push(Warning::NonFiniteFloat { span: range.clone() });
+            }
+            NodeValue::Float(f)
+        }
+        Scalar::Timestamp | Scalar::String => NodeValue::String(String::new()),
+    };
+    let mut node = Node::new(node_value, range);
+    node.style = Some(style);
+    match &mut node.value {
+        NodeValue::String(s) => *s = value,
+        _ => node.raw = Some(value.into_boxed_str()),
+    }
+    node
+}
+
+/// The `-` of a block sequence's first entry, found by walking back over blanks from the
+/// entry's start; the start itself when there is none. A block sequence's span starts there.
+pub(crate) fn dash_before(text: &str, first: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = first.min(bytes.len());
+    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    if i > 0 && bytes[i - 1] == b'-' { i - 1 } else { first }
 }
 
 fn short_tag(tag: &Tag) -> Box<str> {
