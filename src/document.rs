@@ -129,6 +129,20 @@ pub fn parse_sources(sources: &[Source], range: Range<usize>, opts: &Options) ->
             (docs, diags)
         })
         .collect();
+    join(parsed)
+}
+
+/// [`parse_sources`] on the calling thread, for every source of `sources`.
+pub fn parse_sources_here(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
+    let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
+    for (i, source) in sources.iter().enumerate() {
+        parse_source(i, source, opts, &mut documents, &mut diagnostics);
+    }
+    (documents, diagnostics)
+}
+
+/// The documents and diagnostics of each source, joined in source order.
+fn join(parsed: Vec<(Vec<Document>, Vec<Diagnostic>)>) -> (Vec<Document>, Vec<Diagnostic>) {
     let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
     for (mut docs, mut diags) in parsed {
         documents.append(&mut docs);

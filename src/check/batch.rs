@@ -1,15 +1,17 @@
 //! The batch loop of `check`: the inputs are parsed and checked a batch of files at a time,
 //! in input order, so that memory holds the texts and the findings but only a batch's trees.
 //!
-//! Two stages overlap: while one batch is parsed and compared (in parallel over its files and
-//! objects), the findings of the batch before are located and the other passes run over it
-//! (locating reads templates and origin files through one cache, so it runs on one thread).
+//! Two stages overlap: worker threads parse and compare whole batches (each batch on one
+//! thread: no synchronisation inside a batch), while the calling thread locates the findings of
+//! the batches in input order and runs the other passes over them (locating reads templates
+//! and origin files through one cache, so it runs on one thread).
 //! Each batch's documents index its own sources; the texts go back into the run's list once
 //! its findings are made. Everything a batch reports is appended in batch order, so the
 //! output does not depend on how the stages interleave.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
+use std::sync::{Condvar, Mutex};
 
 use super::locate::Files;
 use super::{CheckError, drift, suppress};
@@ -54,6 +56,12 @@ struct Staged {
 }
 
 /// Checks `sources` a batch (`batches`, in order, covering them) at a time.
+///
+/// With one worker, or one batch, each batch is staged then reported in turn (one batch is
+/// staged in parallel inside). Otherwise as many threads as rayon's pool has (`--jobs`) stage
+/// whole batches, each on its own thread, taking the next batch in input order, while this
+/// thread reports them in input order; at most one batch a worker, and one more, are staged
+/// ahead of the one being reported, so memory stays bounded.
 pub fn run(
     sources: &mut [Source],
     batches: Vec<Range<usize>>,
@@ -63,32 +71,128 @@ pub fn run(
     let Passes { compare, mut drift, schemas, mut policy, files, options, keep } = passes;
     let keep = &keep;
     let keep_objects = policy.is_some();
-    let mut pending: Option<Staged> = None;
-    let mut batches = batches.into_iter();
-    loop {
-        let next = batches.next().map(|range| {
-            let taken: Vec<Source> = sources[range.clone()].iter_mut().map(take).collect();
-            (range, taken)
-        });
-        let current = pending.take();
-        if next.is_none() && current.is_none() {
-            return Ok(());
+    let workers = rayon::current_num_threads();
+    let inputs: Vec<Input> =
+        batches.into_iter().map(|range| (range.clone(), sources[range].iter_mut().map(take).collect())).collect();
+    let mut report = |staged: Staged| -> Result<(), CheckError> {
+        let (range, texts) = report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)?;
+        for (slot, source) in sources[range].iter_mut().zip(texts) {
+            *slot = source;
         }
-        let (staged, reported) = rayon::join(
-            || next.map(|(range, taken)| stage(range, taken, compare, options, keep_objects)),
-            || {
-                current.map(|staged| {
-                    report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)
-                })
-            },
-        );
-        if let Some(reported) = reported {
-            let (range, texts) = reported?;
-            for (slot, source) in sources[range].iter_mut().zip(texts) {
-                *slot = source;
+        Ok(())
+    };
+    if workers <= 1 || inputs.len() <= 1 {
+        let parallel = workers > 1;
+        for (range, taken) in inputs {
+            report(stage(range, taken, compare, options, keep_objects, parallel))?;
+        }
+        return Ok(());
+    }
+    let count = inputs.len();
+    let inputs: Vec<Mutex<Option<Input>>> = inputs.into_iter().map(|input| Mutex::new(Some(input))).collect();
+    let gate = Gate::new(count, workers + 1);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Staged)>();
+    // The workers are tasks on rayon's pool (its threads, and their allocator arenas, exist
+    // already); this thread, outside the pool, reports.
+    rayon::in_place_scope(|scope| {
+        let (gate, inputs) = (&gate, &inputs);
+        for _ in 0..workers {
+            let tx = tx.clone();
+            scope.spawn(move |_| {
+                while let Some(i) = gate.next() {
+                    let Some((range, taken)) = inputs[i].lock().ok().and_then(|mut input| input.take()) else { return };
+                    if tx.send((i, stage(range, taken, compare, options, keep_objects, false))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut ahead: BTreeMap<usize, Staged> = BTreeMap::new();
+        let mut result = Ok(());
+        'batches: for expected in 0..count {
+            let staged = loop {
+                if let Some(staged) = ahead.remove(&expected) {
+                    break staged;
+                }
+                match rx.recv() {
+                    Ok((i, staged)) => {
+                        ahead.insert(i, staged);
+                    }
+                    // Every worker stopped before staging this batch: one panicked, and the
+                    // scope raises that panic when it ends.
+                    Err(_) => break 'batches,
+                }
+            };
+            result = report(staged);
+            if result.is_err() {
+                break;
             }
+            gate.reported();
         }
-        pending = staged;
+        gate.stop();
+        result
+    })
+}
+
+/// A batch's place in the run's sources, and its sources (moved out of the run's list).
+type Input = (Range<usize>, Vec<Source>);
+
+/// Which batch a worker stages next: the next in input order, once it is at most `window`
+/// batches ahead of the ones reported.
+struct Gate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+    count: usize,
+    window: usize,
+}
+
+struct GateState {
+    next: usize,
+    reported: usize,
+    stopped: bool,
+}
+
+impl Gate {
+    fn new(count: usize, window: usize) -> Gate {
+        Gate {
+            state: Mutex::new(GateState { next: 0, reported: 0, stopped: false }),
+            changed: Condvar::new(),
+            count,
+            window,
+        }
+    }
+
+    /// The batch to stage, waiting while the window is full; `None` when every batch is
+    /// taken or the run stopped.
+    fn next(&self) -> Option<usize> {
+        let mut state = self.state.lock().ok()?;
+        loop {
+            if state.stopped || state.next >= self.count {
+                return None;
+            }
+            if state.next < state.reported + self.window {
+                state.next += 1;
+                return Some(state.next - 1);
+            }
+            state = self.changed.wait(state).ok()?;
+        }
+    }
+
+    /// One more batch reported: the window moves.
+    fn reported(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.reported += 1;
+        }
+        self.changed.notify_all();
+    }
+
+    /// No more batches are staged (the run ended, or stopped at an error).
+    fn stop(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.stopped = true;
+        }
+        self.changed.notify_all();
     }
 }
 
@@ -98,17 +202,23 @@ fn take(source: &mut Source) -> Source {
 }
 
 /// Parses one batch and compares its objects (moved into the comparison unless the policy
-/// pass, `keep_objects`, reads them after).
+/// pass, `keep_objects`, reads them after); with `parallel`, over rayon's pool, else on the
+/// calling thread.
 fn stage(
     range: Range<usize>,
     sources: Vec<Source>,
     compare: &drift::Compare,
     options: &document::Options,
     keep_objects: bool,
+    parallel: bool,
 ) -> Staged {
-    let (documents, diagnostics) = document::parse_sources(&sources, 0..sources.len(), options);
+    let (documents, diagnostics) = if parallel {
+        document::parse_sources(&sources, 0..sources.len(), options)
+    } else {
+        document::parse_sources_here(&sources, options)
+    };
     let mut coll = Collection { sources, documents, diagnostics };
-    let comparison = compare.batch(&mut coll, !keep_objects);
+    let comparison = compare.batch(&mut coll, !keep_objects, parallel);
     Staged { range, coll, comparison }
 }
 

@@ -135,14 +135,14 @@ pub struct Compare<'e> {
 impl Compare<'_> {
     /// Compares the documents of `coll` (one batch of the run); `None` without a reference
     /// that compiled. With `take`, the objects move into the comparison (the documents keep
-    /// `null`): no later pass of the batch reads them.
-    pub fn batch(&self, coll: &mut Collection, take: bool) -> Option<Comparison> {
-        use rayon::prelude::*;
+    /// `null`): no later pass of the batch reads them. With `parallel`, the objects are
+    /// compared in parallel, else on the calling thread.
+    pub fn batch(&self, coll: &mut Collection, take: bool, parallel: bool) -> Option<Comparison> {
         let engine = self.engine?;
         let sources = &coll.sources;
         let crs: Vec<Cr> = coll
             .documents
-            .par_iter_mut()
+            .iter_mut()
             .map(|d| {
                 let object = if take { std::mem::take(&mut d.object) } else { d.object.clone() };
                 Cr {
@@ -152,7 +152,7 @@ impl Compare<'_> {
                 }
             })
             .collect();
-        Some(engine.compare_batch(crs, &self.index))
+        Some(engine.compare_batch(crs, &self.index, parallel))
     }
 }
 

@@ -338,9 +338,15 @@ impl<'a> Engine<'a> {
     /// result leaves them out (`reference_only` empty, not in `match_count`); the caller adds
     /// `index.reference_only(engine.metas())` once. With `lookupCR(s)` (see
     /// [`Engine::uses_lookups`]) a batch must hold every CR, as they must be visible at once.
+    /// Without `parallel` the batch is compared on the calling thread (batches are then what
+    /// runs in parallel).
     #[must_use]
-    pub fn compare_batch(&self, crs: Vec<Cr>, index: &ReferenceIndex) -> Comparison {
-        self.compare_all(crs, index, Vec::new())
+    pub fn compare_batch(&self, mut crs: Vec<Cr>, index: &ReferenceIndex, parallel: bool) -> Comparison {
+        if parallel || self.uses_lookups || self.options.parallelism == Parallelism::Exact {
+            return self.compare_all(crs, index, Vec::new());
+        }
+        let results = crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, index, None)).collect();
+        self.finish(crs, results, Vec::new())
     }
 
     /// [`Engine::compare`] for packed CRs (see [`super::packed`]): each CR is unpacked only
