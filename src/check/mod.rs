@@ -190,8 +190,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let index = match &engine {
         None => ReferenceIndex::default(),
         Some(_) => {
-            let holders: Vec<Source> =
-                sources.iter().filter(|s| drift::may_hold_reference_keys(&s.text)).cloned().collect();
+            let holders: Vec<Source> = holding(&sources, drift::may_hold_reference_keys);
             drift::reference_index(&document::parse_sources(&holders, 0..holders.len(), &options).0)
         }
     };
@@ -273,6 +272,13 @@ fn batches(sources: &[Source]) -> Vec<Range<usize>> {
     out
 }
 
+/// Copies of the sources whose text `may_hold` says may hold something the batches need first
+/// (texts scanned in parallel, kept in order).
+fn holding(sources: &[Source], may_hold: impl Fn(&str) -> bool + Sync) -> Vec<Source> {
+    use rayon::prelude::*;
+    sources.par_iter().filter(|s| may_hold(&s.text)).cloned().collect()
+}
+
 /// Whether the schema and Composition passes run: when schemas are known (configured, or
 /// definitions among the inputs), when a schema mode is set, or when there is no reference
 /// (then they are the check). A drift-only setup is not flooded with `schema-not-found`.
@@ -301,8 +307,7 @@ fn schema_setup(
     options: &document::Options,
     files: &mut locate::Files,
 ) -> Result<Schemas, CheckError> {
-    let holders: Vec<Source> =
-        sources.iter().filter(|s| s.text.contains("ResourceDefinition") || s.text.contains('\\')).cloned().collect();
+    let holders = holding(sources, |text| text.contains("ResourceDefinition") || text.contains('\\'));
     let definitions = document::collect(holders, options);
     let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, &definitions)?;
     // Schema files are shown like inputs when a finding points into them.
@@ -332,11 +337,17 @@ fn manifest_sources(
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
     if let Some(reference_dir) = reference_dir {
-        let mut dirs = HashMap::new();
-        sources.retain(|s| match &s.path {
-            SourcePath::File(p) => !resolved(p, &mut dirs).is_some_and(|p| p.starts_with(reference_dir)),
-            SourcePath::Stdin => true,
-        });
+        use rayon::prelude::*;
+        // One `lstat` a file: on the pool, each worker with its own directory cache.
+        let keep: Vec<bool> = sources
+            .par_iter()
+            .map_init(HashMap::new, |dirs, s| match &s.path {
+                SourcePath::File(p) => !resolved(p, dirs).is_some_and(|p| p.starts_with(reference_dir)),
+                SourcePath::Stdin => true,
+            })
+            .collect();
+        let mut keep = keep.into_iter();
+        sources.retain(|_| keep.next().unwrap_or(true));
     }
     // A walk of `.` yields `./app/x.yaml`; users read and write `app/x.yaml`.
     for s in &mut sources {

@@ -42,11 +42,16 @@ pub fn write_human(
     sources: &SourceResolver,
     color: bool,
 ) -> std::io::Result<()> {
+    use rayon::prelude::*;
     let renderer = if color { Renderer::styled() } else { Renderer::plain() };
-    for d in sorted(diags).into_iter().filter(|d| d.suppressed.is_none()) {
-        let report = [group(d, sources)];
-        sink(&renderer.render(&report))?;
-        sink("\n\n")?;
+    let shown: Vec<&Diagnostic> = sorted(diags).into_iter().filter(|d| d.suppressed.is_none()).collect();
+    // Snippets are rendered on the pool a chunk at a time and written in order.
+    for chunk in shown.chunks(256) {
+        let pieces: Vec<String> = chunk.par_iter().map(|d| renderer.render(&[group(d, sources)])).collect();
+        for piece in pieces {
+            sink(&piece)?;
+            sink("\n\n")?;
+        }
     }
     let mut out = String::new();
     for d in sorted(diags) {
