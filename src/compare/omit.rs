@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 
 use crate::reference::OmitPath;
 
-/// Applies `paths` to `obj` (a JSON object; anything else is left alone).
-pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
+/// Applies `paths` to `obj` (a JSON object; anything else is left alone). Returns whether
+/// anything was removed (`false`: `obj` is exactly as it was).
+pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) -> bool {
     // Go computes every target first (`findFieldPaths`), then removes.
     let mut targets: Vec<Cow<'_, [String]>> = Vec::with_capacity(paths.len());
     for p in paths {
@@ -29,17 +30,19 @@ pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
             }
         }
     }
-    let Value::Object(root) = obj else { return };
+    let Value::Object(root) = obj else { return false };
+    let mut changed = false;
     for t in &targets {
-        remove_nested(root, t);
+        changed |= remove_nested(root, t);
         // Deepest ancestor first. Go's loop reaches the root too, where kube-compare would
         // panic on an emptied object (§2.6); we leave the root in place.
         for len in (1..=t.len()).rev() {
             if matches!(lookup_map(root, &t[..len]), Some(Value::Object(m)) if m.is_empty()) {
-                remove_nested(root, &t[..len]);
+                changed |= remove_nested(root, &t[..len]);
             }
         }
     }
+    changed
 }
 
 /// kube-compare's `NestedField`: maps by key, lists by decimal index.
@@ -60,18 +63,19 @@ fn lookup_map<'a>(root: &'a Map<String, Value>, path: &[String]) -> Option<&'a V
     lookup(root.get(first)?, rest)
 }
 
-/// `unstructured.RemoveNestedField`: walks maps only and stops silently otherwise.
-fn remove_nested(root: &mut Map<String, Value>, path: &[String]) {
-    let Some((last, parents)) = path.split_last() else { return };
+/// `unstructured.RemoveNestedField`: walks maps only and stops silently otherwise. Returns
+/// whether a key was removed.
+fn remove_nested(root: &mut Map<String, Value>, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else { return false };
     let mut cur = root;
     for seg in parents {
         match cur.get_mut(seg) {
             Some(Value::Object(m)) => cur = m,
-            _ => return,
+            _ => return false,
         }
     }
     // shift_remove keeps the other keys' order (not visible in output, but stable).
-    cur.shift_remove(last);
+    cur.shift_remove(last).is_some()
 }
 
 #[cfg(test)]
@@ -87,11 +91,17 @@ mod tests {
     #[test]
     fn removes_and_cleans_up_empty_parents() {
         let mut o = json!({"kind": "X", "metadata": {"labels": {"x": "1"}}});
-        omit_fields(&mut o, &[p("metadata.labels.x", false)]);
+        assert!(omit_fields(&mut o, &[p("metadata.labels.x", false)]));
         assert_eq!(o, json!({"kind": "X"}));
+        // Nothing left to remove: reported unchanged.
+        assert!(!omit_fields(&mut o, &[p("metadata.labels.x", false)]));
         // Empty maps already on the path go too.
         let mut o = json!({"kind": "X", "metadata": {"name": "n", "annotations": {}}});
-        omit_fields(&mut o, &[p(r#"metadata.annotations."kubectl.kubernetes.io/last-applied-configuration""#, false)]);
+        // Only an empty map goes: still a change.
+        assert!(omit_fields(
+            &mut o,
+            &[p(r#"metadata.annotations."kubectl.kubernetes.io/last-applied-configuration""#, false)]
+        ));
         assert_eq!(o, json!({"kind": "X", "metadata": {"name": "n"}}));
     }
 
@@ -99,7 +109,7 @@ mod tests {
     fn lists_are_not_traversed() {
         let mut o = json!({"spec": {"list": [{"image": "live", "x-a": 2}]}});
         let before = o.clone();
-        omit_fields(&mut o, &[p("spec.list.0.image", false), p(r#"spec.list.0."x-""#, true)]);
+        assert!(!omit_fields(&mut o, &[p("spec.list.0.image", false), p(r#"spec.list.0."x-""#, true)]));
         assert_eq!(o, before);
     }
 

@@ -416,6 +416,10 @@ impl<'a> Engine<'a> {
         let mut compared: Vec<(usize, usize, Box<Outcome>)> = Vec::new();
         let mut tried = Vec::with_capacity(candidates.len());
         let mut errors: Vec<CompareError> = Vec::new();
+        // What the candidates share: the CR's texts, and its template value while omission
+        // leaves the CR unchanged and no template can change the value (§3.2's data).
+        let mut memo = compare::CrMemo::default();
+        let mut data: Option<GoValue> = None;
         for &ti in &candidates {
             let entry = &self.compiled.reference.templates[self.compiled.templates[ti].entry];
             let candidate = Candidate {
@@ -425,14 +429,32 @@ impl<'a> Engine<'a> {
                 per_field: &self.per_field[ti],
             };
             let seen: &[GoValue] = lookups.as_deref().map_or(&[], Vec::as_slice);
-            let render = |data: &Value| -> Result<String, RenderError> {
-                match self.compiled.render(ti, data, seen) {
+            let mutates = self.compiled.templates[ti].mutates_data;
+            let data = &mut data;
+            let render = |cr: &Value, unchanged: bool| -> Result<String, RenderError> {
+                if !unchanged || mutates {
+                    *data = None;
+                }
+                let rendered = if mutates {
+                    self.compiled.render(ti, cr, seen)
+                } else {
+                    self.compiled.render_value(ti, data.get_or_insert_with(|| GoValue::from_json(cr)), seen)
+                };
+                match rendered {
                     Ok(r) => Ok(r.text),
                     Err(e) if e.kind == driftlint_gotmpl::ErrorKind::DoNotMatch => Err(RenderError::DoNotMatch),
                     Err(e) => Err(RenderError::Failed(format!("failed to constuct template: {e}"))),
                 }
             };
-            let verdict = compare::compare_one(&mut cr.object, render, &candidate, &matched_overrides, seen, &options);
+            let verdict = compare::compare_one_memo(
+                &mut cr.object,
+                render,
+                &candidate,
+                &matched_overrides,
+                seen,
+                &options,
+                &mut memo,
+            );
             if let Some(l) = lookups.as_deref_mut() {
                 // The CR was omitted in place: later lookups see it that way (§10 #9).
                 l[ci] = GoValue::from_json(&cr.object);

@@ -130,6 +130,14 @@ impl TemplateSet {
         &self.trees[self.main].1
     }
 
+    /// Whether an execution may change the data it is given: some template of the set (the
+    /// main one, a `define`d one or a function file's) names a function that mutates a map
+    /// in place (`set`, `unset`, `merge`…). When it is `false`, one data value can be
+    /// executed against any number of times, by any number of such sets, and stays as it was.
+    pub fn may_mutate_data(&self) -> bool {
+        self.trees.iter().any(|(_, root)| node::calls_any(root, &funcs::dicts::MUTATING))
+    }
+
     /// The name of the source file with index `file` (see [`Span::file`]).
     pub fn file_name(&self, file: u32) -> &str {
         self.files.get(file as usize).map_or("", String::as_str)
