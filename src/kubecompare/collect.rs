@@ -94,7 +94,8 @@ fn aggregate(errs: &[String]) -> String {
 enum Visit {
     Stdin,
     Url(String),
-    File(String),
+    /// A path, and whether a directory listing reported it as a regular file (not a symlink).
+    File(String, bool),
 }
 
 /// Collects the CRs named by `-f` values (already split at commas), with `-R` as `recursive`.
@@ -144,19 +145,19 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
                 Ok(text) => reader.read_stream(&text, &url),
                 Err(e) => reader.errors.push(e),
             },
-            Visit::File(path) => {
+            Visit::File(path, listed) => {
                 // A run of files is read and decoded in parallel, a batch at a time (the
                 // texts of one batch at most exist at once); the events are then taken in
                 // visit order, so the result does not depend on thread timing.
-                let mut batch = vec![path];
+                let mut batch = vec![(path, listed)];
                 while batch.len() < FILE_BATCH
-                    && let Some(Visit::File(_)) = visits.peek()
+                    && let Some(Visit::File(..)) = visits.peek()
                 {
-                    if let Some(Visit::File(p)) = visits.next() {
-                        batch.push(p);
+                    if let Some(Visit::File(p, l)) = visits.next() {
+                        batch.push((p, l));
                     }
                 }
-                let decoded: Vec<Vec<Event>> = batch.par_iter().map(|p| decode_file(p)).collect();
+                let decoded: Vec<Vec<Event>> = batch.par_iter().map(|(p, l)| decode_file(p, *l)).collect();
                 for events in decoded {
                     reader.take(events);
                 }
@@ -170,9 +171,11 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
 /// of at most [`crate::input::MAX_FILE_BYTES`]; the packed CRs are kept anyway).
 const FILE_BATCH: usize = 512;
 
-/// The events of one file, or its read error.
-fn decode_file(path: &str) -> Vec<Event> {
-    match crate::input::read_bounded(Path::new(path), crate::input::MAX_FILE_BYTES) {
+/// The events of one file, or its read error. `listed`: a directory listing reported the
+/// path as a regular file.
+fn decode_file(path: &str, listed: bool) -> Vec<Event> {
+    let read = if listed { crate::input::read_listed_file } else { crate::input::read_bounded };
+    match read(Path::new(path), crate::input::MAX_FILE_BYTES) {
         Ok(bytes) => stream::decode_stream(&String::from_utf8_lossy(&bytes), path),
         Err(e) => vec![Event::Error(format!("open {path}: {}", io_text(&e)))],
     }
@@ -255,33 +258,58 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
 }
 
 /// `filepath.Walk` from `root`: lexical order, sub-directories only with `-R`, extension
-/// filter for everything but the root itself.
+/// filter for everything but the root itself. Symlinks are followed.
 fn walk(path: &Path, shown: &str, is_root: bool, recursive: bool, out: &mut Vec<Visit>) {
     let Ok(meta) = std::fs::metadata(path) else {
         return;
     };
-    if meta.is_dir() {
+    walk_typed(path, shown, meta.is_dir(), is_root, false, recursive, out);
+}
+
+/// [`walk`] once the type is known: `is_dir` after following symlinks, `listed_regular`
+/// when the directory listing reported a regular file (then no `stat` is needed).
+fn walk_typed(
+    path: &Path,
+    shown: &str,
+    is_dir: bool,
+    is_root: bool,
+    listed_regular: bool,
+    recursive: bool,
+    out: &mut Vec<Visit>,
+) {
+    if is_dir {
         if !is_root && !recursive {
             return;
         }
         let Ok(entries) = std::fs::read_dir(path) else {
             return;
         };
-        let mut names: Vec<String> =
-            entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        for n in names {
-            let child = match clean(shown).as_str() {
+        // The listing's own file types spare a `stat` per entry; only symlinks (and file
+        // systems that do not report types) need one, to follow them as before.
+        let mut names: Vec<(String, Option<std::fs::FileType>)> = entries
+            .filter_map(Result::ok)
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.file_type().ok()))
+            .collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        let prefix = clean(shown);
+        for (n, file_type) in names {
+            let child = match prefix.as_str() {
                 "." => n.clone(),
                 "/" => format!("/{n}"),
                 dir => format!("{dir}/{n}"),
             };
-            walk(&path.join(&n), &child, false, recursive, out);
+            let child_path = path.join(&n);
+            match file_type {
+                Some(t) if !t.is_symlink() => {
+                    walk_typed(&child_path, &child, t.is_dir(), false, t.is_file(), recursive, out);
+                }
+                _ => walk(&child_path, &child, false, recursive, out),
+            }
         }
         return;
     }
     if is_root || EXTENSIONS.iter().any(|e| ext(shown) == *e) {
-        out.push(Visit::File(shown.to_owned()));
+        out.push(Visit::File(shown.to_owned(), listed_regular));
     }
 }
 
