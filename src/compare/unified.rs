@@ -45,13 +45,13 @@ pub fn slug(s: &str) -> String {
 /// kube-compare's CR id (`apiVersion_kind_namespace_name`, or without the namespace).
 #[must_use]
 pub fn cr_id(cr: &serde_json::Value) -> String {
-    let s = |p: &str| cr.pointer(p).and_then(serde_json::Value::as_str).unwrap_or("");
-    let ns = s("/metadata/namespace");
-    if ns.is_empty() {
-        format!("{}_{}_{}", s("/apiVersion"), s("/kind"), s("/metadata/name"))
-    } else {
-        format!("{}_{}_{}_{}", s("/apiVersion"), s("/kind"), ns, s("/metadata/name"))
+    fn s(v: Option<&serde_json::Value>) -> &str {
+        v.and_then(serde_json::Value::as_str).unwrap_or("")
     }
+    let meta = cr.get("metadata");
+    let (api, kind) = (s(cr.get("apiVersion")), s(cr.get("kind")));
+    let (ns, name) = (s(meta.and_then(|m| m.get("namespace"))), s(meta.and_then(|m| m.get("name"))));
+    if ns.is_empty() { format!("{api}_{kind}_{name}") } else { format!("{api}_{kind}_{ns}_{name}") }
 }
 
 /// How the two sides are diffed.

@@ -436,12 +436,12 @@ impl<'a> Engine<'a> {
                     *data = None;
                 }
                 let rendered = if mutates {
-                    self.compiled.render(ti, cr, seen)
+                    self.compiled.render(ti, cr, seen).map(|r| r.text)
                 } else {
-                    self.compiled.render_value(ti, data.get_or_insert_with(|| GoValue::from_json(cr)), seen)
+                    self.compiled.render_text(ti, data.get_or_insert_with(|| GoValue::from_json(cr)), seen)
                 };
                 match rendered {
-                    Ok(r) => Ok(r.text),
+                    Ok(text) => Ok(text),
                     Err(e) if e.kind == driftlint_gotmpl::ErrorKind::DoNotMatch => Err(RenderError::DoNotMatch),
                     Err(e) => Err(RenderError::Failed(format!("failed to constuct template: {e}"))),
                 }

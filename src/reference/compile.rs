@@ -74,15 +74,15 @@ impl Compiled {
         t.set.execute(&Value::from_json(cr), &self.limits, crs)
     }
 
-    /// [`Compiled::render`] with the CR already converted to a template value (see
-    /// [`Value::from_json`]). Unless [`CompiledTemplate::mutates_data`], `cr` is left as it
-    /// was, so one conversion can serve several renders.
+    /// The text of [`Compiled::render`], with the CR already converted to a template value
+    /// (see [`Value::from_json`]). Unless [`CompiledTemplate::mutates_data`], `cr` is left as
+    /// it was, so one conversion can serve several renders.
     #[allow(clippy::result_large_err)]
-    pub fn render_value(&self, idx: usize, cr: &Value, crs: &[Value]) -> Result<Rendered, TmplError> {
+    pub fn render_text(&self, idx: usize, cr: &Value, crs: &[Value]) -> Result<String, TmplError> {
         let Some(t) = self.templates.get(idx) else {
             return Err(exec_error("", format!("no template with index {idx}")));
         };
-        t.set.execute(cr, &self.limits, crs)
+        t.set.execute_text(cr, &self.limits, crs)
     }
 
     /// The limits (and so the run's template budget) renders of this reference run under.

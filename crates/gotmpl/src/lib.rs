@@ -107,7 +107,14 @@ impl TemplateSet {
     /// Executes the main template with `data` as dot (and `$`).
     #[allow(clippy::result_large_err)]
     pub fn execute(&self, data: &Value, limits: &Limits, crs: &[Value]) -> Result<Rendered, Error> {
-        exec::execute(self, self.main, data, limits, crs)
+        exec::execute(self, self.main, data, limits, crs, true)
+    }
+
+    /// [`TemplateSet::execute`] for the text alone: no provenance is recorded (the returned
+    /// [`Rendered::provenance`] is empty). Same limits, budget and errors.
+    #[allow(clippy::result_large_err)]
+    pub fn execute_text(&self, data: &Value, limits: &Limits, crs: &[Value]) -> Result<String, Error> {
+        exec::execute(self, self.main, data, limits, crs, false).map(|r| r.text)
     }
 
     /// Executes the template currently defined under `name`, if any.
@@ -120,7 +127,7 @@ impl TemplateSet {
         crs: &[Value],
     ) -> Option<Result<Rendered, Error>> {
         let idx = self.lookup(name)?;
-        Some(exec::execute(self, idx, data, limits, crs))
+        Some(exec::execute(self, idx, data, limits, crs, true))
     }
 
     /// The top-level nodes of the main file's own tree (Go's `t.Tree.Root.Nodes`): without
