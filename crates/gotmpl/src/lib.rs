@@ -166,3 +166,58 @@ impl TemplateSet {
         (n, root)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(main: &str, functions: &str) -> TemplateSet {
+        TemplateSet::parse("main", main, &[("functions", functions)]).unwrap()
+    }
+
+    #[test]
+    fn mutating_functions_are_found_wherever_they_are_named() {
+        let pure =
+            ["{{ .a.b }}", "{{ range .l }}{{ toYaml . }}{{ end }}", "{{ $m := dict \"x\" 1 }}{{ get $m \"x\" }}"];
+        for main in pure {
+            assert!(!set(main, "").may_mutate_data(), "{main}");
+        }
+        let mutating = [
+            ("{{ set . \"a\" 1 }}", ""),
+            ("{{ if .a }}{{ else }}{{ $_ := unset .a \"b\" }}{{ end }}", ""),
+            ("{{ range .l }}{{ with (merge . (dict)) }}{{ end }}{{ end }}", ""),
+            ("{{ (mergeOverwrite (dict) .).a }}", ""),
+            ("{{ template \"t\" . }}", "{{ define \"t\" }}{{ mustMerge . (dict) }}{{ end }}"),
+            // Named in a function file only: still part of the set.
+            ("{{ .a }}", "{{ define \"u\" }}{{ mustMergeOverwrite . (dict) }}{{ end }}"),
+        ];
+        for (main, functions) in mutating {
+            assert!(set(main, functions).may_mutate_data(), "{main} {functions}");
+        }
+    }
+
+    #[test]
+    fn data_survives_a_non_mutating_execution_and_not_a_mutating_one() {
+        let json = serde_json::json!({"a": {"b": "x"}, "l": [1, 2]});
+        let limits = Limits::default();
+        let pure = set("{{ .a.b }}{{ range .l }}{{ . }}{{ end }}{{ toJson . }}", "");
+        let data = Value::from_json(&json);
+        let first = pure.execute_text(&data, &limits, &[]).unwrap();
+        assert_eq!(pure.execute_text(&data, &limits, &[]).unwrap(), first);
+        assert!(data.deep_equal(&Value::from_json(&json)));
+        let mutating = set("{{ $_ := set .a \"b\" \"y\" }}{{ .a.b }}", "");
+        assert!(mutating.may_mutate_data());
+        assert_eq!(mutating.execute_text(&data, &limits, &[]).unwrap(), "y");
+        assert!(!data.deep_equal(&Value::from_json(&json)), "set changed the shared data");
+    }
+
+    #[test]
+    fn text_only_execution_matches_the_full_one() {
+        let s = set("a: {{ .a.b }}\n{{ range .l }}- {{ . }}\n{{ end }}", "");
+        let data = Value::from_json(&serde_json::json!({"a": {"b": "x"}, "l": [1, 2]}));
+        let limits = Limits::default();
+        let full = s.execute(&data, &limits, &[]).unwrap();
+        assert!(!full.provenance.is_empty());
+        assert_eq!(s.execute_text(&data, &limits, &[]).unwrap(), full.text);
+    }
+}
