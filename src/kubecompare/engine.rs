@@ -429,13 +429,16 @@ impl<'a> Engine<'a> {
                 per_field: &self.per_field[ti],
             };
             let seen: &[GoValue] = lookups.as_deref().map_or(&[], Vec::as_slice);
-            let mutates = self.compiled.templates[ti].mutates_data;
+            let compiled = &self.compiled.templates[ti];
             let data = &mut data;
             let render = |cr: &Value, unchanged: bool| -> Result<String, RenderError> {
-                if !unchanged || mutates {
+                if !unchanged || compiled.mutates_data {
                     *data = None;
                 }
-                let rendered = if mutates {
+                let rendered = if let Some(reads) = &compiled.reads {
+                    // Only what the template can read of the CR is converted (its own copy).
+                    self.compiled.render_text(ti, &reads.project(cr), seen)
+                } else if compiled.mutates_data {
                     self.compiled.render(ti, cr, seen).map(|r| r.text)
                 } else {
                     self.compiled.render_text(ti, data.get_or_insert_with(|| GoValue::from_json(cr)), seen)

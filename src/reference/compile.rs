@@ -44,6 +44,8 @@ pub struct CompiledTemplate {
     /// An execution may change its data ([`TemplateSet::may_mutate_data`]): each render
     /// needs data of its own.
     pub mutates_data: bool,
+    /// What a render can read of the CR ([`TemplateSet::data_paths`]); `None`: all of it.
+    pub reads: Option<driftlint_gotmpl::DataPaths>,
 }
 
 /// Correlation fields that render to a non-empty string with an empty map (§3.6); `None`
@@ -172,7 +174,8 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
             continue;
         }
         let mutates_data = set.may_mutate_data();
-        templates.push(CompiledTemplate { entry: idx, set, metadata, fixed, mutates_data });
+        let reads = set.data_paths();
+        templates.push(CompiledTemplate { entry: idx, set, metadata, fixed, mutates_data, reads });
     }
     if !problems.is_empty() {
         return Err(LoadError::located(&reference.path, &reference.text, problems));

@@ -20,6 +20,7 @@ pub mod funcs;
 mod lex;
 pub mod node;
 mod parse;
+mod reads;
 pub mod strconv;
 pub mod value;
 
@@ -30,6 +31,7 @@ pub use error::{Error, ErrorKind};
 pub use funcs::regex::{GoRegex, compile_go_regex, compile_go_regex_cached};
 pub use funcs::{Ctx, Func, Limits, Param};
 pub use node::Span;
+pub use reads::DataPaths;
 pub use value::{FuncError, GoStr, IntKind, List, Map, Object, Type, Value};
 
 /// A parsed set of templates: immutable, `Send + Sync`, executed any number of times.
@@ -143,6 +145,12 @@ impl TemplateSet {
     /// executed against any number of times, by any number of such sets, and stays as it was.
     pub fn may_mutate_data(&self) -> bool {
         self.trees.iter().any(|(_, root)| node::calls_any(root, &funcs::dicts::MUTATING))
+    }
+
+    /// What an execution of the main template can read of its data (see [`DataPaths`]), or
+    /// `None` when it may read all of it.
+    pub fn data_paths(&self) -> Option<DataPaths> {
+        DataPaths::of(self.main_tree())
     }
 
     /// The name of the source file with index `file` (see [`Span::file`]).
