@@ -134,21 +134,30 @@ pub struct Packed {
 pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Packed, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
+    // The decoded batch not taken yet: it is taken while the next batch is decoded.
+    let mut pending: Vec<Vec<Event>> = Vec::new();
     let mut visits = visits.into_iter().peekable();
     while let Some(visit) = visits.next() {
         match visit {
-            Visit::Stdin => match io.read_stdin() {
-                Ok(text) => reader.read_stream(&text, "STDIN"),
-                Err(e) => reader.errors.push(format!("error parsing STDIN: {e}")),
-            },
-            Visit::Url(url) => match io.fetch_url(&url) {
-                Ok(text) => reader.read_stream(&text, &url),
-                Err(e) => reader.errors.push(e),
-            },
+            Visit::Stdin => {
+                reader.take_all(std::mem::take(&mut pending));
+                match io.read_stdin() {
+                    Ok(text) => reader.read_stream(&text, "STDIN"),
+                    Err(e) => reader.errors.push(format!("error parsing STDIN: {e}")),
+                }
+            }
+            Visit::Url(url) => {
+                reader.take_all(std::mem::take(&mut pending));
+                match io.fetch_url(&url) {
+                    Ok(text) => reader.read_stream(&text, &url),
+                    Err(e) => reader.errors.push(e),
+                }
+            }
             Visit::File(path, listed) => {
                 // A run of files is read and decoded in parallel, a batch at a time (the
-                // texts of one batch at most exist at once); the events are then taken in
-                // visit order, so the result does not depend on thread timing.
+                // texts of one batch at most exist at once); the events are taken in visit
+                // order, each batch's while the next one is decoded, so the result does not
+                // depend on thread timing.
                 let mut batch = vec![(path, listed)];
                 while batch.len() < FILE_BATCH
                     && let Some(Visit::File(..)) = visits.peek()
@@ -157,13 +166,16 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
                         batch.push((p, l));
                     }
                 }
-                let decoded: Vec<Vec<Event>> = batch.par_iter().map(|(p, l)| decode_file(p, *l)).collect();
-                for events in decoded {
-                    reader.take(events);
-                }
+                let previous = std::mem::take(&mut pending);
+                let (decoded, ()) = rayon::join(
+                    || batch.par_iter().map(|(p, l)| decode_file(p, *l)).collect::<Vec<Vec<Event>>>(),
+                    || reader.take_all(previous),
+                );
+                pending = decoded;
             }
         }
     }
+    reader.take_all(pending);
     reader.finish()
 }
 
@@ -356,6 +368,12 @@ struct Reader {
 impl Reader {
     fn read_stream(&mut self, text: &str, source: &str) {
         self.take(stream::decode_stream(text, source));
+    }
+
+    fn take_all(&mut self, batches: Vec<Vec<Event>>) {
+        for events in batches {
+            self.take(events);
+        }
     }
 
     fn take(&mut self, events: Vec<Event>) {
