@@ -256,7 +256,7 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
                     errs.push(format!("the path {p:?} does not exist"));
                 }
                 Err(e) => errs.push(format!("the path {p:?} cannot be accessed: {}", io_text(&e))),
-                Ok(_) => walk(Path::new(p), p, true, recursive, &mut visits),
+                Ok(_) => Walk { recursive, out: &mut visits, dirs: HashSet::new() }.path(Path::new(p), p, true),
             }
         }
         if visits.is_empty() && errs.is_empty() {
@@ -269,35 +269,42 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
     if errs.is_empty() { Ok(visits) } else { Err(CollectError::Builder(aggregate(&errs))) }
 }
 
-/// `filepath.Walk` from `root`: lexical order, sub-directories only with `-R`, extension
-/// filter for everything but the root itself. Symlinks are followed.
-fn walk(path: &Path, shown: &str, is_root: bool, recursive: bool, out: &mut Vec<Visit>) {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return;
-    };
-    walk_typed(path, shown, meta.is_dir(), is_root, false, recursive, out);
+/// `filepath.Walk` from one root: lexical order, sub-directories only with `-R`, extension
+/// filter for everything but the root itself. Symlinks are followed, but each directory is
+/// entered once per root: a repository's links cannot make the walk loop or multiply (two
+/// links to `..` would otherwise give exponentially many paths).
+struct Walk<'a> {
+    recursive: bool,
+    out: &'a mut Vec<Visit>,
+    /// Directories entered, by device and inode.
+    dirs: HashSet<(u64, u64)>,
 }
 
-/// [`walk`] once the type is known: `is_dir` after following symlinks, `listed_regular`
-/// when the directory listing reported a regular file (then no `stat` is needed).
-fn walk_typed(
-    path: &Path,
-    shown: &str,
-    is_dir: bool,
-    is_root: bool,
-    listed_regular: bool,
-    recursive: bool,
-    out: &mut Vec<Visit>,
-) {
-    if is_dir {
-        if !is_root && !recursive {
+impl Walk<'_> {
+    fn path(&mut self, path: &Path, shown: &str, is_root: bool) {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return;
+        };
+        self.typed(path, shown, meta.is_dir(), is_root, false);
+    }
+
+    /// Once the type is known: `is_dir` after following symlinks, `listed_regular` when the
+    /// directory listing reported a regular file (then no `stat` is needed).
+    fn typed(&mut self, path: &Path, shown: &str, is_dir: bool, is_root: bool, listed_regular: bool) {
+        if !is_dir {
+            if is_root || EXTENSIONS.iter().any(|e| ext(shown) == *e) {
+                self.out.push(Visit::File(shown.to_owned(), listed_regular));
+            }
+            return;
+        }
+        if (!is_root && !self.recursive) || !self.first_visit(path) {
             return;
         }
         let Ok(entries) = std::fs::read_dir(path) else {
             return;
         };
         // The listing's own file types spare a `stat` per entry; only symlinks (and file
-        // systems that do not report types) need one, to follow them as before.
+        // systems that do not report types) need one, to follow them.
         let mut names: Vec<(String, Option<std::fs::FileType>)> = entries
             .filter_map(Result::ok)
             .map(|e| (e.file_name().to_string_lossy().into_owned(), e.file_type().ok()))
@@ -312,16 +319,22 @@ fn walk_typed(
             };
             let child_path = path.join(&n);
             match file_type {
-                Some(t) if !t.is_symlink() => {
-                    walk_typed(&child_path, &child, t.is_dir(), false, t.is_file(), recursive, out);
-                }
-                _ => walk(&child_path, &child, false, recursive, out),
+                Some(t) if !t.is_symlink() => self.typed(&child_path, &child, t.is_dir(), false, t.is_file()),
+                _ => self.path(&child_path, &child, false),
             }
         }
-        return;
     }
-    if is_root || EXTENSIONS.iter().any(|e| ext(shown) == *e) {
-        out.push(Visit::File(shown.to_owned(), listed_regular));
+
+    /// Whether the directory at `path` has not been entered yet (and now counts as entered).
+    #[cfg(unix)]
+    fn first_visit(&mut self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).is_ok_and(|m| self.dirs.insert((m.dev(), m.ino())))
+    }
+
+    #[cfg(not(unix))]
+    fn first_visit(&mut self, _path: &Path) -> bool {
+        true
     }
 }
 

@@ -73,6 +73,22 @@ fn symlinks_are_followed_and_only_regular_files_read() {
     assert!(err.to_string().contains("pipe.yaml: not a regular file"), "{err}");
 }
 
+#[cfg(unix)]
+#[test]
+fn link_cycles_neither_loop_nor_multiply() {
+    use std::os::unix::fs::symlink;
+    let d = tree(&[("a/x.yaml", CM)]);
+    let root = d.path();
+    // Two links to the parent in every directory: 2^depth paths if links were walked blindly.
+    symlink("..", root.join("a/b")).unwrap();
+    symlink("..", root.join("a/c")).unwrap();
+    symlink(".", root.join("a/self")).unwrap();
+    let top = root.display().to_string();
+    let got = collect_crs(std::slice::from_ref(&top), true).unwrap();
+    assert_eq!(ids(&got), ["v1_ConfigMap_ns_a"]);
+    assert_eq!(got.crs[0].source, format!("{top}/a/x.yaml"));
+}
+
 #[test]
 fn lists_flatten_whatever_their_kind_and_first_id_wins() {
     let text = "kind: ConfigMap\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: x}\n  data: 1\n\
