@@ -63,7 +63,8 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
         return None;
     }
     let mut documents = Vec::new();
-    let mut lines: Vec<Line<'_>> = Vec::new();
+    // At most one entry a line: sized once instead of grown line by line.
+    let mut lines: Vec<Line<'_>> = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
     for raw in text.split('\n') {

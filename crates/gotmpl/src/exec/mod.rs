@@ -80,7 +80,9 @@ pub(crate) fn execute<'t>(
         tmpl: name,
         vars: vec![("$", data.clone())],
         depth: 0,
-        out: String::with_capacity(if provenance { 4096 } else { 1024 }),
+        // Text only: below glibc's large-chunk size (1 KiB with its header), which cannot
+        // come from the per-thread cache; most renders of a CR template fit.
+        out: String::with_capacity(if provenance { 4096 } else { 1000 }),
         prov: provenance.then(|| Vec::with_capacity(128)),
         limits,
         crs,
