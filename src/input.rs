@@ -10,8 +10,8 @@ mod bounded;
 use std::path::{Path, PathBuf};
 
 pub use bounded::{
-    MAX_FILE_BYTES, Refused, read_bounded, read_bounded_to_string, read_stdin_bounded, read_stdin_bounded_to_string,
-    utf8_message,
+    MAX_FILE_BYTES, Refused, read_bounded, read_bounded_to_string, read_listed_file, read_stdin_bounded,
+    read_stdin_bounded_to_string, utf8_message,
 };
 
 use crate::diagnostic::{Diagnostic, Rule};

@@ -149,16 +149,56 @@ pub fn compare_one(
     crs: &[driftlint_gotmpl::Value],
     options: &Options,
 ) -> Result<Verdict, CompareError> {
-    let name = slug(&cr_id(cr));
+    let render = |cr: &Value, _: bool| render(cr);
+    compare_one_memo(cr, render, candidate, overrides, crs, options, &mut CrMemo::default())
+}
+
+/// What one CR's candidates can share: the parts of a comparison that depend on the CR
+/// alone, valid while omission leaves the CR unchanged. One per CR, passed to each of its
+/// candidates in turn ([`compare_one_memo`]).
+#[derive(Debug, Default)]
+pub struct CrMemo {
+    /// A previous candidate ran with this memo.
+    seen: bool,
+    /// The CR's slug, while the CR is as it was when the slug was taken.
+    name: Option<String>,
+    /// The CR's LIVE text (when neither masking nor `managedFields` stripping applied),
+    /// while the CR is as it was when the text was written.
+    live_yaml: Option<String>,
+}
+
+/// [`compare_one`] for one of several candidates of the same CR, in order, with one `memo`
+/// for all of them. `render` is also told whether `cr` is unchanged since the previous
+/// candidate's render (so it may reuse what it derived from it); the results are those of
+/// [`compare_one`].
+pub fn compare_one_memo(
+    cr: &mut Value,
+    render: impl FnOnce(&Value, bool) -> Result<String, RenderError>,
+    candidate: &Candidate<'_>,
+    overrides: &[&UserOverride],
+    crs: &[driftlint_gotmpl::Value],
+    options: &Options,
+    memo: &mut CrMemo,
+) -> Result<Verdict, CompareError> {
+    // The slug is taken before this candidate's omission, as kube-compare does.
+    let name = memo.name.take().unwrap_or_else(|| slug(&cr_id(cr)));
     // 1. Omit on the CR, in place.
-    omit_fields(cr, candidate.omit);
+    let changed = omit_fields(cr, candidate.omit);
+    let unchanged = memo.seen && !changed;
+    memo.seen = true;
+    if changed {
+        memo.live_yaml = None;
+    } else {
+        memo.name = Some(name.clone());
+    }
     // 2. Render and post-process (§3.2).
-    let raw = match render(cr) {
+    let raw = match render(cr, unchanged) {
         Ok(raw) => raw,
         Err(RenderError::DoNotMatch) => return Ok(Verdict::DoNotMatch),
         Err(RenderError::Failed(e)) => return Err(CompareError::Render(e)),
     };
     let mut rendered = parse_rendered(candidate.id, &raw).map_err(|e| CompareError::Render(e.to_string()))?;
+    drop(raw);
     // 3. ignore-unspecified-fields: the template is a merge patch over the CR. evanphx only
     //    fails on invalid JSON, which two decoded objects cannot be.
     if candidate.ignore_unspecified_fields {
@@ -191,7 +231,8 @@ pub fn compare_one(
         mask_secrets(&mut m, &mut l);
         (driftlint_yaml::to_yaml_string(&m), driftlint_yaml::to_yaml_string(&l))
     } else {
-        (driftlint_yaml::to_yaml_string(&rendered), driftlint_yaml::to_yaml_string(cr))
+        let live_yaml = memo.live_yaml.get_or_insert_with(|| driftlint_yaml::to_yaml_string(cr)).clone();
+        (driftlint_yaml::to_yaml_string(&rendered), live_yaml)
     };
     let diff_output =
         diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;

@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 
 use crate::reference::OmitPath;
 
-/// Applies `paths` to `obj` (a JSON object; anything else is left alone).
-pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
+/// Applies `paths` to `obj` (a JSON object; anything else is left alone). Returns whether
+/// anything was removed (`false`: `obj` is exactly as it was).
+pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) -> bool {
     // Go computes every target first (`findFieldPaths`), then removes.
     let mut targets: Vec<Cow<'_, [String]>> = Vec::with_capacity(paths.len());
     for p in paths {
@@ -29,15 +30,34 @@ pub fn omit_fields(obj: &mut Value, paths: &[OmitPath]) {
             }
         }
     }
-    let Value::Object(root) = obj else { return };
+    let Value::Object(root) = obj else { return false };
+    let mut changed = false;
     for t in &targets {
-        remove_nested(root, t);
-        // Deepest ancestor first. Go's loop reaches the root too, where kube-compare would
-        // panic on an emptied object (§2.6); we leave the root in place.
-        for len in (1..=t.len()).rev() {
-            if matches!(lookup_map(root, &t[..len]), Some(Value::Object(m)) if m.is_empty()) {
-                remove_nested(root, &t[..len]);
+        changed |= remove_and_prune(root, t);
+    }
+    changed
+}
+
+/// Removes `path` from `map` (`unstructured.RemoveNestedField`: maps only, silently nothing
+/// otherwise), then, deepest first, every map on the path that is now empty — Go's loop
+/// over the ancestors, which also drops empty maps that were already there (a check through a
+/// list finds nothing it could remove, as removal walks maps only). Go's loop reaches the root
+/// too, where kube-compare would panic on an emptied object (§2.6); the root stays here.
+/// Returns whether anything was removed. Recursion follows nested maps, so it is bounded by
+/// the object's depth.
+fn remove_and_prune(map: &mut Map<String, Value>, path: &[String]) -> bool {
+    match path {
+        [] => false,
+        // shift_remove keeps the other keys' order (not visible in output, but stable).
+        [last] => map.shift_remove(last).is_some(),
+        [first, rest @ ..] => {
+            let Some(Value::Object(child)) = map.get_mut(first) else { return false };
+            let removed = remove_and_prune(child, rest);
+            if child.is_empty() {
+                map.shift_remove(first);
+                return true;
             }
+            removed
         }
     }
 }
@@ -55,25 +75,6 @@ pub(crate) fn lookup<'a>(obj: &'a Value, path: &[String]) -> Option<&'a Value> {
     Some(cur)
 }
 
-fn lookup_map<'a>(root: &'a Map<String, Value>, path: &[String]) -> Option<&'a Value> {
-    let (first, rest) = path.split_first()?;
-    lookup(root.get(first)?, rest)
-}
-
-/// `unstructured.RemoveNestedField`: walks maps only and stops silently otherwise.
-fn remove_nested(root: &mut Map<String, Value>, path: &[String]) {
-    let Some((last, parents)) = path.split_last() else { return };
-    let mut cur = root;
-    for seg in parents {
-        match cur.get_mut(seg) {
-            Some(Value::Object(m)) => cur = m,
-            _ => return,
-        }
-    }
-    // shift_remove keeps the other keys' order (not visible in output, but stable).
-    cur.shift_remove(last);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,11 +88,17 @@ mod tests {
     #[test]
     fn removes_and_cleans_up_empty_parents() {
         let mut o = json!({"kind": "X", "metadata": {"labels": {"x": "1"}}});
-        omit_fields(&mut o, &[p("metadata.labels.x", false)]);
+        assert!(omit_fields(&mut o, &[p("metadata.labels.x", false)]));
         assert_eq!(o, json!({"kind": "X"}));
+        // Nothing left to remove: reported unchanged.
+        assert!(!omit_fields(&mut o, &[p("metadata.labels.x", false)]));
         // Empty maps already on the path go too.
         let mut o = json!({"kind": "X", "metadata": {"name": "n", "annotations": {}}});
-        omit_fields(&mut o, &[p(r#"metadata.annotations."kubectl.kubernetes.io/last-applied-configuration""#, false)]);
+        // Only an empty map goes: still a change.
+        assert!(omit_fields(
+            &mut o,
+            &[p(r#"metadata.annotations."kubectl.kubernetes.io/last-applied-configuration""#, false)]
+        ));
         assert_eq!(o, json!({"kind": "X", "metadata": {"name": "n"}}));
     }
 
@@ -99,7 +106,7 @@ mod tests {
     fn lists_are_not_traversed() {
         let mut o = json!({"spec": {"list": [{"image": "live", "x-a": 2}]}});
         let before = o.clone();
-        omit_fields(&mut o, &[p("spec.list.0.image", false), p(r#"spec.list.0."x-""#, true)]);
+        assert!(!omit_fields(&mut o, &[p("spec.list.0.image", false), p(r#"spec.list.0."x-""#, true)]));
         assert_eq!(o, before);
     }
 
@@ -109,6 +116,58 @@ mod tests {
             json!({"metadata": {"annotations": {"a.io/x": "1", "a.io/y": "2", "b": "3"}, "name": "n"}, "status": {}});
         omit_fields(&mut o, &[p(r#"metadata.annotations."a.io/""#, true), p(".status", false)]);
         assert_eq!(o, json!({"metadata": {"annotations": {"b": "3"}, "name": "n"}}));
+    }
+
+    /// Go's removal loop as written: remove the target, then look each ancestor up again
+    /// (through lists too) and remove it when it is an empty map.
+    fn omit_as_go_does(obj: &mut Value, targets: &[Vec<String>]) {
+        fn remove_nested(root: &mut Map<String, Value>, path: &[String]) {
+            let Some((last, parents)) = path.split_last() else { return };
+            let mut cur = root;
+            for seg in parents {
+                match cur.get_mut(seg) {
+                    Some(Value::Object(m)) => cur = m,
+                    _ => return,
+                }
+            }
+            cur.shift_remove(last);
+        }
+        let Value::Object(root) = obj else { return };
+        for t in targets {
+            remove_nested(root, t);
+            for len in (1..=t.len()).rev() {
+                let found = root.get(&t[0]).and_then(|v| lookup(v, &t[1..len]));
+                if matches!(found, Some(Value::Object(m)) if m.is_empty()) {
+                    remove_nested(root, &t[..len]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pruning_equals_gos_loop() {
+        let objects = [
+            json!({"a": {"b": {"c": 1}, "d": {}}, "e": [{"f": {}}, {}], "g": "s"}),
+            json!({"a": {"b": {}}, "e": [{"f": {"x": 1}}]}),
+            json!({"a": {}, "g": {"h": {"i": {}}}}),
+            json!({"a": "text", "e": []}),
+        ];
+        let paths = ["a.b.c", "a.b", "a.d.x", "a", "e.0.f", "e.0.f.x", "g.h.i", "g.h.i.j", "g", "z.y"];
+        let mut cases = 0;
+        for o in &objects {
+            for p1 in paths {
+                for p2 in paths {
+                    let targets: Vec<Vec<String>> = [p1, p2].iter().map(|t| parse_path_to_key(t).unwrap()).collect();
+                    let (mut ours, mut go) = (o.clone(), o.clone());
+                    let changed = omit_fields(&mut ours, &[p(p1, false), p(p2, false)]);
+                    omit_as_go_does(&mut go, &targets);
+                    assert_eq!(ours, go, "{o} {p1} {p2}");
+                    assert_eq!(changed, ours != *o, "{o} {p1} {p2}");
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, objects.len() * paths.len() * paths.len());
     }
 
     #[test]

@@ -22,7 +22,9 @@ pub struct NotYaml {
 /// Turns a template's raw output into the rendered object (§3.2 steps 2–3). An empty
 /// document gives an empty object (Go's nil map).
 pub fn parse_rendered(template: &str, raw: &str) -> Result<Value, NotYaml> {
-    let text = raw.replace("<no value>", "");
+    // Most renders have no `<no value>`: no copy then.
+    let text: std::borrow::Cow<'_, str> =
+        if raw.contains("<no value>") { raw.replace("<no value>", "").into() } else { raw.into() };
     // Plain block YAML (most template output) is read by the fast loader, which answers only
     // when the full loader would give the same first document; everything else, and every
     // error text, comes from the full loader below.
@@ -36,7 +38,7 @@ pub fn parse_rendered(template: &str, raw: &str) -> Result<Value, NotYaml> {
             Some(_) => {}
         }
     }
-    let err = |detail: String| NotYaml { template: template.to_owned(), detail, raw: text.clone() };
+    let err = |detail: String| NotYaml { template: template.to_owned(), detail, raw: text.clone().into_owned() };
     let stream = driftlint_yaml::parse_stream(&text);
     // Only the first document counts; an error in a later one is ignored like Go does.
     let first = match (stream.documents.into_iter().next(), stream.error) {

@@ -17,29 +17,41 @@ use similar::{Algorithm, TextDiff};
 /// are ASCII).
 #[must_use]
 pub fn slug(s: &str) -> String {
-    let s =
-        s.trim().replace(['"', '\'', '\u{2019}'], "").replace(['\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}'], "-");
-    let s = s.replace('&', "and").replace('@', "at").to_lowercase();
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    // One pass over the characters: quotes dropped, dashes unified, `&`/`@` spelled out,
+    // lower-cased, everything else but `[a-z0-9_-]` made `-`, runs of `-` collapsed. (Case
+    // mapping per character equals the whole string's here: the only context rule, Greek
+    // final sigma, maps to non-ASCII either way.)
+    fn push(out: &mut String, c: char) {
         let c = if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' };
         if !(c == '-' && out.ends_with('-')) {
             out.push(c);
         }
     }
-    out.trim_matches(['-', '_']).to_owned()
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.trim().chars() {
+        match c {
+            '"' | '\'' | '\u{2019}' => {}
+            '\u{2012}'..='\u{2015}' => push(&mut out, '-'),
+            '&' => "and".chars().for_each(|c| push(&mut out, c)),
+            '@' => "at".chars().for_each(|c| push(&mut out, c)),
+            c if c.is_ascii() => push(&mut out, c.to_ascii_lowercase()),
+            c => c.to_lowercase().for_each(|c| push(&mut out, c)),
+        }
+    }
+    let trimmed = out.trim_matches(['-', '_']);
+    if trimmed.len() == out.len() { out } else { trimmed.to_owned() }
 }
 
 /// kube-compare's CR id (`apiVersion_kind_namespace_name`, or without the namespace).
 #[must_use]
 pub fn cr_id(cr: &serde_json::Value) -> String {
-    let s = |p: &str| cr.pointer(p).and_then(serde_json::Value::as_str).unwrap_or("");
-    let ns = s("/metadata/namespace");
-    if ns.is_empty() {
-        format!("{}_{}_{}", s("/apiVersion"), s("/kind"), s("/metadata/name"))
-    } else {
-        format!("{}_{}_{}_{}", s("/apiVersion"), s("/kind"), ns, s("/metadata/name"))
+    fn s(v: Option<&serde_json::Value>) -> &str {
+        v.and_then(serde_json::Value::as_str).unwrap_or("")
     }
+    let meta = cr.get("metadata");
+    let (api, kind) = (s(cr.get("apiVersion")), s(cr.get("kind")));
+    let (ns, name) = (s(meta.and_then(|m| m.get("namespace"))), s(meta.and_then(|m| m.get("name"))));
+    if ns.is_empty() { format!("{api}_{kind}_{name}") } else { format!("{api}_{kind}_{ns}_{name}") }
 }
 
 /// How the two sides are diffed.
@@ -232,6 +244,44 @@ mod tests {
         );
         assert_eq!(slug("v1_Namespace_openshift-storage"), "v1_namespace_openshift-storage");
         assert_eq!(slug("  _a&b@c--d_ "), "aandbatc-d");
+    }
+
+    /// The replace-and-map form of `slug`, step by step as gosimple/slug describes it.
+    fn slug_in_steps(s: &str) -> String {
+        let s = s
+            .trim()
+            .replace(['"', '\'', '\u{2019}'], "")
+            .replace(['\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}'], "-");
+        let s = s.replace('&', "and").replace('@', "at").to_lowercase();
+        let mut out = String::new();
+        for c in s.chars() {
+            let c = if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' };
+            if !(c == '-' && out.ends_with('-')) {
+                out.push(c);
+            }
+        }
+        out.trim_matches(['-', '_']).to_owned()
+    }
+
+    #[test]
+    fn slug_in_one_pass_equals_the_steps() {
+        let pieces = [
+            "v1", "_", "-", "--", "&", "@", "\"", "'", "\u{2019}", "\u{2013}", "\u{2015}", " ", "\t", "ÄB", "\u{212a}",
+            "\u{130}", "ΣΑΣ", "é", "x.y/z", "", "A", "9",
+        ];
+        let mut n = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(slug(&s), slug_in_steps(&s), "{s:?}");
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, pieces.len().pow(3));
+        // The Kelvin sign lower-cases to an ASCII `k`; the dotted capital I to `i` + a mark.
+        assert_eq!(slug("\u{212a}\u{130}x"), "ki-x");
     }
 
     #[test]

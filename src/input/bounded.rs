@@ -41,6 +41,17 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     // device can have effects of its own); the opened handle is checked again below, since the
     // path may have been swapped in between.
     check_type(&std::fs::metadata(path)?)?;
+    read_listed_file(path, limit)
+}
+
+/// [`read_bounded`] for a path that a directory listing has just reported as a regular file
+/// (not a symlink; `DirEntry::file_type`): the `stat` before opening is left out, as it would
+/// only repeat what the listing said. The opened handle is still checked, so a path swapped
+/// for something else in between is refused as [`read_bounded`] refuses it.
+///
+/// # Errors
+/// As [`read_bounded`].
+pub fn read_listed_file(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
     check_type(&meta)?;
@@ -174,6 +185,22 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
         assert!(matches!(refused(&e), Refused::TooLarge { limit: 3 }));
         assert_eq!(e.to_string(), "larger than the limit of 3 bytes (3 bytes)");
+    }
+
+    #[test]
+    fn listed_files_are_checked_once_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.yaml");
+        std::fs::write(&p, "abcd").unwrap();
+        assert_eq!(read_listed_file(&p, 4).unwrap(), b"abcd");
+        assert_eq!(read_listed_file(&p, 3).unwrap_err().kind(), io::ErrorKind::FileTooLarge);
+        // Whatever the listing said, a directory or a device is refused once opened.
+        assert_eq!(read_listed_file(dir.path(), 10).unwrap_err().kind(), io::ErrorKind::IsADirectory);
+        #[cfg(unix)]
+        {
+            let e = read_listed_file(Path::new("/dev/zero"), 10).unwrap_err();
+            assert!(e.to_string().contains("a character device"), "{e}");
+        }
     }
 
     #[test]

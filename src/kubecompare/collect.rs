@@ -94,7 +94,8 @@ fn aggregate(errs: &[String]) -> String {
 enum Visit {
     Stdin,
     Url(String),
-    File(String),
+    /// A path, and whether a directory listing reported it as a regular file (not a symlink).
+    File(String, bool),
 }
 
 /// Collects the CRs named by `-f` values (already split at commas), with `-R` as `recursive`.
@@ -133,36 +134,48 @@ pub struct Packed {
 pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Packed, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
+    // The decoded batch not taken yet: it is taken while the next batch is decoded.
+    let mut pending: Vec<Vec<Event>> = Vec::new();
     let mut visits = visits.into_iter().peekable();
     while let Some(visit) = visits.next() {
         match visit {
-            Visit::Stdin => match io.read_stdin() {
-                Ok(text) => reader.read_stream(&text, "STDIN"),
-                Err(e) => reader.errors.push(format!("error parsing STDIN: {e}")),
-            },
-            Visit::Url(url) => match io.fetch_url(&url) {
-                Ok(text) => reader.read_stream(&text, &url),
-                Err(e) => reader.errors.push(e),
-            },
-            Visit::File(path) => {
+            Visit::Stdin => {
+                reader.take_all(std::mem::take(&mut pending));
+                match io.read_stdin() {
+                    Ok(text) => reader.read_stream(&text, "STDIN"),
+                    Err(e) => reader.errors.push(format!("error parsing STDIN: {e}")),
+                }
+            }
+            Visit::Url(url) => {
+                reader.take_all(std::mem::take(&mut pending));
+                match io.fetch_url(&url) {
+                    Ok(text) => reader.read_stream(&text, &url),
+                    Err(e) => reader.errors.push(e),
+                }
+            }
+            Visit::File(path, listed) => {
                 // A run of files is read and decoded in parallel, a batch at a time (the
-                // texts of one batch at most exist at once); the events are then taken in
-                // visit order, so the result does not depend on thread timing.
-                let mut batch = vec![path];
+                // texts of one batch at most exist at once); the events are taken in visit
+                // order, each batch's while the next one is decoded, so the result does not
+                // depend on thread timing.
+                let mut batch = vec![(path, listed)];
                 while batch.len() < FILE_BATCH
-                    && let Some(Visit::File(_)) = visits.peek()
+                    && let Some(Visit::File(..)) = visits.peek()
                 {
-                    if let Some(Visit::File(p)) = visits.next() {
-                        batch.push(p);
+                    if let Some(Visit::File(p, l)) = visits.next() {
+                        batch.push((p, l));
                     }
                 }
-                let decoded: Vec<Vec<Event>> = batch.par_iter().map(|p| decode_file(p)).collect();
-                for events in decoded {
-                    reader.take(events);
-                }
+                let previous = std::mem::take(&mut pending);
+                let (decoded, ()) = rayon::join(
+                    || batch.par_iter().map(|(p, l)| decode_file(p, *l)).collect::<Vec<Vec<Event>>>(),
+                    || reader.take_all(previous),
+                );
+                pending = decoded;
             }
         }
     }
+    reader.take_all(pending);
     reader.finish()
 }
 
@@ -170,9 +183,11 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
 /// of at most [`crate::input::MAX_FILE_BYTES`]; the packed CRs are kept anyway).
 const FILE_BATCH: usize = 512;
 
-/// The events of one file, or its read error.
-fn decode_file(path: &str) -> Vec<Event> {
-    match crate::input::read_bounded(Path::new(path), crate::input::MAX_FILE_BYTES) {
+/// The events of one file, or its read error. `listed`: a directory listing reported the
+/// path as a regular file.
+fn decode_file(path: &str, listed: bool) -> Vec<Event> {
+    let read = if listed { crate::input::read_listed_file } else { crate::input::read_bounded };
+    match read(Path::new(path), crate::input::MAX_FILE_BYTES) {
         Ok(bytes) => stream::decode_stream(&String::from_utf8_lossy(&bytes), path),
         Err(e) => vec![Event::Error(format!("open {path}: {}", io_text(&e)))],
     }
@@ -241,7 +256,7 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
                     errs.push(format!("the path {p:?} does not exist"));
                 }
                 Err(e) => errs.push(format!("the path {p:?} cannot be accessed: {}", io_text(&e))),
-                Ok(_) => walk(Path::new(p), p, true, recursive, &mut visits),
+                Ok(_) => Walk { recursive, out: &mut visits, dirs: HashSet::new() }.path(Path::new(p), p, true),
             }
         }
         if visits.is_empty() && errs.is_empty() {
@@ -254,34 +269,72 @@ fn plan(inputs: &[String], recursive: bool) -> Result<Vec<Visit>, CollectError> 
     if errs.is_empty() { Ok(visits) } else { Err(CollectError::Builder(aggregate(&errs))) }
 }
 
-/// `filepath.Walk` from `root`: lexical order, sub-directories only with `-R`, extension
-/// filter for everything but the root itself.
-fn walk(path: &Path, shown: &str, is_root: bool, recursive: bool, out: &mut Vec<Visit>) {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return;
-    };
-    if meta.is_dir() {
-        if !is_root && !recursive {
+/// `filepath.Walk` from one root: lexical order, sub-directories only with `-R`, extension
+/// filter for everything but the root itself. Symlinks are followed, but each directory is
+/// entered once per root: a repository's links cannot make the walk loop or multiply (two
+/// links to `..` would otherwise give exponentially many paths).
+struct Walk<'a> {
+    recursive: bool,
+    out: &'a mut Vec<Visit>,
+    /// Directories entered, by device and inode.
+    dirs: HashSet<(u64, u64)>,
+}
+
+impl Walk<'_> {
+    fn path(&mut self, path: &Path, shown: &str, is_root: bool) {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return;
+        };
+        self.typed(path, shown, meta.is_dir(), is_root, false);
+    }
+
+    /// Once the type is known: `is_dir` after following symlinks, `listed_regular` when the
+    /// directory listing reported a regular file (then no `stat` is needed).
+    fn typed(&mut self, path: &Path, shown: &str, is_dir: bool, is_root: bool, listed_regular: bool) {
+        if !is_dir {
+            if is_root || EXTENSIONS.iter().any(|e| ext(shown) == *e) {
+                self.out.push(Visit::File(shown.to_owned(), listed_regular));
+            }
+            return;
+        }
+        if (!is_root && !self.recursive) || !self.first_visit(path) {
             return;
         }
         let Ok(entries) = std::fs::read_dir(path) else {
             return;
         };
-        let mut names: Vec<String> =
-            entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        for n in names {
-            let child = match clean(shown).as_str() {
+        // The listing's own file types spare a `stat` per entry; only symlinks (and file
+        // systems that do not report types) need one, to follow them.
+        let mut names: Vec<(String, Option<std::fs::FileType>)> = entries
+            .filter_map(Result::ok)
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.file_type().ok()))
+            .collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        let prefix = clean(shown);
+        for (n, file_type) in names {
+            let child = match prefix.as_str() {
                 "." => n.clone(),
                 "/" => format!("/{n}"),
                 dir => format!("{dir}/{n}"),
             };
-            walk(&path.join(&n), &child, false, recursive, out);
+            let child_path = path.join(&n);
+            match file_type {
+                Some(t) if !t.is_symlink() => self.typed(&child_path, &child, t.is_dir(), false, t.is_file()),
+                _ => self.path(&child_path, &child, false),
+            }
         }
-        return;
     }
-    if is_root || EXTENSIONS.iter().any(|e| ext(shown) == *e) {
-        out.push(Visit::File(shown.to_owned()));
+
+    /// Whether the directory at `path` has not been entered yet (and now counts as entered).
+    #[cfg(unix)]
+    fn first_visit(&mut self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).is_ok_and(|m| self.dirs.insert((m.dev(), m.ino())))
+    }
+
+    #[cfg(not(unix))]
+    fn first_visit(&mut self, _path: &Path) -> bool {
+        true
     }
 }
 
@@ -328,6 +381,12 @@ struct Reader {
 impl Reader {
     fn read_stream(&mut self, text: &str, source: &str) {
         self.take(stream::decode_stream(text, source));
+    }
+
+    fn take_all(&mut self, batches: Vec<Vec<Event>>) {
+        for events in batches {
+            self.take(events);
+        }
     }
 
     fn take(&mut self, events: Vec<Event>) {

@@ -45,6 +45,50 @@ fn walks_lexically_filters_extensions_and_recurses_only_with_r() {
     assert_eq!(ids(&txt), ["v1_Namespace_c"]);
 }
 
+#[cfg(unix)]
+#[test]
+fn symlinks_are_followed_and_only_regular_files_read() {
+    use std::os::unix::fs::symlink;
+    let d = tree(&[
+        ("real/a.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n"),
+        ("other/b.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n"),
+    ]);
+    let root = d.path();
+    // A link to a directory is walked (with -R), a link to a file read, a dangling link skipped.
+    symlink(root.join("other"), root.join("real/linked-dir")).unwrap();
+    symlink(root.join("other/b.yaml"), root.join("real/c.yaml")).unwrap();
+    symlink(root.join("missing.yaml"), root.join("real/dangling.yaml")).unwrap();
+    let real = root.join("real").display().to_string();
+    let got = collect_crs(std::slice::from_ref(&real), true).unwrap();
+    assert_eq!(ids(&got), ["v1_Namespace_a", "v1_Namespace_b"]);
+    let sources: Vec<&str> = got.crs.iter().map(|c| c.source.as_str()).collect();
+    assert_eq!(sources, [format!("{real}/a.yaml"), format!("{real}/c.yaml")]);
+    // Without -R the linked directory is not entered; the linked file is still read.
+    let flat = collect_crs(std::slice::from_ref(&real), false).unwrap();
+    assert_eq!(ids(&flat), ["v1_Namespace_a", "v1_Namespace_b"]);
+    // A FIFO in a walked directory is refused with an error, never opened blocking.
+    let made = std::process::Command::new("mkfifo").arg(root.join("real/pipe.yaml")).status().unwrap();
+    assert!(made.success());
+    let err = collect_crs(std::slice::from_ref(&real), true).unwrap_err();
+    assert!(err.to_string().contains("pipe.yaml: not a regular file"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn link_cycles_neither_loop_nor_multiply() {
+    use std::os::unix::fs::symlink;
+    let d = tree(&[("a/x.yaml", CM)]);
+    let root = d.path();
+    // Two links to the parent in every directory: 2^depth paths if links were walked blindly.
+    symlink("..", root.join("a/b")).unwrap();
+    symlink("..", root.join("a/c")).unwrap();
+    symlink(".", root.join("a/self")).unwrap();
+    let top = root.display().to_string();
+    let got = collect_crs(std::slice::from_ref(&top), true).unwrap();
+    assert_eq!(ids(&got), ["v1_ConfigMap_ns_a"]);
+    assert_eq!(got.crs[0].source, format!("{top}/a/x.yaml"));
+}
+
 #[test]
 fn lists_flatten_whatever_their_kind_and_first_id_wins() {
     let text = "kind: ConfigMap\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: x}\n  data: 1\n\

@@ -433,6 +433,10 @@ impl<'a> Engine<'a> {
         let mut compared: Vec<(usize, usize, Box<Outcome>)> = Vec::new();
         let mut tried = Vec::with_capacity(candidates.len());
         let mut errors: Vec<CompareError> = Vec::new();
+        // What the candidates share: the CR's texts, and its template value while omission
+        // leaves the CR unchanged and no template can change the value (§3.2's data).
+        let mut memo = compare::CrMemo::default();
+        let mut data: Option<GoValue> = None;
         for &ti in &candidates {
             let entry = &self.compiled.reference.templates[self.compiled.templates[ti].entry];
             let candidate = Candidate {
@@ -442,14 +446,35 @@ impl<'a> Engine<'a> {
                 per_field: &self.per_field[ti],
             };
             let seen: &[GoValue] = lookups.as_deref().map_or(&[], Vec::as_slice);
-            let render = |data: &Value| -> Result<String, RenderError> {
-                match self.compiled.render(ti, data, seen) {
-                    Ok(r) => Ok(r.text),
+            let compiled = &self.compiled.templates[ti];
+            let data = &mut data;
+            let render = |cr: &Value, unchanged: bool| -> Result<String, RenderError> {
+                if !unchanged || compiled.mutates_data {
+                    *data = None;
+                }
+                let rendered = if let Some(reads) = &compiled.reads {
+                    // Only what the template can read of the CR is converted (its own copy).
+                    self.compiled.render_text(ti, &reads.project(cr), seen)
+                } else if compiled.mutates_data {
+                    self.compiled.render(ti, cr, seen).map(|r| r.text)
+                } else {
+                    self.compiled.render_text(ti, data.get_or_insert_with(|| GoValue::from_json(cr)), seen)
+                };
+                match rendered {
+                    Ok(text) => Ok(text),
                     Err(e) if e.kind == driftlint_gotmpl::ErrorKind::DoNotMatch => Err(RenderError::DoNotMatch),
                     Err(e) => Err(RenderError::Failed(format!("failed to constuct template: {e}"))),
                 }
             };
-            let verdict = compare::compare_one(&mut cr.object, render, &candidate, &matched_overrides, seen, &options);
+            let verdict = compare::compare_one_memo(
+                &mut cr.object,
+                render,
+                &candidate,
+                &matched_overrides,
+                seen,
+                &options,
+                &mut memo,
+            );
             if let Some(l) = lookups.as_deref_mut() {
                 // The CR was omitted in place: later lookups see it that way (§10 #9).
                 l[ci] = GoValue::from_json(&cr.object);

@@ -255,7 +255,28 @@ const WORDS: [&str; 176] = [
     "ServiceAccount",
 ];
 
-static WORD_INDEX: std::sync::LazyLock<std::collections::HashMap<&'static str, usize>> =
+/// FNV-1a. The table is fixed (nothing is ever inserted after it is built), so no input can
+/// lengthen a lookup beyond the table's own chains, and SipHash's defence against chosen keys
+/// buys nothing; every key and string of every CR is looked up, so the cheaper hash pays.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type WordIndex = std::collections::HashMap<&'static str, usize, std::hash::BuildHasherDefault<Fnv>>;
+
+static WORD_INDEX: std::sync::LazyLock<WordIndex> =
     std::sync::LazyLock::new(|| WORDS.iter().enumerate().map(|(i, w)| (*w, i)).collect());
 
 /// A key or string: `2 × index + 1` for a [`WORDS`] entry, else `2 × length` and the bytes.

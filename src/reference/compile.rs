@@ -41,6 +41,11 @@ pub struct CompiledTemplate {
     pub metadata: Json,
     /// The correlation fields that do not depend on the CR.
     pub fixed: Fixed,
+    /// An execution may change its data ([`TemplateSet::may_mutate_data`]): each render
+    /// needs data of its own.
+    pub mutates_data: bool,
+    /// What a render can read of the CR ([`TemplateSet::data_paths`]); `None`: all of it.
+    pub reads: Option<driftlint_gotmpl::DataPaths>,
 }
 
 /// Correlation fields that render to a non-empty string with an empty map (§3.6); `None`
@@ -69,6 +74,17 @@ impl Compiled {
             return Err(exec_error("", format!("no template with index {idx}")));
         };
         t.set.execute(&Value::from_json(cr), &self.limits, crs)
+    }
+
+    /// The text of [`Compiled::render`], with the CR already converted to a template value
+    /// (see [`Value::from_json`]). Unless [`CompiledTemplate::mutates_data`], `cr` is left as
+    /// it was, so one conversion can serve several renders.
+    #[allow(clippy::result_large_err)]
+    pub fn render_text(&self, idx: usize, cr: &Value, crs: &[Value]) -> Result<String, TmplError> {
+        let Some(t) = self.templates.get(idx) else {
+            return Err(exec_error("", format!("no template with index {idx}")));
+        };
+        t.set.execute_text(cr, &self.limits, crs)
     }
 
     /// The limits (and so the run's template budget) renders of this reference run under.
@@ -157,7 +173,9 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
             problems.push(Problem::new(format!("template missing kind: {}", entry.path), span));
             continue;
         }
-        templates.push(CompiledTemplate { entry: idx, set, metadata, fixed });
+        let mutates_data = set.may_mutate_data();
+        let reads = set.data_paths();
+        templates.push(CompiledTemplate { entry: idx, set, metadata, fixed, mutates_data, reads });
     }
     if !problems.is_empty() {
         return Err(LoadError::located(&reference.path, &reference.text, problems));

@@ -20,6 +20,7 @@ pub mod funcs;
 mod lex;
 pub mod node;
 mod parse;
+mod reads;
 pub mod strconv;
 pub mod value;
 
@@ -30,6 +31,7 @@ pub use error::{Error, ErrorKind};
 pub use funcs::regex::{GoRegex, compile_go_regex, compile_go_regex_cached};
 pub use funcs::{Ctx, Func, Limits, Param};
 pub use node::Span;
+pub use reads::DataPaths;
 pub use value::{FuncError, GoStr, IntKind, List, Map, Object, Type, Value};
 
 /// A parsed set of templates: immutable, `Send + Sync`, executed any number of times.
@@ -107,7 +109,14 @@ impl TemplateSet {
     /// Executes the main template with `data` as dot (and `$`).
     #[allow(clippy::result_large_err)]
     pub fn execute(&self, data: &Value, limits: &Limits, crs: &[Value]) -> Result<Rendered, Error> {
-        exec::execute(self, self.main, data, limits, crs)
+        exec::execute(self, self.main, data, limits, crs, true)
+    }
+
+    /// [`TemplateSet::execute`] for the text alone: no provenance is recorded (the returned
+    /// [`Rendered::provenance`] is empty). Same limits, budget and errors.
+    #[allow(clippy::result_large_err)]
+    pub fn execute_text(&self, data: &Value, limits: &Limits, crs: &[Value]) -> Result<String, Error> {
+        exec::execute(self, self.main, data, limits, crs, false).map(|r| r.text)
     }
 
     /// Executes the template currently defined under `name`, if any.
@@ -120,7 +129,7 @@ impl TemplateSet {
         crs: &[Value],
     ) -> Option<Result<Rendered, Error>> {
         let idx = self.lookup(name)?;
-        Some(exec::execute(self, idx, data, limits, crs))
+        Some(exec::execute(self, idx, data, limits, crs, true))
     }
 
     /// The top-level nodes of the main file's own tree (Go's `t.Tree.Root.Nodes`): without
@@ -128,6 +137,20 @@ impl TemplateSet {
     /// kube-compare's metadata hash is built from these nodes.
     pub fn main_tree(&self) -> &[node::Node] {
         &self.trees[self.main].1
+    }
+
+    /// Whether an execution may change the data it is given: some template of the set (the
+    /// main one, a `define`d one or a function file's) names a function that mutates a map
+    /// in place (`set`, `unset`, `merge`…). When it is `false`, one data value can be
+    /// executed against any number of times, by any number of such sets, and stays as it was.
+    pub fn may_mutate_data(&self) -> bool {
+        self.trees.iter().any(|(_, root)| node::calls_any(root, &funcs::dicts::MUTATING))
+    }
+
+    /// What an execution of the main template can read of its data (see [`DataPaths`]), or
+    /// `None` when it may read all of it.
+    pub fn data_paths(&self) -> Option<DataPaths> {
+        DataPaths::of(self.main_tree())
     }
 
     /// The name of the source file with index `file` (see [`Span::file`]).
@@ -149,5 +172,60 @@ impl TemplateSet {
     pub(crate) fn tree(&self, idx: usize) -> (&str, &[node::Node]) {
         let (n, root) = &self.trees[idx];
         (n, root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(main: &str, functions: &str) -> TemplateSet {
+        TemplateSet::parse("main", main, &[("functions", functions)]).unwrap()
+    }
+
+    #[test]
+    fn mutating_functions_are_found_wherever_they_are_named() {
+        let pure =
+            ["{{ .a.b }}", "{{ range .l }}{{ toYaml . }}{{ end }}", "{{ $m := dict \"x\" 1 }}{{ get $m \"x\" }}"];
+        for main in pure {
+            assert!(!set(main, "").may_mutate_data(), "{main}");
+        }
+        let mutating = [
+            ("{{ set . \"a\" 1 }}", ""),
+            ("{{ if .a }}{{ else }}{{ $_ := unset .a \"b\" }}{{ end }}", ""),
+            ("{{ range .l }}{{ with (merge . (dict)) }}{{ end }}{{ end }}", ""),
+            ("{{ (mergeOverwrite (dict) .).a }}", ""),
+            ("{{ template \"t\" . }}", "{{ define \"t\" }}{{ mustMerge . (dict) }}{{ end }}"),
+            // Named in a function file only: still part of the set.
+            ("{{ .a }}", "{{ define \"u\" }}{{ mustMergeOverwrite . (dict) }}{{ end }}"),
+        ];
+        for (main, functions) in mutating {
+            assert!(set(main, functions).may_mutate_data(), "{main} {functions}");
+        }
+    }
+
+    #[test]
+    fn data_survives_a_non_mutating_execution_and_not_a_mutating_one() {
+        let json = serde_json::json!({"a": {"b": "x"}, "l": [1, 2]});
+        let limits = Limits::default();
+        let pure = set("{{ .a.b }}{{ range .l }}{{ . }}{{ end }}{{ toJson . }}", "");
+        let data = Value::from_json(&json);
+        let first = pure.execute_text(&data, &limits, &[]).unwrap();
+        assert_eq!(pure.execute_text(&data, &limits, &[]).unwrap(), first);
+        assert!(data.deep_equal(&Value::from_json(&json)));
+        let mutating = set("{{ $_ := set .a \"b\" \"y\" }}{{ .a.b }}", "");
+        assert!(mutating.may_mutate_data());
+        assert_eq!(mutating.execute_text(&data, &limits, &[]).unwrap(), "y");
+        assert!(!data.deep_equal(&Value::from_json(&json)), "set changed the shared data");
+    }
+
+    #[test]
+    fn text_only_execution_matches_the_full_one() {
+        let s = set("a: {{ .a.b }}\n{{ range .l }}- {{ . }}\n{{ end }}", "");
+        let data = Value::from_json(&serde_json::json!({"a": {"b": "x"}, "l": [1, 2]}));
+        let limits = Limits::default();
+        let full = s.execute(&data, &limits, &[]).unwrap();
+        assert!(!full.provenance.is_empty());
+        assert_eq!(s.execute_text(&data, &limits, &[]).unwrap(), full.text);
     }
 }

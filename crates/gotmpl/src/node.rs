@@ -247,6 +247,33 @@ impl Pipe {
     }
 }
 
+/// Whether any action in `list` (nested bodies included) names one of the table functions
+/// `names`. Function names are resolved at parse time and cannot come from data, so this is
+/// every function an execution of `list` can call directly.
+pub fn calls_any(list: &[Node], names: &[&str]) -> bool {
+    fn in_args(args: &[Arg], names: &[&str]) -> bool {
+        args.iter().any(|a| match a {
+            Arg::Ident { func: FuncRef::Table(f), .. } => names.contains(&f.name),
+            Arg::Pipe(p) => in_pipe(p, names),
+            Arg::Chain { node, .. } => in_args(std::slice::from_ref(node), names),
+            _ => false,
+        })
+    }
+    fn in_pipe(p: &Pipe, names: &[&str]) -> bool {
+        p.cmds.iter().any(|c| in_args(&c.args, names))
+    }
+    list.iter().any(|n| match n {
+        Node::Action { pipe, .. } => in_pipe(pipe, names),
+        Node::If(b) | Node::Range(b) | Node::With(b) => {
+            in_pipe(&b.pipe, names)
+                || calls_any(&b.list, names)
+                || b.else_list.as_deref().is_some_and(|e| calls_any(e, names))
+        }
+        Node::Template { pipe, .. } => pipe.as_ref().is_some_and(|p| in_pipe(p, names)),
+        Node::Text { .. } | Node::Break(_) | Node::Continue(_) | Node::Comment(_) => false,
+    })
+}
+
 pub fn is_empty_tree(list: &[Node]) -> bool {
     list.iter().all(|n| match n {
         Node::Text { text, .. } => text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{b}').is_empty(),

@@ -450,7 +450,13 @@ impl Value {
             serde_json::Value::String(s) => Value::str(s),
             serde_json::Value::Array(a) => Value::list(a.iter().map(Value::from_json).collect()),
             serde_json::Value::Object(o) => {
-                Value::map(o.iter().map(|(k, v)| (k.clone(), Value::from_json(v))).collect())
+                // Inserted one by one: `collect` would first gather and sort a vector, an
+                // allocation more per map (CR maps are small; keys are unique already).
+                let mut entries = BTreeMap::new();
+                for (k, v) in o {
+                    entries.insert(k.clone(), Value::from_json(v));
+                }
+                Value::map(entries)
             }
         }
     }

@@ -88,13 +88,15 @@ pub(crate) struct Emitter<'a> {
 impl<'a> Emitter<'a> {
     fn new() -> Self {
         Emitter {
-            out: String::with_capacity(1024),
+            // Capacities stay below glibc's large-chunk size (1 KiB with its header), which
+            // cannot come from the per-thread cache and makes malloc consolidate its fast bins.
+            out: String::with_capacity(1000),
             column: 0,
             whitespace: true,
             indention: true,
             indent: -1,
             indents: Vec::with_capacity(16),
-            entries: Vec::with_capacity(64),
+            entries: Vec::with_capacity(40),
         }
     }
 

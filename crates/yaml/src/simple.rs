@@ -63,7 +63,8 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
         return None;
     }
     let mut documents = Vec::new();
-    let mut lines: Vec<Line<'_>> = Vec::new();
+    // At most one entry a line: sized once instead of grown line by line.
+    let mut lines: Vec<Line<'_>> = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
     for raw in text.split('\n') {
@@ -124,7 +125,7 @@ fn document(lines: &[Line<'_>]) -> Option<Value> {
     let Some(first) = lines.first() else {
         return Some(Value::Null);
     };
-    let mut parser = Parser { lines, pos: 0, depth: 0 };
+    let mut parser = Parser { lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new() };
     let value = parser.block(first.indent, first.text, None)?;
     (parser.pos == lines.len()).then_some(value)
 }
@@ -135,6 +136,11 @@ struct Parser<'l, 'a> {
     pos: usize,
     /// Open collections.
     depth: usize,
+    /// The entries of the open mappings, innermost last: a mapping is built once complete,
+    /// at its exact size (no growing of its table entry by entry).
+    entries: Vec<(String, Value)>,
+    /// The same for the items of the open sequences.
+    items: Vec<Value>,
 }
 
 impl<'a> Parser<'_, 'a> {
@@ -190,7 +196,7 @@ impl<'a> Parser<'_, 'a> {
         if self.depth > MAX_DEPTH {
             return None;
         }
-        let mut items = Vec::new();
+        let start = self.items.len();
         loop {
             let rest = text[1..].trim_start_matches(' ');
             let item = if rest.is_empty() {
@@ -200,7 +206,7 @@ impl<'a> Parser<'_, 'a> {
             } else {
                 self.block(col + text.len() - rest.len(), rest, Some(col))?
             };
-            items.push(item);
+            self.items.push(item);
             match self.peek() {
                 Some(l) if l.indent == col && is_entry(l.text) => text = l.text,
                 Some(l) if l.indent > col => return None,
@@ -208,7 +214,7 @@ impl<'a> Parser<'_, 'a> {
             }
         }
         self.depth -= 1;
-        Some(Value::Array(items))
+        Some(Value::Array(self.items.drain(start..).collect()))
     }
 
     /// A block mapping whose first key is at column `col` of the current line.
@@ -217,7 +223,7 @@ impl<'a> Parser<'_, 'a> {
         if self.depth > MAX_DEPTH {
             return None;
         }
-        let mut map = Map::new();
+        let start = self.entries.len();
         loop {
             let value = if rest.is_empty() {
                 self.nested(col, true)?
@@ -226,9 +232,7 @@ impl<'a> Parser<'_, 'a> {
                 self.end_scalar(Some(col))?;
                 v
             };
-            if map.insert(key, value).is_some() {
-                return None;
-            }
+            self.entries.push((key, value));
             match self.peek() {
                 Some(l) if l.indent == col => (key, rest) = split_key(l.text)??,
                 Some(l) if l.indent > col => return None,
@@ -236,6 +240,13 @@ impl<'a> Parser<'_, 'a> {
             }
         }
         self.depth -= 1;
+        let mut map = Map::with_capacity(self.entries.len() - start);
+        for (key, value) in self.entries.drain(start..) {
+            // A key written twice is left to the full loader.
+            if map.insert(key, value).is_some() {
+                return None;
+            }
+        }
         Some(Value::Object(map))
     }
 }

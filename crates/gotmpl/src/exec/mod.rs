@@ -42,7 +42,8 @@ pub(crate) struct Exec<'t> {
     vars: Vec<(&'t str, Value)>,
     depth: usize,
     out: String,
-    prov: Vec<(usize, Span)>,
+    /// Where each write came from; `None` when the caller wants the text only.
+    prov: Option<Vec<(usize, Span)>>,
     limits: &'t Limits,
     crs: &'t [Value],
     fuel: u64,
@@ -71,6 +72,7 @@ pub(crate) fn execute<'t>(
     data: &Value,
     limits: &'t Limits,
     crs: &'t [Value],
+    provenance: bool,
 ) -> Result<Rendered, Error> {
     let (name, root) = set.tree(main);
     let mut s = Exec {
@@ -78,8 +80,10 @@ pub(crate) fn execute<'t>(
         tmpl: name,
         vars: vec![("$", data.clone())],
         depth: 0,
-        out: String::with_capacity(4096),
-        prov: Vec::with_capacity(128),
+        // Text only: below glibc's large-chunk size (1 KiB with its header), which cannot
+        // come from the per-thread cache; most renders of a CR template fit.
+        out: String::with_capacity(if provenance { 4096 } else { 1000 }),
+        prov: provenance.then(|| Vec::with_capacity(128)),
         limits,
         crs,
         fuel: limits.fuel,
@@ -92,7 +96,7 @@ pub(crate) fn execute<'t>(
     let result = s.walk_list(data, root);
     limits.budget.give_back(s.local, s.clock.elapsed());
     match result {
-        Ok(_) => Ok(Rendered { text: s.out, provenance: s.prov }),
+        Ok(_) => Ok(Rendered { text: s.out, provenance: s.prov.unwrap_or_default() }),
         Err(e) => Err(*e),
     }
 }
@@ -166,7 +170,9 @@ impl<'t> Exec<'t> {
                 format!("template output exceeds the limit of {} bytes", self.limits.max_output),
             ));
         }
-        self.prov.push((self.out.len(), span));
+        if let Some(prov) = &mut self.prov {
+            prov.push((self.out.len(), span));
+        }
         self.out.push_str(text);
         Ok(())
     }

@@ -11,6 +11,10 @@ use std::collections::BTreeMap;
 use super::{Ctx, Param, Registry, strval};
 use crate::value::{FuncError, Map, Type, Value};
 
+/// The functions that mutate a map they are given (and so possibly the data): `set`, `unset`
+/// and the `merge` family (into their first argument).
+pub(crate) const MUTATING: [&str; 6] = ["set", "unset", "merge", "mustMerge", "mergeOverwrite", "mustMergeOverwrite"];
+
 pub(super) fn register(r: &mut Registry) {
     r.add("dict", &[], Some(Param::Any), dict);
     r.add("get", &[Param::Map, Param::String], None, get);

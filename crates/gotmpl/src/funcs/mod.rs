@@ -19,7 +19,7 @@ pub(crate) mod cost;
 mod crypto;
 mod date;
 mod defaults;
-mod dicts;
+pub(crate) mod dicts;
 mod encoding;
 mod kube;
 pub(crate) mod lists;
