@@ -60,8 +60,8 @@ struct Staged {
 /// With one worker, or one batch, each batch is staged then reported in turn (one batch is
 /// staged in parallel inside). Otherwise as many threads as rayon's pool has (`--jobs`) stage
 /// whole batches, each on its own thread, taking the next batch in input order, while this
-/// thread reports them in input order; at most one batch a worker, and one more, are staged
-/// ahead of the one being reported, so memory stays bounded.
+/// thread reports them in input order; at most one batch a worker is staged ahead of the one
+/// being reported, so memory stays bounded.
 pub fn run(
     sources: &mut [Source],
     batches: Vec<Range<usize>>,
@@ -90,7 +90,7 @@ pub fn run(
     }
     let count = inputs.len();
     let inputs: Vec<Mutex<Option<Input>>> = inputs.into_iter().map(|input| Mutex::new(Some(input))).collect();
-    let gate = Gate::new(count, workers + 1);
+    let gate = Gate::new(count, workers);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Staged)>();
     // The workers are tasks on rayon's pool (its threads, and their allocator arenas, exist
     // already); this thread, outside the pool, reports.

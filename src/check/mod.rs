@@ -250,6 +250,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     suppress::apply_suppressions(&mut diags, &annotations, &settings.ignore);
     sort(&mut diags);
     crate::diagnostic::number_occurrences(&mut diags);
+    // Files whose texts were dropped (no finding points into them) leave the report: it
+    // holds the texts that findings are shown in.
+    sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
     Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
 }
