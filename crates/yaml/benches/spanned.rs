@@ -16,6 +16,9 @@ use std::time::Instant;
 
 use driftlint_yaml::{Limits, Stream, parse_stream, parse_stream_general, parse_stream_plain};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 const DEPLOYMENT: &str = "\
 # web front end
 apiVersion: apps/v1
@@ -121,15 +124,7 @@ fn report(name: &str, texts: &[String], rounds: usize, iters: usize) {
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
+    common::files_with(dir, &["yaml", "yml"], out);
 }
 
 fn main() {

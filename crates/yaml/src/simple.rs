@@ -344,7 +344,8 @@ fn resolve(text: &str) -> Option<Value> {
 /// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block
 /// context: no indicator in front (`-` only before a non-blank), no comment, not a document
 /// marker. Flow brackets and commas inside are text in block context (`https://(?<h>[a-z]+)`).
-fn plain_ok(text: &str) -> bool {
+/// Both fast loaders (this one and [`crate::spanned`]) take plain scalars by this rule.
+pub(crate) fn plain_ok(text: &str) -> bool {
     let b = text.as_bytes();
     let Some(&first) = b.first() else { return false };
     let first_ok = match first {

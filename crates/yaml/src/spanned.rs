@@ -28,6 +28,7 @@ use crate::load::{Document, Limits, Stream, dash_before, scalar_node};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
+use crate::simple::plain_ok;
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
 /// [`Limits::max_depth`] with an error); it also bounds this module's recursion.
@@ -470,20 +471,4 @@ fn find_value_colon(b: &[u8]) -> Option<usize> {
         from = at + 1;
     }
     None
-}
-
-/// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block
-/// context: no indicator in front (`-` only before a non-blank), no comment, not a document
-/// marker. Flow brackets and commas inside are text in block context.
-fn plain_ok(text: &str) -> bool {
-    let b = text.as_bytes();
-    let Some(&first) = b.first() else { return false };
-    let first_ok = match first {
-        b'-' => !matches!(b.get(1), None | Some(b' ')) && !text.starts_with("---"),
-        b'.' => !text.starts_with("..."),
-        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"'
-        | b'%' | b'@' | b'`' | b' ' => false,
-        _ => true,
-    };
-    first_ok && !text.contains(" #")
 }

@@ -18,16 +18,10 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::{parse_stream, to_yaml_string};
 use serde_json::Value;
 
+mod common;
+
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json") {
-            out.push(path);
-        }
-    }
+    common::files_with(dir, &["yaml", "yml", "json"], out);
 }
 
 /// `apiVersion_kind[_namespace]_name`, kube-compare's CR id.

@@ -13,16 +13,10 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::{parse_simple, parse_simple_documents, parse_stream, to_yaml_string};
 use serde_json::{Value, json};
 
+mod common;
+
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
+    common::files_with(dir, &["yaml", "yml"], out);
 }
 
 /// Checks the contract on `text`; true when the fast path answered.

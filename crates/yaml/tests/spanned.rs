@@ -15,16 +15,10 @@ use driftlint_yaml::{
     ErrorKind, Limits, Stream, parse_stream, parse_stream_general, parse_stream_plain, parse_stream_with,
 };
 
+mod common;
+
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
+    common::files_with(dir, &["yaml", "yml"], out);
 }
 
 /// `Stream` equality, except that NaN equals NaN (`.nan` loads as `Float(NaN)`); the
