@@ -163,3 +163,51 @@ fn without_the_binding_the_service_account_is_missing() {
     assert_eq!(missing.len(), 1, "{missing:#?}");
     assert!(missing[0]["message"].as_str().unwrap().contains("serviceaccount.yaml"), "{missing:#?}");
 }
+
+/// A reference whose template reads another object with `lookupCR`: every object must be
+/// visible at once, so the whole input is one batch.
+fn lookup_layout(dir: &Path, level: &str) {
+    let reference = dir.join("reference");
+    std::fs::create_dir_all(&reference).unwrap();
+    std::fs::write(
+        reference.join("metadata.yaml"),
+        "apiVersion: v2\nparts:\n  - name: base\n    components:\n      - name: settings\n        anyOf:\n          - path: configmap.yaml\n",
+    )
+    .unwrap();
+    std::fs::write(
+        reference.join("configmap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\ndata:\n  level: {{ (lookupCR \"v1\" \"ConfigMap\" \"apps\" \"zz-settings\").data.level }}\n",
+    )
+    .unwrap();
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(repo.join("m")).unwrap();
+    for i in 0..FILLER / 4 {
+        let text = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i}\n  namespace: apps\ndata:\n  level: info\n"
+        );
+        std::fs::write(repo.join(format!("m/cm-{i:04}.yaml")), text).unwrap();
+    }
+    std::fs::create_dir_all(repo.join("zz")).unwrap();
+    let settings = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: zz-settings\n  namespace: apps\ndata:\n  level: {level}\n"
+    );
+    std::fs::write(repo.join("zz/settings.yaml"), settings).unwrap();
+}
+
+#[test]
+fn lookups_see_objects_of_every_file() {
+    // The looked-up object is in the last file: the first files agree with it...
+    let dir = tempfile::tempdir().unwrap();
+    lookup_layout(dir.path(), "info");
+    let run = check(dir.path(), "json");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let drift = report["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "value-drift").count();
+    assert_eq!((run.code, drift), (0, 0), "{}", &run.stdout[..run.stdout.len().min(3000)]);
+    // ...and disagree when it says otherwise (every file but its own).
+    let dir = tempfile::tempdir().unwrap();
+    lookup_layout(dir.path(), "debug");
+    let run = check(dir.path(), "json");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let drift = report["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "value-drift").count();
+    assert_eq!((run.code, drift), (1, FILLER / 4), "{}", &run.stdout[..run.stdout.len().min(3000)]);
+}
