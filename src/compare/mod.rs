@@ -68,6 +68,9 @@ pub struct Options {
     /// outcome's objects are left `null`, so no copy of the CR or of the rendered object is
     /// made (large `driftlint compare` runs). The caller drops the texts once it has scored.
     pub diff_only: bool,
+    /// Whether [`Outcome::diff_output`] is wanted (`driftlint check` reads the objects' field
+    /// differences, never the diff text, nor runs `KUBECTL_EXTERNAL_DIFF`): empty when not.
+    pub diff_text: bool,
     /// What `go-template` overrides render under: the reference's limits, so that they draw
     /// on the run's one template budget ([`crate::reference::compile::Compiled::limits`]).
     pub limits: driftlint_gotmpl::Limits,
@@ -234,8 +237,11 @@ pub fn compare_one_memo(
         let live_yaml = memo.live_yaml.get_or_insert_with(|| driftlint_yaml::to_yaml_string(cr)).clone();
         (driftlint_yaml::to_yaml_string(&rendered), live_yaml)
     };
-    let diff_output =
-        diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?;
+    let diff_output = if options.diff_text {
+        diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?
+    } else {
+        String::new()
+    };
     // 8. The score is left to the caller ([`Outcome::score`]): a lone candidate needs none.
     let differs = merged_yaml != live_yaml;
     let (merged, live) = if options.diff_only { (Value::Null, Value::Null) } else { (rendered, cr.clone()) };

@@ -60,8 +60,9 @@ pub enum Retain {
     /// empty as soon as the CR is done. Keeps memory near the input size for large runs.
     DiffOnly,
     /// What `check` needs: `merged` and `live` only where they differ (for
-    /// [`Outcome::field_diffs`], empty where they are equal), no YAML texts. Most objects of a
-    /// repository match their template: their outcomes stop holding four copies of them.
+    /// [`Outcome::field_diffs`], empty where they are equal), no YAML texts and no diff text
+    /// (never computed). Most objects of a repository match their template: their outcomes
+    /// stop holding four copies of them.
     Differences,
 }
 
@@ -427,6 +428,7 @@ impl<'a> Engine<'a> {
             diff: self.options.diff.clone(),
             show_managed_fields: self.options.show_managed_fields,
             diff_only: self.options.retain == Retain::DiffOnly,
+            diff_text: self.options.retain != Retain::Differences,
             limits: self.compiled.limits().clone(),
         };
         // The candidates that compared, as (position in `tried`, template, outcome).
