@@ -516,3 +516,32 @@ fn help_names_no_source_files() {
         assert!(!r.stdout.contains("src/") && !r.stdout.contains(".rs"), "{command:?}:\n{}", r.stdout);
     }
 }
+
+/// `KUBECTL_EXTERNAL_DIFF` is `driftlint compare`'s (kube-compare's diff program); `check`
+/// reads field differences and starts no program, whatever the environment says.
+#[cfg(unix)]
+#[test]
+fn check_runs_no_external_diff_program() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let script = dir.path().join("diff.sh");
+    std::fs::write(&script, format!("#!/bin/sh\ntouch '{}'\n", marker.display())).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_driftlint"))
+            .args(args)
+            .current_dir(super::root())
+            .env("KUBECTL_EXTERNAL_DIFF", &script)
+            .env_remove("GITHUB_ACTIONS")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["check", "fixtures/repo"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!marker.exists(), "check ran the external diff program");
+    // The control: compare runs it (kube-compare does).
+    let out = run(&["compare", "-r", "fixtures/reference/metadata.yaml", "-f", "fixtures/repo"]);
+    assert!(marker.exists(), "compare did not run it: {}", String::from_utf8_lossy(&out.stderr));
+}
