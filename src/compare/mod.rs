@@ -68,9 +68,9 @@ pub struct Options {
     /// outcome's objects are left `null`, so no copy of the CR or of the rendered object is
     /// made (large `driftlint compare` runs). The caller drops the texts once it has scored.
     pub diff_only: bool,
-    /// Whether [`Outcome::diff_output`] is wanted (`driftlint check` reads the objects' field
-    /// differences, never the diff text, nor runs `KUBECTL_EXTERNAL_DIFF`): empty when not.
-    pub diff_text: bool,
+    /// [`Outcome::diff_output`] is not wanted, and left empty: `driftlint check` reads the
+    /// objects' field differences, never the diff text (nor runs `KUBECTL_EXTERNAL_DIFF`).
+    pub skip_diff_text: bool,
     /// What `go-template` overrides render under: the reference's limits, so that they draw
     /// on the run's one template budget ([`crate::reference::compile::Compiled::limits`]).
     pub limits: driftlint_gotmpl::Limits,
@@ -237,7 +237,7 @@ pub fn compare_one_memo(
         let live_yaml = memo.live_yaml.get_or_insert_with(|| driftlint_yaml::to_yaml_string(cr)).clone();
         (driftlint_yaml::to_yaml_string(&rendered), live_yaml)
     };
-    let diff_output = if options.diff_text {
+    let diff_output = if !options.skip_diff_text {
         diff_output(&options.diff, &name, &merged_yaml, &live_yaml).map_err(|e| CompareError::Diff(e.to_string()))?
     } else {
         String::new()

@@ -428,7 +428,7 @@ impl<'a> Engine<'a> {
             diff: self.options.diff.clone(),
             show_managed_fields: self.options.show_managed_fields,
             diff_only: self.options.retain == Retain::DiffOnly,
-            diff_text: self.options.retain != Retain::Differences,
+            skip_diff_text: self.options.retain == Retain::Differences,
             limits: self.compiled.limits().clone(),
         };
         // The candidates that compared, as (position in `tried`, template, outcome).
