@@ -291,8 +291,8 @@ fn split_key(text: &str) -> Option<Option<(String, &str)>> {
     Some(Some((key, text[after + 1..].trim_start_matches(' '))))
 }
 
-/// The first `: ` (or final `:`) of a line: where a plain key ends.
-fn find_value_colon(b: &[u8]) -> Option<usize> {
+/// The first `: ` (or final `:`) of a line: where a plain key ends (both fast loaders).
+pub(crate) fn find_value_colon(b: &[u8]) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = b[from..].iter().position(|&c| c == b':') {
         let at = from + i;

@@ -28,7 +28,7 @@ use crate::load::{Document, Limits, Stream, dash_before, scalar_node};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::simple::plain_ok;
+use crate::simple::{find_value_colon, plain_ok};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
 /// [`Limits::max_depth`] with an error); it also bounds this module's recursion.
@@ -458,17 +458,4 @@ fn split_key<'a>(line: &Line<'a>, off: usize) -> Option<Option<Key<'a>>> {
     let span = line.start + off..line.start + off + colon;
     let span = if style == ScalarStyle::Plain { span.start..span.start + key.len() } else { span };
     Some(Some(Key { text: key, style, span, value }))
-}
-
-/// The first `: ` (or final `:`) of a line: where a plain key ends.
-fn find_value_colon(b: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = b[from..].iter().position(|&c| c == b':') {
-        let at = from + i;
-        if matches!(b.get(at + 1), None | Some(b' ')) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
 }
