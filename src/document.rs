@@ -109,27 +109,31 @@ pub struct Options {
 
 /// Splits every source into Kubernetes objects.
 pub fn collect(sources: Vec<Source>, opts: &Options) -> Collection {
-    let (documents, diagnostics) = parse_sources(&sources, 0..sources.len(), opts);
+    let (documents, diagnostics) = parse_sources(&sources, opts);
     Collection { sources, documents, diagnostics }
 }
 
-/// The objects of `sources[range]` and the diagnostics met on the way, in source order.
-/// [`Document::source`] indexes `sources` (the whole slice, not the range), so a check can
-/// parse its inputs a batch at a time and keep one list of sources.
-pub fn parse_sources(sources: &[Source], range: Range<usize>, opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
+/// The objects of `sources` and the diagnostics met on the way, in source order
+/// ([`Document::source`] indexes `sources`).
+pub fn parse_sources(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
     use rayon::prelude::*;
     // Sources are parsed in parallel (rayon's pool: `--jobs`); documents and diagnostics are
     // then joined in source order, as a serial run yields them.
-    let parsed: Vec<(Vec<Document>, Vec<Diagnostic>)> = sources[range.clone()]
+    let parsed: Vec<(Vec<Document>, Vec<Diagnostic>)> = sources
         .par_iter()
         .enumerate()
         .map(|(i, source)| {
             let (mut docs, mut diags) = (Vec::new(), Vec::new());
-            parse_source(range.start + i, source, opts, &mut docs, &mut diags);
+            parse_source(i, source, opts, &mut docs, &mut diags);
             (docs, diags)
         })
         .collect();
-    join(parsed)
+    let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
+    for (mut docs, mut diags) in parsed {
+        documents.append(&mut docs);
+        diagnostics.append(&mut diags);
+    }
+    (documents, diagnostics)
 }
 
 /// [`parse_sources`] on the calling thread, for every source of `sources`.
@@ -137,16 +141,6 @@ pub fn parse_sources_here(sources: &[Source], opts: &Options) -> (Vec<Document>,
     let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
     for (i, source) in sources.iter().enumerate() {
         parse_source(i, source, opts, &mut documents, &mut diagnostics);
-    }
-    (documents, diagnostics)
-}
-
-/// The documents and diagnostics of each source, joined in source order.
-fn join(parsed: Vec<(Vec<Document>, Vec<Diagnostic>)>) -> (Vec<Document>, Vec<Diagnostic>) {
-    let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
-    for (mut docs, mut diags) in parsed {
-        documents.append(&mut docs);
-        diagnostics.append(&mut diags);
     }
     (documents, diagnostics)
 }

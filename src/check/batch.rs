@@ -213,7 +213,7 @@ fn stage(
     parallel: bool,
 ) -> Staged {
     let (documents, diagnostics) = if parallel {
-        document::parse_sources(&sources, 0..sources.len(), options)
+        document::parse_sources(&sources, options)
     } else {
         document::parse_sources_here(&sources, options)
     };

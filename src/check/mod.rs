@@ -178,7 +178,15 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         Some(p) => p.engine()?,
         None => None,
     };
-    let schemas = schema_setup(settings, &sources, &options, &mut files)?;
+    // What crosses files is read first from the few texts that can hold it, parsed once for
+    // both: §4.5's reference indexes (they cover every object of the run before any is
+    // compared) and the CRD/XRD definitions among the inputs.
+    let with_reference = engine.is_some();
+    let early = document::collect(
+        holding(&sources, |text| (with_reference && drift::may_hold_reference_keys(text)) || may_hold_definition(text)),
+        &options,
+    );
+    let schemas = schema_setup(settings, &early, &mut files)?;
     let mut policy = match settings.policy.has_work() {
         true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
         false => None,
@@ -186,14 +194,8 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let whole = engine.as_ref().is_some_and(Engine::uses_lookups) || (policy.is_some() && settings.policy.combine);
     #[allow(clippy::single_range_in_vec_init)] // One batch of every source, not a list of indexes.
     let batches = if whole { vec![0..sources.len()] } else { batches(&sources) };
-    // §4.5's reference indexes cover every object of the run before any is compared.
-    let index = match &engine {
-        None => ReferenceIndex::default(),
-        Some(_) => {
-            let holders: Vec<Source> = holding(&sources, drift::may_hold_reference_keys);
-            drift::reference_index(&document::parse_sources(&holders, 0..holders.len(), &options).0)
-        }
-    };
+    let index = if with_reference { drift::reference_index(&early.documents) } else { ReferenceIndex::default() };
+    drop(early);
     let (compare, mut drift) = match found {
         Some(found) => {
             let (compare, run) = drift::start(engine.as_ref(), index, found);
@@ -300,19 +302,21 @@ struct Schemas {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// Loads the schemas: the CRDs and XRDs among the inputs, then the configured ones. Only
-/// texts that can hold a definition are parsed for it: a definition's kind
-/// (`CustomResourceDefinition`, `CompositeResourceDefinition`) is in its text, or spelt with a
-/// double-quoted escape, which needs a backslash.
+/// Whether a text may hold a CRD or XRD: a definition's kind (`CustomResourceDefinition`,
+/// `CompositeResourceDefinition`) is in its text, or spelt with a double-quoted escape, which
+/// needs a backslash.
+fn may_hold_definition(text: &str) -> bool {
+    text.contains("ResourceDefinition") || text.contains('\\')
+}
+
+/// Loads the schemas: the CRDs and XRDs among `early` (the inputs that may hold them, see
+/// [`may_hold_definition`]), then the configured ones.
 fn schema_setup(
     settings: &Settings,
-    sources: &[Source],
-    options: &document::Options,
+    early: &document::Collection,
     files: &mut locate::Files,
 ) -> Result<Schemas, CheckError> {
-    let holders = holding(sources, |text| text.contains("ResourceDefinition") || text.contains('\\'));
-    let definitions = document::collect(holders, options);
-    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, &definitions)?;
+    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, early)?;
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {
