@@ -74,7 +74,7 @@ pub fn run(
     let workers = rayon::current_num_threads();
     let inputs: Vec<Input> =
         batches.into_iter().map(|range| (range.clone(), sources[range].iter_mut().map(take).collect())).collect();
-    let mut report = |staged: Staged| -> Result<(), CheckError> {
+    let mut report_in_place = |staged: Staged| -> Result<(), CheckError> {
         let (range, texts) = report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)?;
         for (slot, source) in sources[range].iter_mut().zip(texts) {
             *slot = source;
@@ -84,7 +84,7 @@ pub fn run(
     if workers <= 1 || inputs.len() <= 1 {
         let parallel = workers > 1;
         for (range, taken) in inputs {
-            report(stage(range, taken, compare, options, keep_objects, parallel))?;
+            report_in_place(stage(range, taken, compare, options, keep_objects, parallel))?;
         }
         return Ok(());
     }
@@ -124,7 +124,7 @@ pub fn run(
                     Err(_) => break 'batches,
                 }
             };
-            result = report(staged);
+            result = report_in_place(staged);
             if result.is_err() {
                 break;
             }
