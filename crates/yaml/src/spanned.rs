@@ -28,7 +28,7 @@ use crate::load::{Document, Limits, Stream, dash_before, scalar_node};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::simple::{find_value_colon, plain_ok};
+use crate::simple::{find_value_colon, has_pair, plain_ok};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
 /// [`Limits::max_depth`] with an error); it also bounds this module's recursion.
@@ -302,7 +302,7 @@ impl<'t, 'l> Loader<'t, 'l> {
             }
             _ => {
                 let value = text.find(" #").map_or(text, |c| text[..c].trim_end_matches(' '));
-                if !plain_ok(value) || value.contains(": ") || value.ends_with(':') {
+                if !plain_ok(value) || has_pair(value, b':', b' ') || value.ends_with(':') {
                     return None;
                 }
                 Some(self.scalar(value, ScalarStyle::Plain, at..at + value.len()))
@@ -342,7 +342,8 @@ impl Loader<'_, '_> {
                         let value = text[i..i + len].trim_end_matches(' ');
                         // Flow context has more rules for `-`/`?` before a flow indicator
                         // (saphyr: "plain scalar cannot start with '-' followed by ,[]{}").
-                        let indicator = value.ends_with(['-', '?']) || value.contains(" -") || value.contains(" ?");
+                        let indicator =
+                            value.ends_with(['-', '?']) || has_pair(value, b' ', b'-') || has_pair(value, b' ', b'?');
                         if !plain_ok(value) || indicator || value.contains([':', '#', '[', ']', '{', '}']) {
                             return None;
                         }
