@@ -110,21 +110,39 @@ impl Correlator {
     /// reference indexes once CRs are loaded.
     #[must_use]
     pub fn candidates(&self, cr: &Value, cr_id: &str, refs: Option<&ReferenceIndex>) -> Option<(Vec<usize>, Via)> {
+        match self.without_index(cr, cr_id) {
+            Ok(found) => found,
+            Err(temps) => {
+                let refs = refs?;
+                if refs.owners.contains(cr_id) {
+                    return Some((temps.to_vec(), Via::OwnerReference));
+                }
+                if refs.subjects.contains(cr_id) {
+                    return Some((temps.to_vec(), Via::Subject));
+                }
+                None
+            }
+        }
+    }
+
+    /// [`Correlator::candidates`] when the reference indexes cannot change the answer (no
+    /// template has the CR's id as its metadata id, or an earlier link matched): a CR can
+    /// then be compared before every CR is loaded. `Err` with the templates the indexes
+    /// would link otherwise.
+    ///
+    /// # Errors
+    /// The templates whose metadata id is the CR's, when only the indexes can decide.
+    pub fn without_index(&self, cr: &Value, cr_id: &str) -> Result<Option<(Vec<usize>, Via)>, &[usize]> {
         if let Some(&i) = self.manual.get(cr_id) {
-            return Some((vec![i], Via::Manual));
+            return Ok(Some((vec![i], Via::Manual)));
         }
         if let Some(c) = self.group.candidates(cr) {
-            return Some((c.to_vec(), Via::Group));
+            return Ok(Some((c.to_vec(), Via::Group)));
         }
-        let refs = refs?;
-        let temps = self.by_metadata_id.get(cr_id)?;
-        if refs.owners.contains(cr_id) {
-            return Some((temps.clone(), Via::OwnerReference));
+        match self.by_metadata_id.get(cr_id) {
+            Some(temps) => Err(temps),
+            None => Ok(None),
         }
-        if refs.subjects.contains(cr_id) {
-            return Some((temps.clone(), Via::Subject));
-        }
-        None
     }
 }
 

@@ -17,9 +17,10 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde_json::Value;
 
+use super::engine::CrResult;
 use super::glob;
 use super::packed::PackedCr;
-use super::stream::{self, Event};
+use super::stream::{self, Event, Origin};
 use crate::correlate::ReferenceIndex;
 
 /// File extensions read inside directories (`resource.FileExtensions`).
@@ -132,6 +133,72 @@ pub struct Packed {
 /// # Errors
 /// [`CollectError`] with kube-compare's text.
 pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Packed, CollectError> {
+    Ok(collect_items_with(inputs, recursive, io, None)?.into_packed())
+}
+
+/// Compares a CR as soon as it is decoded, on the thread that decoded it, or answers `None`
+/// (leaving the CR untouched) when the comparison needs every CR loaded first; such CRs
+/// are packed and compared afterwards. See [`super::engine::Engine::compare_early`].
+pub type Early<'a> = dyn Fn(&mut Cr) -> Option<CrResult> + Sync + 'a;
+
+/// A collected CR: packed until it is compared, or already compared (by an [`Early`]).
+#[derive(Clone, Debug)]
+pub enum Item {
+    Packed(PackedCr),
+    /// The CR (after omission; its object `null` when the engine keeps only diffs) and its
+    /// result, whose [`CrResult::cr`] is set once the CR's position is known.
+    Compared(Box<(Cr, CrResult)>),
+}
+
+impl Item {
+    /// The CR's id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        match self {
+            Item::Packed(cr) => &cr.id,
+            Item::Compared(b) => &b.0.id,
+        }
+    }
+}
+
+/// The result of a collection with an early comparison.
+#[derive(Clone, Debug, Default)]
+pub struct Items {
+    /// De-duplicated CRs in load order.
+    pub items: Vec<Item>,
+    /// The ownerReference and RBAC-subject indexes of those CRs (§4.5).
+    pub index: ReferenceIndex,
+    /// Skip warnings, as in [`Collected::warnings`].
+    pub warnings: Vec<String>,
+}
+
+impl Items {
+    /// The packed CRs of a collection without an early comparison (which has no others).
+    fn into_packed(self) -> Packed {
+        let crs = self
+            .items
+            .into_iter()
+            .map(|item| match item {
+                Item::Packed(cr) => cr,
+                Item::Compared(_) => unreachable!("a CR compared without an early comparison"),
+            })
+            .collect();
+        Packed { crs, index: self.index, warnings: self.warnings }
+    }
+}
+
+/// Collects the CRs named by `-f` values, comparing each with `early` (when given) on the
+/// thread that decoded it: reading, decoding and comparing then overlap, and a CR is
+/// never packed and unpacked. The result is in load order whatever the thread timing.
+///
+/// # Errors
+/// [`CollectError`] with kube-compare's text.
+pub fn collect_items_with(
+    inputs: &[String],
+    recursive: bool,
+    io: &mut dyn Io,
+    early: Option<&Early<'_>>,
+) -> Result<Items, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
     // The decoded batch not taken yet: it is taken while the next batch is decoded.
@@ -142,14 +209,14 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
             Visit::Stdin => {
                 reader.take_all(std::mem::take(&mut pending));
                 match io.read_stdin() {
-                    Ok(text) => reader.read_stream(&text, "STDIN"),
+                    Ok(text) => reader.read_stream(&text, &Origin { source: "STDIN", early }),
                     Err(e) => reader.errors.push(format!("error parsing STDIN: {e}")),
                 }
             }
             Visit::Url(url) => {
                 reader.take_all(std::mem::take(&mut pending));
                 match io.fetch_url(&url) {
-                    Ok(text) => reader.read_stream(&text, &url),
+                    Ok(text) => reader.read_stream(&text, &Origin { source: &url, early }),
                     Err(e) => reader.errors.push(e),
                 }
             }
@@ -168,7 +235,7 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
                 }
                 let previous = std::mem::take(&mut pending);
                 let (decoded, ()) = rayon::join(
-                    || batch.par_iter().map(|(p, l)| decode_file(p, *l)).collect::<Vec<Vec<Event>>>(),
+                    || batch.par_iter().map(|(p, l)| decode_file(p, *l, early)).collect::<Vec<Vec<Event>>>(),
                     || reader.take_all(previous),
                 );
                 pending = decoded;
@@ -185,10 +252,10 @@ const FILE_BATCH: usize = 512;
 
 /// The events of one file, or its read error. `listed`: a directory listing reported the
 /// path as a regular file.
-fn decode_file(path: &str, listed: bool) -> Vec<Event> {
+fn decode_file(path: &str, listed: bool, early: Option<&Early<'_>>) -> Vec<Event> {
     let read = if listed { crate::input::read_listed_file } else { crate::input::read_bounded };
     match read(Path::new(path), crate::input::MAX_FILE_BYTES) {
-        Ok(bytes) => stream::decode_stream(&String::from_utf8_lossy(&bytes), path),
+        Ok(bytes) => stream::decode_stream(&String::from_utf8_lossy(&bytes), &Origin { source: path, early }),
         Err(e) => vec![Event::Error(format!("open {path}: {}", io_text(&e)))],
     }
 }
@@ -199,16 +266,16 @@ fn decode_file(path: &str, listed: bool) -> Vec<Event> {
 /// [`CollectError::Fetch`] for documents that cannot be decoded.
 pub fn collect_text(text: &str, source: &str) -> Result<Packed, CollectError> {
     let mut reader = Reader::default();
-    reader.read_stream(text, source);
-    reader.finish()
+    reader.read_stream(text, &Origin { source, early: None });
+    Ok(reader.finish()?.into_packed())
 }
 
 impl Reader {
-    fn finish(self) -> Result<Packed, CollectError> {
+    fn finish(self) -> Result<Items, CollectError> {
         if !self.errors.is_empty() {
             return Err(CollectError::Fetch { message: aggregate(&self.errors), warnings: self.warnings });
         }
-        Ok(Packed { crs: self.crs, index: self.index, warnings: self.warnings })
+        Ok(Items { items: self.items, index: self.index, warnings: self.warnings })
     }
 }
 
@@ -371,7 +438,7 @@ fn clean(p: &str) -> String {
 /// reference indexes.
 #[derive(Default)]
 struct Reader {
-    crs: Vec<PackedCr>,
+    items: Vec<Item>,
     seen: HashSet<String>,
     index: ReferenceIndex,
     warnings: Vec<String>,
@@ -379,8 +446,8 @@ struct Reader {
 }
 
 impl Reader {
-    fn read_stream(&mut self, text: &str, source: &str) {
-        self.take(stream::decode_stream(text, source));
+    fn read_stream(&mut self, text: &str, origin: &Origin<'_>) {
+        self.take(stream::decode_stream(text, origin));
     }
 
     fn take_all(&mut self, batches: Vec<Vec<Event>>) {
@@ -393,10 +460,13 @@ impl Reader {
         for event in events {
             match event {
                 Event::Cr(b) => {
-                    let (cr, refs) = *b;
-                    if self.seen.insert(cr.id.clone()) {
+                    let (mut item, refs) = *b;
+                    if self.seen.insert(item.id().to_owned()) {
                         self.index.extend(refs);
-                        self.crs.push(cr);
+                        if let Item::Compared(c) = &mut item {
+                            c.1.cr = self.items.len();
+                        }
+                        self.items.push(item);
                     }
                 }
                 Event::Warning(w) => self.warnings.push(w),

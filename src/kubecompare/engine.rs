@@ -378,6 +378,61 @@ impl<'a> Engine<'a> {
         self.finish(crs, results, reference_only)
     }
 
+    /// Compares `cr` before the other CRs are loaded, when nothing about it depends on them:
+    /// its candidates do not come from the reference indexes (§4.5) and no template can
+    /// call `lookupCR(s)`. `None`, leaving `cr` untouched, otherwise (and in the
+    /// [`Parallelism::Sequential`] and [`Parallelism::Exact`] modes). The result's [`CrResult::cr`] is 0: the caller knows
+    /// the CR's position. With [`Retain::DiffOnly`] the CR's object is dropped afterwards,
+    /// as [`Engine::compare_packed`] does. [`Engine::compare_items`] finishes the run.
+    #[must_use]
+    pub fn compare_early(&self, cr: &mut Cr) -> Option<CrResult> {
+        if self.uses_lookups || self.options.parallelism != Parallelism::Auto {
+            return None;
+        }
+        let found = self.correlator.without_index(&cr.object, &cr.id).ok()?;
+        let result = self.compare_found(0, cr, found, None);
+        if self.options.retain == Retain::DiffOnly {
+            cr.object = Value::Null;
+        }
+        Some(result)
+    }
+
+    /// [`Engine::compare_packed`] for a collection whose CRs were compared early where they
+    /// could be ([`collect::collect_items_with`] with [`Engine::compare_early`]): the others
+    /// are compared now, with the complete reference indexes, in parallel unless the mode
+    /// says otherwise. The same comparison as [`Engine::compare_packed`] on the same CRs.
+    #[must_use]
+    pub fn compare_items(&self, items: Vec<collect::Item>, index: ReferenceIndex) -> Comparison {
+        if items.iter().all(|item| matches!(item, collect::Item::Packed(_))) {
+            let packed = items
+                .into_iter()
+                .filter_map(|item| match item {
+                    collect::Item::Packed(cr) => Some(cr),
+                    collect::Item::Compared(_) => None,
+                })
+                .collect();
+            return self.compare_packed(packed, index);
+        }
+        let reference_only = index.reference_only(&self.metas);
+        let one = |(ci, item): (usize, collect::Item)| match item {
+            collect::Item::Compared(done) => *done,
+            collect::Item::Packed(packed) => {
+                let mut cr = packed.unpack();
+                let result = self.compare_cr(ci, &mut cr, &index, None);
+                if self.options.retain == Retain::DiffOnly {
+                    cr.object = Value::Null;
+                }
+                (cr, result)
+            }
+        };
+        let (crs, results): (Vec<Cr>, Vec<CrResult>) = if self.options.parallelism == Parallelism::Sequential {
+            items.into_iter().enumerate().map(one).unzip()
+        } else {
+            items.into_par_iter().enumerate().map(one).unzip()
+        };
+        self.finish(crs, results, reference_only)
+    }
+
     /// `reference_only`: §4.5's reference-only matches, found before any omission.
     fn compare_all(&self, mut crs: Vec<Cr>, index: &ReferenceIndex, reference_only: Vec<usize>) -> Comparison {
         let results: Vec<CrResult> = if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
@@ -417,9 +472,21 @@ impl<'a> Engine<'a> {
         ci: usize,
         cr: &mut Cr,
         index: &ReferenceIndex,
+        lookups: Option<&mut Vec<GoValue>>,
+    ) -> CrResult {
+        let found = self.correlator.candidates(&cr.object, &cr.id, Some(index));
+        self.compare_found(ci, cr, found, lookups)
+    }
+
+    /// [`Engine::compare_cr`] once the candidates are known.
+    fn compare_found(
+        &self,
+        ci: usize,
+        cr: &mut Cr,
+        found: Option<(Vec<usize>, Via)>,
         mut lookups: Option<&mut Vec<GoValue>>,
     ) -> CrResult {
-        let Some((candidates, via)) = self.correlator.candidates(&cr.object, &cr.id, Some(index)) else {
+        let Some((candidates, via)) = found else {
             return CrResult { cr: ci, via: None, tried: Vec::new(), overrides: Vec::new(), status: Status::Unmatched };
         };
         let matched = self.override_correlator.candidates(&cr.object, &cr.id);
@@ -667,3 +734,7 @@ mod tests {
         assert_eq!(best_candidate(&[&all[0]]), (0, vec![None]));
     }
 }
+
+#[cfg(test)]
+#[path = "early_tests.rs"]
+mod early_tests;

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::collect::{self, Packed};
+use super::collect::{self, Items};
 use super::engine::{self, Compared, Engine, Parallelism, Retain, Status};
 use super::output::{self, DiffSum, Output, Summary, Warning};
 use super::summary::{self, ComponentRule, TemplateRef};
@@ -128,9 +128,11 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     }
 
     // §1.7: collect the CRs.
-    // Packed until compared: memory stays near the input size (see `packed`).
-    let Packed { crs, index, warnings } =
-        collect::collect_packed_with(&opts.inputs, opts.recursive, &mut collect::StdIo).map_err(|e| {
+    // Each CR is compared as soon as it is decoded where nothing about it depends on the
+    // other CRs (see `Engine::compare_early`); the others are packed until all are loaded.
+    let early = |cr: &mut collect::Cr| engine.compare_early(cr);
+    let Items { items, index, warnings } =
+        collect::collect_items_with(&opts.inputs, opts.recursive, &mut collect::StdIo, Some(&early)).map_err(|e| {
             let mut pre = stderr.clone();
             if let collect::CollectError::Fetch { warnings, .. } = &e {
                 pre.extend(warnings.iter().cloned());
@@ -140,7 +142,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     stderr.extend(warnings);
 
     // Appendix C's loop, then kube-compare's policy over its results.
-    let mut comparison = engine.compare_packed(crs, index);
+    let mut comparison = engine.compare_items(items, index);
     for w in &comparison.warnings {
         warn(&mut stderr, w);
     }

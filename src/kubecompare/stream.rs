@@ -15,34 +15,43 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::collect::{Cr, cr_id, skip_warning};
+use super::collect::{Cr, Early, Item, cr_id, skip_warning};
 use super::packed::PackedCr;
 use crate::correlate::ReferenceIndex;
 
+/// Where a stream comes from, and what to do with its CRs.
+pub(crate) struct Origin<'a> {
+    /// The path as walked, `STDIN`, or the URL.
+    pub source: &'a str,
+    /// Compares a CR as soon as it is decoded, when that can be done before every CR is
+    /// loaded (see [`Early`]).
+    pub early: Option<&'a Early<'a>>,
+}
+
 /// What decoding a stream produces, in order.
 pub(crate) enum Event {
-    /// A CR, packed, with its contribution to the reference indexes (§4.5).
-    Cr(Box<(PackedCr, ReferenceIndex)>),
+    /// A CR, with its contribution to the reference indexes (§4.5).
+    Cr(Box<(Item, ReferenceIndex)>),
     /// A skip warning (already in kube-compare's words).
     Warning(String),
     /// A decode error (fatal after everything was read).
     Error(String),
 }
 
-/// Decodes `text`, read from `source`.
-pub(crate) fn decode_stream(text: &str, source: &str) -> Vec<Event> {
+/// Decodes `text`, read from `origin.source`.
+pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
     let pieces = split_documents(text);
     if pieces.len() > 1
-        && let Some(events) = pieces.par_iter().map(|p| decode_clean(p, source)).collect::<Option<Vec<_>>>()
+        && let Some(events) = pieces.par_iter().map(|p| decode_clean(p, origin)).collect::<Option<Vec<_>>>()
     {
         return events.into_iter().flatten().collect();
     }
     if pieces.len() == 1
         && let Some(values) = driftlint_yaml::parse_simple(text)
     {
-        return decode_values(values, source);
+        return decode_values(values, origin);
     }
-    decode_whole(text, source)
+    decode_whole(text, origin)
 }
 
 /// The stream cut before every line that starts with a document start marker (`---`
@@ -69,9 +78,9 @@ fn split_documents(text: &str) -> Vec<&str> {
 
 /// A piece's events, or `None` when it has a YAML error or warning (then the whole stream
 /// is parsed at once instead).
-fn decode_clean(piece: &str, source: &str) -> Option<Vec<Event>> {
+fn decode_clean(piece: &str, origin: &Origin<'_>) -> Option<Vec<Event>> {
     if let Some(values) = driftlint_yaml::parse_simple(piece) {
-        return Some(decode_values(values, source));
+        return Some(decode_values(values, origin));
     }
     let stream = driftlint_yaml::parse_stream(piece);
     if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
@@ -81,22 +90,23 @@ fn decode_clean(piece: &str, source: &str) -> Option<Vec<Event>> {
     for doc in stream.documents {
         let value = doc.root.to_json();
         drop(doc);
-        decode(value, source, &mut events);
+        decode(value, origin, &mut events);
     }
     Some(events)
 }
 
 /// The events of documents the fast loader read (no errors, no warnings).
-fn decode_values(values: Vec<Value>, source: &str) -> Vec<Event> {
+fn decode_values(values: Vec<Value>, origin: &Origin<'_>) -> Vec<Event> {
     let mut events = Vec::new();
     for value in values {
-        decode(value, source, &mut events);
+        decode(value, origin, &mut events);
     }
     events
 }
 
 /// The stream parsed in one go.
-fn decode_whole(text: &str, source: &str) -> Vec<Event> {
+fn decode_whole(text: &str, origin: &Origin<'_>) -> Vec<Event> {
+    let source = origin.source;
     let mut events = Vec::new();
     let stream = driftlint_yaml::parse_stream(text);
     for doc in stream.documents {
@@ -108,7 +118,7 @@ fn decode_whole(text: &str, source: &str) -> Vec<Event> {
         }
         let value = doc.root.to_json();
         drop(doc);
-        decode(value, source, &mut events);
+        decode(value, origin, &mut events);
     }
     if let Some(e) = stream.error {
         let msg = format!("yaml: line {}: {}", e.line, e.message);
@@ -126,7 +136,8 @@ fn parse_error(source: &str, msg: &str) -> Event {
     Event::Warning(skip_warning(&word(&err, 2), &tail))
 }
 
-fn decode(value: Value, source: &str, events: &mut Vec<Event>) {
+fn decode(value: Value, origin: &Origin<'_>, events: &mut Vec<Event>) {
+    let source = origin.source;
     let type_name = match &value {
         Value::Null => return,
         Value::Object(_) => "",
@@ -143,7 +154,7 @@ fn decode(value: Value, source: &str, events: &mut Vec<Event>) {
     }
     if let Some(Value::Array(items)) = value.get("items") {
         for item in items.clone() {
-            decode_item(item, source, events);
+            decode_item(item, origin, events);
         }
         return;
     }
@@ -152,16 +163,16 @@ fn decode(value: Value, source: &str, events: &mut Vec<Event>) {
         events.push(Event::Warning(skip_warning(&word(&err, 3), "'Kind' is missing")));
         return;
     }
-    push(value, source, events);
+    push(value, origin, events);
 }
 
 /// A list item: nested lists flatten again; a kind-less item fails type lookup
 /// (`unable to get type info from the object "*unstructured.Unstructured": Object 'Kind'
 /// is missing …`), whose fourth word is `type`.
-fn decode_item(item: Value, source: &str, events: &mut Vec<Event>) {
+fn decode_item(item: Value, origin: &Origin<'_>, events: &mut Vec<Event>) {
     if let Some(Value::Array(items)) = item.get("items") {
         for i in items.clone() {
-            decode_item(i, source, events);
+            decode_item(i, origin, events);
         }
         return;
     }
@@ -169,13 +180,17 @@ fn decode_item(item: Value, source: &str, events: &mut Vec<Event>) {
         events.push(Event::Warning(skip_warning("type", "'Kind' is missing")));
         return;
     }
-    push(item, source, events);
+    push(item, origin, events);
 }
 
-fn push(object: Value, source: &str, events: &mut Vec<Event>) {
+fn push(object: Value, origin: &Origin<'_>, events: &mut Vec<Event>) {
     let refs = ReferenceIndex::new(std::iter::once(&object));
-    let cr = Cr { id: cr_id(&object), object, source: source.to_owned() };
-    events.push(Event::Cr(Box::new((PackedCr::pack(cr), refs))));
+    let mut cr = Cr { id: cr_id(&object), object, source: origin.source.to_owned() };
+    let item = match origin.early.and_then(|compare| compare(&mut cr)) {
+        Some(result) => Item::Compared(Box::new((cr, result))),
+        None => Item::Packed(PackedCr::pack(cr)),
+    };
+    events.push(Event::Cr(Box::new((item, refs))));
 }
 
 fn has_kind(v: &Value) -> bool {
@@ -199,11 +214,13 @@ mod tests {
         assert_eq!(split_documents(""), [""]);
     }
 
+    const S: Origin<'static> = Origin { source: "s", early: None };
+
     fn ids(events: &[Event]) -> Vec<String> {
         events
             .iter()
             .map(|e| match e {
-                Event::Cr(b) => b.0.id.clone(),
+                Event::Cr(b) => b.0.id().to_owned(),
                 Event::Warning(w) => format!("W {w}"),
                 Event::Error(e) => format!("E {e}"),
             })
@@ -213,13 +230,13 @@ mod tests {
     #[test]
     fn pieces_give_what_one_parse_gives() {
         let docs = "apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\nkind: B\nmetadata:\n  name: b\n  x: |\n    l1\n---\n- 1\n";
-        assert_eq!(ids(&decode_stream(docs, "s")), ids(&decode_whole(docs, "s")));
-        assert_eq!(ids(&decode_stream(docs, "s")).len(), 3);
+        assert_eq!(ids(&decode_stream(docs, &S)), ids(&decode_whole(docs, &S)));
+        assert_eq!(ids(&decode_stream(docs, &S)).len(), 3);
         // An error in a later document: the whole stream is parsed once, keeping what came
         // before and the error's line as a single parse reports it.
         let bad = "kind: A\nmetadata: {name: a}\n---\nkind: B\nmetadata: {name: [\n---\nkind: C\n";
-        let got = ids(&decode_stream(bad, "s"));
-        assert_eq!(got, ids(&decode_whole(bad, "s")));
+        let got = ids(&decode_stream(bad, &S));
+        assert_eq!(got, ids(&decode_whole(bad, &S)));
         assert_eq!(got[0], "_A_a");
         assert!(got[1].starts_with("W Skipping"), "{got:?}");
     }
