@@ -133,7 +133,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             for line in &done.stderr {
                 eprintln!("{line}");
             }
-            std::io::stdout().lock().write_all(done.stdout.as_bytes())?;
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            done.stdout.write_to(&mut stdout)?;
+            stdout.flush()?;
             Ok(ExitCode::from(done.code))
         }
         Err(fatal_err) => {

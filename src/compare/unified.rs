@@ -5,6 +5,7 @@
 //! `-` lines are MERGED (the reference), `+` lines are LIVE (the cluster). Identical texts give
 //! an empty string, as GNU diff prints nothing.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -133,8 +134,11 @@ pub fn unified_diff(merged_path: &Path, live_path: &Path, merged: &str, live: &s
     let (m, l) = (merged_path.display(), live_path.display());
     let mut out = format!("diff -u -N {m} {l}\n--- {m}\t{now}\n+++ {l}\t{now}\n");
     for hunk in diff.unified_diff().context_radius(3).missing_newline_hint(true).iter_hunks() {
-        out.push_str(&hunk.to_string());
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{hunk}");
     }
+    // Kept until the report is written (one per drifted CR): without the growth slack.
+    out.shrink_to_fit();
     out
 }
 

@@ -216,6 +216,37 @@ impl DiffSum {
     }
 }
 
+impl DiffSum {
+    /// [`DiffSum::to_value`] written as Go's compact JSON, without building the value.
+    fn write_json(&self, out: &mut String) {
+        use super::json::write_string;
+        let field = |out: &mut String, key: &str, value: &str| {
+            out.push_str(key);
+            write_string(out, value);
+        };
+        field(out, "{\"DiffOutput\":", &self.diff_output);
+        field(out, ",\"CorrelatedTemplate\":", &self.correlated_template);
+        field(out, ",\"CRName\":", &self.cr_name);
+        if !self.patched.is_empty() {
+            field(out, ",\"Patched\":", &self.patched);
+        }
+        if !self.override_reasons.is_empty() {
+            out.push_str(",\"OverrideReason\":[");
+            for (i, reason) in self.override_reasons.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, reason);
+            }
+            out.push(']');
+        }
+        if !self.description.is_empty() {
+            field(out, ",\"description\":", &self.description);
+        }
+        out.push('}');
+    }
+}
+
 impl Warning {
     fn to_value(&self) -> Value {
         let mut m = Map::new();
@@ -228,28 +259,60 @@ impl Warning {
 
 /// `-o json`: Go's compact encoding plus the trailing newline kube-compare adds (§7.2).
 ///
-/// [`Output::to_value`] written one diff at a time: a large run's diffs are not copied into
-/// a JSON tree as a whole before they are written.
+/// Written piece by piece (the summary, then each diff) rather than through one
+/// [`serde_json::Value`] of the whole report; the bytes are the same.
 #[must_use]
 pub fn to_json(output: &Output) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_json(output, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Diffs serialized per task of [`write_json`].
+const JSON_CHUNK: usize = 256;
+
+/// [`to_json`] written to `w`: the diffs are serialized on the pool a few chunks at a time and
+/// written in order, so the report never exists whole in memory.
+///
+/// # Errors
+/// The writer's.
+pub fn write_json(output: &Output, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use rayon::prelude::*;
+
     use super::json::write_go_json;
-    let mut s = String::with_capacity(output.diffs.iter().map(|d| d.diff_output.len() + 128).sum::<usize>() + 512);
-    s.push_str("{\"Summary\":");
-    write_go_json(&mut s, &output.summary.to_value());
-    s.push_str(",\"Diffs\":[");
-    for (i, diff) in output.diffs.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
+    let mut head = String::from("{\"Summary\":");
+    write_go_json(&mut head, &output.summary.to_value());
+    head.push_str(",\"Diffs\":[");
+    w.write_all(head.as_bytes())?;
+    let group = JSON_CHUNK * rayon::current_num_threads().max(1) * 2;
+    for (g, diffs) in output.diffs.chunks(group).enumerate() {
+        let texts: Vec<String> = diffs
+            .par_chunks(JSON_CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut s = String::with_capacity(chunk.iter().map(|d| d.diff_output.len() + 160).sum());
+                let first_chunk = g == 0 && c == 0;
+                for (i, diff) in chunk.iter().enumerate() {
+                    if !(first_chunk && i == 0) {
+                        s.push(',');
+                    }
+                    diff.write_json(&mut s);
+                }
+                s
+            })
+            .collect();
+        for text in texts {
+            w.write_all(text.as_bytes())?;
         }
-        write_go_json(&mut s, &diff.to_value());
     }
-    s.push(']');
+    let mut tail = String::from("]");
     if !output.warnings.is_empty() {
-        s.push_str(",\"Warnings\":");
-        write_go_json(&mut s, &Value::Array(output.warnings.iter().map(Warning::to_value).collect()));
+        tail.push_str(",\"Warnings\":");
+        write_go_json(&mut tail, &Value::Array(output.warnings.iter().map(Warning::to_value).collect()));
     }
-    s.push_str("}\n");
-    s
+    tail.push_str("}\n");
+    w.write_all(tail.as_bytes())
 }
 
 /// `-o yaml`: `sigs.k8s.io/yaml.Marshal(Output)` (§7.3); ends with the encoder's newline.
@@ -289,5 +352,32 @@ mod tests {
         assert_eq!(Output::from_value(&v).unwrap(), o);
         // Written piece by piece, the text is still the whole value's.
         assert_eq!(json, format!("{}\n", super::super::json::to_go_json(&o.to_value())));
+    }
+
+    #[test]
+    fn json_written_in_chunks_is_the_whole_values() {
+        for n in [0, 1, JSON_CHUNK - 1, JSON_CHUNK, JSON_CHUNK + 1, JSON_CHUNK * 9 + 7] {
+            let mut o = Output::default();
+            o.diffs = (0..n)
+                .map(|i| DiffSum {
+                    diff_output: if i % 3 == 0 {
+                        format!("--- a\n+++ b\n-x: <{i}> & \u{2028}\t\"q\"\n")
+                    } else {
+                        String::new()
+                    },
+                    correlated_template: format!("t{}.yaml", i % 7),
+                    cr_name: format!("v1_ConfigMap_ns_c{i}"),
+                    patched: if i % 5 == 0 { "patches.yaml".into() } else { String::new() },
+                    override_reasons: (0..i % 3).map(|r| format!("reason {r}")).collect(),
+                    description: if i % 2 == 0 { format!("desc {i}") } else { String::new() },
+                })
+                .collect();
+            if n % 2 == 1 {
+                o.warnings.push(Warning::inferred(vec!["a.yaml".into()]));
+            }
+            let json = to_json(&o);
+            assert_eq!(json, format!("{}\n", super::super::json::to_go_json(&o.to_value())), "{n} diffs");
+            assert_eq!(Output::from_value(&serde_json::from_str(&json).unwrap()).unwrap(), o);
+        }
     }
 }

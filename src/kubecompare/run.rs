@@ -35,10 +35,30 @@ pub struct Options {
 
 /// The end of a run: what to print and the exit code.
 pub struct Finished {
-    pub stdout: String,
+    pub stdout: Stdout,
     /// Lines for stderr (warnings), printed as they were produced.
     pub stderr: Vec<String>,
     pub code: u8,
+}
+
+/// What a run prints on standard output.
+pub enum Stdout {
+    Text(String),
+    /// `-o json`, written as it is serialized (see [`output::write_json`]).
+    Json(Output),
+}
+
+impl Stdout {
+    /// Writes it all to `w`.
+    ///
+    /// # Errors
+    /// The writer's.
+    pub fn write_to(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            Stdout::Text(text) => w.write_all(text.as_bytes()),
+            Stdout::Json(out) => output::write_json(out, w),
+        }
+    }
 }
 
 /// A fatal error: kube-compare prints `error: <message>` and exits 2.
@@ -156,7 +176,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let mut new_patches = Vec::new();
     for r in &mut comparison.results {
         let Status::Compared(Compared { template: ti, outcome }) = &mut r.status else { continue };
-        let cr = &comparison.crs[r.cr];
+        let cr = &mut comparison.crs[r.cr];
         let entry = &compiled.reference.templates[compiled.templates[*ti].entry];
         if outcome.differs {
             num_diff += 1;
@@ -168,7 +188,8 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
             // Moved, not cloned: the comparison is not used for anything else.
             diff_output: std::mem::take(&mut outcome.diff_output),
             correlated_template: entry.path.clone(),
-            cr_name: cr.id.clone(),
+            // Moved too: the ids of unmatched CRs were taken above, nothing reads these again.
+            cr_name: std::mem::take(&mut cr.id),
             description: entry.effective_description.clone(),
             ..DiffSum::default()
         };
@@ -185,8 +206,9 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         }
         diffs.push(diff);
     }
-    let match_count = comparison.match_count;
-    let reference_only = comparison.reference_only;
+    let (match_count, reference_only) = (comparison.match_count, comparison.reference_only);
+    // The CRs and results are done with: freed before the report is built.
+    drop((comparison.crs, comparison.results));
 
     let rules = component_rules(&compiled);
     let paths: Vec<&str> =
@@ -214,14 +236,17 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         },
     };
     let (stdout, code) = match opts.output.as_str() {
-        "json" => (output::to_json(&out), out.exit_code()),
-        "yaml" => (output::to_yaml(&out), out.exit_code()),
-        "junit" => (super::junit::to_junit(&out, &now_rfc3339()), out.exit_code()),
+        "json" => {
+            let code = out.exit_code();
+            (Stdout::Json(out), code)
+        }
+        "yaml" => (Stdout::Text(output::to_yaml(&out)), out.exit_code()),
+        "junit" => (Stdout::Text(super::junit::to_junit(&out, &now_rfc3339())), out.exit_code()),
         "generate-patches" => {
             let loaded: Vec<Value> = engine.overrides().iter().map(override_value).collect();
-            (super::patches::generate_patches_yaml(&loaded, &new_patches), 0)
+            (Stdout::Text(super::patches::generate_patches_yaml(&loaded, &new_patches)), 0)
         }
-        _ => (super::text::to_text(&out, opts.verbose), out.exit_code()),
+        _ => (Stdout::Text(super::text::to_text(&out, opts.verbose)), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
 }
