@@ -357,8 +357,7 @@ mod tests {
     #[test]
     fn json_written_in_chunks_is_the_whole_values() {
         for n in [0, 1, JSON_CHUNK - 1, JSON_CHUNK, JSON_CHUNK + 1, JSON_CHUNK * 9 + 7] {
-            let mut o = Output::default();
-            o.diffs = (0..n)
+            let diffs = (0..n)
                 .map(|i| DiffSum {
                     diff_output: if i % 3 == 0 {
                         format!("--- a\n+++ b\n-x: <{i}> & \u{2028}\t\"q\"\n")
@@ -372,6 +371,7 @@ mod tests {
                     description: if i % 2 == 0 { format!("desc {i}") } else { String::new() },
                 })
                 .collect();
+            let mut o = Output { diffs, ..Output::default() };
             if n % 2 == 1 {
                 o.warnings.push(Warning::inferred(vec!["a.yaml".into()]));
             }
