@@ -111,7 +111,14 @@ impl Prepared {
 /// Starts comparing: `engine` is [`Prepared::engine`]'s, `index` the reference indexes of
 /// every object of the run (§4.5: see [`reference_index`]), `found` what [`prepare`] found.
 /// The [`Compare`] half compares a batch while the [`Run`] half reports the one before.
-pub fn start<'e>(engine: Option<&'e Engine<'e>>, index: ReferenceIndex, found: Drift) -> (Compare<'e>, Run<'e>) {
+/// `object_correlations`: record which templates each object matched (see
+/// [`super::Settings::object_correlations`]).
+pub fn start<'e>(
+    engine: Option<&'e Engine<'e>>,
+    index: ReferenceIndex,
+    found: Drift,
+    object_correlations: bool,
+) -> (Compare<'e>, Run<'e>) {
     let match_count = match engine {
         Some(engine) => {
             let mut counts = vec![0; engine.compiled().templates.len()];
@@ -123,7 +130,8 @@ pub fn start<'e>(engine: Option<&'e Engine<'e>>, index: ReferenceIndex, found: D
         None => Vec::new(),
     };
     let reference_only = engine.map(|e| index.reference_only(e.metas())).unwrap_or_default();
-    (Compare { engine, index }, Run { engine, reference_only, match_count, warnings: Vec::new(), drift: found })
+    let run = Run { engine, reference_only, match_count, warnings: Vec::new(), drift: found, object_correlations };
+    (Compare { engine, index }, run)
 }
 
 /// Compares batches of the run's documents with the reference.
@@ -167,6 +175,7 @@ pub struct Run<'e> {
     match_count: Vec<usize>,
     warnings: Vec<String>,
     drift: Drift,
+    object_correlations: bool,
 }
 
 impl Run<'_> {
@@ -175,8 +184,10 @@ impl Run<'_> {
     pub fn batch(&mut self, coll: &Collection, comparison: Option<Comparison>, files: &mut Files) -> &[Diagnostic] {
         let first = self.drift.diagnostics.len();
         let (Some(engine), Some(comparison)) = (self.engine, comparison) else { return &[] };
-        let correlations = scope::correlations(engine.compiled(), &comparison, coll);
-        self.drift.correlations.objects.extend(correlations.objects);
+        if self.object_correlations {
+            let correlations = scope::correlations(engine.compiled(), &comparison, coll);
+            self.drift.correlations.objects.extend(correlations.objects);
+        }
         self.drift.diagnostics.extend(findings::object_findings(engine, &comparison, coll, files));
         for (total, n) in self.match_count.iter_mut().zip(&comparison.match_count) {
             *total += n;

@@ -69,6 +69,9 @@ pub struct Settings {
     pub schema_mode: Option<crate::schema::Mode>,
     /// Rego policies (the policy pass) and Fybrik scenarios.
     pub policy: crate::policy::conftest::Settings,
+    /// Record which templates each object matched ([`Report::correlations`]'s `objects`):
+    /// changed-file scopes need them; a whole-repository check does not keep them.
+    pub object_correlations: bool,
 }
 
 /// The outcome of a check.
@@ -80,7 +83,8 @@ pub struct Report {
     pub sources: Vec<Source>,
     /// Ids of the objects checked (JUnit lists one test case per object).
     pub objects: Vec<String>,
-    /// Which templates the objects matched, for changed-file scopes.
+    /// Which templates the objects matched, for changed-file scopes (the objects' only with
+    /// [`Settings::object_correlations`]).
     pub correlations: scope::Correlations,
     /// For a reference read from git: where its files are in the work tree (reports point
     /// there, since `git:REV:path` is no file a viewer can open).
@@ -198,10 +202,10 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     drop(early);
     let (compare, mut drift) = match found {
         Some(found) => {
-            let (compare, run) = drift::start(engine.as_ref(), index, found);
+            let (compare, run) = drift::start(engine.as_ref(), index, found, settings.object_correlations);
             (compare, Some(run))
         }
-        None => (drift::start(None, index, drift::Drift::default()).0, None),
+        None => (drift::start(None, index, drift::Drift::default(), false).0, None),
     };
     let mut batched = batch::Found::default();
     let passes = batch::Passes {

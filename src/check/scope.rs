@@ -172,6 +172,8 @@ fn line_of(index: &LineIndex, text: &str, offset: usize) -> usize {
 
 /// Runs a check scoped to a change.
 pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, ScopedError> {
+    // Which templates the changed lines' objects matched decides the touched components.
+    let settings = &Settings { object_correlations: true, ..settings.clone() };
     let start = settings.paths.iter().find(|p| p.as_os_str() != "-").cloned().unwrap_or_else(|| PathBuf::from("."));
     let repo = Repo::discover(&start)?;
     let walk = super::walk_options(settings);

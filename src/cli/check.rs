@@ -330,6 +330,8 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
         policy: args.policy.settings(cfg)?,
+        // Scoped runs ask for them (`check::scope::check_scoped`).
+        object_correlations: false,
     })
 }
 
