@@ -10,8 +10,8 @@ mod bounded;
 use std::path::{Path, PathBuf};
 
 pub use bounded::{
-    MAX_FILE_BYTES, Refused, read_bounded, read_bounded_to_string, read_listed_file, read_stdin_bounded,
-    read_stdin_bounded_to_string, utf8_message,
+    MAX_FILE_BYTES, Refused, read_bounded, read_bounded_to_string, read_listed_file, read_listed_file_to_string,
+    read_stdin_bounded, read_stdin_bounded_to_string, utf8_message,
 };
 
 use crate::diagnostic::{Diagnostic, Rule};
@@ -265,9 +265,11 @@ fn bad_ignore_file(dir: &Path) -> Option<Diagnostic> {
 }
 
 /// Reads `paths` in parallel (rayon's pool: `--jobs`), keeping their order.
+/// `paths` are files a directory walk listed as regular files (not symlinks): the `stat`
+/// before opening is left out (see [`read_listed_file`]).
 fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
     use rayon::prelude::*;
-    let read: Vec<Result<Source, Box<Diagnostic>>> = paths.par_iter().map(|p| read_one(p)).collect();
+    let read: Vec<Result<Source, Box<Diagnostic>>> = paths.par_iter().map(|p| read_one(p, true)).collect();
     for r in read {
         match r {
             Ok(source) => out.sources.push(source),
@@ -277,15 +279,17 @@ fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
 }
 
 fn read_file(path: &Path, out: &mut Collected) {
-    match read_one(path) {
+    match read_one(path, false) {
         Ok(source) => out.sources.push(source),
         Err(d) => out.diagnostics.push(*d),
     }
 }
 
-fn read_one(path: &Path) -> Result<Source, Box<Diagnostic>> {
+/// `listed`: a directory listing reported `path` as a regular file.
+fn read_one(path: &Path, listed: bool) -> Result<Source, Box<Diagnostic>> {
     let sp = SourcePath::File(path.to_path_buf());
-    match read_bounded_to_string(path, MAX_FILE_BYTES) {
+    let read = if listed { read_listed_file_to_string } else { read_bounded_to_string };
+    match read(path, MAX_FILE_BYTES) {
         Ok(text) => Ok(Source { path: sp, text }),
         // Kept word for word from before the bounded reader: users and tests grep it.
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {

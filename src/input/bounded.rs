@@ -69,6 +69,14 @@ pub fn read_bounded_to_string(path: &Path, limit: u64) -> io::Result<String> {
     into_text(read_bounded(path, limit)?)
 }
 
+/// [`read_listed_file`] as UTF-8 text, as [`read_bounded_to_string`].
+///
+/// # Errors
+/// As [`read_listed_file`], or invalid UTF-8.
+pub fn read_listed_file_to_string(path: &Path, limit: u64) -> io::Result<String> {
+    into_text(read_listed_file(path, limit)?)
+}
+
 /// Reads standard input whole, up to `limit` bytes (a larger input is refused after `limit + 1`
 /// bytes were read: `check - < /dev/zero` ends).
 ///
