@@ -161,11 +161,21 @@ impl Item {
     }
 }
 
-/// The result of a collection with an early comparison.
+/// The result of a collection with an early comparison: what becomes the run's
+/// [`Comparison`](super::engine::Comparison) once the deferred CRs are compared
+/// ([`super::engine::Engine::compare_items`]).
 #[derive(Clone, Debug, Default)]
 pub struct Items {
-    /// De-duplicated CRs in load order.
-    pub items: Vec<Item>,
+    /// De-duplicated CRs in load order; a deferred CR's entry is empty until it is compared.
+    pub crs: Vec<Cr>,
+    /// Per CR, its result; a deferred CR's is a placeholder ([`Status::Unmatched`] without
+    /// candidates) until it is compared.
+    ///
+    /// [`Status::Unmatched`]: super::engine::Status::Unmatched
+    pub results: Vec<CrResult>,
+    /// The CRs not compared yet (all of them without an early comparison), packed, with
+    /// their positions.
+    pub deferred: Vec<(usize, PackedCr)>,
     /// The ownerReference and RBAC-subject indexes of those CRs (§4.5).
     pub index: ReferenceIndex,
     /// Skip warnings, as in [`Collected::warnings`].
@@ -173,17 +183,13 @@ pub struct Items {
 }
 
 impl Items {
-    /// The packed CRs of a collection without an early comparison (which has no others).
+    /// The packed CRs of a collection without an early comparison (which holds no others).
     fn into_packed(self) -> Packed {
-        let crs = self
-            .items
-            .into_iter()
-            .map(|item| match item {
-                Item::Packed(cr) => cr,
-                Item::Compared(_) => unreachable!("a CR compared without an early comparison"),
-            })
-            .collect();
-        Packed { crs, index: self.index, warnings: self.warnings }
+        Packed {
+            crs: self.deferred.into_iter().map(|(_, cr)| cr).collect(),
+            index: self.index,
+            warnings: self.warnings,
+        }
     }
 }
 
@@ -273,9 +279,9 @@ pub fn collect_text(text: &str, source: &str) -> Result<Packed, CollectError> {
 impl Reader {
     fn finish(self) -> Result<Items, CollectError> {
         if !self.errors.is_empty() {
-            return Err(CollectError::Fetch { message: aggregate(&self.errors), warnings: self.warnings });
+            return Err(CollectError::Fetch { message: aggregate(&self.errors), warnings: self.items.warnings });
         }
-        Ok(Items { items: self.items, index: self.index, warnings: self.warnings })
+        Ok(self.items)
     }
 }
 
@@ -438,10 +444,8 @@ fn clean(p: &str) -> String {
 /// reference indexes.
 #[derive(Default)]
 struct Reader {
-    items: Vec<Item>,
+    items: Items,
     seen: HashSet<String>,
-    index: ReferenceIndex,
-    warnings: Vec<String>,
     errors: Vec<String>,
 }
 
@@ -460,16 +464,28 @@ impl Reader {
         for event in events {
             match event {
                 Event::Cr(b) => {
-                    let (mut item, refs) = *b;
-                    if self.seen.insert(item.id().to_owned()) {
-                        self.index.extend(refs);
-                        if let Item::Compared(c) = &mut item {
-                            c.1.cr = self.items.len();
+                    let (item, refs) = *b;
+                    if !self.seen.insert(item.id().to_owned()) {
+                        continue;
+                    }
+                    let items = &mut self.items;
+                    items.index.extend(refs);
+                    let at = items.crs.len();
+                    match item {
+                        Item::Compared(done) => {
+                            let (cr, mut result) = *done;
+                            result.cr = at;
+                            items.crs.push(cr);
+                            items.results.push(result);
                         }
-                        self.items.push(item);
+                        Item::Packed(packed) => {
+                            items.crs.push(Cr { id: String::new(), object: Value::Null, source: String::new() });
+                            items.results.push(CrResult::placeholder(at));
+                            items.deferred.push((at, packed));
+                        }
                     }
                 }
-                Event::Warning(w) => self.warnings.push(w),
+                Event::Warning(w) => self.items.warnings.push(w),
                 Event::Error(e) => self.errors.push(e),
             }
         }

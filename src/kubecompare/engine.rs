@@ -56,8 +56,8 @@ pub enum Retain {
     /// [`Outcome::field_diffs`] and [`Outcome::patch_for_generate`]).
     #[default]
     Full,
-    /// Only `score`, `diff_output` and `name`; the objects become `null` and the YAML texts
-    /// empty as soon as the CR is done. Keeps memory near the input size for large runs.
+    /// Only `differs` and `diff_output`; the objects become `null`, the YAML texts and the
+    /// name empty as soon as the CR is done. Keeps memory near the input size for large runs.
     DiffOnly,
     /// What `check` needs: `merged` and `live` only where they differ (for
     /// [`Outcome::field_diffs`], empty where they are equal), no YAML texts and no diff text
@@ -157,6 +157,12 @@ pub struct CrResult {
 }
 
 impl CrResult {
+    /// A CR not compared yet (its place in a collection, see [`collect::Items`]).
+    #[must_use]
+    pub fn placeholder(cr: usize) -> CrResult {
+        CrResult { cr, via: None, tried: Vec::new(), overrides: Vec::new(), status: Status::Unmatched }
+    }
+
     /// The winning comparison, if any.
     #[must_use]
     pub fn compared(&self) -> Option<&Compared> {
@@ -402,34 +408,31 @@ impl<'a> Engine<'a> {
     /// are compared now, with the complete reference indexes, in parallel unless the mode
     /// says otherwise. The same comparison as [`Engine::compare_packed`] on the same CRs.
     #[must_use]
-    pub fn compare_items(&self, items: Vec<collect::Item>, index: ReferenceIndex) -> Comparison {
-        if items.iter().all(|item| matches!(item, collect::Item::Packed(_))) {
-            let packed = items
-                .into_iter()
-                .filter_map(|item| match item {
-                    collect::Item::Packed(cr) => Some(cr),
-                    collect::Item::Compared(_) => None,
-                })
-                .collect();
-            return self.compare_packed(packed, index);
+    pub fn compare_items(&self, items: collect::Items) -> Comparison {
+        let collect::Items { mut crs, mut results, deferred, index, .. } = items;
+        if deferred.len() == crs.len() {
+            return self.compare_packed(deferred.into_iter().map(|(_, cr)| cr).collect(), index);
         }
         let reference_only = index.reference_only(&self.metas);
-        let one = |(ci, item): (usize, collect::Item)| match item {
-            collect::Item::Compared(done) => *done,
-            collect::Item::Packed(packed) => {
-                let mut cr = packed.unpack();
-                let result = self.compare_cr(ci, &mut cr, &index, None);
-                if self.options.retain == Retain::DiffOnly {
-                    cr.object = Value::Null;
-                }
-                (cr, result)
+        let one = |(ci, packed): (usize, PackedCr)| {
+            let mut cr = packed.unpack();
+            let result = self.compare_cr(ci, &mut cr, &index, None);
+            if self.options.retain == Retain::DiffOnly {
+                cr.object = Value::Null;
             }
+            (cr, result)
         };
-        let (crs, results): (Vec<Cr>, Vec<CrResult>) = if self.options.parallelism == Parallelism::Sequential {
-            items.into_iter().enumerate().map(one).unzip()
+        let done: Vec<(Cr, CrResult)> = if self.options.parallelism == Parallelism::Sequential {
+            deferred.into_iter().map(one).collect()
         } else {
-            items.into_par_iter().enumerate().map(one).unzip()
+            deferred.into_par_iter().map(one).collect()
         };
+        // Into the placeholders; the CRs compared early were never copied.
+        for (cr, result) in done {
+            let at = result.cr;
+            crs[at] = cr;
+            results[at] = result;
+        }
         self.finish(crs, results, reference_only)
     }
 
@@ -587,6 +590,7 @@ impl<'a> Engine<'a> {
                     outcome.live = Value::Null;
                     outcome.merged_yaml = String::new();
                     outcome.live_yaml = String::new();
+                    outcome.name = String::new();
                 }
                 Retain::Differences => {
                     outcome.merged_yaml = String::new();

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::collect::{self, Items};
-use super::engine::{self, Compared, Engine, Parallelism, Retain, Status};
+use super::collect;
+use super::engine::{self, Compared, Comparison, Engine, Parallelism, Retain, Status};
 use super::output::{self, DiffSum, Output, Summary, Warning};
 use super::summary::{self, ComponentRule, TemplateRef};
 use crate::compare::{self, UserOverride};
@@ -151,18 +151,18 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     // Each CR is compared as soon as it is decoded where nothing about it depends on the
     // other CRs (see `Engine::compare_early`); the others are packed until all are loaded.
     let early = |cr: &mut collect::Cr| engine.compare_early(cr);
-    let Items { items, index, warnings } =
-        collect::collect_items_with(&opts.inputs, opts.recursive, &mut collect::StdIo, Some(&early)).map_err(|e| {
+    let mut items = collect::collect_items_with(&opts.inputs, opts.recursive, &mut collect::StdIo, Some(&early))
+        .map_err(|e| {
             let mut pre = stderr.clone();
             if let collect::CollectError::Fetch { warnings, .. } = &e {
                 pre.extend(warnings.iter().cloned());
             }
             Fatal::new(e.to_string(), &pre)
         })?;
-    stderr.extend(warnings);
+    stderr.append(&mut items.warnings);
 
     // Appendix C's loop, then kube-compare's policy over its results.
-    let mut comparison = engine.compare_items(items, index);
+    let comparison = engine.compare_items(items);
     for w in &comparison.warnings {
         warn(&mut stderr, w);
     }
@@ -174,9 +174,12 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let mut num_diff = 0i64;
     let mut patched_crs = 0i64;
     let mut new_patches = Vec::new();
-    for r in &mut comparison.results {
+    // The results are consumed (each freed once its diff is taken) and the CRs' ids moved:
+    // nothing reads them again.
+    let Comparison { mut crs, results, match_count, reference_only, .. } = comparison;
+    for mut r in results {
         let Status::Compared(Compared { template: ti, outcome }) = &mut r.status else { continue };
-        let cr = &mut comparison.crs[r.cr];
+        let cr = &mut crs[r.cr];
         let entry = &compiled.reference.templates[compiled.templates[*ti].entry];
         if outcome.differs {
             num_diff += 1;
@@ -185,10 +188,8 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
             new_patches.push(new_override(&cr.object, &entry.path, &opts.override_reason, outcome));
         }
         let mut diff = DiffSum {
-            // Moved, not cloned: the comparison is not used for anything else.
             diff_output: std::mem::take(&mut outcome.diff_output),
             correlated_template: entry.path.clone(),
-            // Moved too: the ids of unmatched CRs were taken above, nothing reads these again.
             cr_name: std::mem::take(&mut cr.id),
             description: entry.effective_description.clone(),
             ..DiffSum::default()
@@ -206,9 +207,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         }
         diffs.push(diff);
     }
-    let (match_count, reference_only) = (comparison.match_count, comparison.reference_only);
-    // The CRs and results are done with: freed before the report is built.
-    drop((comparison.crs, comparison.results));
+    drop(crs);
 
     let rules = component_rules(&compiled);
     let paths: Vec<&str> =
