@@ -55,6 +55,10 @@ struct Staged {
     comparison: Option<Comparison>,
 }
 
+/// What a reported batch leaves: its trees and comparison, freed by the thread that built
+/// them (see [`run`]).
+type Spent = (Vec<document::Document>, Option<Comparison>);
+
 /// Checks `sources` a batch (`batches`, in order, covering them) at a time.
 ///
 /// With one worker, or one batch, each batch is staged then reported in turn (one batch is
@@ -74,41 +78,53 @@ pub fn run(
     let workers = rayon::current_num_threads();
     let inputs: Vec<Input> =
         batches.into_iter().map(|range| (range.clone(), sources[range].iter_mut().map(take).collect())).collect();
-    let mut report_in_place = |staged: Staged| -> Result<(), CheckError> {
-        let (range, texts) = report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)?;
+    let mut report_in_place = |staged: Staged| -> Result<Spent, CheckError> {
+        let (range, texts, spent) =
+            report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)?;
         for (slot, source) in sources[range].iter_mut().zip(texts) {
             *slot = source;
         }
-        Ok(())
+        Ok(spent)
     };
     if workers <= 1 || inputs.len() <= 1 {
         let parallel = workers > 1;
         for (range, taken) in inputs {
-            report_in_place(stage(range, taken, compare, options, keep_objects, parallel))?;
+            drop(report_in_place(stage(range, taken, compare, options, keep_objects, parallel))?);
         }
         return Ok(());
     }
     let count = inputs.len();
     let inputs: Vec<Mutex<Option<Input>>> = inputs.into_iter().map(|input| Mutex::new(Some(input))).collect();
     let gate = Gate::new(count, workers);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Staged)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, usize, Staged)>();
+    // A reported batch's trees and comparison go back to the worker that built them, which
+    // frees them before staging its next batch: freeing many small blocks on another thread
+    // than the one that allocated them cost a quarter of this loop's CPU (mimalloc's
+    // cross-thread frees and their collection).
+    let spent: Vec<Mutex<Vec<Spent>>> = (0..workers).map(|_| Mutex::new(Vec::new())).collect();
     // The workers are tasks on rayon's pool (its threads, and their allocator arenas, exist
     // already); this thread, outside the pool, reports.
     rayon::in_place_scope(|scope| {
-        let (gate, inputs) = (&gate, &inputs);
-        for _ in 0..workers {
+        let (gate, inputs, spent) = (&gate, &inputs, &spent);
+        for worker in 0..workers {
             let tx = tx.clone();
             scope.spawn(move |_| {
+                let free = || {
+                    let done = spent[worker].lock().map(|mut s| std::mem::take(&mut *s)).unwrap_or_default();
+                    drop(done);
+                };
                 while let Some(i) = gate.next() {
+                    free();
                     let Some((range, taken)) = inputs[i].lock().ok().and_then(|mut input| input.take()) else { return };
-                    if tx.send((i, stage(range, taken, compare, options, keep_objects, false))).is_err() {
+                    if tx.send((i, worker, stage(range, taken, compare, options, keep_objects, false))).is_err() {
                         return;
                     }
                 }
+                free();
             });
         }
         drop(tx);
-        let mut ahead: BTreeMap<usize, Staged> = BTreeMap::new();
+        let mut ahead: BTreeMap<usize, (usize, Staged)> = BTreeMap::new();
         let mut result = Ok(());
         'batches: for expected in 0..count {
             let staged = loop {
@@ -116,17 +132,25 @@ pub fn run(
                     break staged;
                 }
                 match rx.recv() {
-                    Ok((i, staged)) => {
-                        ahead.insert(i, staged);
+                    Ok((i, worker, staged)) => {
+                        ahead.insert(i, (worker, staged));
                     }
                     // Every worker stopped before staging this batch: one panicked, and the
                     // scope raises that panic when it ends.
                     Err(_) => break 'batches,
                 }
             };
-            result = report_in_place(staged);
-            if result.is_err() {
-                break;
+            let (worker, staged) = staged;
+            match report_in_place(staged) {
+                Ok(done) => {
+                    if let Ok(mut s) = spent[worker].lock() {
+                        s.push(done);
+                    }
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
             gate.reported();
         }
@@ -222,7 +246,7 @@ fn stage(
     Staged { range, coll, comparison }
 }
 
-/// The findings of one staged batch; gives its sources back.
+/// The findings of one staged batch; gives its sources back, and what is left to free.
 fn report(
     staged: Staged,
     drift: Option<&mut drift::Run>,
@@ -231,8 +255,8 @@ fn report(
     files: &mut Files,
     keep: &HashSet<SourcePath>,
     found: &mut Found,
-) -> Result<(Range<usize>, Vec<Source>), CheckError> {
-    let Staged { range, mut coll, comparison } = staged;
+) -> Result<(Range<usize>, Vec<Source>, Spent), CheckError> {
+    let Staged { range, mut coll, mut comparison } = staged;
     found.objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
     // The files this batch's findings point into (primary or secondary labels).
     let mut named: HashSet<SourcePath> = HashSet::new();
@@ -245,7 +269,7 @@ fn report(
     name(&coll.diagnostics);
     found.parse.append(&mut coll.diagnostics);
     if let Some(drift) = drift {
-        name(drift.batch(&coll, comparison, files));
+        name(drift.batch(&coll, comparison.as_mut(), files));
     }
     if let Some((registry, mode)) = schemas {
         let (schema, composition) =
@@ -265,12 +289,12 @@ fn report(
     // A report shows lines of the files its findings point into, and only those: the text of
     // a clean file is dropped here (the source stays, empty), so a run holds the texts of the
     // files with findings, not of every file checked.
-    drop(coll.documents);
+    let documents = coll.documents;
     let mut sources = coll.sources;
     for source in &mut sources {
         if matches!(source.path, SourcePath::File(_)) && !named.contains(&source.path) && !keep.contains(&source.path) {
             source.text = String::new();
         }
     }
-    Ok((range, sources))
+    Ok((range, sources, (documents, comparison)))
 }

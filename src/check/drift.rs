@@ -181,7 +181,12 @@ pub struct Run<'e> {
 impl Run<'_> {
     /// The findings of one batch `coll`, compared as `comparison` ([`Compare::batch`]); returns
     /// them.
-    pub fn batch(&mut self, coll: &Collection, comparison: Option<Comparison>, files: &mut Files) -> &[Diagnostic] {
+    pub fn batch(
+        &mut self,
+        coll: &Collection,
+        comparison: Option<&mut Comparison>,
+        files: &mut Files,
+    ) -> &[Diagnostic] {
         let first = self.drift.diagnostics.len();
         let (Some(engine), Some(comparison)) = (self.engine, comparison) else { return &[] };
         if self.object_correlations {
@@ -192,7 +197,7 @@ impl Run<'_> {
         for (total, n) in self.match_count.iter_mut().zip(&comparison.match_count) {
             *total += n;
         }
-        self.warnings.extend(comparison.warnings);
+        self.warnings.append(&mut comparison.warnings);
         &self.drift.diagnostics[first..]
     }
 

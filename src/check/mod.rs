@@ -139,10 +139,10 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 
 /// How much input text one batch of [`check_sources`] parses at most (a batch holds at least
 /// one source): the parsed trees of a batch are many times its text, and only one batch's
-/// are in memory at a time.
-const BATCH_BYTES: usize = 32 * 1024;
+/// are in memory at a time (and a few batches staged ahead: see `batch::run`).
+const BATCH_BYTES: usize = 8 * 1024;
 /// How many sources one batch holds at most.
-const BATCH_SOURCES: usize = 128;
+const BATCH_SOURCES: usize = 32;
 
 /// Runs the linter on inputs already read (from the work tree, or from a git state).
 ///
