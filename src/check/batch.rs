@@ -106,11 +106,11 @@ pub fn run(
     // already); this thread, outside the pool, reports.
     rayon::in_place_scope(|scope| {
         let (gate, inputs, spent) = (&gate, &inputs, &spent);
-        for worker in 0..workers {
+        for (worker, inbox) in spent.iter().enumerate() {
             let tx = tx.clone();
             scope.spawn(move |_| {
                 let free = || {
-                    let done = spent[worker].lock().map(|mut s| std::mem::take(&mut *s)).unwrap_or_default();
+                    let done = inbox.lock().map(|mut s| std::mem::take(&mut *s)).unwrap_or_default();
                     drop(done);
                 };
                 while let Some(i) = gate.next() {

@@ -190,10 +190,10 @@ impl Run<'_> {
         let first = self.drift.diagnostics.len();
         let (Some(engine), Some(comparison)) = (self.engine, comparison) else { return &[] };
         if self.object_correlations {
-            let correlations = scope::correlations(engine.compiled(), &comparison, coll);
+            let correlations = scope::correlations(engine.compiled(), comparison, coll);
             self.drift.correlations.objects.extend(correlations.objects);
         }
-        self.drift.diagnostics.extend(findings::object_findings(engine, &comparison, coll, files));
+        self.drift.diagnostics.extend(findings::object_findings(engine, comparison, coll, files));
         for (total, n) in self.match_count.iter_mut().zip(&comparison.match_count) {
             *total += n;
         }
