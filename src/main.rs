@@ -2,6 +2,8 @@
 // CR on every pool thread, where glibc's arenas cost about a quarter of the CPU (and lock
 // each other on frees across threads). Built without transparent huge pages (`no_thp`):
 // with them the resident set grows in 2 MiB steps. Measured in README, "Many small files".
+// `--no-default-features` builds with the system allocator.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
