@@ -43,8 +43,8 @@ pub struct Found {
     pub schema: Vec<Diagnostic>,
     pub composition: Vec<Diagnostic>,
     pub suppression: Vec<Diagnostic>,
-    /// Ids of every object, in input order.
-    pub objects: Vec<String>,
+    /// Ids of every object, in input order, when they are recorded (`Some`).
+    pub objects: Option<Vec<String>>,
     pub annotations: suppress::Annotations,
 }
 
@@ -257,7 +257,9 @@ fn report(
     found: &mut Found,
 ) -> Result<(Range<usize>, Vec<Source>, Spent), CheckError> {
     let Staged { range, mut coll, mut comparison } = staged;
-    found.objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
+    if let Some(objects) = &mut found.objects {
+        objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
+    }
     // The files this batch's findings point into (primary or secondary labels).
     let mut named: HashSet<SourcePath> = HashSet::new();
     let mut name = |diags: &[Diagnostic]| {

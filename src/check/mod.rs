@@ -72,6 +72,8 @@ pub struct Settings {
     /// Record which templates each object matched ([`Report::correlations`]'s `objects`):
     /// changed-file scopes need them; a whole-repository check does not keep them.
     pub object_correlations: bool,
+    /// Record every object's id ([`Report::objects`]): the JUnit report lists them.
+    pub object_ids: bool,
 }
 
 /// The outcome of a check.
@@ -81,7 +83,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// The texts the diagnostics point into: inputs, reference files, kustomize origins.
     pub sources: Vec<Source>,
-    /// Ids of the objects checked (JUnit lists one test case per object).
+    /// Ids of the objects checked (JUnit lists one test case per object); only with
+    /// [`Settings::object_ids`].
     pub objects: Vec<String>,
     /// Which templates the objects matched, for changed-file scopes (the objects' only with
     /// [`Settings::object_correlations`]).
@@ -207,7 +210,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         }
         None => (drift::start(None, index, drift::Drift::default(), false).0, None),
     };
-    let mut batched = batch::Found::default();
+    let mut batched = batch::Found { objects: settings.object_ids.then(Vec::new), ..batch::Found::default() };
     let passes = batch::Passes {
         compare: &compare,
         drift: drift.as_mut(),
@@ -260,7 +263,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects, correlations, pinned })
+    Ok(Report { diagnostics: diags, sources, objects: objects.unwrap_or_default(), correlations, pinned })
 }
 
 /// The ranges of `sources` checked together: consecutive sources up to [`BATCH_BYTES`] of text

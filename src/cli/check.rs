@@ -332,6 +332,8 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         policy: args.policy.settings(cfg)?,
         // Scoped runs ask for them (`check::scope::check_scoped`).
         object_correlations: false,
+        // Asked for by a JUnit report (`run`).
+        object_ids: false,
     })
 }
 
@@ -354,7 +356,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => default_outputs(std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")),
     };
     let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
-    let settings = settings(args, &cfg)?;
+    let mut settings = settings(args, &cfg)?;
+    settings.object_ids = outputs.iter().any(|o| o.format == report::Format::Junit);
     let mut scope_notes = Vec::new();
     let result = match args.scope.options() {
         None => check::check(&settings)?,
