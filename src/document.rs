@@ -124,7 +124,7 @@ pub fn parse_sources(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<
         .enumerate()
         .map(|(i, source)| {
             let (mut docs, mut diags) = (Vec::new(), Vec::new());
-            parse_source(i, source, opts, &mut docs, &mut diags);
+            parse_source(i, source, opts, true, &mut docs, &mut diags);
             (docs, diags)
         })
         .collect();
@@ -140,13 +140,24 @@ pub fn parse_sources(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<
 pub fn parse_sources_here(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
     let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
     for (i, source) in sources.iter().enumerate() {
-        parse_source(i, source, opts, &mut documents, &mut diagnostics);
+        parse_source(i, source, opts, false, &mut documents, &mut diagnostics);
     }
     (documents, diagnostics)
 }
 
-fn parse_source(idx: usize, source: &Source, opts: &Options, docs: &mut Vec<Document>, diags: &mut Vec<Diagnostic>) {
-    let stream = driftlint_yaml::parse_stream(&source.text);
+/// A text at least this large is loaded a few documents at a time on the pool, when asked.
+const PIECES_FROM: usize = 64 * 1024;
+
+/// `parallel`: a large multi-document text is loaded piece by piece on rayon's pool.
+fn parse_source(
+    idx: usize,
+    source: &Source,
+    opts: &Options,
+    parallel: bool,
+    docs: &mut Vec<Document>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let stream = if parallel { load_in_pieces(&source.text) } else { driftlint_yaml::parse_stream(&source.text) };
     let mut prev_end = 0;
     for (doc_index, doc) in stream.documents.into_iter().enumerate() {
         for w in &doc.warnings {
@@ -166,6 +177,40 @@ fn parse_source(idx: usize, source: &Source, opts: &Options, docs: &mut Vec<Docu
             err.message.clone(),
         ));
     }
+}
+
+/// [`driftlint_yaml::parse_stream`] of a large stream (`kustomize build`, a dump) with its
+/// documents loaded in parallel, a run of them at a time ([`driftlint_yaml::document_pieces`]);
+/// the result is the whole load's, which is what is done when a piece has an error or a
+/// warning (see [`driftlint_yaml::join_pieces`]).
+fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
+    use rayon::prelude::*;
+    if text.len() >= PIECES_FROM {
+        let cuts = driftlint_yaml::document_pieces(text);
+        if cuts.len() > 1 {
+            // About an eighth of a thread's share of the text per run of pieces.
+            let target = (text.len() / (rayon::current_num_threads() * 8)).max(PIECES_FROM / 4);
+            let runs = group(&cuts, target);
+            let streams = runs.par_iter().map(|r| driftlint_yaml::parse_stream(&text[r.clone()])).collect();
+            if let Some(stream) = driftlint_yaml::join_pieces(&runs, streams) {
+                return stream;
+            }
+        }
+    }
+    driftlint_yaml::parse_stream(text)
+}
+
+/// Consecutive `pieces` joined into runs of about `target` bytes (each run starts where a
+/// piece does, so it is a piece as [`driftlint_yaml::join_pieces`] takes it).
+fn group(pieces: &[std::ops::Range<usize>], target: usize) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for p in pieces {
+        match runs.last_mut() {
+            Some(last) if last.len() < target => last.end = p.end,
+            _ => runs.push(p.clone()),
+        }
+    }
+    runs
 }
 
 #[allow(clippy::too_many_arguments)]

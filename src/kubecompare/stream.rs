@@ -40,7 +40,7 @@ pub(crate) enum Event {
 
 /// Decodes `text`, read from `origin.source`.
 pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
-    let pieces = split_documents(text);
+    let pieces: Vec<&str> = driftlint_yaml::document_pieces(text).into_iter().map(|r| &text[r]).collect();
     if pieces.len() > 1
         && let Some(events) = pieces.par_iter().map(|p| decode_clean(p, origin)).collect::<Option<Vec<_>>>()
     {
@@ -52,28 +52,6 @@ pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
         return decode_values(values, origin);
     }
     decode_whole(text, origin)
-}
-
-/// The stream cut before every line that starts with a document start marker (`---`
-/// followed by a blank or the end of the line). YAML ends any block or plain scalar at such
-/// a line and refuses it inside quoted scalars and flow collections, so each piece holds
-/// whole documents; anything unusual shows up as an error in some piece.
-fn split_documents(text: &str) -> Vec<&str> {
-    let mut cuts = vec![0];
-    let bytes = text.as_bytes();
-    let mut line = 0;
-    while line < bytes.len() {
-        let rest = &bytes[line..];
-        if line > 0 && rest.starts_with(b"---") && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n')) {
-            cuts.push(line);
-        }
-        line = match rest.iter().position(|&b| b == b'\n') {
-            Some(i) => line + i + 1,
-            None => bytes.len(),
-        };
-    }
-    cuts.push(text.len());
-    cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
 }
 
 /// A piece's events, or `None` when it has a YAML error or warning (then the whole stream
@@ -205,14 +183,6 @@ fn word(s: &str, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cuts_at_document_markers_only() {
-        let text = "a: 1\n---\nb: |\n  ---\n--- # c\nc: 2\n---x: 1\n---\n";
-        assert_eq!(split_documents(text), ["a: 1\n", "---\nb: |\n  ---\n", "--- # c\nc: 2\n---x: 1\n", "---\n"]);
-        assert_eq!(split_documents("---\na: 1\n"), ["---\na: 1\n"]);
-        assert_eq!(split_documents(""), [""]);
-    }
 
     const S: Origin<'static> = Origin { source: "s", early: None };
 

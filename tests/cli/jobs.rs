@@ -107,3 +107,57 @@ fn jobs_must_be_a_positive_number() {
         assert!(r.stderr.contains("--jobs"), "{args:?} names the flag: {}", r.stderr);
     }
 }
+
+/// One large multi-document stream (a file, and standard input) is loaded in pieces on the
+/// pool when there is more than one thread: every format gives the same bytes as one thread,
+/// for a clean stream (the pieces are joined), for one with helm's empty `# Source:`
+/// documents, and for one with a syntax error in a later document (loaded whole).
+#[test]
+fn one_large_stream_gives_the_same_bytes_with_one_thread_and_with_several() {
+    let dir = tempfile::tempdir().unwrap();
+    layout(dir.path(), 800);
+    let mut files = Vec::new();
+    collect_files(dir.path(), &mut files);
+    files.sort();
+    let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let broken = |t: &String| t.contains("[broken");
+    let clean: String = texts.iter().filter(|t| !broken(t)).map(|t| format!("---\n{t}")).collect();
+    let helm: String = texts
+        .iter()
+        .filter(|t| !broken(t))
+        .map(|t| format!("---\n# Source: chart/templates/x.yaml\n---\n{t}"))
+        .collect();
+    let with_error: String = texts.iter().map(|t| format!("---\n{t}")).collect();
+    assert!(clean.len() > 128 * 1024, "large enough to be loaded in pieces");
+    let reference = root().join("fixtures/bench-reference");
+    let reference = reference.to_str().unwrap();
+    for (name, text) in [("clean", &clean), ("helm", &helm), ("error", &with_error)] {
+        std::fs::write(dir.path().join("stream.yaml"), text).unwrap();
+        for format in ["json", "human"] {
+            let args = ["check", "stream.yaml", "--isolated", "-r", reference, "--format", format];
+            let serial = run_in(dir.path(), &[&args[..], &["--jobs", "1"]].concat(), None);
+            assert_eq!(serial.code, 1, "{name}: {}", serial.stderr);
+            let parallel = run_in(dir.path(), &[&args[..], &["--jobs", "2"]].concat(), None);
+            assert_eq!(masked(&serial), masked(&parallel), "{name}: check --format {format}, --jobs 1 vs 2");
+            if format == "json" && name == "error" {
+                assert!(serial.stdout.contains("yaml-syntax-error"), "{name}: the error is reported");
+            }
+            // Standard input too (helm's `# Source:` comments name the files there).
+            let stdin_args = ["check", "-", "--isolated", "-r", reference, "--format", format];
+            let serial = run_in(dir.path(), &[&stdin_args[..], &["--jobs", "1"]].concat(), Some(text));
+            let parallel = run_in(dir.path(), &[&stdin_args[..], &["--jobs", "2"]].concat(), Some(text));
+            assert_eq!(masked(&serial), masked(&parallel), "{name}: check - --format {format}, --jobs 1 vs 2");
+        }
+    }
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}

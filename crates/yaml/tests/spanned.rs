@@ -16,6 +16,9 @@ use driftlint_yaml::{
 };
 
 mod common;
+#[path = "common/mutate.rs"]
+mod mutate;
+use mutate::mutations;
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     common::files_with(dir, &["yaml", "yml"], out);
@@ -39,142 +42,6 @@ fn agrees(text: &str, what: &str) -> bool {
         "{what}: fast path differs:\n--- text ---\n{text}\n--- fast ---\n{fast:?}\n--- general ---\n{general:?}"
     );
     true
-}
-
-/// Lines that replace a line's value, or are inserted, by the mutations.
-const ODD: &[&str] = &[
-    "yes",
-    "No",
-    "~",
-    "null",
-    "0755",
-    "0x1F",
-    "1_000",
-    "1e3",
-    ".inf",
-    "-.Inf",
-    ".nan",
-    "3.0",
-    "18446744073709551615",
-    "2024-01-01",
-    "12:30:00",
-    "\"\"",
-    "''",
-    "\"a # b\"",
-    "'it''s'",
-    "\"esc\\n\"",
-    "{}",
-    "[]",
-    "[ ]",
-    "{a: 1}",
-    "[a, b]",
-    "[a, 'b' ,\"c\"]",
-    "[ a , b ] # c",
-    "[a,]",
-    "[a b,c]",
-    "[1, .nan, ~]",
-    "[a: b]",
-    "[[a]]",
-    "[a",
-    "['a''b']",
-    "[\"a,b\"]x",
-    "[x,  'é']   ",
-    "[-- -]",
-    "[a, -]",
-    "[a?, b]",
-    "- x",
-    "a: b",
-    "a:b",
-    "é ü",
-    "日本",
-    "---",
-    "...",
-    "<<",
-    "&a x",
-    "*a",
-    "!t x",
-    "!!str 1",
-    "|",
-    ">-",
-    "%x",
-    "@x",
-    "`x",
-    "?",
-    ":",
-    "-",
-    "x #c",
-    "x#c",
-    "'q' #c",
-    "\"q\"  ",
-    "'q'x",
-    "\"unterminated",
-    "k: ",
-    "{}  ",
-    "[] # c",
-    "{} x",
-];
-
-/// Deterministic mutations of `text`.
-fn mutations(text: &str, rng: &mut fastrand::Rng, count: usize) -> Vec<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let mut out = Vec::with_capacity(count + 4);
-    out.push(text.replace('\n', "\r\n"));
-    out.push(format!("---\n{text}"));
-    out.push(format!("{text}\n---\n"));
-    out.push(format!("# head\n---\n{text}---\n# tail\n---\n"));
-    for _ in 0..count {
-        let mut l: Vec<String> = lines.iter().map(|s| (*s).to_owned()).collect();
-        let i = rng.usize(..l.len());
-        let odd = ODD[rng.usize(..ODD.len())];
-        match rng.u8(..12) {
-            0 => l[i].insert(0, ' '),
-            1 => {
-                if l[i].starts_with(' ') {
-                    l[i].remove(0);
-                }
-            }
-            2 => l.insert(i, format!("{}# comment", " ".repeat(rng.usize(..6)))),
-            3 => l[i].push_str(" # trailing"),
-            4 => {
-                let dup = l[i].clone();
-                l.insert(i, dup); // duplicate keys, mostly
-            }
-            5 | 6 => {
-                if let Some(c) = l[i].find(": ") {
-                    l[i].truncate(c + 2);
-                    l[i].push_str(odd);
-                } else if let Some(d) = l[i].find("- ") {
-                    l[i].truncate(d + 2);
-                    l[i].push_str(odd);
-                }
-            }
-            7 => {
-                if let Some(c) = l[i].find(": ") {
-                    let (k, v) = l[i].split_at(c + 2);
-                    let q = if rng.bool() { '"' } else { '\'' };
-                    l[i] = format!("{k}{q}{v}{q}");
-                }
-            }
-            8 => {
-                let indent = l[i].len() - l[i].trim_start().len();
-                if indent > 0 {
-                    l[i].replace_range(indent - 1..indent, "\t");
-                } else {
-                    l[i].push('\t');
-                }
-            }
-            9 => l.insert(i, ["---", "...", "--- x", "--- # c", "---   "][rng.usize(..5)].to_owned()),
-            10 => {
-                l.remove(i);
-            }
-            _ => {
-                let indent = l[i].len() - l[i].trim_start().len();
-                l.insert(i, format!("{}{odd}", " ".repeat(indent)));
-            }
-        }
-        out.push(l.join("\n"));
-    }
-    out
 }
 
 fn check_files(files: &[PathBuf], mutants: usize) -> (usize, usize) {

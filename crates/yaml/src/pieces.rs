@@ -1,0 +1,145 @@
+//! A multi-document stream cut into pieces that can be loaded independently (on several
+//! threads, by the caller) and joined back into the [`Stream`] one load of the whole text
+//! gives.
+//!
+//! The text is cut before every line that starts with a document start marker (`---`
+//! followed by a blank or the end of the line). YAML ends any block or plain scalar at such a
+//! line and refuses it inside quoted scalars and flow collections, so each piece holds whole
+//! documents; anything unusual (a directive before a marker, a scalar or collection left open)
+//! shows up as an error or a warning in some piece, and then [`join_pieces`] declines and the
+//! caller loads the whole text instead. Joining only shifts byte ranges: the documents, their
+//! order and their values are those of the whole load.
+
+use std::ops::Range;
+
+use crate::load::{Document, Stream};
+use crate::node::{Node, NodeValue};
+
+/// The byte ranges of the pieces of `text`, in order, covering it (one piece when it has no
+/// document start marker after its first line).
+#[must_use]
+pub fn document_pieces(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut cuts = vec![0];
+    let mut line = 0;
+    while line < bytes.len() {
+        let rest = &bytes[line..];
+        if line > 0 && rest.starts_with(b"---") && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            cuts.push(line);
+        }
+        line = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => line + i + 1,
+            None => bytes.len(),
+        };
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// The stream of the whole text from the streams of its `pieces` (as [`document_pieces`]
+/// gives them, loaded in the same order), or `None` when a piece had an error or a document a
+/// warning: then only a load of the whole text tells what it holds.
+#[must_use]
+pub fn join_pieces(pieces: &[Range<usize>], streams: Vec<Stream>) -> Option<Stream> {
+    if pieces.len() != streams.len()
+        || streams.iter().any(|s| s.error.is_some() || s.documents.iter().any(|d| !d.warnings.is_empty()))
+    {
+        return None;
+    }
+    let mut documents = Vec::with_capacity(streams.iter().map(|s| s.documents.len()).sum());
+    for (i, (piece, stream)) in pieces.iter().zip(streams).enumerate() {
+        let count = stream.documents.len();
+        for (j, mut doc) in stream.documents.into_iter().enumerate() {
+            shift_document(&mut doc, piece.start);
+            // An empty document ends where the next one starts: loaded whole, its null node
+            // is the next document's `---`; in its own piece it is an empty range at the end.
+            if j + 1 == count
+                && let Some(next) = pieces.get(i + 1)
+                && matches!(doc.root.value, NodeValue::Null)
+                && doc.root.span.is_empty()
+            {
+                let marker = next.start..next.start + 3;
+                doc.range.end = marker.end;
+                doc.root.span = marker;
+            }
+            documents.push(doc);
+        }
+    }
+    Some(Stream { documents, error: None })
+}
+
+fn shift_document(doc: &mut Document, by: usize) {
+    doc.range = shift(&doc.range, by);
+    shift_node(&mut doc.root, by);
+}
+
+fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
+    r.start + by..r.end + by
+}
+
+fn shift_node(node: &mut Node, by: usize) {
+    node.span = shift(&node.span, by);
+    if let Some(alias) = &mut node.alias {
+        *alias = shift(alias, by);
+    }
+    match &mut node.value {
+        NodeValue::Sequence(items) => items.iter_mut().for_each(|n| shift_node(n, by)),
+        NodeValue::Mapping(entries) => entries.iter_mut().for_each(|(k, v)| {
+            shift_node(k, by);
+            shift_node(v, by);
+        }),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_stream;
+
+    fn joined(text: &str) -> Option<Stream> {
+        let pieces = document_pieces(text);
+        let streams = pieces.iter().map(|r| parse_stream(&text[r.clone()])).collect();
+        join_pieces(&pieces, streams)
+    }
+
+    #[test]
+    fn cuts_at_document_markers_only() {
+        let text = "a: 1\n---\nb: |\n  ---\n--- # c\nc: 2\n---x: 1\n---\n";
+        let pieces: Vec<&str> = document_pieces(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(pieces, ["a: 1\n", "---\nb: |\n  ---\n", "--- # c\nc: 2\n---x: 1\n", "---\n"]);
+        assert_eq!(document_pieces("---\na: 1\n"), vec![0..9]);
+        assert_eq!(document_pieces(""), vec![0..0]);
+    }
+
+    #[test]
+    fn joined_pieces_are_the_whole_load() {
+        let texts = [
+            "a: 1\n",
+            "# lead\n---\nkind: A\nmetadata: {name: a, labels: [x, y]}\n---\n---\n# between\nkind: B\nb: &x [1, 2]\nc: *x\n",
+            "kind: A\n...\n---\nkind: B\ntext: |\n  line\n\n  ---x\n",
+            "- 1\n- 2\n---\n\"q\": 'single'\n---\n? complex\n: key\n",
+        ];
+        for text in texts {
+            let whole = parse_stream(text);
+            assert!(whole.error.is_none(), "{text:?}");
+            assert_eq!(joined(text), Some(whole), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn pieces_with_errors_or_warnings_are_declined() {
+        for text in [
+            // An error in a later piece: the whole load keeps the documents before it.
+            "kind: A\n---\nkind: [\n---\nkind: C\n",
+            // A double-quoted scalar left open across a marker.
+            "a: \"x\n---\nb: 1\"\n",
+            // A directive before the marker belongs to the next document.
+            "a: 1\n%YAML 1.1\n---\nb: 2\n",
+            // A duplicate key (a warning).
+            "a: 1\n---\nb: 1\nb: 2\n",
+        ] {
+            assert_eq!(joined(text), None, "{text:?}");
+        }
+    }
+}
