@@ -367,14 +367,7 @@ impl<'a> Engine<'a> {
         if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
             return self.compare_all(crs.into_iter().map(PackedCr::unpack).collect(), &index, reference_only);
         }
-        let one = |(ci, packed): (usize, PackedCr)| {
-            let mut cr = packed.unpack();
-            let result = self.compare_cr(ci, &mut cr, &index, None);
-            if self.options.retain == Retain::DiffOnly {
-                cr.object = Value::Null;
-            }
-            (cr, result)
-        };
+        let one = |(ci, packed): (usize, PackedCr)| self.compare_unpacked(ci, packed, &index);
         let (crs, results): (Vec<Cr>, Vec<CrResult>) = if self.options.parallelism == Parallelism::Sequential {
             crs.into_iter().enumerate().map(one).unzip()
         } else {
@@ -387,9 +380,10 @@ impl<'a> Engine<'a> {
     /// Compares `cr` before the other CRs are loaded, when nothing about it depends on them:
     /// its candidates do not come from the reference indexes (§4.5) and no template can
     /// call `lookupCR(s)`. `None`, leaving `cr` untouched, otherwise (and in the
-    /// [`Parallelism::Sequential`] and [`Parallelism::Exact`] modes). The result's [`CrResult::cr`] is 0: the caller knows
-    /// the CR's position. With [`Retain::DiffOnly`] the CR's object is dropped afterwards,
-    /// as [`Engine::compare_packed`] does. [`Engine::compare_items`] finishes the run.
+    /// [`Parallelism::Sequential`] and [`Parallelism::Exact`] modes). The result's
+    /// [`CrResult::cr`] is 0: the caller knows the CR's position. With [`Retain::DiffOnly`] the
+    /// CR's object is dropped afterwards, as [`Engine::compare_packed`] does.
+    /// [`Engine::compare_items`] finishes the run.
     #[must_use]
     pub fn compare_early(&self, cr: &mut Cr) -> Option<CrResult> {
         if self.uses_lookups || self.options.parallelism != Parallelism::Auto {
@@ -397,10 +391,23 @@ impl<'a> Engine<'a> {
         }
         let found = self.correlator.without_index(&cr.object, &cr.id).ok()?;
         let result = self.compare_found(0, cr, found, None);
+        self.release(cr);
+        Some(result)
+    }
+
+    /// CR `ci`, unpacked, compared with the reference indexes `index`, then released.
+    fn compare_unpacked(&self, ci: usize, packed: PackedCr, index: &ReferenceIndex) -> (Cr, CrResult) {
+        let mut cr = packed.unpack();
+        let result = self.compare_cr(ci, &mut cr, index, None);
+        self.release(&mut cr);
+        (cr, result)
+    }
+
+    /// With [`Retain::DiffOnly`], a compared CR's object is dropped.
+    fn release(&self, cr: &mut Cr) {
         if self.options.retain == Retain::DiffOnly {
             cr.object = Value::Null;
         }
-        Some(result)
     }
 
     /// [`Engine::compare_packed`] for a collection whose CRs were compared early where they
@@ -414,14 +421,7 @@ impl<'a> Engine<'a> {
             return self.compare_packed(deferred.into_iter().map(|(_, cr)| cr).collect(), index);
         }
         let reference_only = index.reference_only(&self.metas);
-        let one = |(ci, packed): (usize, PackedCr)| {
-            let mut cr = packed.unpack();
-            let result = self.compare_cr(ci, &mut cr, &index, None);
-            if self.options.retain == Retain::DiffOnly {
-                cr.object = Value::Null;
-            }
-            (cr, result)
-        };
+        let one = |(ci, packed): (usize, PackedCr)| self.compare_unpacked(ci, packed, &index);
         let done: Vec<(Cr, CrResult)> = if self.options.parallelism == Parallelism::Sequential {
             deferred.into_iter().map(one).collect()
         } else {
