@@ -6,10 +6,14 @@
 //! And the spanned fast path (`parse_stream_plain`, used inside `parse_stream`) against the
 //! general loader alone (`parse_stream_general`): whenever it answers, the same `Stream`
 //! (documents, ranges, spans, styles, raw texts, warnings; NaN compared by its `Debug` text).
+//!
+//! And the piece-wise load (`document_pieces`, `join_pieces`): whenever the pieces are
+//! joined, the `Stream` of loading the whole text.
 #![no_main]
 
 use driftlint_yaml::{
-    Limits, parse_simple, parse_simple_documents, parse_stream, parse_stream_general, parse_stream_plain,
+    Limits, document_pieces, join_pieces, parse_simple, parse_simple_documents, parse_stream, parse_stream_general,
+    parse_stream_plain,
 };
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -31,6 +35,16 @@ fuzz_target!(|data: &[u8]| {
         let general = parse_stream_general(text, &limits);
         if fast != general {
             assert_eq!(format!("{fast:?}"), format!("{general:?}"), "spanned fast path differs");
+        }
+    }
+    let pieces = document_pieces(text);
+    if pieces.len() > 1 {
+        let streams = pieces.iter().map(|r| parse_stream(&text[r.clone()])).collect();
+        if let Some(joined) = join_pieces(&pieces, streams) {
+            let whole = parse_stream(text);
+            if joined != whole {
+                assert_eq!(format!("{joined:?}"), format!("{whole:?}"), "joined pieces differ from the whole load");
+            }
         }
     }
     if let Some(fast) = parse_simple(text) {

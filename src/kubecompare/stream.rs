@@ -41,8 +41,10 @@ pub(crate) enum Event {
 /// Decodes `text`, read from `origin.source`.
 pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
     let pieces: Vec<&str> = driftlint_yaml::document_pieces(text).into_iter().map(|r| &text[r]).collect();
+    let last = pieces.len().saturating_sub(1);
     if pieces.len() > 1
-        && let Some(events) = pieces.par_iter().map(|p| decode_clean(p, origin)).collect::<Option<Vec<_>>>()
+        && let Some(events) =
+            pieces.par_iter().enumerate().map(|(i, p)| decode_clean(p, origin, i == last)).collect::<Option<Vec<_>>>()
     {
         return events.into_iter().flatten().collect();
     }
@@ -54,14 +56,23 @@ pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
     decode_whole(text, origin)
 }
 
-/// A piece's events, or `None` when it has a YAML error or warning (then the whole stream
-/// is parsed at once instead).
-fn decode_clean(piece: &str, origin: &Origin<'_>) -> Option<Vec<Event>> {
+/// A piece's events, or `None` when it has a YAML error or warning, or (unless it is the
+/// `last` piece) ends with a document whose root is a scalar, which a load of the whole
+/// stream may read on past the next `---` (see [`driftlint_yaml::join_pieces`]): then the
+/// whole stream is parsed at once instead.
+fn decode_clean(piece: &str, origin: &Origin<'_>, last: bool) -> Option<Vec<Event>> {
+    let scalar = |v: &Value| !matches!(v, Value::Null | Value::Array(_) | Value::Object(_));
     if let Some(values) = driftlint_yaml::parse_simple(piece) {
+        if !last && values.last().is_some_and(scalar) {
+            return None;
+        }
         return Some(decode_values(values, origin));
     }
     let stream = driftlint_yaml::parse_stream(piece);
     if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
+        return None;
+    }
+    if !last && stream.documents.last().is_some_and(|d| scalar(&d.root.to_json())) {
         return None;
     }
     let mut events = Vec::new();
@@ -209,5 +220,10 @@ mod tests {
         assert_eq!(got, ids(&decode_whole(bad, &S)));
         assert_eq!(got[0], "_A_a");
         assert!(got[1].starts_with("W Skipping"), "{got:?}");
+        // A block scalar at a document's root: loaded whole it goes on past `---`, so the
+        // stream is one scalar document, one decode error.
+        let scalar = "---\n >\na\n---\nkind: B\nmetadata: {name: b}\n";
+        assert_eq!(ids(&decode_stream(scalar, &S)), ids(&decode_whole(scalar, &S)));
+        assert_eq!(ids(&decode_stream(scalar, &S)).len(), 1);
     }
 }

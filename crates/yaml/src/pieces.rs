@@ -3,11 +3,13 @@
 //! gives.
 //!
 //! The text is cut before every line that starts with a document start marker (`---`
-//! followed by a blank or the end of the line). YAML ends any block or plain scalar at such a
+//! followed by a blank or the end of the line). YAML ends a collection's scalars at such a
 //! line and refuses it inside quoted scalars and flow collections, so each piece holds whole
 //! documents; anything unusual (a directive before a marker, a scalar or collection left open)
 //! shows up as an error or a warning in some piece, and then [`join_pieces`] declines and the
-//! caller loads the whole text instead. Joining only shifts byte ranges: the documents, their
+//! caller loads the whole text instead. A scalar at a document's root is the exception (the
+//! loader reads a root block scalar on past a `---` line, as `yaml_differential` found):
+//! [`join_pieces`] declines a piece that ends with one. Joining only shifts byte ranges: the documents, their
 //! order and their values are those of the whole load.
 
 use std::ops::Range;
@@ -44,6 +46,17 @@ pub fn join_pieces(pieces: &[Range<usize>], streams: Vec<Stream>) -> Option<Stre
     if pieces.len() != streams.len()
         || streams.iter().any(|s| s.error.is_some() || s.documents.iter().any(|d| !d.warnings.is_empty()))
     {
+        return None;
+    }
+    // A document whose root is a scalar may go on past the next `---` line when loaded whole
+    // (a block scalar at the root has its content at column 0, and the loader keeps reading
+    // it); manifests have mappings at their roots, so such a stream is simply loaded whole.
+    let open_end = |s: &Stream| {
+        s.documents
+            .last()
+            .is_some_and(|d| !matches!(d.root.value, NodeValue::Null | NodeValue::Sequence(_) | NodeValue::Mapping(_)))
+    };
+    if streams[..streams.len().saturating_sub(1)].iter().any(open_end) {
         return None;
     }
     let mut documents = Vec::with_capacity(streams.iter().map(|s| s.documents.len()).sum());
@@ -136,6 +149,8 @@ mod tests {
             "a: \"x\n---\nb: 1\"\n",
             // A directive before the marker belongs to the next document.
             "a: 1\n%YAML 1.1\n---\nb: 2\n",
+            // A folded scalar at a document's root: loaded whole, it goes on past `---`.
+            "---\n >\na\n---\nb\n",
             // A duplicate key (a warning).
             "a: 1\n---\nb: 1\nb: 2\n",
         ] {
