@@ -72,7 +72,11 @@ fn decode_clean(piece: &str, origin: &Origin<'_>, last: bool) -> Option<Vec<Even
     if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
         return None;
     }
-    if !last && stream.documents.last().is_some_and(|d| scalar(&d.root.to_json())) {
+    let scalar_root = |d: &driftlint_yaml::Document| {
+        use driftlint_yaml::NodeValue;
+        !matches!(d.root.value, NodeValue::Null | NodeValue::Sequence(_) | NodeValue::Mapping(_))
+    };
+    if !last && stream.documents.last().is_some_and(scalar_root) {
         return None;
     }
     let mut events = Vec::new();
