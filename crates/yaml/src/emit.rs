@@ -89,7 +89,8 @@ impl<'a> Emitter<'a> {
     fn new() -> Self {
         Emitter {
             // Capacities stay below glibc's large-chunk size (1 KiB with its header), which
-            // cannot come from the per-thread cache and makes malloc consolidate its fast bins.
+            // cannot come from the per-thread cache and makes malloc consolidate its fast bins
+            // (for programs on glibc's allocator; driftlint's binary uses mimalloc).
             out: String::with_capacity(1000),
             column: 0,
             whitespace: true,

@@ -81,7 +81,8 @@ pub(crate) fn execute<'t>(
         vars: vec![("$", data.clone())],
         depth: 0,
         // Text only: below glibc's large-chunk size (1 KiB with its header), which cannot
-        // come from the per-thread cache; most renders of a CR template fit.
+        // come from its per-thread cache (for programs on glibc's allocator; driftlint's
+        // binary uses mimalloc); most renders of a CR template fit.
         out: String::with_capacity(if provenance { 4096 } else { 1000 }),
         prov: provenance.then(|| Vec::with_capacity(128)),
         limits,
