@@ -146,8 +146,9 @@ pub type Early<'a> = dyn Fn(&mut Cr) -> Option<CrResult> + Sync + 'a;
 pub enum Item {
     Packed(PackedCr),
     /// The CR (after omission; its object `null` when the engine keeps only diffs) and its
-    /// result, whose [`CrResult::cr`] is set once the CR's position is known.
-    Compared(Box<(Cr, CrResult)>),
+    /// result, whose [`CrResult::cr`] is set once the CR's position is known. Not boxed: an
+    /// item only travels inside an event's box.
+    Compared(Cr, CrResult),
 }
 
 impl Item {
@@ -156,7 +157,7 @@ impl Item {
     pub fn id(&self) -> &str {
         match self {
             Item::Packed(cr) => &cr.id,
-            Item::Compared(b) => &b.0.id,
+            Item::Compared(cr, _) => &cr.id,
         }
     }
 }
@@ -474,8 +475,7 @@ impl Reader {
                     items.index.extend(refs);
                     let at = items.crs.len();
                     match item {
-                        Item::Compared(done) => {
-                            let (cr, mut result) = *done;
+                        Item::Compared(cr, mut result) => {
                             result.cr = at;
                             items.crs.push(cr);
                             items.results.push(result);

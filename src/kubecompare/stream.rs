@@ -180,7 +180,7 @@ fn push(object: Value, origin: &Origin<'_>, events: &mut Vec<Event>) {
     let refs = ReferenceIndex::new(std::iter::once(&object));
     let mut cr = Cr { id: cr_id(&object), object, source: origin.source.to_owned() };
     let item = match origin.early.and_then(|compare| compare(&mut cr)) {
-        Some(result) => Item::Compared(Box::new((cr, result))),
+        Some(result) => Item::Compared(cr, result),
         None => Item::Packed(PackedCr::pack(cr)),
     };
     events.push(Event::Cr(Box::new((item, refs))));

@@ -362,7 +362,12 @@ pub(crate) fn plain_ok(text: &str) -> bool {
 /// with a two-byte pattern sets up a substring searcher: several times slower on the short
 /// texts of one line, where this is called for every line and value).
 pub(crate) fn has_pair(text: &str, x: u8, y: u8) -> bool {
-    text.as_bytes().windows(2).any(|w| w[0] == x && w[1] == y)
+    find_pair(text, x, y).is_some()
+}
+
+/// Where byte `x` is first immediately followed by byte `y` in `text` (see [`has_pair`]).
+pub(crate) fn find_pair(text: &str, x: u8, y: u8) -> Option<usize> {
+    text.as_bytes().windows(2).position(|w| w[0] == x && w[1] == y)
 }
 
 #[cfg(test)]

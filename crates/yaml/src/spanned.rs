@@ -28,7 +28,7 @@ use crate::load::{Document, Limits, Stream, dash_before, scalar_node};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::simple::{find_value_colon, has_pair, plain_ok};
+use crate::simple::{find_pair, find_value_colon, has_pair, plain_ok};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
 /// [`Limits::max_depth`] with an error); it also bounds this module's recursion.
@@ -301,7 +301,7 @@ impl<'t, 'l> Loader<'t, 'l> {
                 Some(self.scalar(inner, style, at..line.end))
             }
             _ => {
-                let value = text.find(" #").map_or(text, |c| text[..c].trim_end_matches(' '));
+                let value = find_pair(text, b' ', b'#').map_or(text, |c| text[..c].trim_end_matches(' '));
                 if !plain_ok(value) || has_pair(value, b':', b' ') || value.ends_with(':') {
                     return None;
                 }
@@ -441,7 +441,7 @@ fn split_key<'a>(line: &Line<'a>, off: usize) -> Option<Option<Key<'a>>> {
         }
         _ => {
             let Some(colon) = find_value_colon(b) else { return Some(None) };
-            if text.find(" #").is_some_and(|c| c < colon) {
+            if find_pair(text, b' ', b'#').is_some_and(|c| c < colon) {
                 return Some(None); // A plain scalar followed by a comment.
             }
             let key = &text[..colon];
