@@ -61,6 +61,7 @@ pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
 /// stream may read on past the next `---` (see [`driftlint_yaml::join_pieces`]): then the
 /// whole stream is parsed at once instead.
 fn decode_clean(piece: &str, origin: &Origin<'_>, last: bool) -> Option<Vec<Event>> {
+    // `driftlint_yaml::ends_open` on the JSON values the fast loader gives.
     let scalar = |v: &Value| !matches!(v, Value::Null | Value::Array(_) | Value::Object(_));
     if let Some(values) = driftlint_yaml::parse_simple(piece) {
         if !last && values.last().is_some_and(scalar) {
@@ -72,11 +73,7 @@ fn decode_clean(piece: &str, origin: &Origin<'_>, last: bool) -> Option<Vec<Even
     if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
         return None;
     }
-    let scalar_root = |d: &driftlint_yaml::Document| {
-        use driftlint_yaml::NodeValue;
-        !matches!(d.root.value, NodeValue::Null | NodeValue::Sequence(_) | NodeValue::Mapping(_))
-    };
-    if !last && stream.documents.last().is_some_and(scalar_root) {
+    if !last && stream.documents.last().is_some_and(driftlint_yaml::ends_open) {
         return None;
     }
     let mut events = Vec::new();

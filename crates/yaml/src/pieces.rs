@@ -51,12 +51,7 @@ pub fn join_pieces(pieces: &[Range<usize>], streams: Vec<Stream>) -> Option<Stre
     // A document whose root is a scalar may go on past the next `---` line when loaded whole
     // (a block scalar at the root has its content at column 0, and the loader keeps reading
     // it); manifests have mappings at their roots, so such a stream is simply loaded whole.
-    let open_end = |s: &Stream| {
-        s.documents
-            .last()
-            .is_some_and(|d| !matches!(d.root.value, NodeValue::Null | NodeValue::Sequence(_) | NodeValue::Mapping(_)))
-    };
-    if streams[..streams.len().saturating_sub(1)].iter().any(open_end) {
+    if streams[..streams.len().saturating_sub(1)].iter().any(|s| s.documents.last().is_some_and(ends_open)) {
         return None;
     }
     let mut documents = Vec::with_capacity(streams.iter().map(|s| s.documents.len()).sum());
@@ -79,6 +74,14 @@ pub fn join_pieces(pieces: &[Range<usize>], streams: Vec<Stream>) -> Option<Stre
         }
     }
     Some(Stream { documents, error: None })
+}
+
+/// Whether a piece ending with `doc` may not be joined: its root is a scalar, which a load of
+/// the whole text can read on past the next `---` line (see the [module documentation](self)).
+/// Callers that load pieces their own way apply the same rule.
+#[must_use]
+pub fn ends_open(doc: &Document) -> bool {
+    !matches!(doc.root.value, NodeValue::Null | NodeValue::Sequence(_) | NodeValue::Mapping(_))
 }
 
 fn shift_document(doc: &mut Document, by: usize) {
