@@ -9,18 +9,14 @@
 mod support;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use driftlint_yaml::{Stream, document_pieces, join_pieces, parse_stream};
 
 mod common;
-#[path = "common/mutate.rs"]
-mod mutate;
-use mutate::mutations;
-
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    common::files_with(dir, &["yaml", "yml"], out);
-}
+#[path = "common/differential.rs"]
+mod differential;
+use differential::{corpus_yaml_files, mutations, repository_yaml_files};
 
 /// `Stream` equality, except that NaN equals NaN.
 fn same(a: &Stream, b: &Stream) -> bool {
@@ -71,11 +67,7 @@ fn check_streams(files: &[PathBuf], mutants: usize) -> (usize, usize) {
 
 #[test]
 fn repository_streams_and_mutations() {
-    let root = support::repo_root();
-    let mut files = Vec::new();
-    for dir in ["fixtures", "tests", "crates"] {
-        yaml_files(&root.join(dir), &mut files);
-    }
+    let mut files = repository_yaml_files();
     files.sort();
     support::assert_min_cases("repository YAML files", files.len(), 40);
     let (multi, joined) = check_streams(&files, 40);
@@ -86,11 +78,7 @@ fn repository_streams_and_mutations() {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_streams_and_mutations() {
-    let mut files = Vec::new();
-    for name in ["kube-compare", "gotemplate", "crossplane", "fybrik"] {
-        let Some(corpus) = support::corpus("corpus_streams_and_mutations", name) else { return };
-        yaml_files(&corpus, &mut files);
-    }
+    let Some(mut files) = corpus_yaml_files("corpus_streams_and_mutations") else { return };
     files.sort();
     support::assert_min_cases("corpus YAML files", files.len(), 1360);
     let (multi, joined) = check_streams(&files, 3);

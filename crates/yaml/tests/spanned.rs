@@ -9,20 +9,16 @@
 mod support;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use driftlint_yaml::{
     ErrorKind, Limits, Stream, parse_stream, parse_stream_general, parse_stream_plain, parse_stream_with,
 };
 
 mod common;
-#[path = "common/mutate.rs"]
-mod mutate;
-use mutate::mutations;
-
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    common::files_with(dir, &["yaml", "yml"], out);
-}
+#[path = "common/differential.rs"]
+mod differential;
+use differential::{corpus_yaml_files, mutations, repository_yaml_files};
 
 /// `Stream` equality, except that NaN equals NaN (`.nan` loads as `Float(NaN)`); the
 /// `Debug` text shows every field, spans included.
@@ -60,11 +56,7 @@ fn check_files(files: &[PathBuf], mutants: usize) -> (usize, usize) {
 
 #[test]
 fn repository_files_and_mutations() {
-    let root = support::repo_root();
-    let mut files = Vec::new();
-    for dir in ["fixtures", "tests", "crates"] {
-        yaml_files(&root.join(dir), &mut files);
-    }
+    let files = repository_yaml_files();
     let (taken, mutants_taken) = check_files(&files, 40);
     eprintln!("fast path took {taken} of {} repository files and {mutants_taken} mutations", files.len());
     support::assert_min_cases("repository YAML files", files.len(), 40);
@@ -76,11 +68,7 @@ fn repository_files_and_mutations() {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_files_and_mutations() {
-    let mut files = Vec::new();
-    for name in ["kube-compare", "gotemplate", "crossplane", "fybrik"] {
-        let Some(corpus) = support::corpus("corpus_files_and_mutations", name) else { return };
-        yaml_files(&corpus, &mut files);
-    }
+    let Some(files) = corpus_yaml_files("corpus_files_and_mutations") else { return };
     let (taken, mutants_taken) = check_files(&files, 5);
     eprintln!("fast path took {taken} of {} corpus files and {mutants_taken} mutations", files.len());
     support::assert_min_cases("corpus YAML files", files.len(), 1360);

@@ -1,5 +1,28 @@
-//! Deterministic mutations of YAML texts, for the differential tests (the fast loaders, the
-//! piece-wise load) against the general loader.
+//! What the differential tests against the general loader (the spanned fast path, the
+//! piece-wise load) share: the YAML files they read, and deterministic mutations of texts.
+
+use std::path::PathBuf;
+
+/// The repository's YAML files (`fixtures`, `tests`, `crates`), in directory-listing order.
+pub fn repository_yaml_files() -> Vec<PathBuf> {
+    let root = crate::support::repo_root();
+    let mut files = Vec::new();
+    for dir in ["fixtures", "tests", "crates"] {
+        crate::common::files_with(&root.join(dir), &["yaml", "yml"], &mut files);
+    }
+    files
+}
+
+/// The shared corpora's YAML files, or `None` when the corpora are absent (then `test`, the
+/// caller, is reported as skipped: see `support::corpus`).
+pub fn corpus_yaml_files(test: &str) -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for name in ["kube-compare", "gotemplate", "crossplane", "fybrik"] {
+        let corpus = crate::support::corpus(test, name)?;
+        crate::common::files_with(&corpus, &["yaml", "yml"], &mut files);
+    }
+    Some(files)
+}
 
 /// Lines that replace a line's value, or are inserted, by the mutations.
 pub const ODD: &[&str] = &[
