@@ -15,39 +15,44 @@ fn layout(dir: &Path, files: usize) {
     for f in 0..files {
         let sub = dir.join(format!("c{}/team-{}/d{}", f % 3, f % 5, f / 40));
         std::fs::create_dir_all(&sub).unwrap();
-        let mut text = String::new();
-        let drift = f % 5 == 0;
-        let ns = format!("team-{}", f % 5);
-        match f % 4 {
-            0 => {
-                let replicas = if drift { 3 } else { 2 };
-                let _ = write!(
-                    text,
-                    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-{f}\n  namespace: {ns}\n  labels:\n    app: web-{f}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: web-{f}\n  template:\n    metadata:\n      labels:\n        app: web-{f}\n        tier: web\n    spec:\n      containers:\n        - name: web\n          image: registry.example.com/web:1.4\n"
-                );
-            }
-            1 => {
-                let port = if drift { 9090 } else { 8080 };
-                let _ = write!(
-                    text,
-                    "apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-{f}\n  namespace: {ns}\nspec:\n  type: ClusterIP\n  selector:\n    app: svc-{f}\n  ports:\n    - name: http\n      port: 80\n      protocol: TCP\n      targetPort: {port}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: token-{f}\n  namespace: {ns}\n"
-                );
-            }
-            2 => {
-                let level = if drift { "debug" } else { "info" };
-                let _ = write!(
-                    text,
-                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{f}\n  namespace: {ns}\ndata:\n  log-level: {level}\n  endpoint: https://api-{f}.example.com/api\n  feature-flags: \"a,b,c\"\n"
-                );
-            }
-            _ if f % 40 == 3 => text.push_str("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [broken\n"),
-            _ if f % 40 == 7 => text.push_str("just: a mapping\n"),
-            _ => {
-                let _ = write!(text, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: token-{f}\n  namespace: {ns}\n");
-            }
-        }
-        std::fs::write(sub.join(format!("m-{f}.yaml")), text).unwrap();
+        std::fs::write(sub.join(format!("m-{f}.yaml")), manifest(f)).unwrap();
     }
+}
+
+/// The text of [`layout`]'s file number `f`.
+fn manifest(f: usize) -> String {
+    let mut text = String::new();
+    let drift = f.is_multiple_of(5);
+    let ns = format!("team-{}", f % 5);
+    match f % 4 {
+        0 => {
+            let replicas = if drift { 3 } else { 2 };
+            let _ = write!(
+                text,
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-{f}\n  namespace: {ns}\n  labels:\n    app: web-{f}\n    tier: web\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: web-{f}\n  template:\n    metadata:\n      labels:\n        app: web-{f}\n        tier: web\n    spec:\n      containers:\n        - name: web\n          image: registry.example.com/web:1.4\n"
+            );
+        }
+        1 => {
+            let port = if drift { 9090 } else { 8080 };
+            let _ = write!(
+                text,
+                "apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-{f}\n  namespace: {ns}\nspec:\n  type: ClusterIP\n  selector:\n    app: svc-{f}\n  ports:\n    - name: http\n      port: 80\n      protocol: TCP\n      targetPort: {port}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: token-{f}\n  namespace: {ns}\n"
+            );
+        }
+        2 => {
+            let level = if drift { "debug" } else { "info" };
+            let _ = write!(
+                text,
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{f}\n  namespace: {ns}\ndata:\n  log-level: {level}\n  endpoint: https://api-{f}.example.com/api\n  feature-flags: \"a,b,c\"\n"
+            );
+        }
+        _ if f % 40 == 3 => text.push_str("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [broken\n"),
+        _ if f % 40 == 7 => text.push_str("just: a mapping\n"),
+        _ => {
+            let _ = write!(text, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: token-{f}\n  namespace: {ns}\n");
+        }
+    }
+    text
 }
 
 /// kube-compare's diff headers carry random temp directories and the time, its JUnit report
@@ -115,11 +120,7 @@ fn jobs_must_be_a_positive_number() {
 #[test]
 fn one_large_stream_gives_the_same_bytes_with_one_thread_and_with_several() {
     let dir = tempfile::tempdir().unwrap();
-    layout(dir.path(), 800);
-    let mut files = Vec::new();
-    collect_files(dir.path(), &mut files);
-    files.sort();
-    let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let texts: Vec<String> = (0..800).map(manifest).collect();
     let broken = |t: &String| t.contains("[broken");
     let clean: String = texts.iter().filter(|t| !broken(t)).map(|t| format!("---\n{t}")).collect();
     let helm: String = texts
@@ -147,17 +148,6 @@ fn one_large_stream_gives_the_same_bytes_with_one_thread_and_with_several() {
             let serial = run_in(dir.path(), &[&stdin_args[..], &["--jobs", "1"]].concat(), Some(text));
             let parallel = run_in(dir.path(), &[&stdin_args[..], &["--jobs", "2"]].concat(), Some(text));
             assert_eq!(masked(&serial), masked(&parallel), "{name}: check - --format {format}, --jobs 1 vs 2");
-        }
-    }
-}
-
-fn collect_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_files(&p, out);
-        } else {
-            out.push(p);
         }
     }
 }
