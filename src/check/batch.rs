@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 
 use super::locate::Files;
 use super::{CheckError, drift, suppress};
@@ -62,10 +62,10 @@ type Spent = (Vec<document::Document>, Option<Comparison>);
 /// Checks `sources` a batch (`batches`, in order, covering them) at a time.
 ///
 /// With one worker, or one batch, each batch is staged then reported in turn (one batch is
-/// staged in parallel inside). Otherwise as many threads as rayon's pool has (`--jobs`) stage
-/// whole batches, each on its own thread, taking the next batch in input order, while this
-/// thread reports them in input order; at most one batch a worker is staged ahead of the one
-/// being reported, so memory stays bounded.
+/// staged in parallel inside). Otherwise rayon's pool (`--jobs` threads) stages whole
+/// batches, each batch a task on one thread, while this thread reports them in input order;
+/// this thread spawns a batch's task only while fewer than one batch a thread is staged ahead
+/// of the one being reported, so memory stays bounded and no pool thread ever waits.
 pub fn run(
     sources: &mut [Source],
     batches: Vec<Range<usize>>,
@@ -94,131 +94,92 @@ pub fn run(
         return Ok(());
     }
     let count = inputs.len();
-    let inputs: Vec<Mutex<Option<Input>>> = inputs.into_iter().map(|input| Mutex::new(Some(input))).collect();
-    let gate = Gate::new(count, workers);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, usize, Staged)>();
-    // A reported batch's trees and comparison go back to the worker that built them, which
-    // frees them before staging its next batch: freeing many small blocks on another thread
-    // than the one that allocated them cost a quarter of this loop's CPU (mimalloc's
+    let mut inputs = inputs.into_iter();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<usize>, std::thread::Result<Staged>)>();
+    // A reported batch's trees and comparison go back to the pool thread that built them,
+    // which frees them before staging its next batch: freeing many small blocks on another
+    // thread than the one that allocated them cost a quarter of this loop's CPU (mimalloc's
     // cross-thread frees and their collection).
     let spent: Vec<Mutex<Vec<Spent>>> = (0..workers).map(|_| Mutex::new(Vec::new())).collect();
-    // The workers are tasks on rayon's pool (its threads, and their allocator arenas, exist
-    // already); this thread, outside the pool, reports.
+    // Staging runs as tasks on rayon's pool (its threads, and their allocator arenas, exist
+    // already); this thread, outside the pool, reports, and it alone decides when a batch is
+    // staged: a task is spawned only while fewer than `workers` batches are staged ahead of
+    // the one being reported. No pool thread ever waits for this thread, so the passes that
+    // this thread runs (the policy pass evaluates a batch over the pool) always find the
+    // pool's threads free once their staging tasks end. (Staging tasks that waited on the
+    // pool's threads for the window to move deadlocked with a pass that asked the same pool
+    // for work.)
     rayon::in_place_scope(|scope| {
-        let (gate, inputs, spent) = (&gate, &inputs, &spent);
-        for (worker, inbox) in spent.iter().enumerate() {
+        let spent = &spent;
+        let spawn = |i: usize, (range, taken): Input| {
             let tx = tx.clone();
             scope.spawn(move |_| {
-                let free = || {
+                let thread = rayon::current_thread_index().filter(|t| *t < spent.len());
+                if let Some(inbox) = thread.and_then(|t| spent.get(t)) {
                     let done = inbox.lock().map(|mut s| std::mem::take(&mut *s)).unwrap_or_default();
                     drop(done);
-                };
-                while let Some(i) = gate.next() {
-                    free();
-                    let Some((range, taken)) = inputs[i].lock().ok().and_then(|mut input| input.take()) else { return };
-                    if tx.send((i, worker, stage(range, taken, compare, options, keep_objects, false))).is_err() {
-                        return;
-                    }
                 }
-                free();
+                // A panic is sent on and raised again by the reporter, which would otherwise
+                // wait for this batch for ever. The receiver is gone only when the run
+                // stopped at an error.
+                let staged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    stage(range, taken, compare, options, keep_objects, false)
+                }));
+                let _ = tx.send((i, thread, staged));
             });
+        };
+        let mut spawned = 0;
+        while spawned < count.min(workers) {
+            if let Some(input) = inputs.next() {
+                spawn(spawned, input);
+            }
+            spawned += 1;
         }
-        drop(tx);
-        let mut ahead: BTreeMap<usize, (usize, Staged)> = BTreeMap::new();
+        let mut ahead: BTreeMap<usize, (Option<usize>, Staged)> = BTreeMap::new();
         let mut result = Ok(());
         'batches: for expected in 0..count {
-            let staged = loop {
+            let (thread, staged) = loop {
                 if let Some(staged) = ahead.remove(&expected) {
                     break staged;
                 }
                 match rx.recv() {
-                    Ok((i, worker, staged)) => {
-                        ahead.insert(i, (worker, staged));
+                    Ok((i, thread, Ok(staged))) => {
+                        ahead.insert(i, (thread, staged));
                     }
-                    // Every worker stopped before staging this batch: one panicked, and the
-                    // scope raises that panic when it ends.
+                    Ok((_, _, Err(panic))) => std::panic::resume_unwind(panic),
+                    // Cannot happen while `tx` lives here.
                     Err(_) => break 'batches,
                 }
             };
-            let (worker, staged) = staged;
             match report_in_place(staged) {
-                Ok(done) => {
-                    if let Ok(mut s) = spent[worker].lock() {
-                        s.push(done);
+                Ok(done) => match thread.and_then(|t| spent.get(t)) {
+                    Some(inbox) => {
+                        if let Ok(mut s) = inbox.lock() {
+                            s.push(done);
+                        }
                     }
-                }
+                    None => drop(done),
+                },
                 Err(e) => {
                     result = Err(e);
                     break;
                 }
             }
-            gate.reported();
+            // The window moves: the next batch is staged.
+            if spawned < count {
+                if let Some(input) = inputs.next() {
+                    spawn(spawned, input);
+                }
+                spawned += 1;
+            }
         }
-        gate.stop();
+        drop(tx);
         result
     })
 }
 
 /// A batch's place in the run's sources, and its sources (moved out of the run's list).
 type Input = (Range<usize>, Vec<Source>);
-
-/// Which batch a worker stages next: the next in input order, once it is at most `window`
-/// batches ahead of the ones reported.
-struct Gate {
-    state: Mutex<GateState>,
-    changed: Condvar,
-    count: usize,
-    window: usize,
-}
-
-struct GateState {
-    next: usize,
-    reported: usize,
-    stopped: bool,
-}
-
-impl Gate {
-    fn new(count: usize, window: usize) -> Gate {
-        Gate {
-            state: Mutex::new(GateState { next: 0, reported: 0, stopped: false }),
-            changed: Condvar::new(),
-            count,
-            window,
-        }
-    }
-
-    /// The batch to stage, waiting while the window is full; `None` when every batch is
-    /// taken or the run stopped.
-    fn next(&self) -> Option<usize> {
-        let mut state = self.state.lock().ok()?;
-        loop {
-            if state.stopped || state.next >= self.count {
-                return None;
-            }
-            if state.next < state.reported + self.window {
-                state.next += 1;
-                return Some(state.next - 1);
-            }
-            state = self.changed.wait(state).ok()?;
-        }
-    }
-
-    /// One more batch reported: the window moves.
-    fn reported(&self) {
-        if let Ok(mut state) = self.state.lock() {
-            state.reported += 1;
-        }
-        self.changed.notify_all();
-    }
-
-    /// No more batches are staged (the run ended, or stopped at an error).
-    fn stop(&self) {
-        if let Ok(mut state) = self.state.lock() {
-            state.stopped = true;
-        }
-        self.changed.notify_all();
-    }
-}
 
 /// A source moved out of the run's list, an empty one left in its place until it comes back.
 fn take(source: &mut Source) -> Source {
