@@ -157,6 +157,26 @@ impl Rule {
     pub fn from_id(id: &str) -> Option<Rule> {
         Rule::ALL.into_iter().find(|r| r.id() == id)
     }
+
+    /// The rule whose id is closest to a mistyped `id`, when one is close enough to suggest
+    /// (Jaro-Winkler similarity, as clap's suggestions for flags).
+    pub fn nearest(id: &str) -> Option<Rule> {
+        let id = id.trim().to_ascii_lowercase().replace('_', "-");
+        Rule::ALL
+            .into_iter()
+            .map(|r| (strsim::jaro_winkler(&id, r.id()), r))
+            .filter(|(score, _)| *score >= 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, r)| r)
+    }
+
+    /// ` (did you mean `RULE`?)` for a mistyped rule id, else nothing.
+    pub fn suggestion(id: &str) -> String {
+        match Rule::nearest(id) {
+            Some(rule) => format!(" (did you mean `{rule}`?)"),
+            None => String::new(),
+        }
+    }
 }
 
 impl fmt::Display for Rule {

@@ -318,7 +318,21 @@ fn explain_subcommand() {
     assert!(String::from_utf8(list.stdout).unwrap().contains("cardinality-violation"));
     let bad = std::process::Command::new(bin).args(["explain", "no-such-rule"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8(bad.stderr).unwrap().contains("unknown rule `no-such-rule`"));
+    let stderr = String::from_utf8(bad.stderr).unwrap();
+    assert!(stderr.contains("unknown rule `no-such-rule`"), "{stderr}");
+    assert!(!stderr.contains("did you mean"), "nothing is near: {stderr}");
+    // A typo gets the nearest rule, not the list of every rule.
+    for (typo, near) in [
+        ("value-drif", "value-drift"),
+        ("missing_resource", "missing-resource"),
+        ("schema-unkown-field", "schema-unknown-field"),
+    ] {
+        let bad = std::process::Command::new(bin).args(["explain", typo]).output().unwrap();
+        assert_eq!(bad.status.code(), Some(2));
+        let stderr = String::from_utf8(bad.stderr).unwrap();
+        assert!(stderr.contains(&format!("did you mean `{near}`?")), "{typo}: {stderr}");
+        assert!(!stderr.contains("cardinality-violation"), "{typo}: {stderr}");
+    }
 }
 
 #[path = "report/sarif_schema.rs"]

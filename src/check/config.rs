@@ -413,7 +413,10 @@ impl Decoder<'_> {
         for (k, v) in self.mapping(node)? {
             let id = k.json_key();
             let rule = Rule::from_id(&id).ok_or_else(|| {
-                (self.invalid)(k.span.start, format!("unknown rule `{id}` (see `driftlint check --help`)"))
+                (self.invalid)(
+                    k.span.start,
+                    format!("unknown rule `{id}`{} (`driftlint explain` lists every rule)", Rule::suggestion(&id)),
+                )
             })?;
             // `off` is a YAML 1.1 boolean: accept `false` as off too, rather than surprise.
             let level = match &v.value {
@@ -456,7 +459,10 @@ impl Decoder<'_> {
                     "rule" => {
                         e.rule = self.string(v)?;
                         if e.rule != "*" && Rule::from_id(&e.rule).is_none() {
-                            return Err((self.invalid)(v.span.start, format!("unknown rule `{}`", e.rule)));
+                            return Err((self.invalid)(
+                                v.span.start,
+                                format!("unknown rule `{}`{}", e.rule, Rule::suggestion(&e.rule)),
+                            ));
                         }
                     }
                     "field" => e.field = self.opt_string(v)?,
@@ -742,7 +748,7 @@ mod tests {
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),
-            "dir/.driftlint.yaml:2:3: unknown rule `value-drif` (see `driftlint check --help`)"
+            "dir/.driftlint.yaml:2:3: unknown rule `value-drif` (did you mean `value-drift`?) (`driftlint explain` lists every rule)"
         );
         assert_eq!(
             err("rules:\n  value-drift: loud\n"),

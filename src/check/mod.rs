@@ -52,6 +52,9 @@ pub struct Settings {
     /// gitignore-style globs of inputs to leave out, relative to `exclude_root`.
     pub exclude: Vec<String>,
     pub exclude_root: PathBuf,
+    /// `--exclude` globs of the command line (gitignore syntax, relative to the working
+    /// directory), besides the file's.
+    pub exclude_cli: Vec<String>,
     pub no_ignore: bool,
     /// What relative kustomize origin paths from stdin are relative to.
     pub origin_root: Option<PathBuf>,
@@ -344,10 +347,7 @@ fn manifest_sources(
     sources: Vec<Source>,
     reference_dir: Option<&Path>,
 ) -> Result<Vec<Source>, CheckError> {
-    let mut sources = exclude(sources, &settings.exclude, &settings.exclude_root)?;
-    // The configuration file is YAML too, but never a manifest.
-    sources
-        .retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
+    let mut sources = excluded(settings, sources)?;
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
     if let Some(reference_dir) = reference_dir {
@@ -369,6 +369,16 @@ fn manifest_sources(
             *p = git::scope::strip_dot(std::mem::take(p));
         }
     }
+    Ok(sources)
+}
+
+/// The inputs less those `exclude:` and `--exclude` leave out, and less configuration files
+/// (YAML too, but never manifests): what `check` checks and `ls` lists.
+pub fn excluded(settings: &Settings, sources: Vec<Source>) -> Result<Vec<Source>, CheckError> {
+    let sources = exclude(sources, &settings.exclude, &settings.exclude_root)?;
+    let mut sources = exclude(sources, &settings.exclude_cli, Path::new("."))?;
+    sources
+        .retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
     Ok(sources)
 }
 

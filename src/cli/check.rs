@@ -45,6 +45,10 @@ pub struct Args {
     /// Do not honour `.gitignore` / `.ignore` files while walking directories.
     #[arg(long)]
     pub no_ignore: bool,
+    /// Leave out inputs matching this gitignore-style glob, relative to the working directory
+    /// (repeatable; besides `exclude:` of the configuration file). `driftlint ls` takes it too.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
     /// Threads reading, parsing and comparing files (default: the available parallelism).
     /// The output is the same for any value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -320,6 +324,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         include: cfg.include.clone(),
         exclude: cfg.exclude.clone(),
         exclude_root: cfg.dir.clone(),
+        exclude_cli: args.exclude.clone(),
         no_ignore: args.no_ignore,
         origin_root: args.origin_root.clone(),
         diff_config: from_cli("diff-config", &args.diff_config, &cfg.diff_config)?,
@@ -350,6 +355,7 @@ fn default_outputs(on_github_actions: bool) -> Vec<report::Output> {
 
 pub fn run(args: &Args) -> Result<ExitCode> {
     super::set_jobs(args.jobs);
+    super::require_paths(&args.paths)?;
     let cfg = effective(args)?;
     let outputs = match cfg.format.as_deref() {
         Some(spec) => report::parse_outputs(spec).context("invalid --format")?,

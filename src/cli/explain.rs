@@ -26,10 +26,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Some(id) => match Rule::from_id(id) {
             Some(rule) if args.markdown => rules::explain_markdown(rule, 1),
             Some(rule) => rules::explain_text(rule),
-            None => {
-                let ids: Vec<&str> = Rule::ALL.iter().map(|r| r.id()).collect();
-                bail!("unknown rule `{id}`; rules are: {}", ids.join(", "))
-            }
+            None => match Rule::nearest(id) {
+                Some(near) => {
+                    bail!("unknown rule `{id}`: did you mean `{near}`? (`driftlint explain` lists every rule)")
+                }
+                None => bail!("unknown rule `{id}` (`driftlint explain` lists every rule)"),
+            },
         },
     };
     let mut out = std::io::stdout().lock();

@@ -8,9 +8,10 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::{InputArgs, ListFormat};
+use crate::check;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::document::{self, Collection, Document, Identity, Origin};
-use crate::input::{self, SourcePath, WalkOptions};
+use crate::input::SourcePath;
 use crate::report::escape;
 use driftlint_yaml::LineIndex;
 
@@ -18,6 +19,12 @@ use driftlint_yaml::LineIndex;
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    config: super::check::ConfigArgs,
+    /// Leave out inputs matching this gitignore-style glob, relative to the working directory
+    /// (repeatable; besides `exclude:` of the configuration file, as `check` does).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: ListFormat,
@@ -67,8 +74,21 @@ struct DiagnosticEntry<'a> {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let walk = WalkOptions { respect_ignore_files: !args.input.no_ignore, ..WalkOptions::default() };
-    let collected = input::load_sources(&args.input.paths(), &walk);
+    super::require_paths(&args.input.paths)?;
+    // The same inputs as `check` takes: the configuration's `include:`/`exclude:` (found as
+    // `check` finds it) and `--exclude`; without paths, the configuration file's directory.
+    let cfg = args.config.load(&super::check::discovery_start(&args.input.paths))?;
+    let settings = check::Settings {
+        paths: if args.input.paths.is_empty() { vec![cfg.dir.clone()] } else { args.input.paths() },
+        include: cfg.include.clone(),
+        exclude: cfg.exclude.clone(),
+        exclude_root: cfg.dir.clone(),
+        exclude_cli: args.exclude.clone(),
+        no_ignore: args.input.no_ignore,
+        ..check::Settings::default()
+    };
+    let mut collected = check::collect_inputs(&settings);
+    collected.sources = check::excluded(&settings, collected.sources)?;
     let opts = document::Options { origin_root: args.input.origin_root.clone() };
     let mut collection = document::collect(collected.sources, &opts);
     collection.diagnostics.extend(collected.diagnostics);

@@ -78,6 +78,20 @@ pub struct InputArgs {
     pub origin_root: Option<PathBuf>,
 }
 
+/// A path named on the command line that does not exist is a usage error (exit 2), as a
+/// missing reference is: a typo must not look like a run that found a problem in a file.
+/// `-` (standard input) always exists. A path that exists but cannot be read stays a finding.
+pub fn require_paths(paths: &[PathBuf]) -> anyhow::Result<()> {
+    for path in paths.iter().filter(|p| p.as_os_str() != "-") {
+        if let Err(e) = std::fs::symlink_metadata(path)
+            && e.kind() == std::io::ErrorKind::NotFound
+        {
+            anyhow::bail!("input path {} does not exist", crate::report::escape::text(&path.display().to_string()));
+        }
+    }
+    Ok(())
+}
+
 impl InputArgs {
     pub fn paths(&self) -> Vec<PathBuf> {
         if self.paths.is_empty() { vec![PathBuf::from(".")] } else { self.paths.clone() }

@@ -42,7 +42,11 @@ fn lists_multi_document_and_list_wrapped_objects_with_lines() {
 
 #[test]
 fn non_kubernetes_yaml_is_noted_not_silently_skipped() {
+    // The example's configuration excludes that file (as `check` does); `--isolated` shows it.
     let r = run(&["ls", "fixtures/repo", "--format", "json"]);
+    let v = json(&r);
+    assert!(v["diagnostics"].as_array().unwrap().is_empty(), "excluded by fixtures/repo/.driftlint.yaml");
+    let r = run(&["ls", "fixtures/repo", "--isolated", "--format", "json"]);
     let v = json(&r);
     let diags = v["diagnostics"].as_array().unwrap();
     assert_eq!(diags.len(), 1, "{diags:?}");
@@ -145,12 +149,14 @@ fn walk_honours_gitignore_and_explicit_files_are_always_read() {
 }
 
 #[test]
-fn missing_file_is_an_error_with_its_path() {
-    let r = run(&["ls", "fixtures/does-not-exist.yaml", "--format", "json"]);
-    assert_eq!(r.code, 1);
-    let v = json(&r);
-    assert_eq!(v["diagnostics"][0]["rule"], "io-error");
-    assert_eq!(v["diagnostics"][0]["file"], "fixtures/does-not-exist.yaml");
+fn missing_path_is_a_usage_error_with_its_path() {
+    // As a missing reference is (exit 2): a typo is not a finding in a file.
+    for cmd in ["ls", "check"] {
+        let r = run(&[cmd, "fixtures/does-not-exist.yaml", "--format", "json"]);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.stderr);
+        assert!(r.stderr.contains("input path fixtures/does-not-exist.yaml does not exist"), "{cmd}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{cmd}: {}", r.stdout);
+    }
 }
 
 #[test]
@@ -160,4 +166,56 @@ fn kubernetes_scalars_are_read_as_kubernetes_reads_them() {
     // `name: on` is the boolean true for Kubernetes (YAML 1.1), so the object has no name.
     let r = run_in(dir.path(), &["ls", "cm.yaml", "--format", "json"], None);
     assert_eq!(json(&r)["objects"][0]["name"], "");
+}
+
+#[test]
+fn ls_and_check_leave_out_the_same_inputs() {
+    // `exclude:` of the configuration and `--exclude` on the command line, for both commands;
+    // `check` shows what it read through a policy that denies every ConfigMap by name.
+    let dir = tempfile::tempdir().unwrap();
+    let cm = |name: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n");
+    for (path, name) in [("app/a.yaml", "a"), ("tmp/b.yaml", "b"), ("app/gen/c.yaml", "c"), ("d.yaml", "d")] {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, cm(name)).unwrap();
+    }
+    std::fs::create_dir(dir.path().join("policy")).unwrap();
+    std::fs::write(
+        dir.path().join("policy/all.rego"),
+        "package main\nimport rego.v1\ndeny contains msg if {\n  input.kind == \"ConfigMap\"\n  msg := input.metadata.name\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(".driftlint.yaml"), "exclude: [tmp/]\n").unwrap();
+    let listed = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["ls", "--format", "json"];
+        all.extend_from_slice(args);
+        let r = run_in(dir.path(), &all, None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let mut names: Vec<String> = objects(&json(&r)).into_iter().map(|o| o.3).collect();
+        names.sort();
+        names
+    };
+    let checked = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["check", "--format", "json", "--policy", "policy"];
+        all.extend_from_slice(args);
+        let r = run_in(dir.path(), &all, None);
+        let mut names: Vec<String> = json(&r)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "policy-deny")
+            .map(|d| d["message"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    for (args, expected) in [
+        (&[][..], &["a", "c", "d"][..]),
+        (&["--exclude", "gen/"][..], &["a", "d"][..]),
+        (&["--exclude", "/d.yaml", "--exclude", "gen/"][..], &["a"][..]),
+        (&["--isolated"][..], &["a", "b", "c", "d"][..]),
+    ] {
+        assert_eq!(listed(args), expected, "ls {args:?}");
+        assert_eq!(checked(args), expected, "check {args:?}");
+    }
 }
