@@ -16,6 +16,7 @@ mod batch;
 pub mod config;
 pub mod drift;
 pub mod findings;
+mod layout;
 pub mod locate;
 pub mod pinned;
 pub mod scope;
@@ -165,9 +166,10 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         None => None,
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
-    let mut sources = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
+    let (mut sources, notes) = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
     let options = document::Options { origin_root: settings.origin_root.clone() };
     let mut diags = collected.diagnostics;
+    diags.extend(notes);
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
     for d in &mut diags {
         if let SourcePath::File(p) = &mut d.primary.path {
@@ -341,13 +343,14 @@ fn schema_setup(
 }
 
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the
-/// reference's own directory, with `./` prefixes dropped.
+/// reference's own directory, with `./` prefixes dropped, and less Helm charts' sources and
+/// tools' configuration files (the notes saying so are returned with them).
 fn manifest_sources(
     settings: &Settings,
     sources: Vec<Source>,
     reference_dir: Option<&Path>,
-) -> Result<Vec<Source>, CheckError> {
-    let mut sources = excluded(settings, sources)?;
+) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
+    let mut sources = not_excluded(settings, sources)?;
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
     if let Some(reference_dir) = reference_dir {
@@ -369,12 +372,20 @@ fn manifest_sources(
             *p = git::scope::strip_dot(std::mem::take(p));
         }
     }
-    Ok(sources)
+    Ok(layout::split(sources))
 }
 
-/// The inputs less those `exclude:` and `--exclude` leave out, and less configuration files
-/// (YAML too, but never manifests): what `check` checks and `ls` lists.
-pub fn excluded(settings: &Settings, sources: Vec<Source>) -> Result<Vec<Source>, CheckError> {
+/// The inputs less those `exclude:` and `--exclude` leave out, less driftlint's configuration
+/// files, Helm charts' sources and other tools' configuration files (YAML too, but never
+/// manifests: [`layout`], with a note for each chart and kind of tool file): what `check`
+/// checks and `ls` lists.
+pub fn excluded(settings: &Settings, sources: Vec<Source>) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
+    Ok(layout::split(not_excluded(settings, sources)?))
+}
+
+/// The inputs less those `exclude:` and `--exclude` leave out and less driftlint's
+/// configuration files.
+fn not_excluded(settings: &Settings, sources: Vec<Source>) -> Result<Vec<Source>, CheckError> {
     let sources = exclude(sources, &settings.exclude, &settings.exclude_root)?;
     let mut sources = exclude(sources, &settings.exclude_cli, Path::new("."))?;
     sources

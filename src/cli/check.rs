@@ -355,7 +355,11 @@ fn default_outputs(on_github_actions: bool) -> Vec<report::Output> {
 
 pub fn run(args: &Args) -> Result<ExitCode> {
     super::set_jobs(args.jobs);
-    super::require_paths(&args.paths)?;
+    // A scoped run reads its inputs from the index or a revision as well: a path missing from
+    // the work tree may still be there, and the scope reports one that is nowhere.
+    if !args.scope.staged && args.scope.base.is_none() {
+        super::require_paths(&args.paths)?;
+    }
     let cfg = effective(args)?;
     let outputs = match cfg.format.as_deref() {
         Some(spec) => report::parse_outputs(spec).context("invalid --format")?,

@@ -88,7 +88,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         ..check::Settings::default()
     };
     let mut collected = check::collect_inputs(&settings);
-    collected.sources = check::excluded(&settings, collected.sources)?;
+    let (sources, notes) = check::excluded(&settings, collected.sources)?;
+    collected.sources = sources;
+    collected.diagnostics.extend(notes);
     let opts = document::Options { origin_root: args.input.origin_root.clone() };
     let mut collection = document::collect(collected.sources, &opts);
     collection.diagnostics.extend(collected.diagnostics);

@@ -7,6 +7,7 @@ mod git_scope;
 mod hostile;
 mod jobs;
 
+mod layouts;
 mod ls;
 mod policy;
 mod policy_stress;

@@ -1,0 +1,220 @@
+//! Files of a repository that are YAML or JSON but not manifests: Helm charts' sources and
+//! the configuration files of the tools around Kubernetes (kustomize, skaffold, helmfile …).
+//!
+//! A chart's `templates/` are Go templates that only become manifests when helm renders them
+//! (`helm template CHART | driftlint check -` checks them, with `# Source:` locations), and its
+//! `Chart.yaml`/`values.yaml` are helm's own; a `kustomization.yaml` is kustomize's input. Read
+//! as manifests, they gave syntax errors, notes and unmatched objects on healthy repositories.
+//! They are left out of every pass with one note per chart and one per kind of tool file, so
+//! nothing disappears without a trace.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Diagnostic, Rule};
+use crate::input::{Source, SourcePath};
+
+/// Tool configuration files by file name: (names, what they are, how to check what they make).
+const TOOL_FILES: &[(&[&str], &str, &str)] = &[
+    (
+        &["kustomization.yaml", "kustomization.yml", "Kustomization"],
+        "kustomize configuration",
+        "check what it builds: `kustomize build DIR | driftlint check -`",
+    ),
+    (&["skaffold.yaml", "skaffold.yml"], "skaffold configuration", "check the manifests it deploys"),
+    (&["helmfile.yaml", "helmfile.yml"], "helmfile configuration", "check the releases it renders"),
+    (
+        &["package.json", "package-lock.json", "tsconfig.json", "renovate.json"],
+        "JavaScript tooling configuration",
+        "leave it out with `exclude:` to silence this note",
+    ),
+];
+
+/// A chart's directories whose files helm installs as they are (no templating): checked as
+/// manifests.
+const CHART_PLAIN_DIRS: &[&str] = &["crds"];
+
+/// `sources` less Helm charts' sources and tool configuration files; a note for each chart
+/// and each kind of tool file left out.
+pub fn split(sources: Vec<Source>) -> (Vec<Source>, Vec<Diagnostic>) {
+    let charts = Charts::of(&sources);
+    let mut kept = Vec::with_capacity(sources.len());
+    let mut in_charts: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    let mut tools: BTreeMap<usize, Vec<PathBuf>> = BTreeMap::new();
+    let mut charts = charts;
+    for source in sources {
+        let SourcePath::File(path) = &source.path else {
+            kept.push(source);
+            continue;
+        };
+        if let Some(chart) = charts.chart_of(path) {
+            *in_charts.entry(chart).or_default() += 1;
+            continue;
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if let Some(kind) = TOOL_FILES.iter().position(|(names, ..)| names.contains(&name)) {
+            tools.entry(kind).or_default().push(path.clone());
+            continue;
+        }
+        kept.push(source);
+    }
+    let mut notes = Vec::new();
+    for (chart, files) in in_charts {
+        let chart_yaml = chart.join("Chart.yaml");
+        notes.push(
+            Diagnostic::of(
+                Rule::NotKubernetesObject,
+                SourcePath::File(chart_yaml),
+                None,
+                format!(
+                    "{} is a Helm chart: its {files} file(s) are helm's sources, not manifests, and were not checked",
+                    display(&chart)
+                ),
+            )
+            .with_help(format!(
+                "check what it renders: `helm template {} | driftlint check -` (findings map back to the templates)",
+                display(&chart)
+            )),
+        );
+    }
+    for (kind, files) in tools {
+        let (_, what, how) = TOOL_FILES[kind];
+        let list: Vec<String> = files.iter().take(5).map(|p| display(p)).collect();
+        let more = if files.len() > 5 { format!(" and {} more", files.len() - 5) } else { String::new() };
+        notes.push(
+            Diagnostic::of(
+                Rule::NotKubernetesObject,
+                SourcePath::File(files[0].clone()),
+                None,
+                format!(
+                    "{} file(s) of {what}, not manifests, were not checked: {}{more}",
+                    files.len(),
+                    list.join(", ")
+                ),
+            )
+            .with_help(how.to_string()),
+        );
+    }
+    (kept, notes)
+}
+
+fn display(path: &Path) -> String {
+    let s = path.display().to_string();
+    match s.strip_prefix("./") {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => s,
+    }
+}
+
+/// The Helm charts the inputs belong to: a directory is a chart when it holds `Chart.yaml`,
+/// among the inputs or on disk.
+struct Charts {
+    /// Directories known to be charts (from the inputs, or found on disk).
+    known: HashSet<PathBuf>,
+    /// Directories looked up on disk: whether each holds `Chart.yaml`.
+    looked: HashMap<PathBuf, bool>,
+}
+
+impl Charts {
+    fn of(sources: &[Source]) -> Charts {
+        let known = sources
+            .iter()
+            .filter_map(|s| match &s.path {
+                SourcePath::File(p) if p.file_name().is_some_and(|n| n == "Chart.yaml") => {
+                    Some(p.parent().map(Path::to_path_buf).unwrap_or_default())
+                }
+                _ => None,
+            })
+            .collect();
+        Charts { known, looked: HashMap::new() }
+    }
+
+    /// The chart `path` lies in (not counting the plain `crds/` directory), if any.
+    fn chart_of(&mut self, path: &Path) -> Option<PathBuf> {
+        let mut child: Option<&Path> = None;
+        let mut dir = path.parent();
+        while let Some(d) = dir {
+            if self.is_chart(d) {
+                let plain = child
+                    .and_then(|c| c.file_name())
+                    .is_some_and(|n| CHART_PLAIN_DIRS.iter().any(|p| n == *p) && child != Some(path));
+                return (!plain).then(|| d.to_path_buf());
+            }
+            child = Some(d);
+            dir = d.parent();
+        }
+        None
+    }
+
+    fn is_chart(&mut self, dir: &Path) -> bool {
+        if self.known.contains(dir) {
+            return true;
+        }
+        let key = dir.to_path_buf();
+        if let Some(found) = self.looked.get(&key) {
+            return *found;
+        }
+        let on_disk = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let found = std::fs::symlink_metadata(on_disk.join("Chart.yaml")).is_ok_and(|m| m.is_file());
+        self.looked.insert(key, found);
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(path: &str) -> Source {
+        Source { path: SourcePath::File(PathBuf::from(path)), text: String::new() }
+    }
+
+    #[test]
+    fn charts_and_tool_files_are_left_out_with_one_note_each() {
+        let sources = [
+            "charts/web/Chart.yaml",
+            "charts/web/values.yaml",
+            "charts/web/templates/deploy.yaml",
+            "charts/web/crds/crd.yaml",
+            "charts/web/charts/sub/Chart.yaml",
+            "charts/web/charts/sub/templates/x.yaml",
+            "base/kustomization.yaml",
+            "overlays/prod/kustomization.yaml",
+            "base/cm.yaml",
+            "skaffold.yaml",
+        ]
+        .map(source)
+        .to_vec();
+        let (kept, notes) = split(sources);
+        let kept: Vec<String> = kept.iter().map(|s| s.path.display()).collect();
+        assert_eq!(kept, ["charts/web/crds/crd.yaml", "base/cm.yaml"]);
+        let notes: Vec<(String, String)> =
+            notes.iter().map(|d| (d.primary.path.display(), d.message.clone())).collect();
+        assert_eq!(
+            notes,
+            [
+                ("charts/web/Chart.yaml".to_string(), "charts/web is a Helm chart: its 3 file(s) are helm's sources, not manifests, and were not checked".to_string()),
+                ("charts/web/charts/sub/Chart.yaml".to_string(), "charts/web/charts/sub is a Helm chart: its 2 file(s) are helm's sources, not manifests, and were not checked".to_string()),
+                ("base/kustomization.yaml".to_string(), "2 file(s) of kustomize configuration, not manifests, were not checked: base/kustomization.yaml, overlays/prod/kustomization.yaml".to_string()),
+                ("skaffold.yaml".to_string(), "1 file(s) of skaffold configuration, not manifests, were not checked: skaffold.yaml".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_template_named_alone_is_known_by_its_chart_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("web/templates")).unwrap();
+        std::fs::write(dir.path().join("web/Chart.yaml"), "apiVersion: v2\nname: web\n").unwrap();
+        let t = dir.path().join("web/templates/d.yaml");
+        let other = dir.path().join("plain.yaml");
+        let sources = vec![
+            Source { path: SourcePath::File(t), text: String::new() },
+            Source { path: SourcePath::File(other.clone()), text: String::new() },
+        ];
+        let (kept, notes) = split(sources);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].path, SourcePath::File(other));
+        assert_eq!(notes.len(), 1);
+    }
+}

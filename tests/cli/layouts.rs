@@ -1,0 +1,78 @@
+//! The repository layouts people have: a Helm chart and kustomize bases and overlays beside
+//! plain manifests. Chart sources and kustomize files are not manifests: one note per chart
+//! and per kind of tool file, never syntax errors or unmatched objects.
+
+use std::path::Path;
+
+use super::{json, root, run_in};
+
+fn write(dir: &Path, files: &[(&str, &str)]) {
+    for (name, text) in files {
+        let p = dir.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn gitops(dir: &Path) {
+    write(
+        dir,
+        &[
+            ("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n"),
+            ("charts/web/values.yaml", "replicas: 2\n"),
+            (
+                "charts/web/templates/deploy.yaml",
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n  {{- with .Values.x }}\n  foo: bar\n  {{- end }}\n",
+            ),
+            (
+                "charts/web/crds/widget.yaml",
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n",
+            ),
+            (
+                "base/kustomization.yaml",
+                "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - cm.yaml\n",
+            ),
+            ("base/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n"),
+            ("overlays/prod/kustomization.yaml", "namePrefix: prod-\nresources:\n  - ../../base\n"),
+        ],
+    );
+}
+
+#[test]
+fn charts_and_kustomize_files_are_noted_not_linted() {
+    let tmp = tempfile::tempdir().unwrap();
+    gitops(tmp.path());
+    let reference = root().join("fixtures/reference");
+    let r = run_in(
+        tmp.path(),
+        &["check", "--isolated", "--format", "json", "--fail-level", "warning", "-r", reference.to_str().unwrap(), "."],
+        None,
+    );
+    let v = json(&r);
+    let diags = v["diagnostics"].as_array().unwrap();
+    let at = |rule: &str| -> Vec<String> {
+        diags.iter().filter(|d| d["rule"] == rule).map(|d| d["file"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(at("yaml-syntax-error").is_empty(), "{diags:?}");
+    // Only the plain manifests are objects: the ConfigMap and the chart's (untemplated) CRD.
+    let mut unmatched = at("unmatched-resource");
+    unmatched.sort();
+    assert_eq!(unmatched, ["base/cm.yaml", "charts/web/crds/widget.yaml"]);
+    assert_eq!(at("not-kubernetes-object"), ["base/kustomization.yaml", "charts/web/Chart.yaml"]);
+    let messages: Vec<&str> =
+        diags.iter().filter(|d| d["rule"] == "not-kubernetes-object").map(|d| d["message"].as_str().unwrap()).collect();
+    assert!(messages[0].contains("2 file(s) of kustomize configuration"), "{messages:?}");
+    assert!(messages[0].contains("overlays/prod/kustomization.yaml"), "{messages:?}");
+    assert!(messages[1].starts_with("charts/web is a Helm chart: its 3 file(s)"), "{messages:?}");
+    // `ls` sees the same.
+    let r = run_in(tmp.path(), &["ls", "--isolated", "--format", "json"], None);
+    let v = json(&r);
+    let files: Vec<&str> = v["objects"].as_array().unwrap().iter().map(|o| o["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["./base/cm.yaml", "./charts/web/crds/widget.yaml"]);
+    // A chart template named alone (as pre-commit names changed files) is known by its chart.
+    let r = run_in(tmp.path(), &["check", "--isolated", "--format", "json", "charts/web/templates/deploy.yaml"], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v = json(&r);
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["diagnostics"][0]["rule"], "not-kubernetes-object");
+}
