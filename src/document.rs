@@ -372,14 +372,32 @@ fn origin_file(opts: &Options, path: &str) -> Option<PathBuf> {
     crate::git::inside_work_tree(&real, boundary).then_some(file)
 }
 
-/// Finds the object with `identity` (ignoring the namespace, which kustomize may set) in a file.
+/// Finds the object with `identity` in a file, ignoring the namespace (kustomize's
+/// `namespace:` sets it) and, when no name is equal, the prefixes and suffixes kustomize's
+/// `namePrefix:`/`nameSuffix:` add: the object of that kind whose name the rendered name
+/// contains between a prefix and a suffix, the longest such name when several do.
 fn locate_in_file(path: &Path, identity: &Identity) -> Option<(PathBuf, Range<usize>)> {
     let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).ok()?;
     let stream = driftlint_yaml::parse_stream(&text);
-    stream.documents.iter().find_map(|doc| {
+    let mut renamed: Option<(usize, Range<usize>)> = None;
+    for doc in &stream.documents {
         let id = Identity::of(&doc.root.to_json());
-        (id.kind == identity.kind && id.name == identity.name).then(|| (normalize(path), doc.root.span.clone()))
-    })
+        if id.kind != identity.kind || id.name.is_empty() {
+            continue;
+        }
+        if id.name == identity.name {
+            return Some((normalize(path), doc.root.span.clone()));
+        }
+        if renamed.as_ref().is_none_or(|(len, _)| id.name.len() > *len) && is_renamed(&identity.name, &id.name) {
+            renamed = Some((id.name.len(), doc.root.span.clone()));
+        }
+    }
+    renamed.map(|(_, span)| (normalize(path), span))
+}
+
+/// Whether kustomize may have rendered `source` as `rendered` (`PREFIX` + source + `SUFFIX`).
+fn is_renamed(rendered: &str, source: &str) -> bool {
+    rendered.len() > source.len() && rendered.match_indices(source).next().is_some()
 }
 
 /// `a/b/../c` → `a/c`, without touching the file system (the path exists; symlinks are rare in

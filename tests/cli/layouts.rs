@@ -76,3 +76,30 @@ fn charts_and_kustomize_files_are_noted_not_linted() {
     assert_eq!(v["diagnostics"].as_array().unwrap().len(), 1, "{v}");
     assert_eq!(v["diagnostics"][0]["rule"], "not-kubernetes-object");
 }
+
+#[test]
+fn kustomize_renames_are_mapped_back_to_the_source_file() {
+    // `namePrefix: prod-`, `nameSuffix: -v2` and `namespace: prod` in the overlay: the rendered
+    // objects' names differ from the base's, their origin annotations name the base files.
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        &[
+            (
+                "base/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  a: b\n",
+            ),
+            ("base/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n"),
+        ],
+    );
+    let rendered = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: prod-cfg-v2\n  namespace: prod\n  annotations:\n    config.kubernetes.io/origin: |\n      path: base/cm.yaml\ndata:\n  a: b\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: prod-web-v2\n  namespace: prod\n  annotations:\n    config.kubernetes.io/origin: |\n      path: base/svc.yaml\n";
+    let r = run_in(tmp.path(), &["ls", "-", "--format", "json"], Some(rendered));
+    let v = json(&r);
+    let origins: Vec<(String, u64)> = v["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["origin"]["file"].as_str().unwrap_or("").to_string(), o["origin"]["line"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(origins, [("base/cm.yaml".to_string(), 6), ("base/svc.yaml".to_string(), 1)], "{v}");
+}
