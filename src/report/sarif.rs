@@ -162,6 +162,16 @@ fn encode_path(p: &Path) -> String {
 }
 
 fn location(label: &Label, sources: &SourceResolver, uris: &Uris) -> sarif::Location {
+    // Standard input is no artifact a viewer can open (a finding that helm's or kustomize's
+    // metadata mapped back to its source file is labelled with that file): the location says
+    // where in the input it is, in words, and has no physical location.
+    if label.path == SourcePath::Stdin {
+        let text = match sources.location(label) {
+            Some(loc) => format!("standard input, line {}, column {}", loc.line, loc.column),
+            None => "standard input".to_string(),
+        };
+        return sarif::Location::builder().message(sarif::Message::builder().text(text).build()).build();
+    }
     let mut physical = sarif::PhysicalLocation::builder().artifact_location(uris.artifact(&label.path)).build();
     if let Some(loc) = sources.location(label) {
         physical.region = Some(
@@ -213,7 +223,14 @@ fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Resul
             .map(|(i, l)| {
                 let mut loc = location(l, sources, uris);
                 loc.id = Some(i as i64);
-                loc.message = l.message.as_deref().map(|m| sarif::Message::builder().text(m).build());
+                // The label's own words, after the place on standard input when that is all
+                // the location has.
+                let place = loc.message.take().and_then(|m| m.text);
+                let text = match (place, l.message.as_deref()) {
+                    (Some(place), Some(m)) => Some(format!("{m} ({place})")),
+                    (place, m) => m.map(str::to_string).or(place),
+                };
+                loc.message = text.map(|m| sarif::Message::builder().text(m).build());
                 loc
             })
             .collect();
