@@ -2,11 +2,19 @@
 # driftlint action, step `prepare`: choose the driftlint binary.
 #
 # With INPUT_BINARY (a path, or a name looked up on PATH) that binary is used as it is.
-# Without it, driftlint is built from the action's own source (GITHUB_ACTION_PATH) by the
-# `install` step, and the cache key names exactly what is built: runner OS and architecture,
-# the Rust compiler, and a hash of every file that goes into the build.
+# Otherwise, when the action runs at a release tag (`uses: OWNER/driftlint@v1.2.3`, or that
+# tag's commit is resolved by the runner to the tag's directory), the release's archive for
+# this runner's OS and architecture is downloaded with the release's SHA256SUMS and used only
+# when its checksum matches (a mismatch fails the step: the file is not what was published).
+# An unreleased ref (a commit, a branch), or a release without an archive for this runner,
+# builds driftlint from the action's own source (GITHUB_ACTION_PATH) in the `install` step,
+# and the cache key names exactly what is built: runner OS and architecture, the Rust
+# compiler, and a hash of every file that goes into the build.
 #
-# Reads: INPUT_BINARY, GITHUB_ACTION_PATH, GITHUB_OUTPUT, RUNNER_OS, RUNNER_ARCH.
+# Reads: INPUT_BINARY, GITHUB_ACTION_PATH, GITHUB_ACTION_REPOSITORY, GITHUB_ACTION_REF,
+# GITHUB_SERVER_URL, DRIFTLINT_RELEASE_URL (the release's download directory instead of
+# SERVER/REPOSITORY/releases/download/REF, for tests and mirrors), GITHUB_OUTPUT, RUNNER_OS,
+# RUNNER_ARCH, RUNNER_TEMP.
 # Writes outputs: build (true/false), driftlint (the prebuilt binary), cache-key, cache-prefix.
 set -euo pipefail
 
@@ -30,6 +38,55 @@ if [ -n "$binary" ]; then
 fi
 
 src="${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
+
+# The action's repository and ref: the runner's variables, else the directory it checked the
+# action out to (RUNNER/_actions/OWNER/REPO/REF; inside composite actions the variables can
+# be empty).
+repo="${GITHUB_ACTION_REPOSITORY:-}"
+ref="${GITHUB_ACTION_REF:-}"
+case "$src" in
+  */_actions/*/*/*)
+    rest="${src#*/_actions/}"
+    [ -n "$repo" ] || repo="$(printf '%s' "$rest" | cut -d/ -f1-2)"
+    [ -n "$ref" ] || ref="$(printf '%s' "$rest" | cut -d/ -f3-)"
+    ;;
+esac
+case "${RUNNER_OS:-}/${RUNNER_ARCH:-}" in
+  Linux/X64) target=x86_64-unknown-linux-musl ext=tar.gz ;;
+  Linux/ARM64) target=aarch64-unknown-linux-musl ext=tar.gz ;;
+  macOS/X64) target=x86_64-apple-darwin ext=tar.gz ;;
+  macOS/ARM64) target=aarch64-apple-darwin ext=tar.gz ;;
+  Windows/X64) target=x86_64-pc-windows-msvc ext=zip ;;
+  *) target='' ext='' ;;
+esac
+if [[ "$ref" =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$ ]] && [[ "$repo" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]] && [ -n "$target" ]; then
+  base="${DRIFTLINT_RELEASE_URL:-${GITHUB_SERVER_URL:-https://github.com}/$repo/releases/download/$ref}"
+  archive="driftlint-$target.$ext"
+  dir="${RUNNER_TEMP:?RUNNER_TEMP is not set}/driftlint-release"
+  rm -rf "$dir" && mkdir -p "$dir"
+  if curl -fsSL --retry 3 --proto '=https,file' -o "$dir/$archive" "$base/$archive" 2>"$dir/curl.log" &&
+    curl -fsSL --retry 3 --proto '=https,file' -o "$dir/SHA256SUMS" "$base/SHA256SUMS" 2>>"$dir/curl.log"; then
+    want="$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1 }' "$dir/SHA256SUMS")"
+    if command -v sha256sum >/dev/null; then
+      got="$(sha256sum "$dir/$archive" | cut -d' ' -f1)"
+    else
+      got="$(shasum -a 256 "$dir/$archive" | cut -d' ' -f1)"
+    fi
+    if [ -z "$want" ] || [ "$want" != "$got" ]; then
+      echo "::error title=driftlint action::$archive of release $ref does not match its SHA256SUMS (expected ${want:-no entry}, got $got); not used"
+      exit 2
+    fi
+    if [ "$ext" = zip ]; then (cd "$dir" && unzip -q "$archive"); else tar xzf "$dir/$archive" -C "$dir"; fi
+    exe="$dir/driftlint-$target/driftlint"
+    [ "$ext" = zip ] && exe="$exe.exe"
+    echo "driftlint: using release $ref of $repo ($archive, sha256 $got)"
+    out build false
+    out driftlint "$exe"
+    exit 0
+  fi
+  echo "driftlint: no $archive in release $ref of $repo ($(head -c 300 "$dir/curl.log" | tr -d '\r\n')); building from source"
+fi
+
 if ! command -v cargo >/dev/null; then
   echo "::error title=driftlint action::building driftlint needs a Rust toolchain (cargo) on PATH; install one (e.g. rustup) or give the input binary"
   exit 2

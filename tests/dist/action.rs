@@ -339,3 +339,67 @@ fn builds_from_source_once_per_source_hash() {
     assert_eq!(std::fs::read_to_string(&calls).unwrap(), logged);
     assert_eq!(again.code, 0);
 }
+
+/// A release of the action (`uses: OWNER/driftlint@v1.2.3`): the archive for the runner's OS
+/// and architecture is downloaded with SHA256SUMS and used when its checksum matches (no
+/// build); a tampered archive fails the step; a release without the archive, or an unreleased
+/// ref, builds from source.
+#[test]
+fn a_release_ref_downloads_the_verified_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    commit_all(&ws, "clean");
+    // The release directory, as release.yml publishes it.
+    let release = tmp.path().join("release");
+    let packaged = release.join("driftlint-x86_64-unknown-linux-musl");
+    std::fs::create_dir_all(&packaged).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_driftlint"), packaged.join("driftlint")).unwrap();
+    let sh = |script: &str| {
+        let out = std::process::Command::new("bash").arg("-c").arg(script).current_dir(&release).output().unwrap();
+        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    sh("tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > SHA256SUMS");
+    // A cargo that fails: a build would fail the job.
+    let stub = tmp.path().join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(stub.join("cargo"), "#!/bin/sh\necho 'stub cargo called' >&2\nexit 3\n").unwrap();
+    std::fs::write(stub.join("rustc"), "#!/bin/sh\necho 'rustc 1.95.0 (stub)'\n").unwrap();
+    for f in ["cargo", "rustc"] {
+        std::process::Command::new("chmod").arg("+x").arg(stub.join(f)).status().unwrap();
+    }
+    let runner_for = |reference: &str| {
+        let mut runner = Runner::new(&ws, tmp.path());
+        runner.path.push(stub.clone());
+        runner.env.insert("GITHUB_ACTION_REPOSITORY".into(), "owner/driftlint".into());
+        runner.env.insert("GITHUB_ACTION_REF".into(), reference.into());
+        runner.env.insert("DRIFTLINT_RELEASE_URL".into(), format!("file://{}", release.display()));
+        runner
+    };
+    let run = runner_for("v1.2.3").run();
+    let prepare = run.step("prepare");
+    assert_eq!(prepare.outputs["build"], "false", "{}{}", prepare.stdout, prepare.stderr);
+    assert!(prepare.stdout.contains("using release v1.2.3 of owner/driftlint"), "{}", prepare.stdout);
+    assert!(!run.step("cache").ran, "nothing to build");
+    assert!(run.step("install").outputs["driftlint"].ends_with("driftlint-x86_64-unknown-linux-musl/driftlint"));
+    assert_eq!(run.step("check").outputs["exit-code"], "0", "{}", run.step("check").stderr);
+
+    // A tampered archive is refused, never run.
+    sh("printf x >> driftlint-x86_64-unknown-linux-musl.tar.gz");
+    let run = runner_for("v1.2.3").run();
+    let prepare = run.step("prepare");
+    assert_eq!(prepare.code, 2, "{}", prepare.stdout);
+    assert!(prepare.stdout.contains("does not match its SHA256SUMS"), "{}", prepare.stdout);
+    assert!(!run.step("check").ran);
+
+    // An unreleased ref (a commit) and a release without this runner's archive build from
+    // source (here with the failing stub cargo).
+    sh("rm driftlint-x86_64-unknown-linux-musl.tar.gz");
+    for reference in ["v1.2.3", "0123456789abcdef0123456789abcdef01234567"] {
+        let run = runner_for(reference).run();
+        let prepare = run.step("prepare");
+        assert_eq!(prepare.outputs["build"], "true", "{reference}: {}", prepare.stdout);
+        assert_eq!(reference.starts_with('v'), prepare.stdout.contains("no driftlint-x86_64-unknown-linux-musl.tar.gz in release"), "{reference}: {}", prepare.stdout);
+        assert!(run.step("install").stderr.contains("stub cargo called"), "{reference}");
+    }
+}

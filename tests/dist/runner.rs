@@ -74,6 +74,8 @@ pub struct Runner {
     pub inputs: BTreeMap<String, String>,
     /// Directories put first on PATH (e.g. a stub `cargo`).
     pub path: Vec<PathBuf>,
+    /// More runner environment (e.g. `GITHUB_ACTION_REF`), before each step's `env:`.
+    pub env: BTreeMap<String, String>,
 }
 
 impl Runner {
@@ -94,6 +96,7 @@ impl Runner {
             actor: "someone".into(),
             inputs: BTreeMap::new(),
             path: Vec::new(),
+            env: BTreeMap::new(),
         }
     }
 
@@ -201,6 +204,7 @@ impl Runner {
             .env("RUNNER_ARCH", "X64")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .envs(&self.env)
             .envs(env)
             .output()
             .expect("bash runs");
