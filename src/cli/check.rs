@@ -29,8 +29,9 @@ pub struct Args {
     #[arg(long, value_name = "FMT[=FILE],…")]
     pub format: Option<String>,
     /// A minijinja template for the `markdown` format instead of the built-in one (it gets
-    /// `tool`, `summary`, `diagnostics`, `omitted` and `scope_notes`; README, "Markdown summary",
-    /// documents each). Command line only: the configuration file cannot set it.
+    /// `tool`, `summary`, `diagnostics`, `omitted` and `scope_notes`; docs/checking.md,
+    /// "The Markdown template", documents each). Command line only: the configuration file
+    /// cannot set it.
     #[arg(long, value_name = "FILE")]
     pub markdown_template: Option<PathBuf>,
     /// The lowest severity that fails the run (exit code 1).

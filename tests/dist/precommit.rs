@@ -69,9 +69,20 @@ fn head(test: &str) -> Option<String> {
     Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
 }
 
-/// The hook configuration of the test repository: this checkout at `rev`, hook `id`.
+/// The hook configuration of the test repository: README's `.pre-commit-config.yaml` snippet
+/// as a user copies it, with its placeholders replaced: the repository by this checkout, the
+/// revision by `rev`, the hook by `id`.
 fn hook_config(rev: &str, id: &str) -> String {
-    format!("repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: {id}\n", root().display())
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```yaml\n# .pre-commit-config.yaml\n").expect("README has the pre-commit snippet");
+    let body = &readme[start + "```yaml\n".len()..];
+    let body = &body[..body.find("```").unwrap()];
+    let config = body
+        .replace("https://github.com/OWNER/driftlint", &root().display().to_string())
+        .replace("<COMMIT-SHA>", rev)
+        .replace("- id: driftlint ", &format!("- id: {id} "));
+    assert!(config.contains(&format!("- id: {id} ")) && config.contains(rev), "README's snippet changed shape:\n{config}");
+    config
 }
 
 /// A test repository with pre-commit installed for hook `id`. Returns (temp dir, repo).
