@@ -18,6 +18,7 @@ pub mod drift;
 pub mod findings;
 mod layout;
 pub mod locate;
+pub mod named;
 pub mod pinned;
 pub mod scope;
 pub mod suppress;
@@ -96,6 +97,9 @@ pub struct Report {
     /// For a reference read from git: where its files are in the work tree (reports point
     /// there, since `git:REV:path` is no file a viewer can open).
     pub pinned: Option<reference::Pinned>,
+    /// The manifest files checked (paths as reported): what [`named::keep_named`] tells from
+    /// the reference's, the configuration's and the policies' files.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// A check that could not run.
@@ -167,6 +171,13 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
     let (mut sources, notes) = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
+    let inputs: Vec<PathBuf> = sources
+        .iter()
+        .filter_map(|s| match &s.path {
+            SourcePath::File(p) => Some(p.clone()),
+            SourcePath::Stdin => None,
+        })
+        .collect();
     let options = document::Options { origin_root: settings.origin_root.clone() };
     let mut diags = collected.diagnostics;
     diags.extend(notes);
@@ -268,7 +279,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects: objects.unwrap_or_default(), correlations, pinned })
+    Ok(Report { diagnostics: diags, sources, objects: objects.unwrap_or_default(), correlations, pinned, inputs })
 }
 
 /// The ranges of `sources` checked together: consecutive sources up to [`BATCH_BYTES`] of text

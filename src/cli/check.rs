@@ -370,8 +370,31 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let mut settings = settings(args, &cfg)?;
     settings.object_ids = outputs.iter().any(|o| o.format == report::Format::Junit);
     let mut scope_notes = Vec::new();
+    let named = named_scope(args, &cfg);
+    if named.is_some() {
+        // The repository as a whole is the context; the named paths are what is reported.
+        let inside = |p: &PathBuf| lexical(p).starts_with(lexical(&cfg.dir));
+        let mut context = vec![cfg.dir.clone()];
+        context.extend(args.paths.iter().filter(|p| !inside(p)).cloned());
+        settings.paths = context;
+        settings.object_correlations = true;
+    }
     let result = match args.scope.options() {
-        None => check::check(&settings)?,
+        None => {
+            let mut report = check::check(&settings)?;
+            if let Some(named) = &named {
+                let hidden = check::named::keep_named(&mut report, named);
+                if hidden > 0 {
+                    let note = format!(
+                        "{hidden} {} in files not named here not shown (the repository was checked as a whole; run without paths to see everything).",
+                        if hidden == 1 { "finding" } else { "findings" }
+                    );
+                    eprintln!("note: {}", note.trim_end_matches('.'));
+                    scope_notes.push(note);
+                }
+            }
+            report
+        }
         Some(opts) => {
             if settings.paths.iter().any(|p| p.as_os_str() == "-") {
                 anyhow::bail!("standard input (`-`) has no git state: it cannot be checked with --staged or --base");
@@ -406,6 +429,25 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;
     Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
+}
+
+/// The paths named on the command line as the reporting scope ([`check::named`]), when the
+/// repository has a configuration file to give the context: not for standard input, the
+/// scoped modes (`--staged`, `--base`: the change is their scope), `--isolated`, or a run
+/// without paths or naming the configuration's directory itself.
+fn named_scope(args: &Args, cfg: &Config) -> Option<Vec<PathBuf>> {
+    let plain = !args.paths.is_empty()
+        && args.paths.iter().all(|p| p.as_os_str() != "-")
+        && !args.scope.staged
+        && args.scope.base.is_none()
+        && cfg.file.is_some();
+    let whole = args.paths.iter().any(|p| lexical(p) == lexical(&cfg.dir));
+    (plain && !whole).then(|| args.paths.clone())
+}
+
+/// `./a/./b` → `a/b`, lexically.
+fn lexical(p: &Path) -> PathBuf {
+    p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 
 /// What a scope left out, one sentence each, so that nothing is dropped without a trace: on

@@ -9,6 +9,7 @@ mod jobs;
 
 mod layouts;
 mod ls;
+mod named;
 mod policy;
 mod policy_stress;
 mod special_files;

@@ -359,7 +359,9 @@ fn a_release_ref_downloads_the_verified_binary() {
         let out = std::process::Command::new("bash").arg("-c").arg(script).current_dir(&release).output().unwrap();
         assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
     };
-    sh("tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > SHA256SUMS");
+    sh(
+        "tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > SHA256SUMS",
+    );
     // A cargo that fails: a build would fail the job.
     let stub = tmp.path().join("stub");
     std::fs::create_dir_all(&stub).unwrap();
@@ -399,7 +401,12 @@ fn a_release_ref_downloads_the_verified_binary() {
         let run = runner_for(reference).run();
         let prepare = run.step("prepare");
         assert_eq!(prepare.outputs["build"], "true", "{reference}: {}", prepare.stdout);
-        assert_eq!(reference.starts_with('v'), prepare.stdout.contains("no driftlint-x86_64-unknown-linux-musl.tar.gz in release"), "{reference}: {}", prepare.stdout);
+        assert_eq!(
+            reference.starts_with('v'),
+            prepare.stdout.contains("no driftlint-x86_64-unknown-linux-musl.tar.gz in release"),
+            "{reference}: {}",
+            prepare.stdout
+        );
         assert!(run.step("install").stderr.contains("stub cargo called"), "{reference}");
     }
 }

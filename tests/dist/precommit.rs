@@ -81,7 +81,10 @@ fn hook_config(rev: &str, id: &str) -> String {
         .replace("https://github.com/OWNER/driftlint", &root().display().to_string())
         .replace("<COMMIT-SHA>", rev)
         .replace("- id: driftlint ", &format!("- id: {id} "));
-    assert!(config.contains(&format!("- id: {id} ")) && config.contains(rev), "README's snippet changed shape:\n{config}");
+    assert!(
+        config.contains(&format!("- id: {id} ")) && config.contains(rev),
+        "README's snippet changed shape:\n{config}"
+    );
     config
 }
 

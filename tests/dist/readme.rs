@@ -113,7 +113,7 @@ fn pre_commit_and_action_snippets_pin_what_exists() {
     }
     assert_eq!((revs, uses), (1, 1), "README's pre-commit and workflow snippets were not found");
     if readme.contains(PLACEHOLDER) {
-        assert!(readme.contains(&format!("REPLACE: a release tag")), "README uses {PLACEHOLDER} without saying how");
+        assert!(readme.contains("REPLACE: a release tag"), "README uses {PLACEHOLDER} without saying how");
     }
     assert!(readme.contains(&format!("Replace `{REPOSITORY}`")), "README uses {REPOSITORY} without saying how");
     assert!(failures.is_empty(), "README.md:\n{}", failures.join("\n"));
@@ -186,7 +186,12 @@ fn console_examples_print_what_readme_shows() {
                 .output()
                 .unwrap();
             let got = String::from_utf8_lossy(&out.stdout);
-            assert_eq!(got, expected, "README: `$ {cmd}` prints something else (stderr: {})", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(
+                got,
+                expected,
+                "README: `$ {cmd}` prints something else (stderr: {})",
+                String::from_utf8_lossy(&out.stderr)
+            );
             ran += 1;
         }
     }

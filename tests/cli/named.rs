@@ -1,0 +1,84 @@
+//! `driftlint check FILE…` in a repository with a configuration: the repository as a whole is
+//! the context (a required object is missing only when the repository lacks it), the named
+//! files are what is reported — what pre-commit means by the file names it passes.
+
+use std::path::Path;
+
+use super::{copy_dir, json, root, run_in};
+
+/// The bundled example as a repository of its own: manifests, the reference beside them.
+fn repository() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures/repo"), tmp.path());
+    copy_dir(&root().join("fixtures/reference"), &tmp.path().join("reference"));
+    std::fs::write(
+        tmp.path().join(".driftlint.yaml"),
+        "reference: reference\nexclude:\n  - config/values.yaml\nrules:\n  unmatched-resource: warning\n",
+    )
+    .unwrap();
+    tmp
+}
+
+/// (rule, file) of every finding, and the run's stderr.
+fn check(dir: &Path, paths: &[&str]) -> (Vec<(String, String)>, String) {
+    let mut args = vec!["check", "--format", "json"];
+    args.extend_from_slice(paths);
+    let r = run_in(dir, &args, None);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    let found = json(&r)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["file"].as_str().unwrap_or("").to_string()))
+        .collect();
+    (found, r.stderr)
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn named_files_are_reported_against_the_whole_repository() {
+    let tmp = repository();
+    let dir = tmp.path();
+    // One file named: its own findings; the other file's drift is counted, not shown; no
+    // required object is "missing" because the other files hold them.
+    let (found, stderr) = check(dir, &["config/settings.yaml"]);
+    assert_eq!(
+        found,
+        pairs(&[("value-drift", "config/settings.yaml"), ("unmatched-resource", "config/settings.yaml")])
+    );
+    assert!(stderr.contains("note: 1 finding in files not named here not shown"), "{stderr}");
+    let (found, _) = check(dir, &["app/frontend.yaml"]);
+    assert_eq!(found, pairs(&[("value-drift", "app/frontend.yaml")]));
+    // Every file named (`pre-commit run --all-files`) is the whole check.
+    let (all, stderr) = check(dir, &["app/frontend.yaml", "config/settings.yaml", "namespace.yaml"]);
+    let (whole, _) = check(dir, &[]);
+    assert_eq!(all, whole);
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(!stderr.contains("not shown"), "{stderr}");
+}
+
+#[test]
+fn a_missing_required_object_shows_for_the_files_of_its_component() {
+    let tmp = repository();
+    let dir = tmp.path();
+    std::fs::remove_file(dir.join("namespace.yaml")).unwrap();
+    // The repository lacks the Namespace: the whole check says so …
+    let (whole, _) = check(dir, &[]);
+    assert!(whole.contains(&("missing-resource".to_string(), "reference/metadata.yaml".to_string())), "{whole:?}");
+    // … a file of another component does not answer for it …
+    let (found, _) = check(dir, &["config/settings.yaml"]);
+    assert!(found.iter().all(|(rule, _)| rule != "missing-resource"), "{found:?}");
+    // … while a file whose objects belong to the component does: the Service of `app` is
+    // taken out of the Deployment's file, which still holds the component's Deployment.
+    let frontend = std::fs::read_to_string(dir.join("app/frontend.yaml")).unwrap();
+    let deployment_only = frontend.split("\n---\n").next().unwrap().to_string() + "\n";
+    std::fs::write(dir.join("app/frontend.yaml"), deployment_only).unwrap();
+    let (found, _) = check(dir, &["app/frontend.yaml"]);
+    let missing: Vec<_> = found.iter().filter(|(rule, _)| rule == "missing-resource").collect();
+    assert_eq!(missing.len(), 1, "the Service of component `app`, not the Namespace: {found:?}");
+    let (found, _) = check(dir, &["config/settings.yaml"]);
+    assert!(found.iter().all(|(rule, _)| rule != "missing-resource"), "{found:?}");
+}
