@@ -66,9 +66,12 @@ pub fn doc(rule: Rule) -> &'static RuleDoc {
     text::DOCS.iter().find(|d| d.rule == rule).unwrap_or(&text::DOCS[0])
 }
 
-/// Where a rule's documentation is published (its section of `docs/rules.md`).
-pub fn doc_url(rule: Rule) -> String {
-    format!("{}/blob/main/docs/rules.md#{}", env!("CARGO_PKG_REPOSITORY"), rule.id())
+/// Where a rule's documentation is published (its section of `docs/rules.md` in the
+/// package's `repository`), when driftlint has a public home; `None` until then, so that no
+/// output links to a repository this project does not control.
+pub fn doc_url(rule: Rule) -> Option<String> {
+    let repository = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty())?;
+    Some(format!("{repository}/blob/main/docs/rules.md#{}", rule.id()))
 }
 
 /// `driftlint explain RULE`: the documentation as plain text for a terminal.

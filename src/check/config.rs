@@ -710,7 +710,7 @@ pub fn json_schema() -> serde_json::Value {
     }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://github.com/driftlint/driftlint/blob/main/docs/driftlint.schema.json",
+        "$id": "urn:driftlint:config:v1",
         "title": ".driftlint.yaml",
         "type": "object",
         "properties": props,

@@ -20,7 +20,7 @@ use crate::diagnostic::Diagnostic;
 ///   `summary.line` (`found 3 errors, 1 warning (1 suppressed)`);
 /// - `diagnostics`: rows with `rule`, `severity`, `message`, `file`, `line`, `column`,
 ///   `location` (`file:line:column`), `object`, `field`, `help` (a list), `suppressed` (the
-///   reason, or none), `fingerprint`, `rule_url`;
+///   reason, or none), `fingerprint`, `rule_url` (none while driftlint has no public home);
 /// - `omitted`: how many rows were dropped to fit GitHub's size limit;
 /// - `scope_notes`: for a scoped run, what it left out (sentences), else empty;
 /// - filters `cell` (escape text for a table cell) and `code` (an inline code span for a cell).
@@ -31,7 +31,7 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 | Severity | Rule | Location | Object | Message |
 | --- | --- | --- | --- | --- |
 {% for d in diagnostics if not d.suppressed -%}
-| {{ d.severity }} | [{{ d.rule | code }}]({{ d.rule_url }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }}{% for h in d.help %}<br>help: {{ h | cell }}{% endfor %} |
+| {{ d.severity }} | {% if d.rule_url %}[{{ d.rule | code }}]({{ d.rule_url }}){% else %}{{ d.rule | code }}{% endif %} | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }}{% for h in d.help %}<br>help: {{ h | cell }}{% endfor %} |
 {% endfor %}
 {%- endif %}
 {%- if summary.suppressed > 0 %}
@@ -40,7 +40,7 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 | Rule | Location | Object | Message | Reason |
 | --- | --- | --- | --- | --- |
 {% for d in diagnostics if d.suppressed -%}
-| [{{ d.rule | code }}]({{ d.rule_url }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }} | {{ d.suppressed | cell }} |
+| {% if d.rule_url %}[{{ d.rule | code }}]({{ d.rule_url }}){% else %}{{ d.rule | code }}{% endif %} | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }} | {{ d.suppressed | cell }} |
 {% endfor %}
 </details>
 {% endif %}
@@ -66,7 +66,8 @@ struct Row<'a> {
     help: &'a [String],
     suppressed: Option<&'a str>,
     fingerprint: String,
-    rule_url: String,
+    /// The rule's published documentation; none while driftlint has no public home.
+    rule_url: Option<String>,
 }
 
 #[derive(Serialize)]

@@ -188,7 +188,7 @@ fn location(label: &Label, sources: &SourceResolver, uris: &Uris) -> sarif::Loca
 
 fn descriptor(rule: Rule) -> sarif::ReportingDescriptor {
     let doc = rules::doc(rule);
-    sarif::ReportingDescriptor::builder()
+    let mut descriptor = sarif::ReportingDescriptor::builder()
         .id(rule.id())
         .short_description(sarif::MultiformatMessageString::builder().text(doc.summary).build())
         .full_description(sarif::MultiformatMessageString::builder().text(doc.what.replace('\n', " ")).build())
@@ -198,11 +198,12 @@ fn descriptor(rule: Rule) -> sarif::ReportingDescriptor {
                 .markdown(rules::explain_markdown(rule, 1))
                 .build(),
         )
-        .help_uri(rules::doc_url(rule))
         .default_configuration(
             sarif::ReportingConfiguration::builder().level(config_level(doc.default_severity).to_string()).build(),
         )
-        .build()
+        .build();
+    descriptor.help_uri = rules::doc_url(rule);
+    descriptor
 }
 
 fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Result {
@@ -434,13 +435,14 @@ fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options
                 .build(),
         );
     }
-    let driver = sarif::ToolComponent::builder()
+    let mut driver = sarif::ToolComponent::builder()
         .name("driftlint")
         .version(opts.tool_version)
         .semantic_version(opts.tool_version)
-        .information_uri(env!("CARGO_PKG_REPOSITORY"))
         .rules(rules_table)
         .build();
+    // No public home yet: no link to a repository this project does not control.
+    driver.information_uri = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty()).map(str::to_string);
     let mut run = sarif::Run::builder().tool(driver).results(results).build();
     run.original_uri_base_ids = uris.base_ids();
     run.column_kind = Some(sarif::ResultColumnKind::UnicodeCodePoints.to_string().into());

@@ -197,3 +197,34 @@ fn console_examples_print_what_readme_shows() {
     }
     assert!(ran >= 3, "README's console examples were found ({ran})");
 }
+
+/// No tracked file names `github.com/driftlint/…` (an unrelated project owns that name) or
+/// any `driftlint/driftlint` action: until this project has a public home of its own, the
+/// snippets say `OWNER/driftlint`, and no output links anywhere.
+#[test]
+fn no_tracked_file_names_a_borrowed_home() {
+    let out = git_command(&root()).args(["ls-files", "-z"]).output().unwrap();
+    if !out.status.success() {
+        eprintln!("SKIPPED: {} is not a git checkout", root().display());
+        return;
+    }
+    let borrowed = ["github.com/driftlint/", "driftlint/driftlint@"];
+    let mut found = Vec::new();
+    let mut read = 0;
+    for name in out.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
+        let name = String::from_utf8_lossy(name).into_owned();
+        // This file names them to look for them.
+        if name == "tests/dist/readme.rs" {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(root().join(&name)) else { continue };
+        read += 1;
+        for (i, line) in text.lines().enumerate() {
+            if borrowed.iter().any(|b| line.contains(b)) {
+                found.push(format!("{name}:{}: {line}", i + 1));
+            }
+        }
+    }
+    assert!(read > 100, "the tracked files were read ({read})");
+    assert!(found.is_empty(), "tracked files name a repository we do not control:\n{}", found.join("\n"));
+}
