@@ -431,13 +431,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
 }
 
-/// The paths named on the command line as the reporting scope ([`check::named`]), when the
+/// The files named on the command line as the reporting scope ([`check::named`]), when the
 /// repository has a configuration file to give the context: not for standard input, the
 /// scoped modes (`--staged`, `--base`: the change is their scope), `--isolated`, or a run
-/// without paths or naming the configuration's directory itself.
+/// without paths. Directories keep their meaning of "check this tree" (`check manifests/`).
 fn named_scope(args: &Args, cfg: &Config) -> Option<Vec<PathBuf>> {
     let plain = !args.paths.is_empty()
-        && args.paths.iter().all(|p| p.as_os_str() != "-")
+        && args.paths.iter().all(|p| p.as_os_str() != "-" && !p.is_dir())
         && !args.scope.staged
         && args.scope.base.is_none()
         && cfg.file.is_some();
