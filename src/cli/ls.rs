@@ -69,7 +69,7 @@ struct DiagnosticEntry<'a> {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let walk = WalkOptions { respect_ignore_files: !args.input.no_ignore, ..WalkOptions::default() };
     let collected = input::load_sources(&args.input.paths(), &walk);
-    let opts = document::Options { origin_root: args.input.origin_root.clone() };
+    let opts = document::Options { origin_root: args.input.origin_root.clone(), ..Default::default() };
     let mut collection = document::collect(collected.sources, &opts);
     collection.diagnostics.extend(collected.diagnostics);
     let lines = Lines::new(&collection);
