@@ -9,6 +9,7 @@ mod jobs;
 
 mod ls;
 mod policy;
+mod policy_conftest;
 mod policy_stress;
 mod special_files;
 mod template;
