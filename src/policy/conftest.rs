@@ -732,3 +732,36 @@ pub fn line_range(text: &str, line: u32) -> Range<usize> {
     }
     text.len()..text.len()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespace_globs_match_as_go_path_match_does() {
+        let m = |p: &str, n: &str| glob_match(p, n).unwrap();
+        // `*` crosses the dots of a namespace (it has no `/`).
+        assert!(m("main.*", "main.a") && m("main.*", "main.a.b") && !m("main.*", "main"));
+        assert!(m("*", "anything.at.all") && m("m?in", "main") && !m("m?in", "mn"));
+        assert!(m("[mo]*", "main") && m("[mo]*", "other") && !m("[mo]*", "lib"));
+        assert!(m("[^l]*", "main") && !m("[^l]*", "lib") && m("[a-c]x", "bx") && !m("[a-c]x", "dx"));
+        assert!(m("a\\*", "a*") && !m("a\\*", "ab"));
+        assert!(glob_match("main[", "main").is_err() && glob_match("main\\", "main").is_err());
+    }
+
+    #[test]
+    fn file_info_is_the_base_name_and_the_directory_as_shown() {
+        assert_eq!(file_info("sub/deep/x.yaml"), json!({"name": "x.yaml", "dir": "sub/deep"}));
+        assert_eq!(file_info("x.yaml"), json!({"name": "x.yaml", "dir": "."}));
+        assert_eq!(file_info("-"), json!({"name": "-", "dir": "."}));
+        assert_eq!(file_info("Combined"), json!({"name": "Combined", "dir": "."}));
+    }
+
+    #[test]
+    fn first_line_is_the_line_holding_the_offset() {
+        let text = "a: 1\nbb: 2\n";
+        assert_eq!(&text[first_line(text, 6)], "bb: 2");
+        assert_eq!(&text[first_line(text, 0)], "a: 1");
+        assert_eq!(first_line("", 0), 0..0);
+    }
+}
