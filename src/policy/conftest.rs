@@ -158,87 +158,123 @@ fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?', '['])
 }
 
+/// The longest namespace glob taken (patterns come from the configuration, which the checked
+/// repository controls; matching costs the pattern's length times the name's).
+const MAX_GLOB: usize = 1024;
+
+/// One element of a namespace glob.
+enum Glob {
+    Star,
+    Any,
+    Char(char),
+    /// `[…]`: ranges (a single character is a range of one), negated with `^`.
+    Class(Vec<(char, char)>, bool),
+}
+
 /// Go's `path.Match` over a namespace (which has no `/`, so `*` matches any run of characters,
-/// dots included): `*`, `?`, `[abc]`, `[a-z]`, `[^a]`, and `\` escaping the next character.
+/// dots included): `*`, `?`, `[abc]`, `[a-z]`, `[^a]`, and `\\` escaping the next character.
+/// Matching is linear in the name for each pattern element, whatever the pattern.
 pub fn glob_match(pattern: &str, name: &str) -> Result<bool, String> {
-    let p: Vec<char> = pattern.chars().collect();
+    if pattern.chars().count() > MAX_GLOB {
+        return Err(format!("a glob longer than {MAX_GLOB} characters"));
+    }
+    let p = parse_glob(pattern)?;
     let n: Vec<char> = name.chars().collect();
-    // Validate the whole pattern first, as Go reports a bad pattern whatever the name.
+    let matches = |g: &Glob, c: char| match g {
+        Glob::Star => false,
+        Glob::Any => true,
+        Glob::Char(x) => *x == c,
+        Glob::Class(ranges, negated) => ranges.iter().any(|(lo, hi)| *lo <= c && c <= *hi) != *negated,
+    };
+    // The classic wildcard walk: on a mismatch, the last `*` takes one more character.
+    let (mut pi, mut ni) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        match p.get(pi) {
+            Some(Glob::Star) => {
+                star = Some((pi, ni));
+                pi += 1;
+            }
+            Some(g) if matches(g, n[ni]) => {
+                pi += 1;
+                ni += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    star = Some((sp, sn + 1));
+                    pi = sp + 1;
+                    ni = sn + 1;
+                }
+                None => return Ok(false),
+            },
+        }
+    }
+    Ok(p[pi..].iter().all(|g| matches!(g, Glob::Star)))
+}
+
+fn parse_glob(pattern: &str) -> Result<Vec<Glob>, String> {
+    let p: Vec<char> = pattern.chars().collect();
+    let escaped = |i: usize| p.get(i + 1).copied().ok_or_else(|| "a trailing `\\` escapes nothing".to_string());
+    let mut out = Vec::new();
     let mut i = 0;
     while i < p.len() {
         match p[i] {
-            '[' => i = class_end(&p, i)?,
+            '*' => out.push(Glob::Star),
+            '?' => out.push(Glob::Any),
             '\\' => {
-                if i + 1 >= p.len() {
-                    return Err("a trailing `\\` escapes nothing".into());
-                }
-                i += 2;
-            }
-            _ => i += 1,
-        }
-    }
-    Ok(match_from(&p, 0, &n, 0))
-}
-
-/// The index after the `]` closing the class that starts at `p[start]`.
-fn class_end(p: &[char], start: usize) -> Result<usize, String> {
-    let mut i = start + 1;
-    if p.get(i) == Some(&'^') {
-        i += 1;
-    }
-    let first = i;
-    while i < p.len() {
-        match p[i] {
-            ']' if i > first => return Ok(i + 1),
-            '\\' => i += 2,
-            _ => i += 1,
-        }
-    }
-    Err("a `[` class is not closed".into())
-}
-
-fn match_from(p: &[char], pi: usize, n: &[char], ni: usize) -> bool {
-    if pi == p.len() {
-        return ni == n.len();
-    }
-    match p[pi] {
-        '*' => (ni..=n.len()).any(|k| match_from(p, pi + 1, n, k)),
-        '?' => ni < n.len() && match_from(p, pi + 1, n, ni + 1),
-        '[' => {
-            let Some(&c) = n.get(ni) else { return false };
-            let end = class_end(p, pi).unwrap_or(p.len());
-            let mut i = pi + 1;
-            let negated = p.get(i) == Some(&'^');
-            if negated {
+                out.push(Glob::Char(escaped(i)?));
                 i += 1;
             }
-            let mut hit = false;
-            while i < end - 1 {
-                let lo = if p[i] == '\\' {
-                    i += 1;
-                    p[i]
-                } else {
-                    p[i]
-                };
-                if p.get(i + 1) == Some(&'-') && i + 2 < end - 1 {
-                    let hi = if p[i + 2] == '\\' {
-                        i += 1;
-                        p[i + 2]
-                    } else {
-                        p[i + 2]
-                    };
-                    hit |= lo <= c && c <= hi;
-                    i += 3;
-                } else {
-                    hit |= lo == c;
+            '[' => {
+                i += 1;
+                let negated = p.get(i) == Some(&'^');
+                if negated {
                     i += 1;
                 }
+                let mut ranges = Vec::new();
+                loop {
+                    let Some(&c) = p.get(i) else { return Err("a `[` class is not closed".into()) };
+                    if c == ']' && !ranges.is_empty() {
+                        break;
+                    }
+                    // Go's `getEsc`: an unescaped `-` or `]` where a character is due is an error.
+                    if c == '-' || c == ']' {
+                        return Err(format!("`{c}` in a `[` class must be escaped"));
+                    }
+                    let lo = if c == '\\' {
+                        i += 1;
+                        escaped(i - 1)?
+                    } else {
+                        c
+                    };
+                    let mut hi = lo;
+                    if p.get(i + 1) == Some(&'-') {
+                        i += 2;
+                        match p.get(i) {
+                            None => return Err("a `[` class is not closed".into()),
+                            Some('-' | ']') => return Err("a range in a `[` class has no end".into()),
+                            Some(_) => {}
+                        }
+                        hi = if p[i] == '\\' {
+                            i += 1;
+                            escaped(i - 1)?
+                        } else {
+                            p[i]
+                        };
+                    }
+                    if hi < lo {
+                        return Err(format!("the range `{lo}-{hi}` is reversed"));
+                    }
+                    ranges.push((lo, hi));
+                    i += 1;
+                }
+                out.push(Glob::Class(ranges, negated));
             }
-            hit != negated && match_from(p, end, n, ni + 1)
+            c => out.push(Glob::Char(c)),
         }
-        '\\' => n.get(ni) == p.get(pi + 1) && match_from(p, pi + 2, n, ni + 1),
-        c => n.get(ni) == Some(&c) && match_from(p, pi + 1, n, ni + 1),
+        i += 1;
     }
+    Ok(out)
 }
 
 /// Which kind of rule a name is, per conftest.
@@ -631,8 +667,10 @@ impl Outcome {
                     format!("rule `{}` declared here", ctx.rule),
                 );
             }
-            if let Some(object) = object {
-                d = d.with_object(object, field);
+            match object {
+                Some(object) => d = d.with_object(object, field),
+                // A document that is no Kubernetes object has no identity; its field stays.
+                None => d.field = field,
             }
             if let Some(name) = &exception {
                 d.suppressed = Some(format!("policy exception `data.{}.exception` names `{name}`", ctx.ns));
@@ -747,6 +785,13 @@ mod tests {
         assert!(m("[^l]*", "main") && !m("[^l]*", "lib") && m("[a-c]x", "bx") && !m("[a-c]x", "dx"));
         assert!(m("a\\*", "a*") && !m("a\\*", "ab"));
         assert!(glob_match("main[", "main").is_err() && glob_match("main\\", "main").is_err());
+        assert!(glob_match("[]a]", "a").is_err() && glob_match("[a-]", "a").is_err());
+        assert!(m("[\\]a]", "]") && m("[\\-]", "-"));
+        // Many stars over a long name that does not match (a backtracking matcher never ends).
+        let name = "a".repeat(5000);
+        let pattern = "*a".repeat(400) + "b";
+        assert!(!m(&pattern, &name));
+        assert!(glob_match(&"*".repeat(2000), "x").is_err());
     }
 
     #[test]

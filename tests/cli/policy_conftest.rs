@@ -112,6 +112,8 @@ fn documents_of_named_files_are_policy_inputs_whatever_they_are() {
             ("policy-warn", "two.yaml:3", "empty document"),
         ])
     );
+    let compose = v["diagnostics"].as_array().unwrap().iter().find(|d| d["file"] == "docker-compose.yaml").unwrap();
+    assert_eq!((compose["field"].as_str(), compose["object"].as_str()), (Some("/services/web"), None));
     // The other passes do not change: without policies the compose file is still a note.
     let (_, v, _) = check(dir.path(), &["--isolated", "docker-compose.yaml"]);
     assert_eq!(
@@ -403,4 +405,59 @@ fn check_help_shows_the_policy_flags() {
     }
     let r = run_in(dir.path(), &["policy", "test", "--help"], None);
     assert!(r.stdout.contains("--format"), "{}", r.stdout);
+}
+
+/// The rule values driftlint's engine gives for the differential cases equal real OPA's,
+/// recorded in `fixtures/policy/conftest-differential/CASE/expected.json` by `record.py` there
+/// (it says how); `data.conftest.file` goes through the `with` the policy pass uses. The
+/// verify case's tests pass in `policy test` exactly when OPA gives `true`.
+#[test]
+fn rule_values_equal_the_recorded_opa_values() {
+    use driftlint::policy::{Module, Policies, conftest, engine, verify};
+    let root = super::root().join("fixtures/policy/conftest-differential");
+    let mut cases: Vec<_> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    cases.sort();
+    assert_eq!(cases.len(), 3, "{cases:?}");
+    for case in cases {
+        let spec: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).unwrap()).unwrap();
+        let expected: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap()).unwrap();
+        let mut files: Vec<_> = std::fs::read_dir(case.join("policy")).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let modules: Vec<Module> = files
+            .iter()
+            .map(|f| Module { path: f.display().to_string(), text: std::fs::read_to_string(f).unwrap() })
+            .collect();
+        for entry in spec["inputs"].as_array().unwrap() {
+            let name = entry["name"].as_str().unwrap();
+            let data = entry.get("data").cloned();
+            let mut policies = Policies::compile(modules.clone(), data.clone()).unwrap();
+            let input = entry.get("input").map(|i| engine::to_value(i).unwrap());
+            for q in spec["queries"].as_array().unwrap() {
+                let q = q.as_str().unwrap();
+                let query = match entry.get("file").and_then(|f| f.as_str()) {
+                    Some(f) => format!("{q} with data.conftest.file as {}", conftest::file_info(f)),
+                    None => q.to_string(),
+                };
+                let got = match policies.query(&query, input.clone()).unwrap() {
+                    Some(v) => engine::to_json(&v),
+                    None => serde_json::json!("<undefined>"),
+                };
+                assert_eq!(got, expected[name][q], "{}: {name}: {q}", case.display());
+            }
+            if case.ends_with("verify") {
+                let tests = verify::run(modules.clone(), data, &[]).unwrap();
+                for t in tests {
+                    let want = match &expected[name][t.query()] {
+                        _ if t.name.starts_with("todo_") => verify::Outcome::Skip,
+                        serde_json::Value::Bool(true) => verify::Outcome::Pass,
+                        _ => verify::Outcome::Fail,
+                    };
+                    assert_eq!(t.outcome, want, "{name}: {}", t.query());
+                }
+            }
+        }
+    }
 }
