@@ -222,11 +222,13 @@ fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out
         }
         // A file without any document (empty, or comments only) is one `null` input, as
         // conftest reads it.
-        if policy_input && inputs.len() == inputs_before && stream.error.is_none() {
-            if let Some(mut null) = driftlint_yaml::parse_stream("null").documents.pop().map(|d| d.root) {
-                null.span = 0..0;
-                inputs.push(policy_document(idx, 0, None, null));
-            }
+        if policy_input
+            && inputs.len() == inputs_before
+            && stream.error.is_none()
+            && let Some(mut null) = driftlint_yaml::parse_stream("null").documents.pop().map(|d| d.root)
+        {
+            null.span = 0..0;
+            inputs.push(policy_document(idx, 0, None, null));
         }
     }
     if let Some(err) = &stream.error {
