@@ -14,6 +14,7 @@ pub mod engine;
 pub mod fybrik;
 pub mod load;
 pub mod memory;
+pub mod namespace;
 pub mod verify;
 
 pub use engine::{Module, Policies};

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use regorus::Value as Rego;
 
-use super::conftest::glob_match;
+use super::namespace::glob_match;
 use super::{Module, Policies, PolicyError};
 
 /// What a test gave.
