@@ -4,6 +4,12 @@
 //! A [`Document`] is one Kubernetes object with its spanned YAML tree (for locations) and its
 //! JSON form (for comparison). Everything that is not an object becomes a diagnostic: a syntax
 //! error, a duplicate key, a YAML document without `apiVersion`/`kind` — never a silent skip.
+//!
+//! The one exception: when the policy pass runs, a document that is no Kubernetes object in a
+//! file that is a policy input ([`PolicyInputs`]: named on the command line, or matched by
+//! `policy-inputs:`) is kept in [`Collection::inputs`] for that pass alone (conftest evaluates
+//! any YAML/JSON document), instead of the `not-kubernetes-object` note. The other passes never
+//! see those documents.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -98,6 +104,9 @@ pub struct Collection {
     pub sources: Vec<Source>,
     pub documents: Vec<Document>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Documents that are no Kubernetes objects, kept for the policy pass alone (see
+    /// [`PolicyInputs`]); their [`Document::identity`] is empty. Empty without a policy pass.
+    pub inputs: Vec<Document>,
 }
 
 /// Options for turning sources into documents.
@@ -105,60 +114,92 @@ pub struct Collection {
 pub struct Options {
     /// Directory that relative kustomize origin paths are resolved against.
     pub origin_root: Option<PathBuf>,
+    /// Which sources' other documents the policy pass takes (`None`: no policy pass).
+    pub policy_inputs: Option<std::sync::Arc<PolicyInputs>>,
+}
+
+/// The sources whose documents are all policy inputs, as conftest takes any YAML or JSON
+/// document: files named on the command line (and standard input), and files matched by the
+/// `policy-inputs:` globs (gitignore syntax, relative to `root`).
+#[derive(Clone, Debug, Default)]
+pub struct PolicyInputs {
+    pub named: std::collections::HashSet<SourcePath>,
+    pub globs: Option<ignore::gitignore::Gitignore>,
+    pub root: PathBuf,
+}
+
+impl PolicyInputs {
+    /// Whether the documents of `path` are policy inputs.
+    pub fn takes(&self, path: &SourcePath) -> bool {
+        if self.named.contains(path) {
+            return true;
+        }
+        match (path, &self.globs) {
+            (SourcePath::File(p), Some(globs)) => {
+                // The matcher wants paths below its root: others are not matched.
+                let rel = p.strip_prefix(&self.root).unwrap_or(p);
+                !rel.has_root() && globs.matched_path_or_any_parents(rel, false).is_ignore()
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Splits every source into Kubernetes objects.
 pub fn collect(sources: Vec<Source>, opts: &Options) -> Collection {
-    let (documents, diagnostics) = parse_sources(&sources, opts);
-    Collection { sources, documents, diagnostics }
+    let (documents, diagnostics, inputs) = parse_sources(&sources, opts);
+    Collection { sources, documents, diagnostics, inputs }
 }
 
+/// What [`parse_sources`] finds: the objects, the diagnostics, the policy-only documents.
+pub type Parsed = (Vec<Document>, Vec<Diagnostic>, Vec<Document>);
+
 /// The objects of `sources` and the diagnostics met on the way, in source order
-/// ([`Document::source`] indexes `sources`).
-pub fn parse_sources(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
+/// ([`Document::source`] indexes `sources`), and the documents kept for the policy pass alone.
+pub fn parse_sources(sources: &[Source], opts: &Options) -> Parsed {
     use rayon::prelude::*;
     // Sources are parsed in parallel (rayon's pool: `--jobs`); documents and diagnostics are
     // then joined in source order, as a serial run yields them.
-    let parsed: Vec<(Vec<Document>, Vec<Diagnostic>)> = sources
+    let parsed: Vec<Parsed> = sources
         .par_iter()
         .enumerate()
         .map(|(i, source)| {
-            let (mut docs, mut diags) = (Vec::new(), Vec::new());
-            parse_source(i, source, opts, true, &mut docs, &mut diags);
-            (docs, diags)
+            let mut out = Parsed::default();
+            parse_source(i, source, opts, true, &mut out);
+            out
         })
         .collect();
-    let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
-    for (mut docs, mut diags) in parsed {
-        documents.append(&mut docs);
-        diagnostics.append(&mut diags);
+    let mut out = Parsed::default();
+    for (mut docs, mut diags, mut inputs) in parsed {
+        out.0.append(&mut docs);
+        out.1.append(&mut diags);
+        out.2.append(&mut inputs);
     }
-    (documents, diagnostics)
+    out
 }
 
 /// [`parse_sources`] on the calling thread, for every source of `sources`.
-pub fn parse_sources_here(sources: &[Source], opts: &Options) -> (Vec<Document>, Vec<Diagnostic>) {
-    let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
+pub fn parse_sources_here(sources: &[Source], opts: &Options) -> Parsed {
+    let mut out = Parsed::default();
     for (i, source) in sources.iter().enumerate() {
-        parse_source(i, source, opts, false, &mut documents, &mut diagnostics);
+        parse_source(i, source, opts, false, &mut out);
     }
-    (documents, diagnostics)
+    out
 }
 
 /// A text at least this large is loaded a few documents at a time on the pool, when asked.
 const PIECES_FROM: usize = 64 * 1024;
 
 /// `parallel`: a large multi-document text is loaded piece by piece on rayon's pool.
-fn parse_source(
-    idx: usize,
-    source: &Source,
-    opts: &Options,
-    parallel: bool,
-    docs: &mut Vec<Document>,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out: &mut Parsed) {
+    let (docs, diags, inputs) = out;
     let stream = if parallel { load_in_pieces(&source.text) } else { driftlint_yaml::parse_stream(&source.text) };
     let mut prev_end = 0;
+    let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
+    let (objects_before, inputs_before) = (docs.len(), inputs.len());
+    // A policy input's empty documents are `null` inputs (conftest), unless the file holds
+    // Kubernetes objects: a manifest's stray `---` keeps today's treatment (no input).
+    let mut empties = Vec::new();
     for (doc_index, doc) in stream.documents.into_iter().enumerate() {
         for w in &doc.warnings {
             diags.push(warning(&source.path, w));
@@ -166,8 +207,29 @@ fn parse_source(
         // The text between the previous document and this object holds helm's `# Source:`.
         let lead = &source.text[prev_end.min(doc.root.span.start)..doc.root.span.start];
         prev_end = doc.range.end;
+        if policy_input && matches!(doc.root.value, NodeValue::Null) {
+            empties.push((inputs.len(), policy_document(idx, doc_index, None, doc.root)));
+            continue;
+        }
         let helm = if source.path == SourcePath::Stdin { helm_source(lead) } else { None };
-        take_object(idx, source, doc_index, None, doc.root, helm.as_deref(), opts, docs, diags);
+        let (node, sink) = (doc.root, Sink { policy_input, inputs: &mut *inputs });
+        take_object(idx, source, doc_index, None, node, helm.as_deref(), opts, docs, diags, sink);
+    }
+    if docs.len() == objects_before {
+        // Each empty document in its place among the file's other inputs.
+        for (at, doc) in empties.into_iter().rev() {
+            inputs.insert(at.max(inputs_before), doc);
+        }
+        // A file without any document (empty, or comments only) is one `null` input, as
+        // conftest reads it.
+        if policy_input
+            && inputs.len() == inputs_before
+            && stream.error.is_none()
+            && let Some(mut null) = driftlint_yaml::parse_stream("null").documents.pop().map(|d| d.root)
+        {
+            null.span = 0..0;
+            inputs.push(policy_document(idx, 0, None, null));
+        }
     }
     if let Some(err) = &stream.error {
         diags.push(Diagnostic::error(
@@ -213,6 +275,28 @@ fn group(pieces: &[std::ops::Range<usize>], target: usize) -> Vec<std::ops::Rang
     runs
 }
 
+/// Where a document that is no Kubernetes object goes: the policy pass' inputs when its file
+/// is a policy input, else a note.
+struct Sink<'a> {
+    policy_input: bool,
+    inputs: &'a mut Vec<Document>,
+}
+
+/// A document kept for the policy pass alone.
+fn policy_document(idx: usize, doc_index: usize, item_index: Option<usize>, node: Node) -> Document {
+    Document {
+        source: idx,
+        doc_index,
+        item_index,
+        range: node.span.clone(),
+        identity: Identity::default(),
+        object: node.to_json(),
+        node,
+        suppression: None,
+        origin: None,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn take_object(
     idx: usize,
@@ -224,6 +308,7 @@ fn take_object(
     opts: &Options,
     docs: &mut Vec<Document>,
     diags: &mut Vec<Diagnostic>,
+    sink: Sink,
 ) {
     if matches!(node.value, NodeValue::Null) && item_index.is_none() {
         // An empty document (`---` alone, or only comments) is no object and no mistake.
@@ -233,6 +318,10 @@ fn take_object(
     let identity = Identity::of(&object);
     let is_object = object.is_object() && !identity.api_version.is_empty() && !identity.kind.is_empty();
     if !is_object {
+        if sink.policy_input {
+            sink.inputs.push(policy_document(idx, doc_index, item_index, node));
+            return;
+        }
         let what = match item_index {
             Some(i) => format!("item {i} of the List in document {}", doc_index + 1),
             None => format!("document {}", doc_index + 1),
@@ -253,7 +342,8 @@ fn take_object(
     {
         let Some(NodeValue::Sequence(seq)) = take_last_value(node, "items") else { return };
         for (i, item) in seq.into_iter().enumerate() {
-            take_object(idx, source, doc_index, Some(i), item, helm, opts, docs, diags);
+            let sink = Sink { policy_input: sink.policy_input, inputs: &mut *sink.inputs };
+            take_object(idx, source, doc_index, Some(i), item, helm, opts, docs, diags, sink);
         }
         return;
     }

@@ -197,12 +197,12 @@ fn stage(
     keep_objects: bool,
     parallel: bool,
 ) -> Staged {
-    let (documents, diagnostics) = if parallel {
+    let (documents, diagnostics, inputs) = if parallel {
         document::parse_sources(&sources, options)
     } else {
         document::parse_sources_here(&sources, options)
     };
-    let mut coll = Collection { sources, documents, diagnostics };
+    let mut coll = Collection { sources, documents, diagnostics, inputs };
     let comparison = compare.batch(&mut coll, !keep_objects, parallel);
     Staged { range, coll, comparison }
 }

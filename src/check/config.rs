@@ -98,7 +98,8 @@ pub struct Config {
     pub schemas: Vec<String>,
     /// `schema-mode:` (`loose` or `strict`).
     pub schema_mode: Option<crate::schema::Mode>,
-    /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`.
+    /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`,
+    /// `policy-inputs:`, `policy-all-namespaces:`.
     pub policy: PolicyConfig,
 }
 
@@ -112,10 +113,14 @@ pub struct PolicyConfig {
     pub namespaces: Vec<String>,
     pub combine: Option<bool>,
     pub cases: Option<String>,
+    /// `policy-inputs:` globs.
+    pub inputs: Vec<String>,
+    /// `policy-all-namespaces:`.
+    pub all_namespaces: Option<bool>,
 }
 
 /// The policy keys, as [`FIELDS`] entries.
-const POLICY_FIELDS: [(&str, &str, &str); 5] = [
+const POLICY_FIELDS: [(&str, &str, &str); 7] = [
     (
         "policies",
         "strings",
@@ -137,6 +142,16 @@ const POLICY_FIELDS: [(&str, &str, &str); 5] = [
         "string",
         "A directory of Fybrik EvaluatorInputs (*.input.json/yaml, data.json/yaml, *.expected.json/yaml) replayed against the adminconfig policies.",
     ),
+    (
+        "policy-inputs",
+        "strings",
+        "gitignore-style globs, relative to this file, of inputs whose YAML/JSON documents are policy inputs even when they are no Kubernetes objects (as files named on the command line are).",
+    ),
+    (
+        "policy-all-namespaces",
+        "boolean",
+        "Run the deny/violation/warn rules of every package instead of policy-namespaces (conftest --all-namespaces).",
+    ),
 ];
 
 impl Decoder<'_> {
@@ -146,8 +161,8 @@ impl Decoder<'_> {
             "policies" => config.policies = self.strings(value)?,
             "policy-data" => config.data = self.strings(value)?,
             "policy-namespaces" => config.namespaces = self.strings(value)?,
-            "policy-combine" => {
-                config.combine = match value.value {
+            "policy-combine" | "policy-all-namespaces" => {
+                let flag = match value.value {
                     NodeValue::Null => None,
                     NodeValue::Bool(b) => Some(b),
                     _ => {
@@ -156,8 +171,13 @@ impl Decoder<'_> {
                             format!("expected true or false, found {}", kind(value)),
                         ));
                     }
+                };
+                match name {
+                    "policy-combine" => config.combine = flag,
+                    _ => config.all_namespaces = flag,
                 }
             }
+            "policy-inputs" => config.inputs = self.strings(value)?,
             "policy-cases" => config.cases = self.opt_string(value)?,
             _ => return Ok(false),
         }
@@ -172,6 +192,8 @@ impl PolicyConfig {
         m.insert("policy-namespaces".into(), self.namespaces.clone().into());
         m.insert("policy-combine".into(), self.combine.map_or(serde_json::Value::Null, Into::into));
         m.insert("policy-cases".into(), self.cases.clone().map_or(serde_json::Value::Null, Into::into));
+        m.insert("policy-inputs".into(), self.inputs.clone().into());
+        m.insert("policy-all-namespaces".into(), self.all_namespaces.map_or(serde_json::Value::Null, Into::into));
     }
 }
 
@@ -744,7 +766,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

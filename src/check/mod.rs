@@ -113,6 +113,8 @@ pub enum CheckError {
     Overrides { path: PathBuf, message: String },
     #[error("invalid exclude glob `{glob}`: {message}")]
     Exclude { glob: String, message: String },
+    #[error("invalid policy-inputs glob `{glob}`: {message}")]
+    PolicyInputs { glob: String, message: String },
     #[error(transparent)]
     Manual(#[from] engine::ManualError),
     #[error(transparent)]
@@ -178,7 +180,10 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             SourcePath::Stdin => None,
         })
         .collect();
-    let options = document::Options { origin_root: settings.origin_root.clone() };
+    let options = document::Options {
+        origin_root: settings.origin_root.clone(),
+        policy_inputs: policy_inputs(settings)?.map(std::sync::Arc::new),
+    };
     let mut diags = collected.diagnostics;
     diags.extend(notes);
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
@@ -298,6 +303,42 @@ fn batches(sources: &[Source]) -> Vec<Range<usize>> {
         out.push(start..sources.len());
     }
     out
+}
+
+/// Which inputs' documents that are no Kubernetes objects the policy pass takes (conftest
+/// evaluates any YAML or JSON document): files named on the command line (and standard input),
+/// and files matched by `policy-inputs:` (gitignore syntax, relative to the configuration
+/// file, as `exclude:`). `None` without a policy pass: nothing changes for the other passes.
+fn policy_inputs(settings: &Settings) -> Result<Option<document::PolicyInputs>, CheckError> {
+    if !settings.policy.has_work() {
+        return Ok(None);
+    }
+    let named = settings
+        .paths
+        .iter()
+        .filter(|p| !p.is_dir())
+        .map(|p| match p.as_os_str() == "-" {
+            true => SourcePath::Stdin,
+            false => SourcePath::File(git::scope::strip_dot(p.clone())),
+        })
+        .collect();
+    let root = settings.exclude_root.clone();
+    let globs = if settings.policy.inputs.is_empty() {
+        None
+    } else {
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(&root);
+        for g in &settings.policy.inputs {
+            builder
+                .add_line(None, g)
+                .map_err(|e| CheckError::PolicyInputs { glob: g.clone(), message: e.to_string() })?;
+        }
+        let built = builder.build().map_err(|e| CheckError::PolicyInputs {
+            glob: settings.policy.inputs.join(", "),
+            message: e.to_string(),
+        })?;
+        Some(built)
+    };
+    Ok(Some(document::PolicyInputs { named, globs, root }))
 }
 
 /// Copies of the sources whose text `may_hold` says may hold something the batches need first

@@ -90,10 +90,17 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
         ("schemas", &base.schemas, &now.schemas),
         ("policies", &base.policy.policies, &now.policy.policies),
         ("policy-namespaces", &base.policy.namespaces, &now.policy.namespaces),
+        ("policy-inputs", &base.policy.inputs, &now.policy.inputs),
     ] {
         for gone in was.iter().filter(|x| !is.contains(x)) {
             flag(at(key), format!("`{key}` no longer lists `{gone}`"));
         }
+    }
+    if base.policy.all_namespaces == Some(true) && now.policy.all_namespaces != Some(true) {
+        flag(
+            at("policy-all-namespaces"),
+            "`policy-all-namespaces` turned off: only the listed namespaces' rules run".into(),
+        );
     }
     if base.policy.cases.is_some() && now.policy.cases != base.policy.cases {
         flag(
@@ -177,6 +184,24 @@ mod tests {
         assert!(at(2, "`schema-mode` no longer strict"), "{found:?}");
         assert!(at(3, "`policies` no longer lists `policy`"), "{found:?}");
         assert_eq!(found.len(), 3, "{found:?}");
+        assert!(lines(base, base).is_empty());
+        // Fewer policy inputs, or the namespaces narrowed back, check less too.
+        let base = "policy-inputs: [compose.yaml, ci/*.yml]
+policy-all-namespaces: true
+";
+        let found = lines(
+            base,
+            "policy-inputs: [compose.yaml]
+policy-all-namespaces: false
+",
+        );
+        assert_eq!(
+            found,
+            [
+                (1, "`policy-inputs` no longer lists `ci/*.yml`".to_string()),
+                (2, "`policy-all-namespaces` turned off: only the listed namespaces' rules run".to_string())
+            ]
+        );
         assert!(lines(base, base).is_empty());
     }
 

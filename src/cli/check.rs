@@ -113,11 +113,21 @@ pub struct PolicyArgs {
     #[arg(long = "data", value_name = "PATH", help_heading = "Policies")]
     pub data: Vec<String>,
     /// The Rego packages whose `deny`/`violation`/`warn` rules run [default: main]; repeatable.
+    /// A name with `*`, `?` or `[…]` is a glob over the packages (`main.*`; `*` crosses dots).
+    /// Replaces `policy-namespaces:`.
     #[arg(long = "namespace", value_name = "NS", help_heading = "Policies")]
     pub namespaces: Vec<String>,
+    /// Run the rules of every package that declares `deny`/`violation`/`warn` rules, instead
+    /// of `--namespace`.
+    #[arg(long, conflicts_with = "namespaces", help_heading = "Policies")]
+    pub all_namespaces: bool,
     /// Evaluate the policies once over every object (`input` is `[{path, contents}]`).
     #[arg(long, help_heading = "Policies")]
     pub combine: bool,
+    /// Print each policy query with its input's file and line and the value it gave to
+    /// standard error (escaped), to debug a rule.
+    #[arg(long, help_heading = "Policies")]
+    pub trace: bool,
 }
 
 impl PolicyArgs {
@@ -154,6 +164,12 @@ impl PolicyArgs {
                 Some(c) => from_file("policy-cases", std::slice::from_ref(c))?.pop(),
                 None => None,
             },
+            // Globs, relative to the configuration file like `exclude:`.
+            inputs: cfg.policy.inputs.clone(),
+            // `--namespace` on the command line replaces the file's whole selection.
+            all_namespaces: self.all_namespaces
+                || (self.namespaces.is_empty() && cfg.policy.all_namespaces.unwrap_or(false)),
+            trace: self.trace,
         })
     }
 }

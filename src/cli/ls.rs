@@ -91,7 +91,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let (sources, notes) = check::excluded(&settings, collected.sources)?;
     collected.sources = sources;
     collected.diagnostics.extend(notes);
-    let opts = document::Options { origin_root: args.input.origin_root.clone() };
+    let opts = document::Options { origin_root: args.input.origin_root.clone(), ..Default::default() };
     let mut collection = document::collect(collected.sources, &opts);
     collection.diagnostics.extend(collected.diagnostics);
     let lines = Lines::new(&collection);

@@ -1,17 +1,19 @@
 //! `driftlint policy …`: Rego policies outside `check`. `decide` is Fybrik's config-policy
 //! evaluator (EvaluatorInput in, EvaluatorOutput out); `eval` answers any query, as
-//! `opa eval` does.
+//! `opa eval` does; `test` runs the policies' unit tests, as `conftest verify` does.
 //!
-//! Exit codes: 0 with a result (a Fybrik conflict is a result), 1 when the policies fail
-//! (do not parse, fail to evaluate, give the wrong shape), 2 for usage errors (a flag, a file
-//! that cannot be read or parsed).
+//! Exit codes: 0 with a result (a Fybrik conflict is a result; every test passed), 1 when the
+//! policies fail (do not parse, fail to evaluate, give the wrong shape, a test fails), 2 for
+//! usage errors (a flag, a file that cannot be read or parsed).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
 
+use crate::policy::verify::{self, Outcome};
 use crate::policy::{self, Policies, PolicyError, fybrik, load};
+use crate::report::escape;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -37,6 +39,38 @@ pub enum Command {
         #[arg(value_name = "QUERY")]
         query: String,
     },
+    /// Run the policies' unit tests, as `conftest verify` and `opa test` do: every rule named
+    /// `test_*` (`todo_test_*`: skipped), queried without input. Prints each test's outcome
+    /// with its file and line; exits 1 when a test fails or errors, 0 when all pass.
+    Test {
+        /// `.rego` files or directories (read recursively, tests in `*_test.rego` beside the
+        /// policies they test), or git locations `git:REV:PATH` [default: policy].
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+        /// More policy locations (conftest's `--policy`).
+        #[arg(long = "policy", short = 'p', value_name = "PATH")]
+        policies: Vec<String>,
+        /// Data documents (JSON/YAML files, or directories whose files are merged at the root).
+        #[arg(long, short = 'd', value_name = "PATH")]
+        data: Vec<String>,
+        /// Only the tests of these packages: names or globs (`main.*`); repeatable.
+        #[arg(long = "namespace", short = 'n', value_name = "NS")]
+        namespaces: Vec<String>,
+        /// Output format.
+        #[arg(long, short = 'o', value_enum, default_value = "human")]
+        format: TestFormat,
+    },
+}
+
+/// `policy test --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestFormat {
+    /// One line per test (`PASS`/`FAIL`/`ERROR`/`SKIP`, file:line, name), then a summary.
+    Human,
+    /// `{"tests": [{package, name, query, file, line, outcome, message}], "summary": {…}}`.
+    Json,
+    /// JUnit XML: a test suite per package, a test case per test.
+    Junit,
 }
 
 /// Where policies and data come from.
@@ -87,7 +121,171 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
                 Err(e) => Ok(policy_failure(&e)),
             }
         }
+        Command::Test { paths, policies, data, namespaces, format } => test(paths, policies, data, namespaces, *format),
     }
+}
+
+/// `policy test`: loads the policies and data (unreadable: usage error), runs the tests and
+/// prints them.
+fn test(
+    paths: &[String],
+    more: &[String],
+    data: &[String],
+    namespaces: &[String],
+    format: TestFormat,
+) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut locations: Vec<String> = paths.iter().chain(more).cloned().collect();
+    if locations.is_empty() {
+        locations.push("policy".into());
+    }
+    let modules = load::load_modules(&locations, &cwd).map_err(|e| anyhow!(e))?;
+    if modules.is_empty() {
+        return Err(anyhow!("no `.rego` file in {}", locations.join(", ")));
+    }
+    let data = load::load_data(data, &cwd).map_err(|e| anyhow!(e))?;
+    let tests = match verify::run(modules, data, namespaces) {
+        Ok(t) => t,
+        Err(e @ PolicyError::Data { .. }) => return Err(anyhow!(e)),
+        Err(e) => return Ok(policy_failure(&e)),
+    };
+    let text = match format {
+        TestFormat::Human => render_human(&tests),
+        TestFormat::Json => serde_json::to_string_pretty(&render_json(&tests))? + "\n",
+        TestFormat::Junit => render_junit(&tests),
+    };
+    print!("{text}");
+    if tests.is_empty() {
+        eprintln!("note: no test found (rules named `test_*`) in {}", escape::text(&locations.join(", ")));
+    }
+    let (_, failed, errors, _) = verify::counts(&tests);
+    Ok(if failed + errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One line per test, escaped, then conftest's summary line.
+fn render_human(tests: &[verify::Test]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for t in tests {
+        let outcome = match t.outcome {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Error => "ERROR",
+            Outcome::Skip => "SKIP",
+        };
+        let _ = write!(out, "{outcome} {}:{}: {}", escape::text(&t.path), t.line, escape::text(&t.query()));
+        if matches!(t.outcome, Outcome::Fail | Outcome::Error)
+            && let Some(m) = &t.message
+        {
+            let _ = write!(out, ": {}", escape::text(m));
+        }
+        out.push('\n');
+    }
+    let (passed, failed, errors, skipped) = verify::counts(tests);
+    let _ = writeln!(
+        out,
+        "\n{}, {} passed, {}, {}, {} skipped",
+        plural(tests.len(), "test", "tests"),
+        passed,
+        plural(failed, "failure", "failures"),
+        plural(errors, "error", "errors"),
+        skipped
+    );
+    out
+}
+
+fn render_json(tests: &[verify::Test]) -> serde_json::Value {
+    let (passed, failed, errors, skipped) = verify::counts(tests);
+    let list: Vec<serde_json::Value> = tests
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "package": t.package,
+                "name": t.name,
+                "query": t.query(),
+                "file": t.path,
+                "line": t.line,
+                "outcome": t.outcome.name(),
+                "message": t.message,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "tests": list,
+        "summary": {"tests": tests.len(), "passed": passed, "failed": failed, "errors": errors, "skipped": skipped},
+    })
+}
+
+/// Text for an XML attribute or element: markup characters as entities, control characters
+/// (which XML 1.0 cannot hold) as visible escapes.
+fn x(s: &str) -> String {
+    escape::text(s).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A JUnit document: a test suite per package (in order of appearance), a test case per test.
+fn render_junit(tests: &[verify::Test]) -> String {
+    use std::fmt::Write as _;
+    let (_, failed, errors, skipped) = verify::counts(tests);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"driftlint policy test\" tests=\"{}\" failures=\"{failed}\" errors=\"{errors}\" skipped=\"{skipped}\">",
+        tests.len()
+    );
+    let mut packages: Vec<&str> = Vec::new();
+    for t in tests {
+        if !packages.contains(&t.package.as_str()) {
+            packages.push(&t.package);
+        }
+    }
+    for package in packages {
+        let suite: Vec<&verify::Test> = tests.iter().filter(|t| t.package == package).collect();
+        let n = |o: Outcome| suite.iter().filter(|t| t.outcome == o).count();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"data.{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+            x(package),
+            suite.len(),
+            n(Outcome::Fail),
+            n(Outcome::Error),
+            n(Outcome::Skip)
+        );
+        for t in suite {
+            let open = format!(
+                "    <testcase classname=\"data.{}\" name=\"{}\" file=\"{}\" line=\"{}\"",
+                x(&t.package),
+                x(&t.name),
+                x(&t.path),
+                t.line
+            );
+            let at = format!("{}:{}", t.path, t.line);
+            let message = t.message.clone().unwrap_or_default();
+            match t.outcome {
+                Outcome::Pass => {
+                    let _ = writeln!(out, "{open}/>");
+                }
+                Outcome::Skip => {
+                    let _ = writeln!(out, "{open}>\n      <skipped/>\n    </testcase>");
+                }
+                Outcome::Fail | Outcome::Error => {
+                    let tag = if t.outcome == Outcome::Fail { "failure" } else { "error" };
+                    let _ = writeln!(
+                        out,
+                        "{open}>\n      <{tag} message=\"{}\">{}</{tag}>\n    </testcase>",
+                        x(&message),
+                        x(&format!("{at}: {}: {message}", t.query()))
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
 }
 
 /// Loads and compiles the policies: `Err` for usage errors (unreadable files or data), the
@@ -109,6 +307,6 @@ fn read_document(path: &Path) -> Result<serde_json::Value> {
 }
 
 fn policy_failure(e: &PolicyError) -> ExitCode {
-    eprintln!("error: {e}");
+    eprintln!("error: {}", escape::text(&e.to_string()));
     ExitCode::from(1)
 }

@@ -1,9 +1,16 @@
 //! The policy pass of `check`: conftest's conventions for Rego over manifests, as its code
 //! (`policy/engine.go`) defines them.
 //!
-//! - Input: each object is one `input`; combined, one `input` of `[{path, contents}]` over
-//!   every object of every file in path order.
-//! - Rules: in each namespace (`main` unless configured), the rules named
+//! - Input: each object is one `input`, and so is every other YAML/JSON document of a file
+//!   that is a policy input (named on the command line or matched by `policy-inputs:`; an
+//!   empty document of such a file is a `null` input); combined, one `input` of
+//!   `[{path, contents}]` over every document of every file in path order.
+//! - `data.conftest.file` is `{name, dir}` of the input's file, per input (`Combined` for the
+//!   combined input), given to policies that mention `conftest`.
+//! - Namespaces: `main` unless configured; names with `*`, `?` or `[…]` are globs over the
+//!   declared packages (Go's `path.Match`, where `*` crosses dots: `main.*`); with
+//!   `all_namespaces`, every package that declares a failure or warning rule.
+//! - Rules: in each namespace, the rules named
 //!   `^(deny|violation)(_[a-zA-Z0-9]+)*$` are failures (`policy-deny`), `^warn(_[a-zA-Z0-9]+)*$`
 //!   warnings (`policy-warn`); each is queried on its own as `data.<ns>.<rule>`. A set or array
 //!   gives one finding per string element, or per object element with a string `msg`.
@@ -13,9 +20,13 @@
 //!
 //! Deliberate differences: identical messages of one rule kind for one input are one finding
 //! (a rule written as an array, or two rules, may repeat a message; a linter reports a problem
-//! once); `data.conftest.file` is not provided (it would give policies the absolute path of the
-//! checkout); an object result without a string `msg` is a `policy-error` at the rule, where
-//! conftest stops the whole run.
+//! once); `data.conftest.file.dir` is the directory as the report shows it (relative to the
+//! working directory), not an absolute path (no report shows where the checkout is, and two
+//! machines agree); an object result without a string `msg` is a `policy-error` at the rule,
+//! where conftest stops the whole run.
+//!
+//! `trace`: every query of every input is written to standard error (input, query, value,
+//! exception), escaped; regorus has no evaluation trace like OPA's `--trace`.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -29,6 +40,7 @@ use regorus::Value as Rego;
 use serde_json::{Value, json};
 
 use super::engine::{self, Declared};
+use super::namespace::{glob_match, is_glob};
 use super::{Module, Policies, PolicyError};
 use crate::check::locate::{self, Files};
 use crate::compare::FieldDiffKind;
@@ -52,6 +64,13 @@ pub struct Settings {
     pub combine: bool,
     /// A directory of Fybrik scenarios (`policy-cases:`).
     pub cases: Option<String>,
+    /// `policy-inputs:` globs (gitignore syntax, relative to the configuration file): files
+    /// whose documents are policy inputs even when they are no Kubernetes objects.
+    pub inputs: Vec<String>,
+    /// `--all-namespaces`: every package that declares a failure or warning rule.
+    pub all_namespaces: bool,
+    /// `--trace`: each query, its input and its value on standard error.
+    pub trace: bool,
 }
 
 impl Settings {
@@ -63,6 +82,76 @@ impl Settings {
     fn namespaces(&self) -> Vec<String> {
         if self.namespaces.is_empty() { vec!["main".to_string()] } else { self.namespaces.clone() }
     }
+
+    /// The namespaces to evaluate in `policies` (conftest's `--all-namespaces` and namespace
+    /// globs), and a warning for each name or glob that selects no package. A glob that does
+    /// not parse is an error.
+    fn select(&self, policies: &Policies) -> Result<(Vec<String>, Vec<Diagnostic>), PolicyError> {
+        let mut warnings = Vec::new();
+        if self.all_namespaces {
+            let mut out: Vec<String> = Vec::new();
+            for package in package_names(policies) {
+                let has_rules = policies.rules_in(&package).iter().any(|d| kind_of(&d.name).is_some());
+                if has_rules && !out.contains(&package) {
+                    out.push(package);
+                }
+            }
+            return Ok((out, warnings));
+        }
+        let wanted = self.namespaces();
+        if !wanted.iter().any(|p| is_glob(p)) {
+            for ns in &wanted {
+                if !policies.has_package(ns) {
+                    // A policy set made for Fybrik scenarios alone need not have `main`.
+                    let fybrik_only = self.namespaces.is_empty() && self.cases.is_some();
+                    if !fybrik_only {
+                        warnings.push(missing_namespace(policies, ns));
+                    }
+                }
+            }
+            return Ok((wanted.into_iter().filter(|ns| policies.has_package(ns)).collect(), warnings));
+        }
+        let packages = package_names(policies);
+        let mut out: Vec<String> = Vec::new();
+        for pattern in &wanted {
+            let mut any = false;
+            for package in &packages {
+                let matched = glob_match(pattern, package)
+                    .map_err(|message| PolicyError::Data { message: format!("namespace `{pattern}`: {message}") })?;
+                if matched {
+                    any = true;
+                    if !out.contains(package) {
+                        out.push(package.clone());
+                    }
+                }
+            }
+            if !any {
+                warnings.push(missing_namespace(policies, pattern));
+            }
+        }
+        // In the packages' order, as conftest filters its list of namespaces.
+        out.sort_by_key(|ns| packages.iter().position(|p| p == ns));
+        Ok((out, warnings))
+    }
+}
+
+/// The packages the modules declare, in module order, each once (read from each module's
+/// `package` line, confirmed by the compiled policies).
+pub(super) fn package_names(policies: &Policies) -> Vec<String> {
+    static PACKAGE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^[ \t]*package[ \t]+([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)")
+            .expect("valid regex")
+    });
+    let mut out: Vec<String> = Vec::new();
+    for m in policies.modules() {
+        if let Some(c) = PACKAGE.captures(&m.text) {
+            let name = c[1].to_string();
+            if policies.has_package(&name) && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
 
 /// Which kind of rule a name is, per conftest.
@@ -99,6 +188,8 @@ pub struct Pass {
     namespaces: Vec<Namespace>,
     out: Outcome,
     stopped: bool,
+    /// Whether queries carry `data.conftest.file`.
+    file_info: bool,
 }
 
 impl Pass {
@@ -120,15 +211,9 @@ impl Pass {
         let mut namespaces = Vec::new();
         let policies = match Policies::compile(modules.clone(), data) {
             Ok(policies) => {
-                for ns in settings.namespaces() {
-                    if !policies.has_package(&ns) {
-                        // A policy set made for Fybrik scenarios alone need not have `main`.
-                        let fybrik_only = settings.namespaces.is_empty() && settings.cases.is_some();
-                        if !fybrik_only {
-                            out.diagnostics.push(missing_namespace(&policies, &ns));
-                        }
-                        continue;
-                    }
+                let (selected, warnings) = settings.select(&policies)?;
+                out.diagnostics.extend(warnings);
+                for ns in selected {
                     let rules = namespace_rules(&policies, &ns);
                     let has_exceptions = policies.rules_in(&ns).iter().any(|d| d.name == "exception");
                     namespaces.push((ns, rules, has_exceptions));
@@ -140,7 +225,10 @@ impl Pass {
                 None
             }
         };
-        Ok(Pass { settings: settings.clone(), modules, policies, namespaces, out, stopped: false })
+        // `data.conftest.file` is given to policies that can read it (a `with` on each query
+        // costs its parse).
+        let file_info = modules.iter().any(|m| m.text.contains("conftest"));
+        Ok(Pass { settings: settings.clone(), modules, policies, namespaces, out, stopped: false, file_info })
     }
 
     /// Evaluates the conftest rules of every namespace over the documents of `coll` (with
@@ -161,11 +249,12 @@ impl Pass {
             let targets: Vec<Target> = if self.settings.combine {
                 vec![combined_target(coll)]
             } else {
-                coll.documents.iter().map(Target::Object).collect()
+                coll.documents.iter().chain(&coll.inputs).map(Target::Object).collect()
             };
+            let (file_info, trace) = (self.file_info, self.settings.trace);
             let ctxs: Vec<Ctx> = rules
                 .iter()
-                .map(|(rule, declared)| Ctx { ns, rule, declared, has_exceptions: *has_exceptions })
+                .map(|(rule, declared)| Ctx { ns, rule, declared, has_exceptions: *has_exceptions, trace })
                 .collect();
             // Objects are evaluated in parallel, each worker with its own copy of the prepared
             // engine; the answers are reported in order. A limit stops every worker.
@@ -179,12 +268,13 @@ impl Pass {
                             Ok(v) => v,
                             Err(message) => return vec![Err(PolicyError::Data { message })],
                         };
+                        let with = if file_info { file_info_clause(&target.file(coll)) } else { String::new() };
                         let mut out = Vec::with_capacity(ctxs.len());
                         for ctx in &ctxs {
                             if stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let answer = ask(policies, ctx, &input);
+                            let answer = ask(policies, ctx, &input, &with);
                             if matches!(answer, Err(PolicyError::Limit { .. })) {
                                 stop.store(true, Ordering::Relaxed);
                             }
@@ -198,6 +288,9 @@ impl Pass {
                 for (ctx, answer) in ctxs.iter().zip(answers) {
                     if let Err(PolicyError::Data { message }) = answer {
                         return Err(PolicyError::Data { message });
+                    }
+                    if self.settings.trace {
+                        write_trace(target, coll, &answer);
                     }
                     if self.out.report(policies, ctx, target, answer, coll, files) == Flow::Stop {
                         self.stopped = true;
@@ -268,12 +361,66 @@ impl Target<'_> {
             Target::Combined { input, .. } => input.clone(),
         }
     }
+
+    /// The file conftest names the input by: its path as shown, `-` for standard input,
+    /// `Combined` for the combined input.
+    fn file(&self, coll: &Collection) -> String {
+        match self {
+            Target::Object(doc) => match &coll.sources[doc.source].path {
+                SourcePath::File(p) => p.display().to_string(),
+                SourcePath::Stdin => "-".to_string(),
+            },
+            Target::Combined { .. } => "Combined".to_string(),
+        }
+    }
+
+    /// Where the input is, for traces: `file:line`.
+    fn shown(&self, coll: &Collection) -> String {
+        match self {
+            Target::Object(doc) => {
+                let source = &coll.sources[doc.source];
+                let line = source.text.get(..doc.range.start).map_or(0, |t| t.matches('\n').count()) + 1;
+                format!("{}:{line}", source.path.display())
+            }
+            Target::Combined { .. } => "Combined".to_string(),
+        }
+    }
+}
+
+/// `data.conftest.file` for an input's file (conftest's `addFileInfo`: the base name and the
+/// directory; here the directory as shown, not made absolute), as a `with` clause.
+pub fn file_info(file: &str) -> Value {
+    let path = Path::new(file);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| file.to_string());
+    let dir = match path.parent().map(|d| d.display().to_string()) {
+        Some(d) if !d.is_empty() => d,
+        _ => ".".to_string(),
+    };
+    json!({"name": name, "dir": dir})
+}
+
+fn file_info_clause(file: &str) -> String {
+    format!(" with data.conftest.file as {}", file_info(file))
+}
+
+/// One input's answer to one rule, on standard error (`--trace`), escaped.
+fn write_trace(target: &Target, coll: &Collection, answer: &Result<Answer, PolicyError>) {
+    use crate::report::escape;
+    let at = target.shown(coll);
+    match answer {
+        Ok(a) => {
+            for line in &a.trace {
+                eprintln!("TRACE {}: {}", escape::text(&at), escape::text(line));
+            }
+        }
+        Err(e) => eprintln!("TRACE {}: error: {}", escape::text(&at), escape::text(&e.to_string())),
+    }
 }
 
 fn combined_target(coll: &Collection) -> Target<'_> {
-    let mut docs: Vec<&Document> = coll.documents.iter().collect();
-    // Path order, then the order inside each file (a stable sort keeps it).
-    docs.sort_by_key(|d| coll.sources[d.source].path.display());
+    let mut docs: Vec<&Document> = coll.documents.iter().chain(&coll.inputs).collect();
+    // Path order, then the order inside each file.
+    docs.sort_by_key(|d| (coll.sources[d.source].path.display(), d.doc_index, d.item_index));
     let input =
         docs.iter().map(|d| json!({"path": coll.sources[d.source].path.display(), "contents": d.object})).collect();
     Target::Combined { input: Value::Array(input), first: docs.first().map(|d| coll.sources[d.source].path.clone()) }
@@ -284,6 +431,8 @@ struct Ctx<'a> {
     rule: &'a str,
     declared: &'a Declared,
     has_exceptions: bool,
+    /// Record what each query gave ([`Answer::trace`]).
+    trace: bool,
 }
 
 #[derive(PartialEq, Eq)]
@@ -308,25 +457,39 @@ struct Outcome {
 struct Answer {
     exception: Option<String>,
     elements: Vec<Rego>,
+    /// With `--trace`: each query and what it gave.
+    trace: Vec<String>,
 }
 
-/// Evaluates one rule (and its exception) for one input.
-fn ask(policies: &mut Policies, ctx: &Ctx, input: &Rego) -> Result<Answer, PolicyError> {
+/// Evaluates one rule (and its exception) for one input; `with` is appended to each query
+/// (`data.conftest.file`).
+fn ask(policies: &mut Policies, ctx: &Ctx, input: &Rego, with: &str) -> Result<Answer, PolicyError> {
+    let mut trace = Vec::new();
+    let mut shown = |query: &str, v: &Option<Rego>| {
+        if ctx.trace {
+            let value = v.as_ref().map_or_else(|| "undefined".to_string(), |v| engine::to_json(v).to_string());
+            trace.push(format!("{query} = {value}"));
+        }
+    };
     let exception = if ctx.has_exceptions {
         let name = exception_name(ctx.rule);
         let query = format!("data.{}.exception[_][_] == {}", ctx.ns, json!(name));
         // One result per binding of the `_`s for which the comparison holds.
-        let v = policies.query(&query, Some(input.clone()))?;
+        let v = policies.query(&format!("{query}{with}"), Some(input.clone()))?;
+        shown(&query, &v);
         v.is_some_and(|v| is_true(&v)).then_some(name.to_string())
     } else {
         None
     };
-    let elements = match policies.query(&format!("data.{}.{}", ctx.ns, ctx.rule), Some(input.clone()))? {
+    let query = format!("data.{}.{}", ctx.ns, ctx.rule);
+    let value = policies.query(&format!("{query}{with}"), Some(input.clone()))?;
+    shown(&query, &value);
+    let elements = match value {
         Some(Rego::Set(s)) => s.iter().cloned().collect(),
         Some(Rego::Array(a)) => a.iter().cloned().collect(),
         _ => Vec::new(),
     };
-    Ok(Answer { exception, elements })
+    Ok(Answer { exception, elements, trace })
 }
 
 impl Outcome {
@@ -340,7 +503,7 @@ impl Outcome {
         coll: &Collection,
         files: &mut Files,
     ) -> Flow {
-        let Answer { exception, elements } = match answer {
+        let Answer { exception, elements, .. } = match answer {
             Ok(a) => a,
             Err(e) => return self.error(&e, ctx, policies.modules()),
         };
@@ -381,8 +544,10 @@ impl Outcome {
                     format!("rule `{}` declared here", ctx.rule),
                 );
             }
-            if let Some(object) = object {
-                d = d.with_object(object, field);
+            match object {
+                Some(object) => d = d.with_object(object, field),
+                // A document that is no Kubernetes object has no identity; its field stays.
+                None => d.field = field,
             }
             if let Some(name) = &exception {
                 d.suppressed = Some(format!("policy exception `data.{}.exception` names `{name}`", ctx.ns));
@@ -436,6 +601,15 @@ fn locate(
             let text = coll.sources.iter().find(|s| s.path == path).map(|s| s.text.as_str()).unwrap_or("");
             (path, Some(line_range(text, 1)), None)
         }
+        Target::Object(doc) if doc.identity.kind.is_empty() => {
+            // A document that is no Kubernetes object: the field's key, else its first line.
+            let source = &coll.sources[doc.source];
+            let range = match field.filter(|f| !f.is_empty() && doc.node.pointer(f).is_some()) {
+                Some(f) => locate::node_range(&doc.node, f, FieldDiffKind::Extra),
+                None => first_line(&source.text, doc.node.span.start),
+            };
+            (source.path.clone(), Some(range), None)
+        }
         Target::Object(doc) => {
             let source = &coll.sources[doc.source];
             let pointer = field.filter(|f| doc.node.pointer(f).is_some()).unwrap_or("/kind");
@@ -443,6 +617,14 @@ fn locate(
             (path, Some(range), Some(doc.identity.cr_id()))
         }
     }
+}
+
+/// The line of `text` that holds byte `at` (without its line break).
+fn first_line(text: &str, at: usize) -> Range<usize> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    start..end.max(start)
 }
 
 /// A `field` as a JSON pointer: `/a/0/b` as it is, `a.0.b` split at the dots.
@@ -464,4 +646,25 @@ pub fn line_range(text: &str, line: u32) -> Range<usize> {
         start += l.len();
     }
     text.len()..text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_info_is_the_base_name_and_the_directory_as_shown() {
+        assert_eq!(file_info("sub/deep/x.yaml"), json!({"name": "x.yaml", "dir": "sub/deep"}));
+        assert_eq!(file_info("x.yaml"), json!({"name": "x.yaml", "dir": "."}));
+        assert_eq!(file_info("-"), json!({"name": "-", "dir": "."}));
+        assert_eq!(file_info("Combined"), json!({"name": "Combined", "dir": "."}));
+    }
+
+    #[test]
+    fn first_line_is_the_line_holding_the_offset() {
+        let text = "a: 1\nbb: 2\n";
+        assert_eq!(&text[first_line(text, 6)], "bb: 2");
+        assert_eq!(&text[first_line(text, 0)], "a: 1");
+        assert_eq!(first_line("", 0), 0..0);
+    }
 }

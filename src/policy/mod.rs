@@ -1,7 +1,7 @@
 //! Rego policies (`regorus`, in-process): conftest-style rules over manifests in `check`
 //! ([`conftest`]), Fybrik config-policy decisions ([`fybrik`]) and the scenarios `check`
-//! replays against them ([`cases`]), on one engine set-up ([`engine`]) fed by one loader
-//! ([`load`]).
+//! replays against them ([`cases`]), Rego unit tests (`driftlint policy test`: [`verify`]),
+//! on one engine set-up ([`engine`]) fed by one loader ([`load`]).
 //!
 //! Policies and data documents kept in a repository are untrusted: they are read only from
 //! the paths given, evaluated without file, environment or network access, and bounded in
@@ -14,6 +14,8 @@ pub mod engine;
 pub mod fybrik;
 pub mod load;
 pub mod memory;
+pub mod namespace;
+pub mod verify;
 
 pub use engine::{Module, Policies};
 

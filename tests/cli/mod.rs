@@ -11,6 +11,7 @@ mod layouts;
 mod ls;
 mod named;
 mod policy;
+mod policy_conftest;
 mod policy_stress;
 mod special_files;
 mod template;
