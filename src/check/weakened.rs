@@ -101,6 +101,28 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
             "`policy-cases` removed or changed: the policy scenarios are no longer replayed".into(),
         );
     }
+    // The reference itself: without it nothing is compared; another one compares otherwise.
+    if let Some(was) = &base.reference
+        && now.reference.as_ref() != Some(was)
+    {
+        let message = match &now.reference {
+            None => format!("`reference` removed (it was `{was}`): manifests are no longer compared with a reference"),
+            Some(is) => format!("`reference` changed from `{was}` to `{is}`: manifests are compared with another reference"),
+        };
+        flag(at("reference"), message);
+    }
+    if base.policy.combine.unwrap_or(false) != now.policy.combine.unwrap_or(false) {
+        flag(
+            at("policy-combine"),
+            "`policy-combine` changed: the policies see another `input`, and rules written for the other shape no longer fire".into(),
+        );
+    }
+    for added in now.policy.data.iter().filter(|d| !base.policy.data.contains(d)) {
+        flag(
+            at("policy-data"),
+            format!("`policy-data` adds `{added}`: data documents can override what the policies decide"),
+        );
+    }
     if let Some(lock) = lock_deleted {
         out.push(Diagnostic::new(
             Rule::ConfigWeakened,
@@ -111,6 +133,31 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
         ));
     }
     out
+}
+
+/// `driftlint.lock` changed by the change: the reference is verified against a new pin.
+pub fn repinned(lock: &Path) -> Diagnostic {
+    Diagnostic::new(
+        Rule::ConfigWeakened,
+        Severity::Warning,
+        SourcePath::File(lock.to_path_buf()),
+        None,
+        format!("{} re-pinned: the reference is verified against another pin than the base's", lock.display()),
+    )
+}
+
+/// A policy data file the change adds (to a configured data directory).
+pub fn data_added(file: &Path) -> Diagnostic {
+    Diagnostic::new(
+        Rule::ConfigWeakened,
+        Severity::Warning,
+        SourcePath::File(file.to_path_buf()),
+        None,
+        format!(
+            "policy data file {} added: data documents are merged into `data` and can override what the policies decide",
+            file.display()
+        ),
+    )
 }
 
 /// The level `rule` has under `config`: as set, else its default severity.

@@ -411,6 +411,9 @@ fn hidden_notes(scoped: &scope::Scoped, opts: &scope::Options) -> Vec<String> {
             opts.filter.name()
         ));
     }
+    if let Some(error) = &scoped.base_error {
+        notes.push(format!("the base ({}) could not be checked, so every finding is shown as new: {error}.", scoped.base));
+    }
     if scoped.hidden_existing > 0 {
         let n = scoped.hidden_existing;
         notes.push(format!("{n} {} already present at {} not shown (--new-only).", plural(n), scoped.base));
