@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{Run, json, root, run_in};
+use super::{Run, json, run_in};
 
 /// A temporary repository committed on `main`, with a feature branch checked out.
 struct Repo {
@@ -33,6 +33,8 @@ spec:
 ";
 
 const POLICY: &str = "package main
+
+import rego.v1
 
 deny contains msg if {
   input.kind == \"Deployment\"
@@ -159,14 +161,43 @@ fn an_old_finding_off_the_changed_lines_stays_hidden() {
     assert!(r.stderr.contains("1 finding outside the change"), "{}", r.stderr);
 }
 
+/// A CRD whose `spec.size` is required.
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              required: [size]
+              properties:
+                size: {type: integer}
+                color: {type: string}
+";
+
 #[test]
 fn a_required_field_deleted_is_a_new_finding_on_an_unchanged_line() {
-    let repo = Repo::with_policy();
-    repo.edit("app/web.yaml", "  selector:\n    matchLabels:\n      app: web\n", "");
-    repo.commit("drop the selector");
+    let repo = Repo::new(&[
+        (".driftlint.yaml", "schemas: [crds]\n"),
+        ("crds/widget.yaml", CRD),
+        ("app/widget.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 3\n  color: red\n"),
+    ]);
+    repo.edit("app/widget.yaml", "  size: 3\n", "");
+    repo.commit("drop the size");
     let r = repo.check(&["--base", "main"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(has(&findings(&r), "schema-required-missing app/web.yaml:5"), "{:?}", findings(&r));
+    assert_eq!(findings(&r), ["schema-required-missing app/widget.yaml:5"]);
 }
 
 #[test]
@@ -190,8 +221,6 @@ fn a_reference_change_shows_drift_on_untouched_lines() {
         ("app/web.yaml", DEPLOYMENT),
     ]);
     // The reference comes with the change: in the base, there was none.
-    let fixtures = root().join("fixtures/reference");
-    let _ = fixtures;
     repo.git(&["checkout", "-q", "main"]);
     repo.write(
         "reference/metadata.yaml",
@@ -233,7 +262,7 @@ fn weakenings_are_errors_by_default() {
     assert!(has(&weakened(&r), ".driftlint.yaml:3 rule `policy-deny` turned off"), "{:?}", weakened(&r));
     // A reviewed base can lower the rule; the change cannot.
     let repo = Repo::new(&[(".driftlint.yaml", "rules: {config-weakened: warning}\n"), ("app/web.yaml", DEPLOYMENT)]);
-    repo.write(".driftlint.yaml", "rules: {config-weakened: warning, schema-violation: off}\n");
+    repo.write(".driftlint.yaml", "rules: {config-weakened: warning, schema-unknown-field: off}\n");
     repo.commit("lower");
     assert_eq!(repo.check(&["--base", "main"]).code, 0);
 }
@@ -241,17 +270,17 @@ fn weakenings_are_errors_by_default() {
 #[test]
 fn a_new_configuration_file_in_a_subdirectory_is_compared_with_the_one_it_replaces() {
     let repo = Repo::with_policy();
-    repo.write("app/.driftlint.yaml", "rules: {schema-violation: off}\n");
+    repo.write("app/.driftlint.yaml", "rules: {schema-unknown-field: off}\n");
     repo.commit("sub config");
     // Run from the subdirectory, its file is the configuration in effect…
     let r = run_in(&repo.path().join("app"), &["check", "--format", "json", "--base", "main"], None);
     let found = weakened(&r);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(has(&found, "`policies` no longer lists `policy`"), "{found:?}");
-    assert!(has(&found, "rule `schema-violation` turned off"), "{found:?}");
+    assert!(has(&found, "rule `schema-unknown-field` turned off"), "{found:?}");
     // … and from the root it is listed as well.
     let r = repo.check(&["--base", "main"]);
-    assert!(has(&weakened(&r), "app/.driftlint.yaml:1 rule `schema-violation` turned off"), "{:?}", weakened(&r));
+    assert!(has(&weakened(&r), "app/.driftlint.yaml:1 rule `schema-unknown-field` turned off"), "{:?}", weakened(&r));
 }
 
 #[test]
@@ -266,8 +295,9 @@ fn reference_removed_combine_and_namespaces_changed_data_added() {
         ("reference/metadata.yaml", "apiVersion: v2\nparts: []\n"),
         ("app/web.yaml", DEPLOYMENT),
     ]);
-    repo.write(".driftlint.yaml", "policies: [policy]\npolicy-namespaces: [main]\npolicy-combine: true\npolicy-data: [data, more]\n");
+    repo.write(".driftlint.yaml", "policies: [policy]\npolicy-namespaces: [main]\npolicy-combine: true\npolicy-data: [data, more.yaml]\n");
     repo.write("data/override.yaml", "main: {deny: []}\n");
+    repo.write("more.yaml", "x: 1\n");
     repo.commit("weaken");
     let r = repo.check(&["--base", "main"]);
     let found = weakened(&r);
@@ -275,7 +305,7 @@ fn reference_removed_combine_and_namespaces_changed_data_added() {
     assert!(has(&found, "`reference` removed (it was `reference`)"), "{found:?}");
     assert!(has(&found, ".driftlint.yaml:2 `policy-namespaces` no longer lists `extra`"), "{found:?}");
     assert!(has(&found, ".driftlint.yaml:3 `policy-combine` changed"), "{found:?}");
-    assert!(has(&found, ".driftlint.yaml:4 `policy-data` adds `more`"), "{found:?}");
+    assert!(has(&found, ".driftlint.yaml:4 `policy-data` adds `more.yaml`"), "{found:?}");
     assert!(has(&found, "data/override.yaml:null policy data file data/override.yaml added"), "{found:?}");
 }
 
