@@ -35,7 +35,8 @@ pub fn base_config(repo: &Repo, snapshot: &Snapshot, dir: &Path) -> Config {
     let Some(rel) = repo.relative(dir) else { return defaults() };
     let mut at = rel;
     loop {
-        let candidate = if at.is_empty() { config::FILE_NAME.to_string() } else { format!("{at}/{}", config::FILE_NAME) };
+        let candidate =
+            if at.is_empty() { config::FILE_NAME.to_string() } else { format!("{at}/{}", config::FILE_NAME) };
         if let Some(id) = snapshot.get(&candidate) {
             let shown = shown_path(repo, &candidate);
             return repo

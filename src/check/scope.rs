@@ -4,25 +4,37 @@
 //! Findings are always computed on the whole set of inputs in the state being checked — the
 //! index for `--staged` (staged contents, also of partially staged files), the work tree for
 //! `--base` — so that cardinality and missing-resource findings see every object. The scope
-//! only decides which findings are *shown*:
+//! decides which findings are *shown*, by one rule: **a finding the change caused is shown
+//! wherever its line is.**
 //!
 //! * The change is the difference between the base (`HEAD` for `--staged`, the merge-base of
 //!   `REV` and `HEAD` for `--base`) and the checked state, file by file and line by line
-//!   ([`crate::git::changes`]); uncommitted edits count as part of the change with `--base`, as
-//!   in `git diff REV...` plus the work tree.
-//! * `added` (the default): the finding's line was added or modified; `diff_context`: it lies
-//!   in a diff hunk (the change with 3 lines of context); `file`: anywhere in a changed file;
-//!   `nofilter`: everything. A finding without a line in a changed file is shown by all modes.
+//!   ([`crate::git::changes`]): inputs, reference files, and the other files the check reads
+//!   (schemas, policies, policy data and cases, diff config, overrides, the configuration).
+//!   Uncommitted edits count as part of the change with `--base`, as in `git diff REV...` plus
+//!   the work tree.
+//! * A finding is *new* when the base state, checked as it was ([`super::base`]: its inputs,
+//!   configuration, reference, schemas and policies read from the base commit), has no finding
+//!   with its [`Diagnostic::fingerprint`] (rule, path, object, field — never a line; paths of
+//!   renamed files moved to their new place). A new finding is always shown: a policy deny on
+//!   the object's `kind:` line, a required field deleted, drift a reference change causes on
+//!   untouched lines. The base is checked only when the diff filter alone would hide a finding,
+//!   so a run whose findings are all on changed lines costs one check. When the base cannot be
+//!   checked at all, every finding counts as new ([`Scoped::base_error`]).
+//! * The diff filter decides about the findings the base has as well: `added` (the default):
+//!   the finding's line was added or modified; `diff_context`: it lies in a diff hunk (the
+//!   change with 3 lines of context); `file`: anywhere in a changed file; `nofilter`:
+//!   everything. A finding without a line in a changed file is shown by all modes.
+//!   `--new-only` hides every finding the base has.
 //! * Findings that belong to no manifest line — `missing-resource` and `cardinality-violation`,
-//!   reported at their component in `metadata.yaml` — are shown when the change *touches their
-//!   component*: an object whose lines changed correlates (now, or at the base) with a template
-//!   of that component, or a file of the reference changed. Deleting the only object matching
-//!   a required template therefore shows the missing resource; an unrelated edit does not.
+//!   reported at their component in `metadata.yaml` — and that the base has too are shown when
+//!   the change *touches their component*: an object whose lines changed correlates (now, or at
+//!   the base) with a template of that component, or a file of the reference changed.
 //! * `io-error` findings are always shown: an input that could not be read was not checked.
-//! * `--new-only` also checks the base state (its inputs read from git, the same reference)
-//!   and hides findings whose [`Diagnostic::fingerprint`] (rule, path, object, field — never a
-//!   line) is already there: drift that predates the change does not block it. Files renamed
-//!   by the change keep their findings' identity.
+//! * What the change does to the check itself is `config-weakened`, always shown
+//!   ([`super::weakened`]): the configuration in effect and every other configuration file
+//!   compared with the base's, the lock, policy data files added, and every manifest the base
+//!   checked (or would check) that the head does not.
 //!
 //! Hidden findings are counted ([`Scoped::hidden_outside`], [`Scoped::hidden_existing`]) so
 //! the CLI can say so; nothing disappears without a trace.
@@ -404,8 +416,7 @@ impl Layout<'_> {
                 .filter(|r| !in_reference(r))
                 .collect())
         };
-        let head_walked: BTreeSet<String> =
-            paths_of(checked).iter().filter_map(|p| self.repo.relative(p)).collect();
+        let head_walked: BTreeSet<String> = paths_of(checked).iter().filter_map(|p| self.repo.relative(p)).collect();
         let head_checked = manifests(self.head, paths_of(checked))?;
         let base_checked = manifests(self.base, paths_of(base_inputs))?;
         let selected = self.repo.select_sources(self.head_files, &self.head.paths, &super::walk_options(self.base))?;
@@ -433,9 +444,12 @@ impl Layout<'_> {
                 let unchecked = |t: &&&str| !head_checked.contains(**t);
                 let target = new_files.get(&id).and_then(|v| v.iter().find(unchecked)).copied().or_else(|| {
                     // Moved and edited: a file of the same name in a hidden directory.
-                    new_files.values().flatten().filter(unchecked).copied().find(|t| {
-                        t.rsplit('/').next() == Some(name) && t.split('/').any(|c| c.starts_with('.'))
-                    })
+                    new_files
+                        .values()
+                        .flatten()
+                        .filter(unchecked)
+                        .copied()
+                        .find(|t| t.rsplit('/').next() == Some(name) && t.split('/').any(|c| c.starts_with('.')))
                 });
                 let Some(target) = target else { continue };
                 (

@@ -107,7 +107,9 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
     {
         let message = match &now.reference {
             None => format!("`reference` removed (it was `{was}`): manifests are no longer compared with a reference"),
-            Some(is) => format!("`reference` changed from `{was}` to `{is}`: manifests are compared with another reference"),
+            Some(is) => {
+                format!("`reference` changed from `{was}` to `{is}`: manifests are compared with another reference")
+            }
         };
         flag(at("reference"), message);
     }
@@ -225,6 +227,23 @@ mod tests {
         assert!(at(3, "`policies` no longer lists `policy`"), "{found:?}");
         assert_eq!(found.len(), 3, "{found:?}");
         assert!(lines(base, base).is_empty());
+    }
+
+    #[test]
+    fn reference_combine_and_data_changes_are_weakenings() {
+        let base = "reference: reference\npolicy-data: [data]\n";
+        let found = lines(base, "policy-combine: true\npolicy-data: [data, extra]\n");
+        let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
+        assert!(at(0, "`reference` removed (it was `reference`)"), "{found:?}");
+        assert!(at(1, "`policy-combine` changed"), "{found:?}");
+        assert!(at(2, "`policy-data` adds `extra`"), "{found:?}");
+        assert_eq!(found.len(), 3, "{found:?}");
+        let found = lines(base, "reference: other\npolicy-data: [data]\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.contains("`reference` changed from `reference` to `other`"), "{found:?}");
+        // Turning combine off again is a change of what the policies see, too.
+        assert_eq!(lines("policy-combine: true\n", "").len(), 1);
+        assert!(lines("", "reference: r\n").is_empty());
     }
 
     #[test]

@@ -240,7 +240,13 @@ impl Repo {
         self.collect(snapshot, paths, walk, false)
     }
 
-    fn collect(&self, snapshot: &Snapshot, paths: &[PathBuf], walk: &WalkOptions, read: bool) -> Result<Collected, ScopeError> {
+    fn collect(
+        &self,
+        snapshot: &Snapshot,
+        paths: &[PathBuf],
+        walk: &WalkOptions,
+        read: bool,
+    ) -> Result<Collected, ScopeError> {
         let types = include_types(&walk.include);
         let mut out = Collected::default();
         for path in paths.iter().filter(|p| p.as_os_str() != "-") {

@@ -191,7 +191,10 @@ fn a_required_field_deleted_is_a_new_finding_on_an_unchanged_line() {
     let repo = Repo::new(&[
         (".driftlint.yaml", "schemas: [crds]\n"),
         ("crds/widget.yaml", CRD),
-        ("app/widget.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 3\n  color: red\n"),
+        (
+            "app/widget.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 3\n  color: red\n",
+        ),
     ]);
     repo.edit("app/widget.yaml", "  size: 3\n", "");
     repo.commit("drop the size");
@@ -238,7 +241,11 @@ fn a_reference_change_shows_drift_on_untouched_lines() {
 #[test]
 fn a_policy_that_now_errors_is_shown() {
     let repo = Repo::with_policy();
-    repo.edit("policy/main.rego", "package main\n", "package main\n\ndeny contains msg if {\n  msg := undefined_fn(input)\n}\n");
+    repo.edit(
+        "policy/main.rego",
+        "package main\n",
+        "package main\n\ndeny contains msg if {\n  msg := undefined_fn(input)\n}\n",
+    );
     repo.commit("broken policy");
     let r = repo.check(&["--base", "main"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
@@ -291,7 +298,10 @@ fn reference_removed_combine_and_namespaces_changed_data_added() {
         ("reference/metadata.yaml", "apiVersion: v2\nparts: []\n"),
         ("app/web.yaml", DEPLOYMENT),
     ]);
-    repo.write(".driftlint.yaml", "policies: [policy]\npolicy-namespaces: [main]\npolicy-combine: true\npolicy-data: [data, more.yaml]\n");
+    repo.write(
+        ".driftlint.yaml",
+        "policies: [policy]\npolicy-namespaces: [main]\npolicy-combine: true\npolicy-data: [data, more.yaml]\n",
+    );
     repo.write("data/override.yaml", "main: {deny: []}\n");
     repo.write("more.yaml", "x: 1\n");
     repo.commit("weaken");
