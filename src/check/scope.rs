@@ -423,8 +423,13 @@ impl Layout<'_> {
         let would = manifests(self.base, paths_of(&selected))?;
         // Files new in the head, by blob: where a file the base checked went.
         let mut new_files: HashMap<gix::ObjectId, Vec<&str>> = HashMap::new();
+        // And by file name, those in a hidden directory: where a file moved and edited went.
+        let mut hidden_by_name: HashMap<&str, Vec<&str>> = HashMap::new();
         for (path, id) in self.head_files.files().filter(|(p, _)| self.base_snapshot.get(p).is_none()) {
             new_files.entry(id).or_default().push(path);
+            if path.split('/').any(|c| c.starts_with('.')) {
+                hidden_by_name.entry(path.rsplit('/').next().unwrap_or(path)).or_default().push(path);
+            }
         }
         let shown = |rel: &str| base::shown_path(self.repo, rel);
         let mut out: Vec<Stopped> = Vec::new();
@@ -442,15 +447,11 @@ impl Layout<'_> {
                 let Some(id) = self.base_snapshot.get(rel) else { continue };
                 let name = rel.rsplit('/').next().unwrap_or(rel);
                 let unchecked = |t: &&&str| !head_checked.contains(**t);
-                let target = new_files.get(&id).and_then(|v| v.iter().find(unchecked)).copied().or_else(|| {
-                    // Moved and edited: a file of the same name in a hidden directory.
-                    new_files
-                        .values()
-                        .flatten()
-                        .filter(unchecked)
-                        .copied()
-                        .find(|t| t.rsplit('/').next() == Some(name) && t.split('/').any(|c| c.starts_with('.')))
-                });
+                let target = new_files
+                    .get(&id)
+                    .and_then(|v| v.iter().find(unchecked))
+                    .or_else(|| hidden_by_name.get(name).and_then(|v| v.iter().find(unchecked)))
+                    .copied();
                 let Some(target) = target else { continue };
                 (
                     shown(target),
