@@ -356,3 +356,26 @@ fn files_the_change_stops_checking_are_listed() {
     assert!(has(&found, "new `exclude` glob `app/excluded.yaml`"), "{found:?}");
     assert!(!has(&found, "app/web.yaml"), "{found:?}");
 }
+
+#[test]
+fn a_base_that_cannot_be_checked_hides_nothing() {
+    // At the base, `reference/` has no metadata.yaml: the base cannot be checked, so every
+    // finding of the head is shown, with a note saying why.
+    let repo = Repo::new(&[
+        (".driftlint.yaml", "reference: reference\nexclude: [reference/]\nrules: {unexpected-field: off}\n"),
+        (
+            "reference/deployment.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          image: registry.example.com/web:1.0\n",
+        ),
+        ("app/web.yaml", &DEPLOYMENT.replace("web:1.0", "web:0.9")),
+    ]);
+    repo.write(
+        "reference/metadata.yaml",
+        "apiVersion: v2\nparts:\n  - name: web\n    components:\n      - name: web\n        allOf:\n          - path: deployment.yaml\n",
+    );
+    repo.commit("metadata");
+    let r = repo.check(&["--base", "main"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(findings(&r), ["value-drift app/web.yaml:17"]);
+    assert!(r.stderr.contains("could not be checked, so every finding is shown as new"), "{}", r.stderr);
+}
