@@ -434,11 +434,20 @@ impl Layout<'_> {
         let shown = |rel: &str| base::shown_path(self.repo, rel);
         let mut out: Vec<Stopped> = Vec::new();
         let mut seen = BTreeSet::new();
+        // Whether the work-tree walk may pass over other files than at the base: an ignore
+        // file added or changed, or other `include` globs.
+        let is_ignore_file = |p: &str| matches!(p.rsplit('/').next(), Some(".gitignore" | ".ignore"));
+        let walk_changed = self.head.include != self.base.include
+            || self.head_files.files().any(|(p, id)| is_ignore_file(p) && self.base_snapshot.get(p) != Some(id));
         for rel in base_checked.union(&would).filter(|r| !head_checked.contains(*r)) {
             let still_there = self.head_files.get(rel).is_some() || head_walked.contains(rel);
             let (at, message) = if still_there {
                 let why = if head_walked.contains(rel) {
                     "an `exclude` glob leaves it out"
+                } else if !walk_changed {
+                    // Ignored at the base as well (the snapshot's selection does not read
+                    // ignore files): the change did not stop checking it.
+                    continue;
                 } else {
                     "the walk passes it over (an ignore file such as `.gitignore` or `.ignore` hides it, or `include` does not take it)"
                 };

@@ -379,3 +379,22 @@ fn a_base_that_cannot_be_checked_hides_nothing() {
     assert_eq!(findings(&r), ["value-drift app/web.yaml:17"]);
     assert!(r.stderr.contains("could not be checked, so every finding is shown as new"), "{}", r.stderr);
 }
+
+#[test]
+fn a_file_ignored_at_the_base_already_is_not_listed() {
+    // A tracked manifest that an ignore file of the base hides already: not the change's doing.
+    let repo = Repo::new(&[
+        (".gitignore", "old.yaml\n"),
+        (".driftlint.yaml", "rules: {schema-not-found: off}\n"),
+        ("app/web.yaml", DEPLOYMENT),
+    ]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("app/old.yaml", DEPLOYMENT);
+    repo.git(&["add", "-f", "app/old.yaml"]);
+    repo.commit("tracked but ignored");
+    repo.git(&["checkout", "-q", "-B", "feature"]);
+    repo.edit("app/web.yaml", "web:1.0", "web:1.1");
+    repo.commit("new image");
+    let r = repo.check(&["--base", "main"]);
+    assert_eq!((r.code, weakened(&r)), (0, Vec::new()), "{}{}", r.stdout, r.stderr);
+}
