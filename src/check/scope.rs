@@ -224,7 +224,11 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
         base_snapshot: &base_snapshot,
         head_files: &head_files,
     };
-    let stopped = layout.stopped_checking(&checked, &base_inputs)?;
+    // A repository without commits has no reviewed configuration that a change could weaken.
+    let stopped = match base_commit {
+        Some(_) => layout.stopped_checking(&checked, &base_inputs)?,
+        None => Vec::new(),
+    };
 
     let mut report = super::check_sources(settings, checked)?;
     let diags = std::mem::take(&mut report.diagnostics);
@@ -271,7 +275,10 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     debug_assert_eq!(shown.len() + hidden_outside + hidden_existing, total);
     // What the change does to the configuration itself: always shown, at its level in the
     // base's configuration (the change cannot lower it), never silenced by the changed file.
-    let weakened = config_weakened(&layout, &base_config, stopped);
+    let weakened = match base_commit {
+        Some(_) => config_weakened(&layout, &base_config, stopped),
+        None => Weakened { diagnostics: Vec::new(), sources: Vec::new() },
+    };
     shown.extend(weakened.diagnostics);
     for source in weakened.sources {
         if !report.sources.iter().any(|s| s.path == source.path) {

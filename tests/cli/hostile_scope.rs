@@ -398,3 +398,16 @@ fn a_file_ignored_at_the_base_already_is_not_listed() {
     let r = repo.check(&["--base", "main"]);
     assert_eq!((r.code, weakened(&r)), (0, Vec::new()), "{}{}", r.stdout, r.stderr);
 }
+
+#[test]
+fn the_first_commit_weakens_nothing() {
+    // No commit yet: no reviewed configuration to weaken (the pre-commit hook's first commit).
+    let dir = tempfile::tempdir().unwrap();
+    super::git(dir.path(), &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.path().join(".driftlint.yaml"), "exclude: [vendor/]\nrules: {schema-not-found: off}\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("vendor")).unwrap();
+    std::fs::write(dir.path().join("vendor/x.yaml"), DEPLOYMENT).unwrap();
+    super::git(dir.path(), &["add", "-A"]);
+    let r = run_in(dir.path(), &["check", "--format", "json", "--staged"], None);
+    assert_eq!((r.code, weakened(&r)), (0, Vec::new()), "{}{}", r.stdout, r.stderr);
+}
