@@ -98,6 +98,35 @@ pub fn split(sources: Vec<Source>) -> (Vec<Source>, Vec<Diagnostic>) {
     (kept, notes)
 }
 
+/// Of repository-relative paths (`/`-separated), those that [`split`] would leave out, judged
+/// from the set alone (a chart is a directory whose `Chart.yaml` is in the set): scoped runs
+/// compare what the base and the head leave out, so a `Chart.yaml` added by the change over
+/// existing manifests is seen as what it is, a way to stop checking them.
+pub(crate) fn claimed(paths: &std::collections::BTreeSet<String>) -> std::collections::BTreeSet<String> {
+    let charts: HashSet<&str> =
+        paths.iter().filter_map(|p| p.strip_suffix("Chart.yaml")).map(|d| d.trim_end_matches('/')).collect();
+    let in_chart = |p: &str| {
+        let mut dir = p;
+        let mut child: Option<&str> = None;
+        while let Some(cut) = dir.rfind('/') {
+            let (parent, name) = (&dir[..cut], &dir[cut + 1..]);
+            if charts.contains(parent) {
+                let plain = child.is_some() && CHART_PLAIN_DIRS.contains(&name);
+                return !plain;
+            }
+            child = Some(name);
+            dir = parent;
+        }
+        charts.contains("")
+            && !p.split('/').next().is_some_and(|first| CHART_PLAIN_DIRS.contains(&first) && p.contains('/'))
+    };
+    let tool = |p: &str| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        TOOL_FILES.iter().any(|(names, ..)| names.contains(&name))
+    };
+    paths.iter().filter(|p| in_chart(p) || tool(p)).cloned().collect()
+}
+
 fn display(path: &Path) -> String {
     let s = path.display().to_string();
     match s.strip_prefix("./") {
@@ -199,6 +228,35 @@ mod tests {
                 ("skaffold.yaml".to_string(), "1 file(s) of skaffold configuration, not manifests, were not checked: skaffold.yaml".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn claimed_paths_are_judged_from_the_set() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<std::collections::BTreeSet<_>>();
+        let paths = set(&[
+            "apps/Chart.yaml",
+            "apps/web.yaml",
+            "apps/crds/x.yaml",
+            "apps/templates/d.yaml",
+            "other/cm.yaml",
+            "base/kustomization.yaml",
+            "Chart.yaml",
+            "crds/top.yaml",
+            "top.yaml",
+        ]);
+        assert_eq!(
+            claimed(&paths),
+            set(&[
+                "Chart.yaml",
+                "apps/Chart.yaml",
+                "apps/templates/d.yaml",
+                "apps/web.yaml",
+                "base/kustomization.yaml",
+                "other/cm.yaml",
+                "top.yaml"
+            ])
+        );
+        assert_eq!(claimed(&set(&["apps/web.yaml", "b/kustomization.yml"])), set(&["b/kustomization.yml"]));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! Without a reference the drift pass does not run and the schema and Composition passes are
 //! the check (a kind without a schema is still flagged, so an empty check is not silent).
 
+mod base;
 mod batch;
 pub mod config;
 pub mod drift;
@@ -481,8 +482,26 @@ pub fn sort(diags: &mut [Diagnostic]) {
 
 /// Drops sources matched by an exclude glob (gitignore syntax, relative to `root`).
 fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<Source>, CheckError> {
+    let Some(matcher) = exclude_matcher(globs, root)? else { return Ok(sources) };
+    Ok(sources
+        .into_iter()
+        .filter(|s| match &s.path {
+            SourcePath::File(p) => !matches_exclude(&matcher, root, p),
+            SourcePath::Stdin => true,
+        })
+        .collect())
+}
+
+/// The paths (as the walk names inputs) that `exclude:` of `settings` keeps.
+pub(crate) fn paths_not_excluded(settings: &Settings, paths: Vec<PathBuf>) -> Result<Vec<PathBuf>, CheckError> {
+    let Some(matcher) = exclude_matcher(&settings.exclude, &settings.exclude_root)? else { return Ok(paths) };
+    Ok(paths.into_iter().filter(|p| !matches_exclude(&matcher, &settings.exclude_root, p)).collect())
+}
+
+/// The matcher of exclude globs; `None` without any.
+fn exclude_matcher(globs: &[String], root: &Path) -> Result<Option<ignore::gitignore::Gitignore>, CheckError> {
     if globs.is_empty() {
-        return Ok(sources);
+        return Ok(None);
     }
     let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
     for g in globs {
@@ -490,17 +509,14 @@ fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<So
     }
     let matcher =
         builder.build().map_err(|e| CheckError::Exclude { glob: globs.join(", "), message: e.to_string() })?;
-    Ok(sources
-        .into_iter()
-        .filter(|s| match &s.path {
-            SourcePath::File(p) => {
-                // The matcher wants paths below its root (it asserts so): others are kept.
-                let rel = p.strip_prefix(root).unwrap_or(p);
-                rel.has_root() || !matcher.matched_path_or_any_parents(rel, false).is_ignore()
-            }
-            SourcePath::Stdin => true,
-        })
-        .collect())
+    Ok(Some(matcher))
+}
+
+/// Whether an exclude matcher (rooted at `root`) matches `path`.
+fn matches_exclude(matcher: &ignore::gitignore::Gitignore, root: &Path, path: &Path) -> bool {
+    // The matcher wants paths below its root (it asserts so): others are kept.
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    !rel.has_root() && matcher.matched_path_or_any_parents(rel, false).is_ignore()
 }
 
 #[cfg(test)]

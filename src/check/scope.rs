@@ -4,25 +4,37 @@
 //! Findings are always computed on the whole set of inputs in the state being checked — the
 //! index for `--staged` (staged contents, also of partially staged files), the work tree for
 //! `--base` — so that cardinality and missing-resource findings see every object. The scope
-//! only decides which findings are *shown*:
+//! decides which findings are *shown*, by one rule: **a finding the change caused is shown
+//! wherever its line is.**
 //!
 //! * The change is the difference between the base (`HEAD` for `--staged`, the merge-base of
 //!   `REV` and `HEAD` for `--base`) and the checked state, file by file and line by line
-//!   ([`crate::git::changes`]); uncommitted edits count as part of the change with `--base`, as
-//!   in `git diff REV...` plus the work tree.
-//! * `added` (the default): the finding's line was added or modified; `diff_context`: it lies
-//!   in a diff hunk (the change with 3 lines of context); `file`: anywhere in a changed file;
-//!   `nofilter`: everything. A finding without a line in a changed file is shown by all modes.
+//!   ([`crate::git::changes`]): inputs, reference files, and the other files the check reads
+//!   (schemas, policies, policy data and cases, diff config, overrides, the configuration).
+//!   Uncommitted edits count as part of the change with `--base`, as in `git diff REV...` plus
+//!   the work tree.
+//! * A finding is *new* when the base state, checked as it was ([`super::base`]: its inputs,
+//!   configuration, reference, schemas and policies read from the base commit), has no finding
+//!   with its [`Diagnostic::fingerprint`] (rule, path, object, field — never a line; paths of
+//!   renamed files moved to their new place). A new finding is always shown: a policy deny on
+//!   the object's `kind:` line, a required field deleted, drift a reference change causes on
+//!   untouched lines. The base is checked only when the diff filter alone would hide a finding,
+//!   so a run whose findings are all on changed lines costs one check. When the base cannot be
+//!   checked at all, every finding counts as new ([`Scoped::base_error`]).
+//! * The diff filter decides about the findings the base has as well: `added` (the default):
+//!   the finding's line was added or modified; `diff_context`: it lies in a diff hunk (the
+//!   change with 3 lines of context); `file`: anywhere in a changed file; `nofilter`:
+//!   everything. A finding without a line in a changed file is shown by all modes.
+//!   `--new-only` hides every finding the base has.
 //! * Findings that belong to no manifest line — `missing-resource` and `cardinality-violation`,
-//!   reported at their component in `metadata.yaml` — are shown when the change *touches their
-//!   component*: an object whose lines changed correlates (now, or at the base) with a template
-//!   of that component, or a file of the reference changed. Deleting the only object matching
-//!   a required template therefore shows the missing resource; an unrelated edit does not.
+//!   reported at their component in `metadata.yaml` — and that the base has too are shown when
+//!   the change *touches their component*: an object whose lines changed correlates (now, or at
+//!   the base) with a template of that component, or a file of the reference changed.
 //! * `io-error` findings are always shown: an input that could not be read was not checked.
-//! * `--new-only` also checks the base state (its inputs read from git, the same reference)
-//!   and hides findings whose [`Diagnostic::fingerprint`] (rule, path, object, field — never a
-//!   line) is already there: drift that predates the change does not block it. Files renamed
-//!   by the change keep their findings' identity.
+//! * What the change does to the check itself is `config-weakened`, always shown
+//!   ([`super::weakened`]): the configuration in effect and every other configuration file
+//!   compared with the base's, the lock, policy data files added, and every manifest the base
+//!   checked (or would check) that the head does not.
 //!
 //! Hidden findings are counted ([`Scoped::hidden_outside`], [`Scoped::hidden_existing`]) so
 //! the CLI can say so; nothing disappears without a trace.
@@ -34,7 +46,7 @@ use std::path::{Path, PathBuf};
 
 use driftlint_yaml::LineIndex;
 
-use super::{CheckError, Report, Settings};
+use super::{CheckError, Report, Settings, base};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::document::Collection;
 use crate::git::changes::{self, Changes};
@@ -99,6 +111,9 @@ pub struct Scoped {
     pub hidden_outside: usize,
     /// Findings left out by `--new-only` because the base has them already.
     pub hidden_existing: usize,
+    /// Why the base state could not be checked, when it could not: every finding is then
+    /// shown as new.
+    pub base_error: Option<String>,
 }
 
 /// Why a scoped check could not run.
@@ -177,72 +192,110 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     let start = settings.paths.iter().find(|p| p.as_os_str() != "-").cloned().unwrap_or_else(|| PathBuf::from("."));
     let repo = Repo::discover(&start)?;
     let walk = super::walk_options(settings);
-    let (base_commit, checked, base) = match &opts.mode {
+    let (base_commit, checked, base, head_files) = match &opts.mode {
         Mode::Staged => {
             let index = repo.index_snapshot()?;
-            (repo.head()?, repo.load_sources(&index, &settings.paths, &walk)?, "HEAD".to_string())
+            let checked = repo.load_sources(&index, &settings.paths, &walk)?;
+            (repo.head()?, checked, "HEAD".to_string(), index)
         }
         Mode::Base(rev) => {
             let commit = repo.merge_base(rev)?;
             let base = format!("merge-base {} of {rev}", commit.to_hex_with_len(12));
-            (Some(commit), super::collect_inputs(settings), base)
+            (Some(commit), super::collect_inputs(settings), base, repo.index_snapshot()?)
         }
     };
     let base_snapshot = repo.tree_snapshot(base_commit)?;
-    let base_inputs = repo.load_sources(&base_snapshot, &settings.paths, &walk)?;
+    // The base is checked as it was: its configuration, its policies, schemas and reference.
+    let config_dir = settings.config.as_ref().map_or_else(|| settings.git_start.clone(), |c| c.dir.clone());
+    let base_config = base::base_config(&repo, &base_snapshot, &config_dir);
+    let base_settings = base::base_settings(&repo, settings, &base_config, base_commit, &base_snapshot);
+    let base_inputs = repo.load_sources(&base_snapshot, &settings.paths, &super::walk_options(&base_settings))?;
     let mut change = Changes::default();
     change.add(&shown(&base_inputs.sources), &shown(&checked.sources));
     let reference_files = reference_changes(&repo, settings, &base_snapshot)?;
     let reference_changed = !reference_files.is_empty();
     change.files.extend(reference_files.files);
+    // Policies, policy data, schemas and configuration files are part of the change too.
+    change.files.extend(check_input_changes(&repo, settings, &base_snapshot)?.files);
+    let layout = Layout {
+        repo: &repo,
+        head: settings,
+        base: &base_settings,
+        base_snapshot: &base_snapshot,
+        head_files: &head_files,
+    };
+    // A repository without commits has no reviewed configuration that a change could weaken.
+    let stopped = match base_commit {
+        Some(_) => layout.stopped_checking(&checked, &base_inputs)?,
+        None => Vec::new(),
+    };
 
     let mut report = super::check_sources(settings, checked)?;
-    let needs_base_correlations = opts.filter != DiffFilter::NoFilter
-        && !reference_changed
-        && report.diagnostics.iter().any(|d| is_component_finding(d.rule));
-    let base_report = if opts.new_only {
-        Some(super::check_sources(settings, base_inputs)?)
-    } else if needs_base_correlations {
-        // Only the changed files' old versions: what correlated there before the change.
-        let Collected { sources, diagnostics } = base_inputs;
-        let sources = sources.into_iter().filter(|s| in_base_change(&change, &s.path)).collect();
-        Some(super::check_sources(settings, Collected { sources, diagnostics })?)
+    let diags = std::mem::take(&mut report.diagnostics);
+    let total = diags.len();
+    let texts: HashMap<SourcePath, (&str, OnceCell<LineIndex>)> =
+        report.sources.iter().map(|s| (s.path.clone(), (s.text.as_str(), OnceCell::new()))).collect();
+    let components = &report.correlations.components;
+    let touched = touched_components(&change, reference_changed, &report.correlations, None);
+    let first = Filter { change: &change, mode: opts.filter, texts, touched, components };
+    // The base is checked only when the filter alone would hide something: a finding is
+    // hidden only when the base has it too.
+    let base_report = if opts.new_only || diags.iter().any(|d| !first.shows(d)) {
+        Some(super::check_sources(&base_settings, base_inputs))
     } else {
         None
     };
-
-    let diags = std::mem::take(&mut report.diagnostics);
-    let total = diags.len();
-    let filter = Filter {
-        change: &change,
-        mode: opts.filter,
-        texts: report.sources.iter().map(|s| (s.path.clone(), (s.text.as_str(), OnceCell::new()))).collect(),
-        touched: touched_components(&change, reference_changed, &report.correlations, base_report.as_ref()),
-        components: &report.correlations.components,
+    let base_error = match &base_report {
+        Some(Err(e)) => Some(e.to_string()),
+        _ => None,
     };
-    let mut shown: Vec<Diagnostic> = diags.into_iter().filter(|d| filter.shows(d)).collect();
-    let hidden_outside = total - shown.len();
-    let mut hidden_existing = 0;
-    if opts.new_only
-        && let Some(base) = &base_report
-    {
-        let existing = base_fingerprints(&base.diagnostics, &change);
-        let before = shown.len();
-        shown.retain(|d| !existing.contains(&d.fingerprint()));
-        hidden_existing = before - shown.len();
+    let base_report = base_report.and_then(Result::ok);
+    let filter = Filter {
+        touched: touched_components(&change, reference_changed, &report.correlations, base_report.as_ref()),
+        ..first
+    };
+    // `None`: every finding is new (no base was needed, or it could not be checked).
+    let existing = base_report.as_ref().map(|b| base_fingerprints(&repo, base_commit, &b.diagnostics, &change));
+    let is_new = |d: &Diagnostic| existing.as_ref().is_none_or(|e| !e.contains(&repository_fingerprint(&repo, d)));
+    let mut shown = Vec::new();
+    let (mut hidden_outside, mut hidden_existing) = (0, 0);
+    for d in diags {
+        // A finding the change caused is shown wherever its line is; the filter and
+        // `--new-only` only decide about findings the base has as well.
+        if is_new(&d) || d.rule == Rule::IoError {
+            shown.push(d);
+        } else if opts.new_only {
+            hidden_existing += 1;
+        } else if filter.shows(&d) {
+            shown.push(d);
+        } else {
+            hidden_outside += 1;
+        }
     }
+    debug_assert_eq!(shown.len() + hidden_outside + hidden_existing, total);
     // What the change does to the configuration itself: always shown, at its level in the
     // base's configuration (the change cannot lower it), never silenced by the changed file.
-    let (weakened, config_source) = config_weakened(&repo, settings, &base_snapshot);
-    shown.extend(weakened);
-    if let Some(source) = config_source
-        && !report.sources.iter().any(|s| s.path == source.path)
-    {
-        report.sources.push(source);
+    let weakened = match base_commit {
+        Some(_) => config_weakened(&layout, &base_config, stopped),
+        None => Weakened { diagnostics: Vec::new(), sources: Vec::new() },
+    };
+    shown.extend(weakened.diagnostics);
+    for source in weakened.sources {
+        if !report.sources.iter().any(|s| s.path == source.path) {
+            report.sources.push(source);
+        }
     }
     super::sort(&mut shown);
     report.diagnostics = shown;
-    Ok(Scoped { report, base, changed_files: change.files.len(), hidden_outside, hidden_existing })
+    Ok(Scoped { report, base, changed_files: change.files.len(), hidden_outside, hidden_existing, base_error })
+}
+
+/// A finding's fingerprint with its path as the repository knows it (see
+/// [`base::repository_path`]), so that findings of the head and of the base compare.
+fn repository_fingerprint(repo: &Repo, d: &Diagnostic) -> String {
+    let mut d = d.clone();
+    d.primary.path = base::repository_path(repo, None, &d.primary.path);
+    d.fingerprint()
 }
 
 /// Sources with the paths the pipeline shows (`./x` → `x`).
@@ -283,37 +336,257 @@ fn reference_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Resul
     Ok(out)
 }
 
-/// `config-weakened` findings: the configuration in effect compared with the base's version
-/// of the same file (the defaults when the base has none), and a deleted `driftlint.lock`.
-/// Returns the configuration's text as a source for the reports, when there is a finding in it.
-fn config_weakened(repo: &Repo, settings: &Settings, base: &Snapshot) -> (Vec<Diagnostic>, Option<Source>) {
+/// The files a check reads besides its inputs and the reference — schemas, policies, policy
+/// data and cases, diff config, overrides, the configuration file — as changes between the
+/// base and the work tree: a finding on a line the change added to a policy is on a changed
+/// line.
+fn check_input_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Result<Changes, ScopedError> {
+    let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
+    let listed = settings
+        .schemas
+        .iter()
+        .chain(&settings.policy.policies)
+        .chain(&settings.policy.data)
+        .chain(&settings.policy.cases)
+        .filter(|p| !crate::git::is_location(p))
+        .map(PathBuf::from);
+    paths.extend(listed);
+    paths.extend(settings.diff_config.iter().chain(&settings.overrides).cloned());
+    paths.extend(settings.config.as_ref().and_then(|c| c.file.clone()));
+    let mut out = Changes::default();
+    for path in paths.into_iter().filter(|p| repo.relative(p).is_some()) {
+        let (before, now) = every_file(repo, base, &path)?;
+        out.add(&shown(&before), &shown(&now));
+    }
+    Ok(out)
+}
+
+/// Every file at `path` (a file or a directory) in the base snapshot and in the work tree.
+fn every_file(repo: &Repo, base: &Snapshot, path: &Path) -> Result<(Vec<Source>, Vec<Source>), ScopedError> {
+    let all = WalkOptions { include: Vec::new(), respect_ignore_files: false };
+    let before = repo.load_sources(base, &[path.to_path_buf()], &all)?;
+    let now = input::load_sources(
+        &[path.to_path_buf()],
+        &WalkOptions { include: vec!["*".into()], respect_ignore_files: false },
+    );
+    Ok((before.sources, now.sources))
+}
+
+/// What a scoped check needs to tell which files the change stops checking.
+struct Layout<'a> {
+    repo: &'a Repo,
+    head: &'a Settings,
+    base: &'a Settings,
+    base_snapshot: &'a Snapshot,
+    /// The files git tracks in the checked state (the index).
+    head_files: &'a Snapshot,
+}
+
+/// A file the base checked (or would check) and the head does not.
+struct Stopped {
+    /// Where to report it: the file, or where it moved to.
+    at: PathBuf,
+    message: String,
+}
+
+/// At most this many files are listed one by one; the rest in one finding.
+const MAX_STOPPED: usize = 50;
+
+impl Layout<'_> {
+    /// Manifests the base checked, or that the base's file selection (walk, `include`,
+    /// `exclude`) would take among the head's tracked files, which the head does not check:
+    /// ignored by a new ignore file, excluded, no longer included, moved into a hidden
+    /// directory.
+    fn stopped_checking(&self, checked: &Collected, base_inputs: &Collected) -> Result<Vec<Stopped>, ScopedError> {
+        let paths_of = |c: &Collected| -> Vec<PathBuf> {
+            c.sources
+                .iter()
+                .filter_map(|s| match &s.path {
+                    SourcePath::File(p) => Some(strip_dot(p.clone())),
+                    SourcePath::Stdin => None,
+                })
+                .collect()
+        };
+        let reference_dir = match &self.head.reference {
+            Some(crate::reference::Location::Path(r)) => {
+                super::metadata_path(r).parent().and_then(|d| self.repo.relative(d))
+            }
+            _ => None,
+        };
+        let in_reference =
+            |rel: &str| reference_dir.as_deref().is_some_and(|d| d.is_empty() || rel.starts_with(&format!("{d}/")));
+        let manifests = |settings: &Settings, paths: Vec<PathBuf>| -> Result<BTreeSet<String>, ScopedError> {
+            Ok(super::paths_not_excluded(settings, paths)?
+                .iter()
+                .filter(|p| p.file_name().is_none_or(|n| n != super::config::FILE_NAME))
+                .filter_map(|p| self.repo.relative(p))
+                .filter(|r| !in_reference(r))
+                .collect())
+        };
+        let head_walked: BTreeSet<String> = paths_of(checked).iter().filter_map(|p| self.repo.relative(p)).collect();
+        // Helm chart sources and tool files are not linted ([`super::layout`]): judged from each
+        // side's own files, so a `Chart.yaml` the change adds over manifests stops checking them.
+        let head_claimed = super::layout::claimed(&head_walked);
+        let head_checked: BTreeSet<String> =
+            manifests(self.head, paths_of(checked))?.difference(&head_claimed).cloned().collect();
+        let base_walked: BTreeSet<String> =
+            paths_of(base_inputs).iter().filter_map(|p| self.repo.relative(p)).collect();
+        let base_checked: BTreeSet<String> = manifests(self.base, paths_of(base_inputs))?
+            .difference(&super::layout::claimed(&base_walked))
+            .cloned()
+            .collect();
+        let selected = self.repo.select_sources(self.head_files, &self.head.paths, &super::walk_options(self.base))?;
+        let would = manifests(self.base, paths_of(&selected))?;
+        // Files new in the head, by blob: where a file the base checked went.
+        let mut new_files: HashMap<gix::ObjectId, Vec<&str>> = HashMap::new();
+        // And by file name, those in a hidden directory: where a file moved and edited went.
+        let mut hidden_by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (path, id) in self.head_files.files().filter(|(p, _)| self.base_snapshot.get(p).is_none()) {
+            new_files.entry(id).or_default().push(path);
+            if path.split('/').any(|c| c.starts_with('.')) {
+                hidden_by_name.entry(path.rsplit('/').next().unwrap_or(path)).or_default().push(path);
+            }
+        }
+        let shown = |rel: &str| base::shown_path(self.repo, rel);
+        let mut out: Vec<Stopped> = Vec::new();
+        let mut seen = BTreeSet::new();
+        // Whether the work-tree walk may pass over other files than at the base: an ignore
+        // file added or changed, or other `include` globs.
+        let is_ignore_file = |p: &str| matches!(p.rsplit('/').next(), Some(".gitignore" | ".ignore"));
+        let walk_changed = self.head.include != self.base.include
+            || self.head_files.files().any(|(p, id)| is_ignore_file(p) && self.base_snapshot.get(p) != Some(id));
+        for rel in base_checked.union(&would).filter(|r| !head_checked.contains(*r)) {
+            let still_there = self.head_files.get(rel).is_some() || head_walked.contains(rel);
+            let (at, message) = if still_there {
+                let why = if head_claimed.contains(rel) {
+                    "a Helm chart's `Chart.yaml` (chart sources are not linted) or its name as a tool's configuration file now claims it"
+                } else if head_walked.contains(rel) {
+                    "an `exclude` glob leaves it out"
+                } else if !walk_changed {
+                    // Ignored at the base as well (the snapshot's selection does not read
+                    // ignore files): the change did not stop checking it.
+                    continue;
+                } else {
+                    "the walk passes it over (an ignore file such as `.gitignore` or `.ignore` hides it, or `include` does not take it)"
+                };
+                (shown(rel), format!("{} is not checked any more: {why}", shown(rel).display()))
+            } else {
+                let Some(id) = self.base_snapshot.get(rel) else { continue };
+                let name = rel.rsplit('/').next().unwrap_or(rel);
+                let unchecked = |t: &&&str| !head_checked.contains(**t);
+                let target = new_files
+                    .get(&id)
+                    .and_then(|v| v.iter().find(unchecked))
+                    .or_else(|| hidden_by_name.get(name).and_then(|v| v.iter().find(unchecked)))
+                    .copied();
+                let Some(target) = target else { continue };
+                (
+                    shown(target),
+                    format!(
+                        "{} moved to {}, which is not checked (a hidden directory, ignored or excluded)",
+                        shown(rel).display(),
+                        shown(target).display()
+                    ),
+                )
+            };
+            if seen.insert(at.clone()) {
+                out.push(Stopped { at, message });
+            }
+        }
+        if out.len() > MAX_STOPPED {
+            let rest: Vec<String> = out.drain(MAX_STOPPED..).map(|s| s.at.display().to_string()).collect();
+            let at = rest.first().map(PathBuf::from).unwrap_or_default();
+            out.push(Stopped {
+                at,
+                message: format!("{} more files are not checked any more: {}", rest.len(), rest.join(", ")),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// `config-weakened` findings and the texts they point into.
+struct Weakened {
+    diagnostics: Vec<Diagnostic>,
+    sources: Vec<Source>,
+}
+
+/// `config-weakened` findings: the configuration in effect compared with the base's (the
+/// base's version of the file, else the nearest one above it in the base tree, else the
+/// defaults); every other configuration file the change adds or edits, compared with the
+/// base's configuration for its directory; `driftlint.lock` deleted or re-pinned; policy data
+/// files added; and the files the change stops checking.
+fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Vec<Stopped>) -> Weakened {
+    let (repo, settings, base) = (layout.repo, layout.head, layout.base_snapshot);
+    let mut out = Weakened { diagnostics: Vec::new(), sources: Vec::new() };
     let now = settings.config.clone().unwrap_or_default();
     let config_path = now.file.clone().unwrap_or_else(|| PathBuf::from(super::config::FILE_NAME));
-    let base_text = repo.relative(&config_path).and_then(|rel| base.get(&rel)).and_then(|id| repo.blob_text(id).ok());
-    let base_config = base_text
-        .and_then(|text| super::config::parse_config(&config_path, &text).ok())
-        .unwrap_or_else(|| super::Config { dir: now.dir.clone(), ..super::Config::default() });
     let level = base_config
         .rules
         .get(&Rule::ConfigWeakened)
         .copied()
         .unwrap_or(super::Level::On(super::findings::default_severity(Rule::ConfigWeakened)));
-    let super::Level::On(severity) = level else { return (Vec::new(), None) };
+    let super::Level::On(severity) = level else { return out };
     let lock_path = now.lock_path();
-    let lock_deleted = !lock_path.is_file() && repo.relative(&lock_path).is_some_and(|rel| base.get(&rel).is_some());
-    let mut found = super::weakened::weakenings(&base_config, &now, lock_deleted.then_some(lock_path.as_path()));
+    let base_lock = repo.relative(&lock_path).and_then(|rel| base.get(&rel));
+    let lock_deleted = !lock_path.is_file() && base_lock.is_some();
+    let mut found = super::weakened::weakenings(base_config, &now, lock_deleted.then_some(lock_path.as_path()));
+    if let Some(id) = base_lock
+        && let Ok(text) = crate::input::read_bounded_to_string(&lock_path, crate::input::MAX_FILE_BYTES)
+        && repo.blob_text(id).is_ok_and(|before| before != text)
+    {
+        found.push(super::weakened::repinned(&lock_path));
+        out.sources.push(Source { path: SourcePath::File(lock_path.clone()), text });
+    }
+    if found.iter().any(|d| d.primary.path == SourcePath::File(config_path.clone())) && now.file.is_some() {
+        out.sources.push(Source { path: SourcePath::File(config_path.clone()), text: now.text.clone() });
+    }
+    // Every other configuration file of the checked state that the change adds or edits.
+    let effective = repo.relative(&config_path);
+    for (rel, id) in layout.head_files.files() {
+        let is_config = rel == super::config::FILE_NAME || rel.ends_with(&format!("/{}", super::config::FILE_NAME));
+        if !is_config || Some(rel) == effective.as_deref() || base.get(rel) == Some(id) {
+            continue;
+        }
+        let shown = base::shown_path(repo, rel);
+        let Ok(text) = repo.blob_text(id) else { continue };
+        let Ok(config) = super::config::parse_config(&shown, &text) else { continue };
+        let dir = shown.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let before = base::base_config(repo, base, &dir);
+        let more = super::weakened::weakenings(&before, &config, None);
+        if !more.is_empty() {
+            found.extend(more);
+            out.sources.push(Source { path: SourcePath::File(shown), text });
+        }
+    }
+    // Policy data files added: data can override what the policies decide.
+    for data in settings.policy.data.iter().filter(|d| !crate::git::is_location(d)) {
+        let path = PathBuf::from(data);
+        if repo.relative(&path).is_none() {
+            continue;
+        }
+        let Ok((before, now)) = every_file(repo, base, &path) else { continue };
+        let file = |s: Source| match s.path {
+            SourcePath::File(p) => Some(p),
+            SourcePath::Stdin => None,
+        };
+        let before: BTreeSet<PathBuf> = shown(&before).into_iter().filter_map(file).collect();
+        for source in shown(&now) {
+            if let SourcePath::File(p) = &source.path
+                && !before.contains(p)
+            {
+                found.push(super::weakened::data_added(p));
+            }
+        }
+    }
+    for s in stopped {
+        found.push(Diagnostic::new(Rule::ConfigWeakened, severity, SourcePath::File(s.at), None, s.message));
+    }
     for d in &mut found {
         d.severity = severity;
     }
-    let in_config = found.iter().any(|d| d.primary.path == SourcePath::File(config_path.clone()));
-    let source = (in_config && now.file.is_some())
-        .then(|| Source { path: SourcePath::File(config_path.clone()), text: now.text.clone() });
-    (found, source)
-}
-
-/// Whether a source of the base state is part of the change (modified, deleted or renamed).
-fn in_base_change(change: &Changes, path: &SourcePath) -> bool {
-    matches!(path, SourcePath::File(p) if change.by_base_path(p).is_some())
+    out.diagnostics = found;
+    out
 }
 
 /// Findings about a component rather than a line of a manifest.
@@ -352,19 +625,26 @@ fn touched_components(
     Some(templates.into_iter().filter_map(|t| now.components.get(t)).flatten().cloned().collect())
 }
 
-/// The fingerprints of the base's findings, with paths of renamed files moved to their new
-/// place (a moved file's old drift is not new).
-fn base_fingerprints(diags: &[Diagnostic], change: &Changes) -> HashSet<String> {
+/// The fingerprints of the base's findings, with paths as the repository knows them and
+/// renamed files moved to their new place (a moved file's old drift is not new).
+fn base_fingerprints(
+    repo: &Repo,
+    commit: Option<gix::ObjectId>,
+    diags: &[Diagnostic],
+    change: &Changes,
+) -> HashSet<String> {
     let renames: HashMap<&Path, &Path> = change.renames().collect();
     diags
         .iter()
-        .map(|d| match &d.primary.path {
-            SourcePath::File(p) if renames.contains_key(p.as_path()) => {
-                let mut moved = d.clone();
-                moved.primary.path = SourcePath::File(renames[p.as_path()].to_path_buf());
-                moved.fingerprint()
+        .map(|d| {
+            let mut moved = d.clone();
+            if let SourcePath::File(p) = &d.primary.path
+                && let Some(to) = renames.get(p.as_path())
+            {
+                moved.primary.path = SourcePath::File(to.to_path_buf());
             }
-            _ => d.fingerprint(),
+            moved.primary.path = base::repository_path(repo, commit, &moved.primary.path);
+            moved.fingerprint()
         })
         .collect()
 }

@@ -108,6 +108,30 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
             "`policy-cases` removed or changed: the policy scenarios are no longer replayed".into(),
         );
     }
+    // The reference itself: without it nothing is compared; another one compares otherwise.
+    if let Some(was) = &base.reference
+        && now.reference.as_ref() != Some(was)
+    {
+        let message = match &now.reference {
+            None => format!("`reference` removed (it was `{was}`): manifests are no longer compared with a reference"),
+            Some(is) => {
+                format!("`reference` changed from `{was}` to `{is}`: manifests are compared with another reference")
+            }
+        };
+        flag(at("reference"), message);
+    }
+    if base.policy.combine.unwrap_or(false) != now.policy.combine.unwrap_or(false) {
+        flag(
+            at("policy-combine"),
+            "`policy-combine` changed: the policies see another `input`, and rules written for the other shape no longer fire".into(),
+        );
+    }
+    for added in now.policy.data.iter().filter(|d| !base.policy.data.contains(d)) {
+        flag(
+            at("policy-data"),
+            format!("`policy-data` adds `{added}`: data documents can override what the policies decide"),
+        );
+    }
     if let Some(lock) = lock_deleted {
         out.push(Diagnostic::new(
             Rule::ConfigWeakened,
@@ -118,6 +142,31 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
         ));
     }
     out
+}
+
+/// `driftlint.lock` changed by the change: the reference is verified against a new pin.
+pub fn repinned(lock: &Path) -> Diagnostic {
+    Diagnostic::new(
+        Rule::ConfigWeakened,
+        Severity::Warning,
+        SourcePath::File(lock.to_path_buf()),
+        None,
+        format!("{} re-pinned: the reference is verified against another pin than the base's", lock.display()),
+    )
+}
+
+/// A policy data file the change adds (to a configured data directory).
+pub fn data_added(file: &Path) -> Diagnostic {
+    Diagnostic::new(
+        Rule::ConfigWeakened,
+        Severity::Warning,
+        SourcePath::File(file.to_path_buf()),
+        None,
+        format!(
+            "policy data file {} added: data documents are merged into `data` and can override what the policies decide",
+            file.display()
+        ),
+    )
 }
 
 /// The level `rule` has under `config`: as set, else its default severity.
@@ -203,6 +252,23 @@ policy-all-namespaces: false
             ]
         );
         assert!(lines(base, base).is_empty());
+    }
+
+    #[test]
+    fn reference_combine_and_data_changes_are_weakenings() {
+        let base = "reference: reference\npolicy-data: [data]\n";
+        let found = lines(base, "policy-combine: true\npolicy-data: [data, extra]\n");
+        let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
+        assert!(at(0, "`reference` removed (it was `reference`)"), "{found:?}");
+        assert!(at(1, "`policy-combine` changed"), "{found:?}");
+        assert!(at(2, "`policy-data` adds `extra`"), "{found:?}");
+        assert_eq!(found.len(), 3, "{found:?}");
+        let found = lines(base, "reference: other\npolicy-data: [data]\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.contains("`reference` changed from `reference` to `other`"), "{found:?}");
+        // Turning combine off again is a change of what the policies see, too.
+        assert_eq!(lines("policy-combine: true\n", "").len(), 1);
+        assert!(lines("", "reference: r\n").is_empty());
     }
 
     #[test]

@@ -186,12 +186,13 @@ pub struct ScopeArgs {
     /// HEAD (a pull request's change: `--base origin/main`).
     #[arg(long, value_name = "REV", group = "scope", help_heading = "Scope")]
     pub base: Option<String>,
-    /// Which findings of the change are shown: on added lines, in diff hunks (3 lines of
-    /// context), anywhere in changed files, or all [default with a scope: added].
+    /// How findings the base has as well are shown: on added lines, in diff hunks (3 lines of
+    /// context), anywhere in changed files, or all [default with a scope: added]. Findings the
+    /// change causes (new by fingerprint) are shown wherever they are.
     #[arg(long, value_name = "MODE", value_enum, requires = "scope", help_heading = "Scope")]
     pub diff_filter: Option<DiffFilterArg>,
-    /// Only findings that the base does not have already (by fingerprint); the base is HEAD
-    /// with --staged, the merge-base with --base.
+    /// Only findings that the base does not have already (by fingerprint), wherever they are;
+    /// the base is HEAD with --staged, the merge-base with --base.
     #[arg(long, requires = "scope", help_heading = "Scope")]
     pub new_only: bool,
 }
@@ -478,6 +479,12 @@ fn hidden_notes(scoped: &scope::Scoped, opts: &scope::Options) -> Vec<String> {
             plural(n),
             scoped.base,
             opts.filter.name()
+        ));
+    }
+    if let Some(error) = &scoped.base_error {
+        notes.push(format!(
+            "the base ({}) could not be checked, so every finding is shown as new: {error}.",
+            scoped.base
         ));
     }
     if scoped.hidden_existing > 0 {

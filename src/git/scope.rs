@@ -72,6 +72,17 @@ impl Snapshot {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// Whether a directory (a repository-relative path, without a trailing `/`) holds a file.
+    pub fn has_dir(&self, path: &str) -> bool {
+        let prefix = format!("{path}/");
+        self.entries.range(prefix.clone()..).next().is_some_and(|(f, _)| f.starts_with(&prefix))
+    }
+
+    /// Every file: repository-relative path and blob.
+    pub fn files(&self) -> impl Iterator<Item = (&str, ObjectId)> {
+        self.entries.iter().map(|(p, id)| (p.as_str(), *id))
+    }
 }
 
 /// A repository with a work tree, and the working directory that relative paths start from.
@@ -215,6 +226,27 @@ impl Repo {
         paths: &[PathBuf],
         walk: &WalkOptions,
     ) -> Result<Collected, ScopeError> {
+        self.collect(snapshot, paths, walk, true)
+    }
+
+    /// The inputs [`Repo::load_sources`] would take, with empty texts: which files a walk
+    /// selects, without reading them.
+    pub fn select_sources(
+        &self,
+        snapshot: &Snapshot,
+        paths: &[PathBuf],
+        walk: &WalkOptions,
+    ) -> Result<Collected, ScopeError> {
+        self.collect(snapshot, paths, walk, false)
+    }
+
+    fn collect(
+        &self,
+        snapshot: &Snapshot,
+        paths: &[PathBuf],
+        walk: &WalkOptions,
+        read: bool,
+    ) -> Result<Collected, ScopeError> {
         let types = include_types(&walk.include);
         let mut out = Collected::default();
         for path in paths.iter().filter(|p| p.as_os_str() != "-") {
@@ -222,7 +254,7 @@ impl Repo {
                 .relative(path)
                 .ok_or_else(|| ScopeError::OutsideRepository { path: path.clone(), root: self.root.clone() })?;
             if let Some(id) = snapshot.get(&rel) {
-                self.push_blob(path.clone(), id, &mut out);
+                self.push_blob(path.clone(), id, read, &mut out);
                 continue;
             }
             if snapshot.links.contains_key(&rel) {
@@ -262,7 +294,7 @@ impl Repo {
                     continue;
                 }
                 match id {
-                    Some(id) => self.push_blob(path.join(rest), id, &mut out),
+                    Some(id) => self.push_blob(path.join(rest), id, read, &mut out),
                     None => self.follow_link(snapshot, file, path.join(rest), Some(&prefix), &mut out),
                 }
             }
@@ -280,8 +312,12 @@ impl Repo {
     }
 
     /// Reads one blob as the source `shown`, or says why it cannot.
-    fn push_blob(&self, shown: PathBuf, id: ObjectId, out: &mut Collected) {
+    fn push_blob(&self, shown: PathBuf, id: ObjectId, read: bool, out: &mut Collected) {
         let sp = SourcePath::File(strip_dot(shown));
+        if !read {
+            out.sources.push(Source { path: sp, text: String::new() });
+            return;
+        }
         match self.blob_text(id) {
             Ok(text) => out.sources.push(Source { path: sp, text }),
             Err(message) => out.diagnostics.push(Diagnostic::error(

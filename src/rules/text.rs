@@ -230,16 +230,21 @@ not, point `reference:` at the pinned commit (`git:6f1c0e…:reference`) or rest
     },
     RuleDoc {
         rule: Rule::ConfigWeakened,
-        default_severity: Severity::Warning,
+        default_severity: Severity::Error,
         summary: "A change to the configuration makes driftlint check less",
-        what: "On `--base` and `--staged` runs, `.driftlint.yaml` as changed is compared with the base's \
-version. Flagged, each at its line: a rule turned off or given a lower level, a raised `fail-level`, an \
-`exclude` glob added, an `include` glob removed (or a narrower `include` set), an `ignore` entry \
-added, `require-lock` removed, `overrides` or `diff-config` set or changed, `schema-mode` no \
-longer strict, a `schemas`, `policies` or `policy-namespaces` entry removed, `policy-cases` removed \
-or changed; and deleting `driftlint.lock` (reported at the lock's path). The level of this rule comes from the base's \
-configuration, never from the changed one, and the changed file's own `ignore:` entries do not apply \
-to it.",
+        what: "On `--base` and `--staged` runs, the configuration in effect is compared with the \
+base's (its version of the file, else the nearest `.driftlint.yaml` above it at the base). Flagged, \
+each at its line: a rule turned off or given a lower level, a raised `fail-level`, an `exclude` glob \
+added, an `include` glob removed (or a narrower `include` set), an `ignore` entry added, \
+`require-lock` removed, `reference` removed or changed, `overrides` or `diff-config` set or changed, \
+`schema-mode` no longer strict, a `schemas`, `policies` or `policy-namespaces` entry removed, \
+`policy-combine` changed, a `policy-data` entry added, `policy-cases` removed or changed. Also: any \
+other `.driftlint.yaml` the change adds or edits (a new one in a subdirectory is compared with the \
+base's configuration for its directory), `driftlint.lock` deleted or re-pinned, a policy data file \
+added, and every manifest the base checked (or would check) that the change stops checking — hidden \
+by an ignore file, excluded, no longer included, moved into a hidden directory. The level of this \
+rule comes from the base's configuration, never from the changed one, and the changed file's own \
+`ignore:` entries do not apply to it.",
         why: "The configuration lives in the repository it checks, so a pull request can change what \
 is checked: `rules: {value-drift: off}` turns a failing check green with \"no problems found\". \
 Pointing at the line that did it lets a reviewer judge that change instead of trusting the green \
@@ -247,7 +252,8 @@ check.",
         example_lang: "yaml",
         example: "# .driftlint.yaml in a pull request\nrules:\n  value-drift: off      # config-weakened: `value-drift` was error at the base\nexclude:\n  - prod/**             # config-weakened: new exclude glob",
         fix: "Review the change. When it is intended, merge it: the next runs compare with the new \
-base. To make such changes block a merge, set `rules: {config-weakened: error}` on the default branch.",
+base. To let such changes pass with a visible warning, set `rules: {config-weakened: warning}` on the \
+default branch.",
     },
     RuleDoc {
         rule: Rule::InvalidSchema,

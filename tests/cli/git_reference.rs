@@ -378,11 +378,11 @@ fn a_pull_request_that_weakens_the_configuration_is_pointed_at() {
     for want in [".driftlint.yaml:3", ".driftlint.yaml:5", ".driftlint.yaml:null", "driftlint.lock:null"] {
         assert!(found.contains(&("config-weakened".to_owned(), want.to_owned())), "{want}: {}", r.stdout);
     }
-    // The default level is warning: visible, not failing.
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // The default level is error: a weakening fails the run until it is reviewed.
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let r = run_in(d, &["check", "--base", &base, "--format", "concise"], None);
     assert!(
-        r.stdout.contains(".driftlint.yaml:3:3: warning[config-weakened]: rule `value-drift` turned off"),
+        r.stdout.contains(".driftlint.yaml:3:3: error[config-weakened]: rule `value-drift` turned off"),
         "{}",
         r.stdout
     );

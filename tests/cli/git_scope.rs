@@ -270,7 +270,7 @@ fn new_only_hides_drift_that_was_already_there() {
     let r = repo.check(&["--base", "main", "--new-only", "--format", "json"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(findings(&r), ["value-drift app/frontend.yaml:26"]);
-    assert!(r.stderr.contains("note: 1 finding already present at merge-base"), "{}", r.stderr);
+    assert!(r.stderr.contains("note: 2 findings already present at merge-base"), "{}", r.stderr);
     let r = repo.check(&["--base", "main", "--new-only", "--diff-filter", "nofilter", "--format", "json"]);
     assert_eq!(findings(&r), ["value-drift app/frontend.yaml:26"]);
     assert!(r.stderr.contains("note: 2 findings already present"), "{}", r.stderr);

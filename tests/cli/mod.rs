@@ -5,6 +5,7 @@ mod crossplane;
 mod git_reference;
 mod git_scope;
 mod hostile;
+mod hostile_scope;
 mod jobs;
 
 mod layouts;
