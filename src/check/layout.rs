@@ -35,8 +35,9 @@ const TOOL_FILES: &[(&[&str], &str, &str)] = &[
 const CHART_PLAIN_DIRS: &[&str] = &["crds"];
 
 /// `sources` less Helm charts' sources and tool configuration files; a note for each chart
-/// and each kind of tool file left out.
-pub fn split(sources: Vec<Source>) -> (Vec<Source>, Vec<Diagnostic>) {
+/// and each kind of tool file left out. Sources `keep` says are kept whatever they are (a
+/// policy input).
+pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<Source>, Vec<Diagnostic>) {
     let charts = Charts::of(&sources);
     let mut kept = Vec::with_capacity(sources.len());
     let mut in_charts: BTreeMap<PathBuf, usize> = BTreeMap::new();
@@ -47,6 +48,10 @@ pub fn split(sources: Vec<Source>) -> (Vec<Source>, Vec<Diagnostic>) {
             kept.push(source);
             continue;
         };
+        if keep(&source.path) {
+            kept.push(source);
+            continue;
+        }
         if let Some(chart) = charts.chart_of(path) {
             *in_charts.entry(chart).or_default() += 1;
             continue;
@@ -214,7 +219,7 @@ mod tests {
         ]
         .map(source)
         .to_vec();
-        let (kept, notes) = split(sources);
+        let (kept, notes) = split(sources, |_| false);
         let kept: Vec<String> = kept.iter().map(|s| s.path.display()).collect();
         assert_eq!(kept, ["charts/web/crds/crd.yaml", "base/cm.yaml"]);
         let notes: Vec<(String, String)> =
@@ -270,7 +275,7 @@ mod tests {
             Source { path: SourcePath::File(t), text: String::new() },
             Source { path: SourcePath::File(other.clone()), text: String::new() },
         ];
-        let (kept, notes) = split(sources);
+        let (kept, notes) = split(sources, |_| false);
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].path, SourcePath::File(other));
         assert_eq!(notes.len(), 1);

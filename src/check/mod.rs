@@ -58,6 +58,9 @@ pub struct Settings {
     /// `--exclude` globs of the command line (gitignore syntax, relative to the working
     /// directory), besides the file's.
     pub exclude_cli: Vec<String>,
+    /// Files named on the command line when they are the reporting scope of a check of the
+    /// whole repository ([`named`]): still "named" for the policy pass' inputs.
+    pub named: Vec<PathBuf>,
     pub no_ignore: bool,
     /// What relative kustomize origin paths from stdin are relative to.
     pub origin_root: Option<PathBuf>,
@@ -173,7 +176,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         None => None,
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
-    let (mut sources, notes) = manifest_sources(settings, collected.sources, reference_dir.as_deref())?;
+    let policy_inputs = policy_inputs(settings)?.map(std::sync::Arc::new);
+    let (mut sources, notes) =
+        manifest_sources(settings, collected.sources, reference_dir.as_deref(), policy_inputs.as_deref())?;
     let inputs: Vec<PathBuf> = sources
         .iter()
         .filter_map(|s| match &s.path {
@@ -181,10 +186,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             SourcePath::Stdin => None,
         })
         .collect();
-    let options = document::Options {
-        origin_root: settings.origin_root.clone(),
-        policy_inputs: policy_inputs(settings)?.map(std::sync::Arc::new),
-    };
+    let options = document::Options { origin_root: settings.origin_root.clone(), policy_inputs };
     let mut diags = collected.diagnostics;
     diags.extend(notes);
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
@@ -317,6 +319,7 @@ fn policy_inputs(settings: &Settings) -> Result<Option<document::PolicyInputs>, 
     let named = settings
         .paths
         .iter()
+        .chain(&settings.named)
         .filter(|p| !p.is_dir())
         .map(|p| match p.as_os_str() == "-" {
             true => SourcePath::Stdin,
@@ -402,6 +405,7 @@ fn manifest_sources(
     settings: &Settings,
     sources: Vec<Source>,
     reference_dir: Option<&Path>,
+    policy_inputs: Option<&document::PolicyInputs>,
 ) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
     let mut sources = not_excluded(settings, sources)?;
     // Nor are the reference's own files, when the checked paths include its directory (a
@@ -425,7 +429,8 @@ fn manifest_sources(
             *p = git::scope::strip_dot(std::mem::take(p));
         }
     }
-    Ok(layout::split(sources))
+    // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
+    Ok(layout::split(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out, less driftlint's configuration
@@ -433,7 +438,7 @@ fn manifest_sources(
 /// manifests: [`layout`], with a note for each chart and kind of tool file): what `check`
 /// checks and `ls` lists.
 pub fn excluded(settings: &Settings, sources: Vec<Source>) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
-    Ok(layout::split(not_excluded(settings, sources)?))
+    Ok(layout::split(not_excluded(settings, sources)?, |_| false))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out and less driftlint's

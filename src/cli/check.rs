@@ -343,6 +343,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         exclude: cfg.exclude.clone(),
         exclude_root: cfg.dir.clone(),
         exclude_cli: args.exclude.clone(),
+        named: Vec::new(),
         no_ignore: args.no_ignore,
         origin_root: args.origin_root.clone(),
         diff_config: from_cli("diff-config", &args.diff_config, &cfg.diff_config)?,
@@ -394,6 +395,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         let mut context = vec![cfg.dir.clone()];
         context.extend(args.paths.iter().filter(|p| !inside(p)).cloned());
         settings.paths = context;
+        settings.named = args.paths.clone();
         settings.object_correlations = true;
     }
     let result = match args.scope.options() {

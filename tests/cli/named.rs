@@ -82,3 +82,41 @@ fn a_missing_required_object_shows_for_the_files_of_its_component() {
     let (found, _) = check(dir, &["config/settings.yaml"]);
     assert!(found.iter().all(|(rule, _)| rule != "missing-resource"), "{found:?}");
 }
+
+#[test]
+fn a_named_file_stays_a_policy_input_in_the_whole_repository_check() {
+    // Named files are policy inputs whatever they hold (conftest's behaviour), also when the
+    // repository is the context and they are the scope; a tool's file (kustomization.yaml),
+    // otherwise left out with a note, is read when it is a policy input.
+    let tmp = repository();
+    let dir = tmp.path();
+    std::fs::write(dir.join("docker-compose.yaml"), "services:\n  web:\n    image: nginx:latest\n").unwrap();
+    std::fs::write(dir.join("kustomization.yaml"), "resources: [app/frontend.yaml]\nnamePrefix: prod-\n").unwrap();
+    std::fs::create_dir_all(dir.join("policy")).unwrap();
+    std::fs::write(
+        dir.join("policy/compose.rego"),
+        "package main\nimport rego.v1\n\ndeny contains msg if {\n  some name, svc in input.services\n  endswith(svc.image, \":latest\")\n  msg := sprintf(\"service %s uses a latest image\", [name])\n}\n\ndeny contains msg if {\n  input.namePrefix\n  msg := \"namePrefix renames every object\"\n}\n",
+    )
+    .unwrap();
+    let r = run_in(
+        dir,
+        &["check", "--format", "json", "--policy", "policy", "docker-compose.yaml", "kustomization.yaml"],
+        None,
+    );
+    let v = json(&r);
+    let denies: Vec<(&str, &str)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "policy-deny")
+        .map(|d| (d["file"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        denies,
+        [
+            ("docker-compose.yaml", "service web uses a latest image"),
+            ("kustomization.yaml", "namePrefix renames every object")
+        ],
+        "{v}"
+    );
+}
