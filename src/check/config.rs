@@ -112,10 +112,12 @@ pub struct PolicyConfig {
     pub namespaces: Vec<String>,
     pub combine: Option<bool>,
     pub cases: Option<String>,
+    /// `rego-version:` (`v0` or `v1`).
+    pub rego_version: Option<crate::policy::engine::RegoVersion>,
 }
 
 /// The policy keys, as [`FIELDS`] entries.
-const POLICY_FIELDS: [(&str, &str, &str); 5] = [
+const POLICY_FIELDS: [(&str, &str, &str); 6] = [
     (
         "policies",
         "strings",
@@ -136,6 +138,11 @@ const POLICY_FIELDS: [(&str, &str, &str); 5] = [
         "policy-cases",
         "string",
         "A directory of Fybrik EvaluatorInputs (*.input.json/yaml, data.json/yaml, *.expected.json/yaml) replayed against the adminconfig policies.",
+    ),
+    (
+        "rego-version",
+        "string",
+        "The Rego syntax of the policies: v1 (OPA 1.x, the default) or v0 (OPA 0.x). `import rego.v1` works in both.",
     ),
 ];
 
@@ -159,6 +166,17 @@ impl Decoder<'_> {
                 }
             }
             "policy-cases" => config.cases = self.opt_string(value)?,
+            "rego-version" => {
+                config.rego_version = match self.opt_string(value)? {
+                    None => None,
+                    Some(v) => match crate::policy::engine::RegoVersion::parse(&v) {
+                        Some(version) => Some(version),
+                        None => {
+                            return Err((self.invalid)(value.span.start, format!("expected v0 or v1, found `{v}`")));
+                        }
+                    },
+                }
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -172,6 +190,7 @@ impl PolicyConfig {
         m.insert("policy-namespaces".into(), self.namespaces.clone().into());
         m.insert("policy-combine".into(), self.combine.map_or(serde_json::Value::Null, Into::into));
         m.insert("policy-cases".into(), self.cases.clone().map_or(serde_json::Value::Null, Into::into));
+        m.insert("rego-version".into(), self.rego_version.map_or(serde_json::Value::Null, |v| v.as_str().into()));
     }
 }
 
@@ -738,7 +757,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -113,6 +113,8 @@ pub struct PolicyArgs {
     /// Evaluate the policies once over every object (`input` is `[{path, contents}]`).
     #[arg(long, help_heading = "Policies")]
     pub combine: bool,
+    #[command(flatten)]
+    pub engine: crate::cli::policy::EngineArgs,
 }
 
 impl PolicyArgs {
@@ -149,6 +151,7 @@ impl PolicyArgs {
                 Some(c) => from_file("policy-cases", std::slice::from_ref(c))?.pop(),
                 None => None,
             },
+            engine: self.engine.options(cfg.policy.rego_version)?,
         })
     }
 }

@@ -52,6 +52,8 @@ pub struct Settings {
     pub combine: bool,
     /// A directory of Fybrik scenarios (`policy-cases:`).
     pub cases: Option<String>,
+    /// How the policies are compiled (`--rego-version`, `--capabilities`, `--now`, `--strict`).
+    pub engine: engine::Options,
 }
 
 impl Settings {
@@ -118,7 +120,7 @@ impl Pass {
         }
         let mut out = Outcome::default();
         let mut namespaces = Vec::new();
-        let policies = match Policies::compile(modules.clone(), data) {
+        let policies = match Policies::compile(modules.clone(), data, &settings.engine, engine::RegoVersion::V1) {
             Ok(policies) => {
                 for ns in settings.namespaces() {
                     if !policies.has_package(&ns) {
@@ -213,7 +215,7 @@ impl Pass {
     pub fn finish(self, files: &mut Files) -> Result<Vec<Diagnostic>, PolicyError> {
         let mut diagnostics = self.out.diagnostics;
         if let Some(dir) = &self.settings.cases {
-            diagnostics.extend(super::cases::run(Path::new(dir), &self.modules, files)?);
+            diagnostics.extend(super::cases::run(Path::new(dir), &self.modules, &self.settings.engine, files)?);
         }
         Ok(diagnostics)
     }
@@ -304,10 +306,12 @@ struct Outcome {
     errors: BTreeSet<String>,
 }
 
-/// What one rule gave for one input: the exception that exempts it, its result elements.
+/// What one rule gave for one input: the exception that exempts it, its result elements,
+/// what it printed.
 struct Answer {
     exception: Option<String>,
     elements: Vec<Rego>,
+    prints: Vec<String>,
 }
 
 /// Evaluates one rule (and its exception) for one input.
@@ -326,7 +330,7 @@ fn ask(policies: &mut Policies, ctx: &Ctx, input: &Rego) -> Result<Answer, Polic
         Some(Rego::Array(a)) => a.iter().cloned().collect(),
         _ => Vec::new(),
     };
-    Ok(Answer { exception, elements })
+    Ok(Answer { exception, elements, prints: policies.take_prints() })
 }
 
 impl Outcome {
@@ -340,10 +344,12 @@ impl Outcome {
         coll: &Collection,
         files: &mut Files,
     ) -> Flow {
-        let Answer { exception, elements } = match answer {
+        let Answer { exception, elements, prints } = match answer {
             Ok(a) => a,
             Err(e) => return self.error(&e, ctx, policies.modules()),
         };
+        // In the order of the findings, whatever the number of jobs.
+        super::print::show(&prints);
         let kind = kind_of(ctx.rule).unwrap_or(Rule::PolicyDeny);
         for element in elements {
             let (message, field) = match engine::to_json(&element) {

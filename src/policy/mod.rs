@@ -8,12 +8,16 @@
 //! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
 //! line where one is known.
 
+pub mod builtins;
+pub mod capabilities;
 pub mod cases;
+pub mod compile;
 pub mod conftest;
 pub mod engine;
 pub mod fybrik;
 pub mod load;
 pub mod memory;
+pub mod print;
 
 pub use engine::{Module, Policies};
 

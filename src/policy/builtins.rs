@@ -1,0 +1,218 @@
+//! Our versions of the regorus built-ins that need a bound or a fixed answer, registered as
+//! extensions (regorus looks extensions up before its own built-ins):
+//!
+//! - `numbers.range`, `numbers.range_step`: at most [`RANGE_LIMIT`] elements;
+//! - `sprintf`: field widths and precisions at most [`FORMAT_WIDTH_LIMIT`]
+//!   (`sprintf("%04000000000d", [1])` asks for 4 GB in one call no deadline interrupts);
+//! - `array.concat`: a result of at most [`ARRAY_LIMIT`] elements (a doubling chain);
+//! - `time.now_ns`: the fixed clock of `--now`, when given;
+//! - `time.date`, `time.clock`, `time.weekday`, `time.format`: the time zone `Local` reads as
+//!   UTC, so the machine's zone cannot change a result (OPA would use the local zone).
+//!
+//! A bound crossed is an evaluation error naming the built-in and the limit (never undefined:
+//! `not sprintf(…)` must not turn a refused call into a pass). Everything else is delegated to
+//! regorus' own implementation, whose failures are undefined as OPA's non-strict mode has them.
+
+use regorus::Value;
+use regorus::unstable::{BUILTINS, Expr, Ref, Rule, RuleHead, Source, Span};
+
+use super::PolicyError;
+
+/// The most elements `numbers.range` may produce.
+pub const RANGE_LIMIT: i64 = 1_000_000;
+/// The widest field (or longest precision) a `sprintf` verb may ask for.
+pub const FORMAT_WIDTH_LIMIT: u64 = 100_000;
+/// The most elements `array.concat` may return.
+pub const ARRAY_LIMIT: usize = 1_000_000;
+
+type Ext = Box<dyn regorus::Extension>;
+
+/// Registers our built-ins; `now`: the fixed clock (ns since the epoch) for `time.now_ns`.
+pub fn register(engine: &mut regorus::Engine, now: Option<i64>) -> Result<(), PolicyError> {
+    let mut add = |name: &str, n: u8, ext: Ext| {
+        engine.add_extension(name.to_string(), n, ext).map_err(|e| PolicyError::Data { message: e.to_string() })
+    };
+    add("numbers.range", 2, Box::new(|args: Vec<Value>| range_values("numbers.range", &args)))?;
+    add("numbers.range_step", 3, Box::new(|args: Vec<Value>| range_values("numbers.range_step", &args)))?;
+    add("sprintf", 2, Box::new(|args: Vec<Value>| sprintf(&args)))?;
+    add("array.concat", 2, Box::new(|args: Vec<Value>| concat(&args)))?;
+    for name in ["time.date", "time.clock", "time.weekday", "time.format"] {
+        add(name, 1, Box::new(move |args: Vec<Value>| Ok(delegate(name, &utc(args)))))?;
+    }
+    if let Some(ns) = now {
+        add("time.now_ns", 0, Box::new(move |_: Vec<Value>| Ok(Value::from(ns))))?;
+    }
+    Ok(())
+}
+
+/// The names we register, whatever the settings (for the capability check).
+pub const OURS: [&str; 8] = [
+    "numbers.range",
+    "numbers.range_step",
+    "sprintf",
+    "array.concat",
+    "time.date",
+    "time.clock",
+    "time.weekday",
+    "time.format",
+];
+
+/// An RFC 3339 time as ns since the epoch, as `time.parse_rfc3339_ns` reads it.
+pub fn parse_rfc3339_ns(text: &str) -> Option<i64> {
+    delegate("time.parse_rfc3339_ns", &[Value::from(text)]).as_i64().ok()
+}
+
+fn range_values(name: &str, args: &[Value]) -> anyhow::Result<Value> {
+    let int = |v: &Value| v.as_i64().ok().filter(|_| v.as_f64().is_ok_and(|f| f.fract() == 0.0));
+    let (Some(a), Some(b)) = (args.first().and_then(int), args.get(1).and_then(int)) else {
+        return Ok(Value::Undefined);
+    };
+    let step = match args.get(2) {
+        None => 1,
+        Some(v) => match int(v) {
+            Some(s) if s > 0 => s,
+            _ => return Ok(Value::Undefined),
+        },
+    };
+    let count = (b.abs_diff(a) / step.unsigned_abs()).saturating_add(1);
+    if count > RANGE_LIMIT as u64 {
+        anyhow::bail!("{name}: {count} elements is more than the limit of {RANGE_LIMIT}");
+    }
+    let dir = if b >= a { step } else { -step };
+    let values: Vec<Value> = (0..count as i64).map(|i| Value::from(a + i * dir)).collect();
+    Ok(Value::from(values))
+}
+
+/// `sprintf` with every verb's width and precision checked first.
+fn sprintf(args: &[Value]) -> anyhow::Result<Value> {
+    if let Some(Value::String(format)) = args.first()
+        && let Some(n) = widest_field(format)
+        && n > FORMAT_WIDTH_LIMIT
+    {
+        anyhow::bail!("sprintf: a field width or precision of {n} is more than the limit of {FORMAT_WIDTH_LIMIT}");
+    }
+    Ok(delegate("sprintf", args))
+}
+
+/// The largest width or precision any `%` verb of `format` names (saturating).
+fn widest_field(format: &str) -> Option<u64> {
+    let mut widest: Option<u64> = None;
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            continue;
+        }
+        // Flags, then width and precision digits (a `*` takes the width from the arguments,
+        // which regorus does not support; it is left to fail there).
+        let mut n: u64 = 0;
+        while let Some(&d) = chars.peek() {
+            match d {
+                '0'..='9' => {
+                    n = n.saturating_mul(10).saturating_add(u64::from(d as u8 - b'0'));
+                    widest = Some(widest.unwrap_or(0).max(n));
+                }
+                '.' => n = 0,
+                '+' | '-' | '#' | ' ' => {}
+                _ => break,
+            }
+            chars.next();
+        }
+    }
+    widest
+}
+
+fn concat(args: &[Value]) -> anyhow::Result<Value> {
+    let (Some(Value::Array(a)), Some(Value::Array(b))) = (args.first(), args.get(1)) else {
+        return Ok(Value::Undefined);
+    };
+    let total = a.len().saturating_add(b.len());
+    if total > ARRAY_LIMIT {
+        anyhow::bail!("array.concat: {total} elements is more than the limit of {ARRAY_LIMIT}");
+    }
+    let mut out = Vec::with_capacity(total);
+    out.extend(a.iter().cloned());
+    out.extend(b.iter().cloned());
+    Ok(Value::from(out))
+}
+
+/// `[ns, "Local", …]` read as `[ns, "UTC", …]`.
+fn utc(mut args: Vec<Value>) -> Vec<Value> {
+    if let Some(Value::Array(items)) = args.first()
+        && items.get(1).is_some_and(|tz| *tz == Value::from("Local"))
+    {
+        let mut items: Vec<Value> = items.iter().cloned().collect();
+        items[1] = Value::from("UTC");
+        args[0] = Value::from(items);
+    }
+    args
+}
+
+/// Calls regorus' own built-in `name` (non-strict: a failure is undefined).
+fn delegate(name: &str, args: &[Value]) -> Value {
+    let Some((f, _)) = BUILTINS.get(name) else { return Value::Undefined };
+    CALL_SITE.with(|site| {
+        let Some((span, params)) = site.as_ref() else { return Value::Undefined };
+        let params = &params[..args.len().min(params.len())];
+        if params.len() != args.len() {
+            return Value::Undefined;
+        }
+        f(span, params, args, false).unwrap_or(Value::Undefined)
+    })
+}
+
+thread_local! {
+    /// A call site for regorus' built-ins, which want the call's span and argument
+    /// expressions (only to word their errors): `f(a, b, c, d)` parsed once per thread.
+    static CALL_SITE: Option<(Span, Vec<Ref<Expr>>)> = call_site();
+}
+
+fn call_site() -> Option<(Span, Vec<Ref<Expr>>)> {
+    let source = Source::from_contents("driftlint-builtin.rego".into(), "package p\nx := f(a, b, c, d)\n".into()).ok()?;
+    let mut parser = regorus::unstable::Parser::new(&source).ok()?;
+    parser.enable_rego_v1().ok()?;
+    let module = parser.parse().ok()?;
+    let rule = module.policy.first()?;
+    let Rule::Spec { head: RuleHead::Compr { assign: Some(assign), .. }, .. } = rule.as_ref() else {
+        return None;
+    };
+    match assign.value.as_ref() {
+        Expr::Call { span, params, .. } => Some((span.clone(), params.clone())),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widest_field_reads_widths_and_precisions() {
+        assert_eq!(widest_field("%s and %d"), None);
+        assert_eq!(widest_field("%05d %.3f"), Some(5));
+        assert_eq!(widest_field("%%99999999 %-12.40s"), Some(40));
+        assert_eq!(widest_field("%04000000000d"), Some(4_000_000_000));
+        assert_eq!(widest_field("%99999999999999999999999999d"), Some(u64::MAX));
+    }
+
+    #[test]
+    fn delegated_builtins_answer_and_local_is_utc() {
+        assert_eq!(sprintf(&[Value::from("%05d"), Value::from(vec![Value::from(7)])]).unwrap(), Value::from("00007"));
+        let local = Value::from(vec![Value::from(0), Value::from("Local")]);
+        let utc_date = delegate("time.date", &[Value::from(vec![Value::from(0), Value::from("UTC")])]);
+        assert_eq!(delegate("time.date", &utc(vec![local])), utc_date);
+        assert_ne!(utc_date, Value::Undefined);
+    }
+
+    #[test]
+    fn capped_builtins_refuse_huge_results() {
+        let e = sprintf(&[Value::from("%04000000000d"), Value::from(vec![Value::from(1)])]).unwrap_err();
+        assert!(e.to_string().contains("more than the limit"), "{e}");
+        let big = Value::from((0..ARRAY_LIMIT as i64).map(Value::from).collect::<Vec<_>>());
+        assert!(concat(&[big.clone(), Value::from(vec![Value::from(1)])]).is_err());
+        assert_eq!(concat(&[Value::from(vec![Value::from(1)]), Value::from(vec![Value::from(2)])]).unwrap(), Value::from(vec![Value::from(1), Value::from(2)]));
+    }
+}
