@@ -267,22 +267,19 @@ fn imports_of(module: &Module) -> BTreeMap<String, Vec<String>> {
     out
 }
 
-/// The expressions of a rule outside its bodies' queries.
+/// The expressions of a rule outside its bodies' queries (not the name it declares).
 fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
     let mut out = Vec::new();
     match rule.as_ref() {
         Rule::Spec { head, bodies, .. } => {
             match head {
-                RuleHead::Compr { refr, assign, .. } => {
-                    out.push(refr.clone());
+                RuleHead::Compr { assign, .. } => {
                     out.extend(assign.iter().map(|a| a.value.clone()));
                 }
-                RuleHead::Set { refr, key, .. } => {
-                    out.push(refr.clone());
+                RuleHead::Set { key, .. } => {
                     out.extend(key.iter().cloned());
                 }
-                RuleHead::Func { refr, args, assign, .. } => {
-                    out.push(refr.clone());
+                RuleHead::Func { args, assign, .. } => {
                     out.extend(args.iter().cloned());
                     out.extend(assign.iter().map(|a| a.value.clone()));
                 }
@@ -291,8 +288,7 @@ fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
                 out.extend(b.assign.iter().map(|a| a.value.clone()));
             }
         }
-        Rule::Default { refr, args, value, .. } => {
-            out.push(refr.clone());
+        Rule::Default { args, value, .. } => {
             out.extend(args.iter().cloned());
             out.push(value.clone());
         }
@@ -361,7 +357,7 @@ fn collect_some(q: &Query, out: &mut BTreeSet<String>) {
 }
 
 /// Visits `e` and every expression inside it (comprehension bodies included).
-fn walk(e: &Ref<Expr>, f: &mut dyn FnMut(&Ref<Expr>)) {
+pub(super) fn walk(e: &Ref<Expr>, f: &mut dyn FnMut(&Ref<Expr>)) {
     f(e);
     match e.as_ref() {
         Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|i| walk(i, f)),
@@ -408,7 +404,7 @@ fn walk(e: &Ref<Expr>, f: &mut dyn FnMut(&Ref<Expr>)) {
     }
 }
 
-fn walk_query(q: &Query, f: &mut dyn FnMut(&Ref<Expr>)) {
+pub(super) fn walk_query(q: &Query, f: &mut dyn FnMut(&Ref<Expr>)) {
     for stmt in &q.stmts {
         match &stmt.literal {
             Literal::SomeVars { .. } => {}
@@ -514,3 +510,4 @@ fn strict_locals(queries: &[Ref<Query>], uses: &BTreeMap<String, usize>, path: &
         });
     }
 }
+

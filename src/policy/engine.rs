@@ -152,7 +152,14 @@ impl Policies {
         engine.set_rego_v0(options.version_or(default) == RegoVersion::V0);
         for m in &modules {
             check_nesting(m)?;
+            let before = engine.clone();
             engine.add_policy(m.path.clone(), m.text.clone()).map_err(|e| parse_error(&e, m, &modules))?;
+            // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
+            let rewritten = engine.get_modules().last().and_then(|added| super::rewrite::comprehension_locals(&m.text, added));
+            if let Some(text) = rewritten {
+                engine = before;
+                engine.add_policy(m.path.clone(), text).map_err(|e| parse_error(&e, m, &modules))?;
+            }
             over_deadline(started, &m.path)?;
         }
         let extensions: Vec<(&str, u8)> = super::builtins::OURS
@@ -554,6 +561,9 @@ mod tests {
             "package a\nimport data.lib\nx := lib.g(1)",
             "package a\ny if { split(\"a.b\", \".\", parts); count(parts) == 2 }",
             "package a\ndeny contains x if { y := {a | a := input[_]}; a := 2; x := a; count(y) >= 0 }",
+            // conftest's examples/combine shape: a comprehension local declared later with `:=`.
+            "package a\ndeny contains m if { names := {n | input[n]}; n := count(names); m := n }",
+            "package a\ndeny contains m if { names := [x | x := input[i]; i > 0]; i := 0; m := count(names) }",
         ] {
             let mut modules = vec![Module { path: "p.rego".into(), text: text.into() }];
             modules.push(Module { path: "lib.rego".into(), text: "package lib\ng(x) := x".into() });
@@ -580,13 +590,17 @@ mod tests {
         let strict = Options { strict: true, ..Options::default() };
         for (text, line, message) in [
             ("package a\nimport data.x\ny := 1", 2, "import data.x unused"),
-            ("package a\nimport data.x\nimport data.x\ny := x", 3, "shadows the import"),
             ("package a\ny if {\n  z := 1\n  true\n}", 3, "assigned var z unused"),
         ] {
             let (l, m) = compile_error(text, &strict);
             assert_eq!(l, line, "{text}: {m}");
             assert!(m.contains(message), "{text}: {m}");
             compile(text).unwrap_or_else(|e| panic!("{text} without --strict: {e}"));
+        }
+        // Duplicate imports are an error in Rego v1 with or without strict mode (as in OPA 1.x).
+        for options in [&strict, &Options::default()] {
+            let (l, m) = compile_error("package a\nimport data.x\nimport data.x\ny := x", options);
+            assert_eq!(l, 3, "{m}");
         }
         let (_, m) = compile_error("package a\ny if { re_match(\"a\", \"a\") }", &strict);
         assert!(m.contains("re_match"), "{m}");

@@ -18,6 +18,7 @@ pub mod fybrik;
 pub mod load;
 pub mod memory;
 pub mod print;
+pub mod rewrite;
 
 pub use engine::{Module, Policies};
 
