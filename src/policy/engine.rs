@@ -12,7 +12,7 @@
 //! Cargo.toml), and the default capabilities refuse every other built-in that reads the
 //! clock, randomness, the network or the environment ([`super::capabilities`]); no built-in
 //! reads a file. Bounds: a module nested deeper than [`MAX_NESTING`] is refused before
-//! regorus parses it (its parser is exponential in nesting depth), compiling has a deadline
+//! regorus parses it ([`super::scan`]: its parser is exponential in nesting depth), compiling has a deadline
 //! ([`COMPILE_LIMIT`]), each query a time limit ([`TIME_LIMIT`]) and a run a shared budget
 //! ([`RUN_LIMIT`]); a rule that builds huge values runs into the memory watchdog
 //! ([`super::memory`]) and the capped built-ins ([`super::builtins`]).
@@ -37,7 +37,7 @@ pub const RUN_LIMIT: Duration = Duration::from_secs(300);
 /// How long parsing and checking every module may take.
 pub const COMPILE_LIMIT: Duration = Duration::from_secs(10);
 /// The deepest bracket nesting (`(`, `[`, `{`) a module may have.
-pub const MAX_NESTING: usize = 24;
+pub const MAX_NESTING: usize = super::scan::MAX_NESTING;
 /// The most elements `numbers.range` may produce.
 pub const RANGE_LIMIT: i64 = super::builtins::RANGE_LIMIT;
 
@@ -151,11 +151,11 @@ impl Policies {
         super::builtins::register(&mut engine, options.now)?;
         engine.set_rego_v0(options.version_or(default) == RegoVersion::V0);
         for m in &modules {
-            check_nesting(m)?;
+            super::scan::check(m, options.version_or(default))?;
             let before = engine.clone();
             engine.add_policy(m.path.clone(), m.text.clone()).map_err(|e| parse_error(&e, m, &modules))?;
             // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
-            let rewritten = engine.get_modules().last().and_then(|added| super::rewrite::comprehension_locals(&m.text, added));
+            let rewritten = engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added));
             if let Some(text) = rewritten {
                 engine = before;
                 engine.add_policy(m.path.clone(), text).map_err(|e| parse_error(&e, m, &modules))?;
@@ -308,61 +308,6 @@ fn over_deadline(started: Instant, what: &str) -> Result<(), PolicyError> {
         return Err(PolicyError::Limit {
             message: format!("compiling the policies took more than {} s (at {what})", COMPILE_LIMIT.as_secs()),
         });
-    }
-    Ok(())
-}
-
-/// Refuses a module nested deeper than [`MAX_NESTING`] brackets (strings and comments
-/// skipped), before regorus' parser spends exponential time on it.
-fn check_nesting(m: &Module) -> Result<(), PolicyError> {
-    let mut depth = 0usize;
-    let mut line = 1u32;
-    let mut chars = m.text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => line += 1,
-            '#' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        line += 1;
-                        break;
-                    }
-                }
-            }
-            '"' => {
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' | '\n' => {
-                            line += u32::from(c == '\n');
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            '`' => {
-                for c in chars.by_ref() {
-                    if c == '`' {
-                        break;
-                    }
-                    line += u32::from(c == '\n');
-                }
-            }
-            '(' | '[' | '{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(PolicyError::Parse {
-                        location: Some(super::Location { path: m.path.clone(), line }),
-                        message: format!("rego_parse_error: nested more than {MAX_NESTING} levels deep"),
-                    });
-                }
-            }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
     }
     Ok(())
 }
@@ -611,7 +556,7 @@ mod tests {
         let deep = format!("package a\n\nx := {}1{}", "[".repeat(MAX_NESTING + 1), "]".repeat(MAX_NESTING + 1));
         let (line, m) = compile_error(&deep, &Options::default());
         assert_eq!(line, 3);
-        assert!(m.contains("nested more than"), "{m}");
+        assert!(m.contains("nested more than") || m.contains("nest too deeply"), "{m}");
         // Brackets inside strings and comments do not count.
         let text = format!("package a\n# {}\nx := \"{}\"", "[".repeat(100), "(".repeat(100));
         compile(&text).unwrap();

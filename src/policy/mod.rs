@@ -19,6 +19,7 @@ pub mod load;
 pub mod memory;
 pub mod print;
 pub mod rewrite;
+pub mod scan;
 
 pub use engine::{Module, Policies};
 

@@ -2,7 +2,10 @@
 //! before regorus compiles it) into an equivalent one regorus reads as OPA does. Lines never
 //! move, so every location stays right.
 //!
-//! One rewrite today: **comprehension locals declared later**. OPA scopes a variable declared
+//! **`import input`** (without `as`) is blanked out: it changes nothing in OPA, and regorus
+//! would print a raw warning quoting the line to standard error.
+//!
+//! **Comprehension locals declared later**. OPA scopes a variable declared
 //! with `:=` from its declaration on; a comprehension earlier in the same body that uses the
 //! name has its own local of that name (conftest's `examples/combine` shape:
 //! `names := {n | input[n]}; n := count(names)`). regorus sees one variable used before its
@@ -15,9 +18,18 @@ use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule};
 
 use super::compile::{walk, walk_query};
 
-/// The module text with comprehension locals renamed, or `None` when nothing needs it.
-pub fn comprehension_locals(text: &str, module: &Module) -> Option<String> {
+/// The module text rewritten, or `None` when nothing needs it.
+pub fn module(text: &str, module: &Module) -> Option<String> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for import in &module.imports {
+        if import.r#as.is_none()
+            && let Expr::Var { span, .. } = import.refr.as_ref()
+            && span.text() == "input"
+        {
+            let (start, end) = (import.span.start as usize, import.span.end as usize);
+            edits.push((start, end, " ".repeat(end.saturating_sub(start))));
+        }
+    }
     let mut counter = 0usize;
     for rule in &module.policy {
         if let Rule::Spec { bodies, .. } = rule.as_ref() {
@@ -218,8 +230,18 @@ mod tests {
         let source = regorus::unstable::Source::from_contents("p.rego".into(), text.clone()).unwrap();
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
-        let module = parser.parse().unwrap();
-        comprehension_locals(&text, &module).map(|t| t.lines().nth(1).unwrap().to_string())
+        let parsed = parser.parse().unwrap();
+        module(&text, &parsed).map(|t| t.lines().nth(1).unwrap().to_string())
+    }
+
+    #[test]
+    fn import_input_is_blanked() {
+        let text = "package a\nimport input\nx := 1";
+        let source = regorus::unstable::Source::from_contents("p.rego".into(), text.into()).unwrap();
+        let mut parser = regorus::unstable::Parser::new(&source).unwrap();
+        parser.enable_rego_v1().unwrap();
+        let parsed = parser.parse().unwrap();
+        assert_eq!(module(text, &parsed).as_deref(), Some("package a\n            \nx := 1"));
     }
 
     #[test]
@@ -228,6 +250,7 @@ mod tests {
             rewrite("names := {n | input[n]}; n := count(names); msg := n").as_deref(),
             Some("deny contains msg if { names := {n__c1 | input[n__c1]}; n := count(names); msg := n }")
         );
+        assert_eq!(rewrite("msg := 1"), None);
         // A name the body used before is the body's own (a closure), and nothing else moves.
         assert_eq!(rewrite("input[n]; names := {n | input[n]}; msg := count(names)"), None);
         assert_eq!(rewrite("names := {x | input[x]}; msg := count(names)"), None);
