@@ -9,6 +9,7 @@ mod jobs;
 
 mod ls;
 mod policy;
+mod policy_engine;
 mod policy_stress;
 mod special_files;
 mod template;
