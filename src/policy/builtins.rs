@@ -91,7 +91,147 @@ fn sprintf(args: &[Value]) -> anyhow::Result<Value> {
     {
         anyhow::bail!("sprintf: a field width or precision of {n} is more than the limit of {FORMAT_WIDTH_LIMIT}");
     }
+    if let (Some(Value::String(format)), Some(Value::Array(items))) = (args.first(), args.get(1))
+        && let Some(text) = format_go(format, &items.iter().cloned().collect::<Vec<_>>())
+    {
+        return Ok(Value::from(text));
+    }
     Ok(delegate("sprintf", args))
+}
+
+/// Go's `fmt` for the verbs policies use (`%v %s %d %f %e %g %x %X %o %b %t %q`, flags
+/// `-+ 0#`, width, precision): regorus ignores flags and widths (`%-6s` gave `6s`) and
+/// refuses `%6.2f`. `None` for anything else (`*`, `%[1]d`, a missing argument): regorus then
+/// formats it.
+fn format_go(format: &str, args: &[Value]) -> Option<String> {
+    let mut out = String::new();
+    let mut next = args.iter();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let (mut minus, mut plus, mut space, mut zero, mut sharp) = (false, false, false, false, false);
+        while let Some(&f) = chars.peek() {
+            match f {
+                '-' => minus = true,
+                '+' => plus = true,
+                ' ' => space = true,
+                '0' => zero = true,
+                '#' => sharp = true,
+                _ => break,
+            }
+            chars.next();
+        }
+        let number = |chars: &mut std::iter::Peekable<std::str::Chars>| {
+            let mut n: Option<usize> = None;
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = Some(n.unwrap_or(0).saturating_mul(10).saturating_add(d as usize));
+                chars.next();
+            }
+            n
+        };
+        let width = number(&mut chars);
+        let precision = if chars.peek() == Some(&'.') {
+            chars.next();
+            Some(number(&mut chars).unwrap_or(0))
+        } else {
+            None
+        };
+        let verb = chars.next()?;
+        if verb == '%' {
+            out.push('%');
+            continue;
+        }
+        let arg = next.next()?;
+        let numeric = matches!(verb, 'd' | 'f' | 'F' | 'e' | 'g' | 'x' | 'X' | 'o' | 'b');
+        let mut body = match (verb, arg) {
+            ('s' | 'v', Value::String(s)) => match precision {
+                Some(p) => s.chars().take(p).collect(),
+                None => s.to_string(),
+            },
+            ('v', _) => match delegate("sprintf", &[Value::from("%v"), Value::from(vec![arg.clone()])]) {
+                Value::String(s) => s.to_string(),
+                _ => return None,
+            },
+            // OPA hands Go's fmt a boolean as the string "true" (its term's text).
+            ('t', Value::Bool(b)) => format!("%!t(string={b})"),
+            ('q', Value::String(s)) => serde_json::to_string(s.as_ref()).ok()?,
+            ('d', Value::Number(_)) => integer(arg)?.to_string(),
+            ('x' | 'X' | 'o' | 'b', Value::Number(_)) => {
+                let n = integer(arg)?;
+                let digits = match verb {
+                    'x' => format!("{:x}", n.unsigned_abs()),
+                    'X' => format!("{:X}", n.unsigned_abs()),
+                    'o' => format!("{:o}", n.unsigned_abs()),
+                    _ => format!("{:b}", n.unsigned_abs()),
+                };
+                let prefix = match (sharp, verb) {
+                    (true, 'x') => "0x",
+                    (true, 'X') => "0X",
+                    (true, 'o') => "0",
+                    _ => "",
+                };
+                format!("{}{prefix}{digits}", if n < 0 { "-" } else { "" })
+            }
+            ('x', Value::String(s)) => s.bytes().map(|b| format!("{b:02x}")).collect(),
+            ('f' | 'F', Value::Number(_)) => format!("{:.*}", precision.unwrap_or(6), arg.as_f64().ok()?),
+            ('e', Value::Number(_)) => go_exponent(&format!("{:.*e}", precision.unwrap_or(6), arg.as_f64().ok()?)),
+            ('g', Value::Number(_)) if precision.is_none() => {
+                let f = arg.as_f64().ok()?;
+                let exp = if f == 0.0 { 0 } else { f.abs().log10().floor() as i32 };
+                if (-4..21).contains(&exp) { format!("{f}") } else { go_exponent(&format!("{f:e}")) }
+            }
+            _ => return None,
+        };
+        if numeric && !body.starts_with('-') {
+            if plus {
+                body.insert(0, '+');
+            } else if space {
+                body.insert(0, ' ');
+            }
+        }
+        let len = body.chars().count();
+        if let Some(w) = width.filter(|w| *w > len) {
+            let pad = w - len;
+            if minus {
+                body.push_str(&" ".repeat(pad));
+            } else if zero && numeric {
+                let sign = usize::from(body.starts_with(['-', '+', ' ']));
+                body.insert_str(sign, &"0".repeat(pad));
+            } else {
+                body.insert_str(0, &" ".repeat(pad));
+            }
+        }
+        out.push_str(&body);
+    }
+    // Go appends the arguments a format does not use; leave that to regorus.
+    if next.next().is_some() {
+        return None;
+    }
+    Some(out)
+}
+
+/// A whole number as an `i64`.
+fn integer(v: &Value) -> Option<i64> {
+    let f = v.as_f64().ok()?;
+    (f.fract() == 0.0).then_some(())?;
+    v.as_i64().ok()
+}
+
+/// Rust's `1.5e3` as Go's `1.5e+03`.
+fn go_exponent(rust: &str) -> String {
+    match rust.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            format!("{mantissa}e{sign}{digits:0>2}")
+        }
+        None => rust.to_string(),
+    }
 }
 
 /// The largest width or precision any `%` verb of `format` names (saturating).
@@ -205,6 +345,17 @@ mod tests {
         let utc_date = delegate("time.date", &[Value::from(vec![Value::from(0), Value::from("UTC")])]);
         assert_eq!(delegate("time.date", &utc(vec![local])), utc_date);
         assert_ne!(utc_date, Value::Undefined);
+    }
+
+    #[test]
+    fn sprintf_formats_as_go_does() {
+        let f = |format: &str, args: Vec<Value>| format_go(format, &args);
+        assert_eq!(f("[%-6s][%6s][%.1s]", vec!["ab".into(), "ab".into(), "ab".into()]).unwrap(), "[ab    ][    ab][a]");
+        assert_eq!(f("[%05d][%+d][%-4d][%x][%#X][%o][%b]", vec![42.into(), 42.into(), 7.into(), 255.into(), 255.into(), 8.into(), 5.into()]).unwrap(), "[00042][+42][7   ][ff][0XFF][10][101]");
+        assert_eq!(f("[%6.2f][%.3e][%g][%g]", vec![3.14159.into(), 1234.5.into(), 3.14159.into(), 1e21.into()]).unwrap(), "[  3.14][1.234e+03][3.14159][1e+21]");
+        assert_eq!(f("%t %q %v %%", vec![true.into(), "a\"b".into(), "s".into()]).unwrap(), "%!t(string=true) \"a\\\"b\" s %");
+        assert_eq!(f("%d", vec![]), None);
+        assert_eq!(f("%d", vec![1.into(), 2.into()]), None);
     }
 
     #[test]
