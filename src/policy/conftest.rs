@@ -138,6 +138,7 @@ impl Pass {
                 Some(policies)
             }
             Err(e) => {
+                let e = super::load::with_data_files(e, &settings.data, git_start);
                 out.diagnostics.push(error_diagnostic(&e, &modules, None));
                 None
             }

@@ -354,13 +354,10 @@ fn check_shadowing(engine: &mut regorus::Engine, data: &serde_json::Value) -> Re
                 }
             }
             if found {
-                return Err(PolicyError::Data {
-                    message: format!(
-                        "the data document has a value at `{}`, where {}:{line} declares rule `data.{}`: data may not shadow a rule",
-                        path.join("."),
-                        module.package.span.source.get_path(),
-                        path.join(".")
-                    ),
+                return Err(PolicyError::Shadow {
+                    path: path.join("."),
+                    rule: super::Location { path: module.package.span.source.get_path().to_string(), line },
+                    files: Vec::new(),
                 });
             }
         }
@@ -567,7 +564,8 @@ mod tests {
         let modules = vec![Module { path: "p.rego".into(), text: "package main\n\ndeny_latest contains 1 if true".into() }];
         let data = serde_json::json!({"main": {"deny_latest": []}});
         let e = Policies::compile(modules.clone(), Some(data), &Options::default(), RegoVersion::V1).unwrap_err();
-        assert!(e.to_string().contains("`main.deny_latest`") && e.to_string().contains("p.rego:3"), "{e}");
+        assert!(matches!(&e, PolicyError::Shadow { path, .. } if path == "main.deny_latest"), "{e:?}");
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{e}");
         let other = serde_json::json!({"main": {"limits": 1}});
         Policies::compile(modules, Some(other), &Options::default(), RegoVersion::V1).unwrap();
     }

@@ -14,7 +14,7 @@ use super::engine::{Module, RegoVersion};
 use super::{Location, PolicyError};
 
 /// The deepest bracket nesting (`(`, `[`, `{`) a module may have.
-pub const MAX_NESTING: usize = 16;
+pub const MAX_NESTING: usize = 14;
 /// The most parse work a module may ask for, counted as 3^depth per bracket (regorus' parse
 /// time roughly triples with each level: a chain 12 deep took 130 ms in a debug build): many
 /// shallow brackets pass, a few deep chains do not.
