@@ -22,6 +22,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use regorus::Value;
@@ -120,9 +121,11 @@ pub struct Policies {
     packages: Vec<(String, Vec<Declared>)>,
     /// The modules' paths, for messages (the memory watchdog names them).
     files: String,
-    /// The per-query limit, and when the run's budget is spent (shared by every copy).
+    /// The per-query limit, the run's budget, and the evaluation time spent so far (ns, shared
+    /// by every copy: the budget is for the run, whatever the number of workers).
     time_limit: Duration,
-    deadline: Arc<Instant>,
+    run_limit: Duration,
+    spent: Arc<AtomicU64>,
     /// `print()` output of the queries since the last [`Policies::take_prints`].
     prints: Vec<String>,
 }
@@ -204,7 +207,8 @@ impl Policies {
             packages,
             files,
             time_limit: TIME_LIMIT,
-            deadline: Arc::new(Instant::now() + RUN_LIMIT),
+            run_limit: RUN_LIMIT,
+            spent: Arc::new(AtomicU64::new(0)),
             prints: Vec::new(),
         })
     }
@@ -215,10 +219,10 @@ impl Policies {
         set_time_limit(&mut self.engine, limit);
     }
 
-    /// Changes the time every query of the run may take together (default [`RUN_LIMIT`],
-    /// counted from the compile), for this value and every copy made from it afterwards.
+    /// Changes the time every query of the run may take together (default [`RUN_LIMIT`]), for
+    /// this value and every copy made from it afterwards.
     pub fn set_run_limit(&mut self, limit: Duration) {
-        self.deadline = Arc::new(Instant::now() + limit);
+        self.run_limit = limit;
     }
 
     pub fn modules(&self) -> &[Module] {
@@ -245,15 +249,17 @@ impl Policies {
     /// a query with several results yields the first expression of each as an array.
     pub fn query(&mut self, query: &str, input: Option<Value>) -> Result<Option<Value>, PolicyError> {
         // The run's budget: spent, the query is not evaluated; nearly spent, it gets what is left.
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let spent = Duration::from_nanos(self.spent.load(Ordering::Relaxed));
+        let left = self.run_limit.saturating_sub(spent);
         if left.is_zero() {
             return Err(PolicyError::Limit {
                 message: format!(
-                    "the run's policy budget of {} s is spent; `{query}` and the queries after it were not evaluated",
-                    RUN_LIMIT.as_secs()
+                    "the run's policy evaluation budget of {} s is spent; `{query}` and the queries after it were not evaluated",
+                    self.run_limit.as_secs()
                 ),
             });
         }
+        let started = Instant::now();
         set_time_limit(&mut self.engine, self.time_limit.min(left));
         match input {
             Some(v) => self.engine.set_input(v),
@@ -262,6 +268,8 @@ impl Policies {
         let engine = &mut self.engine;
         let _watched = super::memory::watch(query, &self.files);
         let outcome = catch_unwind(AssertUnwindSafe(|| engine.eval_query(query.to_string(), false)));
+        let took = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.spent.fetch_add(took, Ordering::Relaxed);
         self.prints.extend(self.engine.take_prints().unwrap_or_default());
         let results = match outcome {
             Ok(Ok(r)) => r,
@@ -597,11 +605,16 @@ mod tests {
         let e = p.query("data.a.x", None).unwrap_err();
         assert!(matches!(e, PolicyError::Limit { .. }), "{e:?}");
         assert!(started.elapsed() < Duration::from_secs(5));
-        // The run's budget: once spent, nothing more is evaluated, in any copy.
-        let mut p = compile("package a\nx := 1").unwrap();
-        p.set_run_limit(Duration::ZERO);
-        let mut copy = p.clone();
-        let e = copy.query("data.a.x", None).unwrap_err();
+        // The run's budget: the time spent by every copy counts; once spent, nothing more is
+        // evaluated, in any copy.
+        let mut p = compile(text).unwrap();
+        p.set_time_limit(Duration::from_secs(5));
+        p.set_run_limit(Duration::from_millis(300));
+        let (mut a, mut b) = (p.clone(), p.clone());
+        assert!(matches!(a.query("data.a.x", None), Err(PolicyError::Limit { .. })));
+        // (The first query of the other copy may get the last milliseconds of the budget.)
+        let _ = b.query("data.a.x", None);
+        let e = b.query("data.a.x", None).unwrap_err();
         assert!(matches!(e, PolicyError::Limit { .. }) && e.to_string().contains("not evaluated"), "{e}");
     }
 
