@@ -152,8 +152,7 @@ fn compile(sources: &Sources, default: RegoVersion) -> Result<Result<Policies, P
         return Err(anyhow!("no `.rego` file in {}", sources.policies.join(", ")));
     }
     let data = load::load_data(&sources.data, &cwd).map_err(|e| anyhow!(e))?;
-    Ok(Policies::compile(modules, data, &options, default)
-        .map_err(|e| load::with_data_files(e, &sources.data, &cwd)))
+    Ok(Policies::compile(modules, data, &options, default).map_err(|e| load::with_data_files(e, &sources.data, &cwd)))
 }
 
 fn read_document(path: &Path) -> Result<serde_json::Value> {

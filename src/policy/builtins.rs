@@ -311,7 +311,8 @@ thread_local! {
 }
 
 fn call_site() -> Option<(Span, Vec<Ref<Expr>>)> {
-    let source = Source::from_contents("driftlint-builtin.rego".into(), "package p\nx := f(a, b, c, d)\n".into()).ok()?;
+    let source =
+        Source::from_contents("driftlint-builtin.rego".into(), "package p\nx := f(a, b, c, d)\n".into()).ok()?;
     let mut parser = regorus::unstable::Parser::new(&source).ok()?;
     parser.enable_rego_v1().ok()?;
     let module = parser.parse().ok()?;
@@ -351,9 +352,22 @@ mod tests {
     fn sprintf_formats_as_go_does() {
         let f = |format: &str, args: Vec<Value>| format_go(format, &args);
         assert_eq!(f("[%-6s][%6s][%.1s]", vec!["ab".into(), "ab".into(), "ab".into()]).unwrap(), "[ab    ][    ab][a]");
-        assert_eq!(f("[%05d][%+d][%-4d][%x][%#X][%o][%b]", vec![42.into(), 42.into(), 7.into(), 255.into(), 255.into(), 8.into(), 5.into()]).unwrap(), "[00042][+42][7   ][ff][0XFF][10][101]");
-        assert_eq!(f("[%6.2f][%.3e][%g][%g]", vec![3.14159.into(), 1234.5.into(), 3.14159.into(), 1e21.into()]).unwrap(), "[  3.14][1.234e+03][3.14159][1e+21]");
-        assert_eq!(f("%t %q %v %%", vec![true.into(), "a\"b".into(), "s".into()]).unwrap(), "%!t(string=true) \"a\\\"b\" s %");
+        assert_eq!(
+            f(
+                "[%05d][%+d][%-4d][%x][%#X][%o][%b]",
+                vec![42.into(), 42.into(), 7.into(), 255.into(), 255.into(), 8.into(), 5.into()]
+            )
+            .unwrap(),
+            "[00042][+42][7   ][ff][0XFF][10][101]"
+        );
+        assert_eq!(
+            f("[%6.2f][%.3e][%g][%g]", vec![3.14159.into(), 1234.5.into(), 3.14159.into(), 1e21.into()]).unwrap(),
+            "[  3.14][1.234e+03][3.14159][1e+21]"
+        );
+        assert_eq!(
+            f("%t %q %v %%", vec![true.into(), "a\"b".into(), "s".into()]).unwrap(),
+            "%!t(string=true) \"a\\\"b\" s %"
+        );
         assert_eq!(f("%d", vec![]), None);
         assert_eq!(f("%d", vec![1.into(), 2.into()]), None);
     }
@@ -364,6 +378,9 @@ mod tests {
         assert!(e.to_string().contains("more than the limit"), "{e}");
         let big = Value::from((0..ARRAY_LIMIT as i64).map(Value::from).collect::<Vec<_>>());
         assert!(concat(&[big.clone(), Value::from(vec![Value::from(1)])]).is_err());
-        assert_eq!(concat(&[Value::from(vec![Value::from(1)]), Value::from(vec![Value::from(2)])]).unwrap(), Value::from(vec![Value::from(1), Value::from(2)]));
+        assert_eq!(
+            concat(&[Value::from(vec![Value::from(1)]), Value::from(vec![Value::from(2)])]).unwrap(),
+            Value::from(vec![Value::from(1), Value::from(2)])
+        );
     }
 }

@@ -58,7 +58,9 @@ pub fn run(
         let Some(scenario) = EXTS.iter().find_map(|e| name.strip_suffix(&format!(".input.{e}"))) else { continue };
         let input_path = dir.join(name);
         let (input, _) = read_doc(&input_path, files)?;
-        let outcome = match fybrik::decide(&mut policies, &input) {
+        let decided = fybrik::decide(&mut policies, &input);
+        super::print::show(&policies.take_prints());
+        let outcome = match decided {
             Ok(o) => o,
             Err(e) => {
                 let mut d = error_diagnostic(&e, modules, None);

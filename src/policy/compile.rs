@@ -479,7 +479,8 @@ fn strict_imports(module: &Module, imports: &BTreeMap<String, Vec<String>>, path
         if matches!(target.first().map(String::as_str), Some("future" | "rego")) {
             continue;
         }
-        let name = import.r#as.as_ref().map_or_else(|| target.last().cloned().unwrap_or_default(), |a| a.text().to_string());
+        let name =
+            import.r#as.as_ref().map_or_else(|| target.last().cloned().unwrap_or_default(), |a| a.text().to_string());
         let line = import.span.line;
         if let Some(first) = bound.insert(name.clone(), line) {
             out.push(Problem {
@@ -488,7 +489,11 @@ fn strict_imports(module: &Module, imports: &BTreeMap<String, Vec<String>>, path
                 message: format!("rego_compile_error: import {} shadows the import at line {first}", target.join(".")),
             });
         } else if !used.contains(&name) && imports.contains_key(&name) {
-            out.push(Problem { path: path.into(), line, message: format!("rego_compile_error: import {} unused", target.join(".")) });
+            out.push(Problem {
+                path: path.into(),
+                line,
+                message: format!("rego_compile_error: import {} unused", target.join(".")),
+            });
         }
     }
 }
@@ -510,4 +515,3 @@ fn strict_locals(queries: &[Ref<Query>], uses: &BTreeMap<String, usize>, path: &
         });
     }
 }
-

@@ -490,7 +490,11 @@ mod tests {
             ("package a\nx if { true }\n\ny if { nope(1) }", 4, "undefined function nope"),
             ("package a\nf(x) := x\ny if { f(1, 2, 3) }", 3, "arity mismatch"),
             ("package a\ny if { count(1, 2, 3) }", 2, "count: arity mismatch"),
-            ("package a\na if b\nb if a", 2, "rego_recursion_error: rule data.a.a is recursive: data.a.a -> data.a.b -> data.a.a"),
+            (
+                "package a\na if b\nb if a",
+                2,
+                "rego_recursion_error: rule data.a.a is recursive: data.a.a -> data.a.b -> data.a.a",
+            ),
             ("package a\nx := time.now_ns()", 2, "undefined function time.now_ns"),
             ("package a\nx := rand.intn(\"k\", 10)", 2, "not allowed by the capabilities"),
             ("package a\nx := http.send({})", 2, "undefined function http.send"),
@@ -569,7 +573,8 @@ mod tests {
 
     #[test]
     fn data_that_shadows_a_rule_is_refused() {
-        let modules = vec![Module { path: "p.rego".into(), text: "package main\n\ndeny_latest contains 1 if true".into() }];
+        let modules =
+            vec![Module { path: "p.rego".into(), text: "package main\n\ndeny_latest contains 1 if true".into() }];
         let data = serde_json::json!({"main": {"deny_latest": []}});
         let e = Policies::compile(modules.clone(), Some(data), &Options::default(), RegoVersion::V1).unwrap_err();
         assert!(matches!(&e, PolicyError::Shadow { path, .. } if path == "main.deny_latest"), "{e:?}");
@@ -620,7 +625,10 @@ mod tests {
 
     #[test]
     fn capped_builtins_stop_with_an_error() {
-        assert_eq!(eval("package a\nx := numbers.range(3, 1)", "data.a.x").unwrap(), Some(serde_json::json!([3, 2, 1])));
+        assert_eq!(
+            eval("package a\nx := numbers.range(3, 1)", "data.a.x").unwrap(),
+            Some(serde_json::json!([3, 2, 1]))
+        );
         assert_eq!(
             eval("package a\nx := numbers.range_step(0, 7, 3)", "data.a.x").unwrap(),
             Some(serde_json::json!([0, 3, 6]))
@@ -629,7 +637,10 @@ mod tests {
             let e = eval(&format!("package a\n{text}"), "data.a.x").unwrap_err();
             assert!(e.to_string().contains("more than the limit"), "{text}: {e}");
         }
-        assert_eq!(eval("package a\nx := sprintf(\"%05d\", [7])", "data.a.x").unwrap(), Some(serde_json::json!("00007")));
+        assert_eq!(
+            eval("package a\nx := sprintf(\"%05d\", [7])", "data.a.x").unwrap(),
+            Some(serde_json::json!("00007"))
+        );
     }
 
     #[test]

@@ -159,7 +159,9 @@ fn walk_literal(literal: &Literal, f: &mut dyn FnMut(&Ref<Expr>)) {
 fn top_level(literal: &Literal, comprehensions: &mut Vec<Ref<Expr>>, outside: &mut BTreeSet<String>) {
     fn visit(e: &Ref<Expr>, comprehensions: &mut Vec<Ref<Expr>>, outside: &mut BTreeSet<String>) {
         match e.as_ref() {
-            Expr::ArrayCompr { .. } | Expr::SetCompr { .. } | Expr::ObjectCompr { .. } => comprehensions.push(e.clone()),
+            Expr::ArrayCompr { .. } | Expr::SetCompr { .. } | Expr::ObjectCompr { .. } => {
+                comprehensions.push(e.clone())
+            }
             Expr::Var { span, .. } => {
                 outside.insert(span.text().to_string());
             }

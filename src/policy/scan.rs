@@ -200,4 +200,3 @@ mod tests {
         check(&module("package a\nallow if { true }"), RegoVersion::V1).unwrap();
     }
 }
-

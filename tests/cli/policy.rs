@@ -272,7 +272,10 @@ fn eval_prints_opa_style_json() {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
-        &[("p.rego", "package main\ndeny contains m if { m := sprintf(\"%v\", [input.num]) }\n"), ("in.yaml", "num: 7\n")],
+        &[
+            ("p.rego", "package main\ndeny contains m if { m := sprintf(\"%v\", [input.num]) }\n"),
+            ("in.yaml", "num: 7\n"),
+        ],
     );
     let r =
         run_in(dir.path(), &["policy", "eval", "--policies", "p.rego", "--input", "in.yaml", "data.main.deny"], None);
@@ -296,7 +299,13 @@ fn fybrik_fixture(dir: &Path) {
             std::fs::copy(entry.path(), to).unwrap();
         }
     }
-    write(dir, &[(".driftlint.yaml", "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\nrego-version: v0\n")]);
+    write(
+        dir,
+        &[(
+            ".driftlint.yaml",
+            "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\nrego-version: v0\n",
+        )],
+    );
 }
 
 #[test]

@@ -62,7 +62,11 @@ fn the_differential_set_agrees_with_opa() {
             let ours = class_of(&r.stderr);
             if r.code != 1 || !names_line(&r.stderr, line) {
                 Err(format!("expected an error at policy.rego:{line}, got exit {}: {}", r.code, r.stderr))
-            } else if class.is_some() && ours.is_some() && ours.as_deref() != class && !OWN_WORDING.contains(&name.as_str()) {
+            } else if class.is_some()
+                && ours.is_some()
+                && ours.as_deref() != class
+                && !OWN_WORDING.contains(&name.as_str())
+            {
                 Err(format!("expected {class:?}, got {ours:?}: {}", r.stderr))
             } else {
                 Ok(())
@@ -81,7 +85,8 @@ fn the_differential_set_agrees_with_opa() {
         };
         let prints: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("policy.rego:")).collect();
         let want: Vec<&str> = expected["prints"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
-        let outcome = outcome.and_then(|()| if prints == want { Ok(()) } else { Err(format!("prints {prints:?}, expected {want:?}")) });
+        let outcome = outcome
+            .and_then(|()| if prints == want { Ok(()) } else { Err(format!("prints {prints:?}, expected {want:?}")) });
         if let Err(e) = outcome {
             failures.push(format!("{name}: {e}"));
         }
@@ -117,7 +122,13 @@ fn check(dir: &Path, args: &[&str]) -> (i32, Vec<(String, String, String)>, Stri
 #[test]
 fn rego_version_v1_by_default_v0_by_flag_or_configuration() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[("m.yaml", DEPLOYMENT), ("p/v0.rego", "package main\n\ndeny[msg] {\n  input.kind == \"Deployment\"\n  msg := \"v0 rule\"\n}\n")]);
+    write(
+        dir.path(),
+        &[
+            ("m.yaml", DEPLOYMENT),
+            ("p/v0.rego", "package main\n\ndeny[msg] {\n  input.kind == \"Deployment\"\n  msg := \"v0 rule\"\n}\n"),
+        ],
+    );
     let (_, f, stderr) = check(dir.path(), &["--policy", "p", "m.yaml"]);
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!((f[0].0.as_str(), f[0].1.as_str()), ("policy-error", "p/v0.rego:3"), "{f:?}");
@@ -144,7 +155,14 @@ fn rego_version_v1_by_default_v0_by_flag_or_configuration() {
 fn compile_errors_are_reported_before_any_input_and_capabilities_decide_builtins() {
     let dir = tempfile::tempdir().unwrap();
     let policy = "package main\n\ndeny contains msg if {\n  input.kind == \"NeverMatches\"\n  msg := sprintf(\"%d\", [rand.intn(\"k\", 10)])\n}\n";
-    write(dir.path(), &[("m.yaml", DEPLOYMENT), ("p/r.rego", policy), ("caps.json", "{\"builtins\": [{\"name\": \"rand.intn\"}, {\"name\": \"sprintf\"}]}")]);
+    write(
+        dir.path(),
+        &[
+            ("m.yaml", DEPLOYMENT),
+            ("p/r.rego", policy),
+            ("caps.json", "{\"builtins\": [{\"name\": \"rand.intn\"}, {\"name\": \"sprintf\"}]}"),
+        ],
+    );
     let (_, f, _) = check(dir.path(), &["--policy", "p", "m.yaml"]);
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].1, "p/r.rego:5", "{f:?}");
@@ -159,14 +177,18 @@ fn compile_errors_are_reported_before_any_input_and_capabilities_decide_builtins
     write(dir.path(), &[("narrow.json", "{\"builtins\": [{\"name\": \"rand.intn\"}]}")]);
     let (_, f, _) = check(dir.path(), &["--policy", "p", "--capabilities", "narrow.json", "m.yaml"]);
     assert!(f[0].2.contains("undefined function sprintf"), "{f:?}");
-    let r = run_in(dir.path(), &["check", "--isolated", "--policy", "p", "--capabilities", "missing.json", "m.yaml"], None);
+    let r =
+        run_in(dir.path(), &["check", "--isolated", "--policy", "p", "--capabilities", "missing.json", "m.yaml"], None);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
 #[test]
 fn a_fixed_clock_makes_time_now_ns_reproducible() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[("p.rego", "package main\n\nnow := time.now_ns()\n\nday := time.date([time.now_ns(), \"Local\"])\n")]);
+    write(
+        dir.path(),
+        &[("p.rego", "package main\n\nnow := time.now_ns()\n\nday := time.date([time.now_ns(), \"Local\"])\n")],
+    );
     let eval = |args: &[&str]| {
         let mut all = vec!["policy", "eval", "--policies", "p.rego"];
         all.extend(args);
