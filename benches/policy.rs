@@ -25,31 +25,31 @@ const RULES: [&str; 5] = ["deny_latest_tag", "deny_replicas", "warn_no_limits", 
 
 const POLICY: &str = r#"package main
 
-deny_latest_tag[msg] {
+deny_latest_tag contains msg if {
 	c := input.spec.template.spec.containers[i]
 	endswith(c.image, ":latest")
 	msg := {"msg": sprintf("container %s uses a :latest image", [c.name]), "field": sprintf("/spec/template/spec/containers/%d/image", [i])}
 }
 
-deny_replicas[msg] {
+deny_replicas contains msg if {
 	input.kind == "Deployment"
 	input.spec.replicas < 2
 	msg := {"msg": sprintf("%s has %d replicas", [input.metadata.name, input.spec.replicas]), "field": "spec.replicas"}
 }
 
-warn_no_limits[msg] {
+warn_no_limits contains msg if {
 	c := input.spec.template.spec.containers[_]
 	not c.resources.limits
 	msg := sprintf("container %s has no resource limits", [c.name])
 }
 
-deny_host_path[msg] {
+deny_host_path contains msg if {
 	v := input.spec.template.spec.volumes[_]
 	v.hostPath
 	msg := sprintf("volume %s mounts a host path", [v.name])
 }
 
-warn_team_label[msg] {
+warn_team_label contains msg if {
 	not input.metadata.labels.team
 	msg := "no team label"
 }
@@ -75,7 +75,9 @@ fn main() {
         })
         .collect();
     let module = Module { path: "policy.rego".into(), text: POLICY.into() };
-    let mut policies = Policies::compile(vec![module], None).expect("the policy compiles");
+    let mut policies =
+        Policies::compile(vec![module], None, &Default::default(), driftlint::policy::engine::RegoVersion::V1)
+            .expect("the policy compiles");
 
     // Warm-up.
     for v in values.iter().take(100) {

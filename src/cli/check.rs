@@ -114,7 +114,7 @@ pub struct PolicyArgs {
     #[arg(long, help_heading = "Policies")]
     pub combine: bool,
     #[command(flatten)]
-    pub engine: crate::cli::policy::EngineArgs,
+    pub engine: Box<crate::cli::policy::EngineArgs>,
 }
 
 impl PolicyArgs {
