@@ -303,7 +303,7 @@ fn fybrik_fixture(dir: &Path) {
         dir,
         &[(
             ".driftlint.yaml",
-            "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\nrego-version: v0\n",
+            "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\n",
         )],
     );
 }
@@ -325,7 +325,7 @@ fn policy_cases_report_conflicts_at_the_rules_and_changed_decisions_at_the_expec
         dir.path(),
         &[(
             "policies/never-copy.rego",
-            "package adminconfig\n\n# A new rule that forbids every copy.\nconfig[{\"copy\": d}] {\n  input.request.usage.read == true\n  d := {\"deploy\": false, \"policy\": {\"ID\": \"copy-never\"}}\n}\n",
+            "package adminconfig\n\n# A new rule that forbids every copy.\nconfig contains {\"copy\": d} if {\n  input.request.usage.read == true\n  d := {\"deploy\": false, \"policy\": {\"ID\": \"copy-never\"}}\n}\n",
         )],
     );
     let r = run_in(dir.path(), &["check", "--format", "json", "."], None);
@@ -347,10 +347,10 @@ fn policy_cases_report_conflicts_at_the_rules_and_changed_decisions_at_the_expec
         .collect();
     at.sort();
     assert!(at.contains(&"policies/never-copy.rego:4".to_string()), "{at:?}");
-    assert!(at.contains(&"policies/extended.rego:16".to_string()), "{at:?}");
+    assert!(at.contains(&"policies/extended.rego:18".to_string()), "{at:?}");
     assert!(at.iter().all(|a| a.ends_with("never-copy.rego:4")
-        || a.ends_with("extended.rego:16")
-        || a.ends_with("defaults.rego:28")));
+        || a.ends_with("extended.rego:18")
+        || a.ends_with("defaults.rego:30")));
     let changed = f.iter().find(|f| f.0 == "policy-decision-changed").expect("a changed decision");
     assert_eq!(changed.1, "cases/local-read.expected.json:4");
     assert_eq!(
