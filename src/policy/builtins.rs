@@ -45,16 +45,16 @@ pub fn register(engine: &mut regorus::Engine, now: Option<i64>) -> Result<(), Po
     Ok(())
 }
 
-/// The names we register, whatever the settings (for the capability check).
-pub const OURS: [&str; 8] = [
-    "numbers.range",
-    "numbers.range_step",
-    "sprintf",
-    "array.concat",
-    "time.date",
-    "time.clock",
-    "time.weekday",
-    "time.format",
+/// The built-ins we register whatever the settings, with their arity (for the compile checks).
+pub const OURS: [(&str, u8); 8] = [
+    ("numbers.range", 2),
+    ("numbers.range_step", 3),
+    ("sprintf", 2),
+    ("array.concat", 2),
+    ("time.date", 1),
+    ("time.clock", 1),
+    ("time.weekday", 1),
+    ("time.format", 1),
 ];
 
 /// An RFC 3339 time as ns since the epoch, as `time.parse_rfc3339_ns` reads it.

@@ -165,10 +165,7 @@ impl Policies {
             }
             over_deadline(started, &m.path)?;
         }
-        let extensions: Vec<(&str, u8)> = super::builtins::OURS
-            .iter()
-            .map(|n| (*n, regorus::unstable::BUILTINS.get(n).map_or(0, |(_, a)| *a)))
-            .collect();
+        let extensions = super::builtins::OURS;
         let settings = super::compile::Settings {
             capabilities: &options.capabilities,
             fixed_clock: options.now.is_some(),

@@ -299,13 +299,7 @@ fn fybrik_fixture(dir: &Path) {
             std::fs::copy(entry.path(), to).unwrap();
         }
     }
-    write(
-        dir,
-        &[(
-            ".driftlint.yaml",
-            "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\n",
-        )],
-    );
+    write(dir, &[(".driftlint.yaml", "policies: [policies]\npolicy-cases: cases\nexclude: [cases/, policies/]\n")]);
 }
 
 #[test]
