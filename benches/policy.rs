@@ -117,7 +117,9 @@ fn main() {
         })
         .collect();
     let module = Module { path: "policy.rego".into(), text: POLICY.into() };
-    let mut policies = Policies::compile(vec![module], None).expect("the policy compiles");
+    let mut policies =
+        Policies::compile(vec![module], None, &Default::default(), driftlint::policy::engine::RegoVersion::V1)
+            .expect("the policy compiles");
 
     // Warm-up.
     for v in values.iter().take(100) {

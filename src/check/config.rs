@@ -117,10 +117,12 @@ pub struct PolicyConfig {
     pub inputs: Vec<String>,
     /// `policy-all-namespaces:`.
     pub all_namespaces: Option<bool>,
+    /// `rego-version:` (`v0` or `v1`).
+    pub rego_version: Option<crate::policy::engine::RegoVersion>,
 }
 
 /// The policy keys, as [`FIELDS`] entries.
-const POLICY_FIELDS: [(&str, &str, &str); 7] = [
+const POLICY_FIELDS: [(&str, &str, &str); 8] = [
     (
         "policies",
         "strings",
@@ -152,6 +154,11 @@ const POLICY_FIELDS: [(&str, &str, &str); 7] = [
         "boolean",
         "Run the deny/violation/warn rules of every package instead of policy-namespaces (conftest --all-namespaces).",
     ),
+    (
+        "rego-version",
+        "string",
+        "The Rego syntax of the policies: v1 (OPA 1.x, the default) or v0 (OPA 0.x). `import rego.v1` works in both.",
+    ),
 ];
 
 impl Decoder<'_> {
@@ -179,6 +186,17 @@ impl Decoder<'_> {
             }
             "policy-inputs" => config.inputs = self.strings(value)?,
             "policy-cases" => config.cases = self.opt_string(value)?,
+            "rego-version" => {
+                config.rego_version = match self.opt_string(value)? {
+                    None => None,
+                    Some(v) => match crate::policy::engine::RegoVersion::parse(&v) {
+                        Some(version) => Some(version),
+                        None => {
+                            return Err((self.invalid)(value.span.start, format!("expected v0 or v1, found `{v}`")));
+                        }
+                    },
+                }
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -194,6 +212,7 @@ impl PolicyConfig {
         m.insert("policy-cases".into(), self.cases.clone().map_or(serde_json::Value::Null, Into::into));
         m.insert("policy-inputs".into(), self.inputs.clone().into());
         m.insert("policy-all-namespaces".into(), self.all_namespaces.map_or(serde_json::Value::Null, Into::into));
+        m.insert("rego-version".into(), self.rego_version.map_or(serde_json::Value::Null, |v| v.as_str().into()));
     }
 }
 
@@ -766,7 +785,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -128,6 +128,8 @@ pub struct PolicyArgs {
     /// standard error (escaped), to debug a rule.
     #[arg(long, help_heading = "Policies")]
     pub trace: bool,
+    #[command(flatten)]
+    pub engine: Box<crate::cli::policy::EngineArgs>,
 }
 
 impl PolicyArgs {
@@ -170,6 +172,7 @@ impl PolicyArgs {
             all_namespaces: self.all_namespaces
                 || (self.namespaces.is_empty() && cfg.policy.all_namespaces.unwrap_or(false)),
             trace: self.trace,
+            engine: self.engine.options(cfg.policy.rego_version)?,
         })
     }
 }

@@ -27,7 +27,12 @@ const EXTS: [&str; 3] = ["json", "yaml", "yml"];
 const MAX_CASES: usize = 1_000;
 
 /// Replays every scenario of `dir`.
-pub fn run(dir: &Path, modules: &[Module], files: &mut Files) -> Result<Vec<Diagnostic>, PolicyError> {
+pub fn run(
+    dir: &Path,
+    modules: &[Module],
+    options: &super::engine::Options,
+    files: &mut Files,
+) -> Result<Vec<Diagnostic>, PolicyError> {
     let read_err = |message: String| PolicyError::Read { path: dir.display().to_string(), message };
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| read_err(e.to_string()))?
@@ -43,7 +48,7 @@ pub fn run(dir: &Path, modules: &[Module], files: &mut Files) -> Result<Vec<Diag
         Some(n) => Some(read_doc(&dir.join(n), files)?.0),
         None => None,
     };
-    let mut policies = match Policies::compile(modules.to_vec(), data) {
+    let mut policies = match Policies::compile(modules.to_vec(), data, options, super::engine::RegoVersion::V1) {
         Ok(p) => p,
         // The conftest pass reports the same compile error.
         Err(_) => return Ok(Vec::new()),
@@ -53,7 +58,9 @@ pub fn run(dir: &Path, modules: &[Module], files: &mut Files) -> Result<Vec<Diag
         let Some(scenario) = EXTS.iter().find_map(|e| name.strip_suffix(&format!(".input.{e}"))) else { continue };
         let input_path = dir.join(name);
         let (input, _) = read_doc(&input_path, files)?;
-        let outcome = match fybrik::decide(&mut policies, &input) {
+        let decided = fybrik::decide(&mut policies, &input);
+        super::print::show(&policies.take_prints());
+        let outcome = match decided {
             Ok(o) => o,
             Err(e) => {
                 let mut d = error_diagnostic(&e, modules, None);

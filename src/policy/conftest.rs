@@ -71,6 +71,8 @@ pub struct Settings {
     pub all_namespaces: bool,
     /// `--trace`: each query, its input and its value on standard error.
     pub trace: bool,
+    /// How the policies are compiled (`--rego-version`, `--capabilities`, `--now`, `--strict`).
+    pub engine: engine::Options,
 }
 
 impl Settings {
@@ -209,7 +211,7 @@ impl Pass {
         }
         let mut out = Outcome::default();
         let mut namespaces = Vec::new();
-        let policies = match Policies::compile(modules.clone(), data) {
+        let policies = match Policies::compile(modules.clone(), data, &settings.engine, engine::RegoVersion::V1) {
             Ok(policies) => {
                 let (selected, warnings) = settings.select(&policies)?;
                 out.diagnostics.extend(warnings);
@@ -221,6 +223,7 @@ impl Pass {
                 Some(policies)
             }
             Err(e) => {
+                let e = super::load::with_data_files(e, &settings.data, git_start);
                 out.diagnostics.push(error_diagnostic(&e, &modules, None));
                 None
             }
@@ -306,7 +309,7 @@ impl Pass {
     pub fn finish(self, files: &mut Files) -> Result<Vec<Diagnostic>, PolicyError> {
         let mut diagnostics = self.out.diagnostics;
         if let Some(dir) = &self.settings.cases {
-            diagnostics.extend(super::cases::run(Path::new(dir), &self.modules, files)?);
+            diagnostics.extend(super::cases::run(Path::new(dir), &self.modules, &self.settings.engine, files)?);
         }
         Ok(diagnostics)
     }
@@ -453,12 +456,14 @@ struct Outcome {
     errors: BTreeSet<String>,
 }
 
-/// What one rule gave for one input: the exception that exempts it, its result elements.
+/// What one rule gave for one input: the exception that exempts it, its result elements,
+/// what it printed.
 struct Answer {
     exception: Option<String>,
     elements: Vec<Rego>,
     /// With `--trace`: each query and what it gave.
     trace: Vec<String>,
+    prints: Vec<String>,
 }
 
 /// Evaluates one rule (and its exception) for one input; `with` is appended to each query
@@ -489,7 +494,7 @@ fn ask(policies: &mut Policies, ctx: &Ctx, input: &Rego, with: &str) -> Result<A
         Some(Rego::Array(a)) => a.iter().cloned().collect(),
         _ => Vec::new(),
     };
-    Ok(Answer { exception, elements, trace })
+    Ok(Answer { exception, elements, trace, prints: policies.take_prints() })
 }
 
 impl Outcome {
@@ -503,10 +508,12 @@ impl Outcome {
         coll: &Collection,
         files: &mut Files,
     ) -> Flow {
-        let Answer { exception, elements, .. } = match answer {
+        let Answer { exception, elements, prints, .. } = match answer {
             Ok(a) => a,
             Err(e) => return self.error(&e, ctx, policies.modules()),
         };
+        // In the order of the findings, whatever the number of jobs.
+        super::print::show(&prints);
         let kind = kind_of(ctx.rule).unwrap_or(Rule::PolicyDeny);
         for element in elements {
             let (message, field) = match engine::to_json(&element) {

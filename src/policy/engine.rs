@@ -1,30 +1,100 @@
 //! The Rego engine behind every policy feature: modules compiled once into a `regorus`
-//! engine, set up the way OPA runs policies by default (Rego v0 and v1 both accepted,
-//! built-in errors undefined rather than fatal), bounded in time, and queried one rule at
-//! a time.
+//! engine, set up the way OPA 1.x compiles policies ([`Options`]: Rego v1 unless v0 is asked
+//! for, built-in errors undefined rather than fatal, the allowed built-ins, a fixed clock,
+//! strict mode), bounded in time, and queried one rule at a time.
 //!
 //! It owns the engine's settings, the index of which rules each package declares (with
-//! their lines, for locations) and the translation of regorus errors into [`PolicyError`]s
-//! that name the `.rego` file and line. It knows nothing of conftest or Fybrik.
+//! their lines, for locations), the checks made before any input is evaluated
+//! ([`super::compile`]) and the translation of regorus errors into [`PolicyError`]s that name
+//! the `.rego` file and line. It knows nothing of conftest or Fybrik.
 //!
 //! What a policy cannot do: regorus is built without `http.send` and `opa.runtime` (see
-//! Cargo.toml), so no network and no environment; no built-in reads a file. A rule that loops
-//! or builds huge values runs into the time limit or, first, the memory watchdog
-//! ([`super::memory`]), and `numbers.range` is capped (it is the one built-in that makes a huge
-//! value out of two small numbers in one call).
+//! Cargo.toml), and the default capabilities refuse every other built-in that reads the
+//! clock, randomness, the network or the environment ([`super::capabilities`]); no built-in
+//! reads a file. Bounds: a module nested deeper than [`MAX_NESTING`] is refused before
+//! regorus parses it ([`super::scan`]: its parser is exponential in nesting depth), compiling has a deadline
+//! ([`COMPILE_LIMIT`]), each query a time limit ([`TIME_LIMIT`]) and a run a shared budget
+//! ([`RUN_LIMIT`]); a rule that builds huge values runs into the memory watchdog
+//! ([`super::memory`]) and the capped built-ins ([`super::builtins`]).
+//!
+//! `print()` output is gathered per query ([`Policies::take_prints`]), as `FILE:LINE: TEXT`,
+//! for the caller to show escaped and in a deterministic order.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use regorus::Value;
 use regorus::unstable::{Parser, Rule, RuleHead};
 
 use super::PolicyError;
+use super::capabilities::Capabilities;
 
 /// How long one query may run.
 pub const TIME_LIMIT: Duration = Duration::from_secs(5);
+/// How long every query of one run may take together.
+pub const RUN_LIMIT: Duration = Duration::from_secs(300);
+/// How long parsing and checking every module may take.
+pub const COMPILE_LIMIT: Duration = Duration::from_secs(10);
+/// The deepest bracket nesting (`(`, `[`, `{`) a module may have.
+pub const MAX_NESTING: usize = super::scan::MAX_NESTING;
 /// The most elements `numbers.range` may produce.
-pub const RANGE_LIMIT: i64 = 1_000_000;
+pub const RANGE_LIMIT: i64 = super::builtins::RANGE_LIMIT;
+
+/// The Rego syntax modules are read as.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RegoVersion {
+    /// OPA 0.x: `if`/`contains`/`in`/`every` only with `import future.keywords` or `rego.v1`.
+    V0,
+    /// OPA 1.x (the default): the keywords always, `if` before every body.
+    #[default]
+    V1,
+}
+
+impl RegoVersion {
+    /// `v0` or `v1` (also `0`/`1`).
+    pub fn parse(text: &str) -> Option<RegoVersion> {
+        match text {
+            "v0" | "0" => Some(RegoVersion::V0),
+            "v1" | "1" => Some(RegoVersion::V1),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RegoVersion::V0 => "v0",
+            RegoVersion::V1 => "v1",
+        }
+    }
+}
+
+/// How policies are compiled and evaluated (`--rego-version`, `--capabilities`, `--now`,
+/// `--strict`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `None`: the command's default ([`RegoVersion::V1`]; `policy decide` and Fybrik
+    /// scenarios read Rego v0, as Fybrik's OPA did).
+    pub rego_version: Option<RegoVersion>,
+    pub capabilities: Capabilities,
+    /// `time.now_ns`, fixed (ns since the epoch).
+    pub now: Option<i64>,
+    /// OPA's strict mode.
+    pub strict: bool,
+}
+
+impl Options {
+    /// The syntax modules are read as, `default` unless the options say.
+    pub fn version_or(&self, default: RegoVersion) -> RegoVersion {
+        self.rego_version.unwrap_or(default)
+    }
+}
+
+/// An RFC 3339 time as ns since the epoch (for `--now`).
+pub fn parse_now(text: &str) -> Option<i64> {
+    super::builtins::parse_rfc3339_ns(text)
+}
 
 /// A policy module: its display path and text.
 #[derive(Clone, Debug)]
@@ -51,6 +121,13 @@ pub struct Policies {
     packages: Vec<(String, Vec<Declared>)>,
     /// The modules' paths, for messages (the memory watchdog names them).
     files: String,
+    /// The per-query limit, the run's budget, and the evaluation time spent so far (ns, shared
+    /// by every copy: the budget is for the run, whatever the number of workers).
+    time_limit: Duration,
+    run_limit: Duration,
+    spent: Arc<AtomicU64>,
+    /// `print()` output of the queries since the last [`Policies::take_prints`].
+    prints: Vec<String>,
 }
 
 impl std::fmt::Debug for Policies {
@@ -60,28 +137,89 @@ impl std::fmt::Debug for Policies {
 }
 
 impl Policies {
-    /// Parses every module (v0 syntax, or v1 when the module only parses so) and loads the
-    /// data document. Errors name the module and line.
-    pub fn compile(modules: Vec<Module>, data: Option<serde_json::Value>) -> Result<Policies, PolicyError> {
+    /// Parses every module as the version `default` (unless `options` say otherwise), checks
+    /// them as OPA's compiler does and loads the data document. Errors name the module and
+    /// line.
+    pub fn compile(
+        modules: Vec<Module>,
+        data: Option<serde_json::Value>,
+        options: &Options,
+        default: RegoVersion,
+    ) -> Result<Policies, PolicyError> {
+        let started = Instant::now();
         let mut engine = regorus::Engine::new();
         engine.set_strict_builtin_errors(false);
+        engine.set_gather_prints(true);
         set_time_limit(&mut engine, TIME_LIMIT);
-        add_capped_range(&mut engine)?;
+        super::builtins::register(&mut engine, options.now)?;
+        engine.set_rego_v0(options.version_or(default) == RegoVersion::V0);
         for m in &modules {
-            add_module(&mut engine, m, &modules)?;
+            super::scan::check(m, options.version_or(default))?;
+            let before = engine.clone();
+            engine.add_policy(m.path.clone(), m.text.clone()).map_err(|e| parse_error(&e, m, &modules))?;
+            // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
+            let rewritten = engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added));
+            if let Some(text) = rewritten {
+                engine = before;
+                engine.add_policy(m.path.clone(), text).map_err(|e| parse_error(&e, m, &modules))?;
+            }
+            over_deadline(started, &m.path)?;
         }
-        if let Some(data) = data {
-            let value = to_value(&data).map_err(|message| PolicyError::Data { message })?;
+        let extensions = super::builtins::OURS;
+        let settings = super::compile::Settings {
+            capabilities: &options.capabilities,
+            fixed_clock: options.now.is_some(),
+            strict: options.strict,
+            extensions: &extensions,
+        };
+        let problems = super::compile::check(engine.get_modules(), &settings);
+        if let Some(first) = problems.first() {
+            let more = match problems.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more compile error{})", if n == 1 { "" } else { "s" }),
+            };
+            return Err(PolicyError::Parse {
+                location: Some(super::Location { path: first.path.clone(), line: first.line }),
+                message: format!("{}{more}", first.message),
+            });
+        }
+        if let Some(data) = &data {
+            check_shadowing(&mut engine, data)?;
+            let value = to_value(data).map_err(|message| PolicyError::Data { message })?;
             engine.add_data(value).map_err(|e| PolicyError::Data { message: e.to_string() })?;
         }
+        over_deadline(started, "the policies")?;
+        // Regorus analyses the modules (variable scheduling, safety) when it first evaluates:
+        // do it now, on a query that reads nothing, so its errors come before any input.
+        engine.eval_query("true".to_string(), false).map_err(|e| {
+            let text = format!("{e:#}");
+            let (location, message) = split_message(&text, &modules);
+            PolicyError::Parse { location, message }
+        })?;
         let packages = index_rules(&mut engine, &modules);
         let files = modules.iter().map(|m| m.path.as_str()).collect::<Vec<_>>().join(", ");
-        Ok(Policies { engine, modules, packages, files })
+        Ok(Policies {
+            engine,
+            modules,
+            packages,
+            files,
+            time_limit: TIME_LIMIT,
+            run_limit: RUN_LIMIT,
+            spent: Arc::new(AtomicU64::new(0)),
+            prints: Vec::new(),
+        })
     }
 
     /// Changes the time one query may run (default [`TIME_LIMIT`]).
     pub fn set_time_limit(&mut self, limit: Duration) {
+        self.time_limit = limit;
         set_time_limit(&mut self.engine, limit);
+    }
+
+    /// Changes the time every query of the run may take together (default [`RUN_LIMIT`]), for
+    /// this value and every copy made from it afterwards.
+    pub fn set_run_limit(&mut self, limit: Duration) {
+        self.run_limit = limit;
     }
 
     pub fn modules(&self) -> &[Module] {
@@ -98,9 +236,28 @@ impl Policies {
         self.packages.iter().any(|(p, _)| p == package)
     }
 
+    /// The `print()` output of the queries since the last call, in evaluation order, each as
+    /// `FILE:LINE: TEXT` (raw: escape it before showing it).
+    pub fn take_prints(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.prints)
+    }
+
     /// Evaluates `query` with `input` (none: no input document). `Ok(None)` is undefined;
     /// a query with several results yields the first expression of each as an array.
     pub fn query(&mut self, query: &str, input: Option<Value>) -> Result<Option<Value>, PolicyError> {
+        // The run's budget: spent, the query is not evaluated; nearly spent, it gets what is left.
+        let spent = Duration::from_nanos(self.spent.load(Ordering::Relaxed));
+        let left = self.run_limit.saturating_sub(spent);
+        if left.is_zero() {
+            return Err(PolicyError::Limit {
+                message: format!(
+                    "the run's policy evaluation budget of {} s is spent; `{query}` and the queries after it were not evaluated",
+                    self.run_limit.as_secs()
+                ),
+            });
+        }
+        let started = Instant::now();
+        set_time_limit(&mut self.engine, self.time_limit.min(left));
         match input {
             Some(v) => self.engine.set_input(v),
             None => self.engine.set_input(Value::Undefined),
@@ -108,6 +265,9 @@ impl Policies {
         let engine = &mut self.engine;
         let _watched = super::memory::watch(query, &self.files);
         let outcome = catch_unwind(AssertUnwindSafe(|| engine.eval_query(query.to_string(), false)));
+        let took = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.spent.fetch_add(took, Ordering::Relaxed);
+        self.prints.extend(self.engine.take_prints().unwrap_or_default());
         let results = match outcome {
             Ok(Ok(r)) => r,
             Ok(Err(e)) => return Err(self.error(&e)),
@@ -148,72 +308,66 @@ fn set_time_limit(engine: &mut regorus::Engine, limit: Duration) {
     });
 }
 
-/// Adds one module: as Rego v0 (with `future.keywords` / `rego.v1` imports honoured), else as
-/// v1 when only that parses. The error reported is the v0 one unless the module reads as v1.
-fn add_module(engine: &mut regorus::Engine, m: &Module, modules: &[Module]) -> Result<(), PolicyError> {
-    let mut v0 = engine.clone();
-    v0.set_rego_v0(true);
-    let err0 = match v0.add_policy(m.path.clone(), m.text.clone()) {
-        Ok(_) => {
-            *engine = v0;
-            return Ok(());
-        }
-        Err(e) => e,
-    };
-    let mut v1 = engine.clone();
-    v1.set_rego_v0(false);
-    match v1.add_policy(m.path.clone(), m.text.clone()) {
-        Ok(_) => {
-            *engine = v1;
-            engine.set_rego_v0(true);
-            Ok(())
-        }
-        Err(err1) => {
-            let reads_v1 = m.text.split_whitespace().any(|w| w == "if" || w == "contains");
-            let text = format!("{:#}", if reads_v1 { err1 } else { err0 });
-            let (location, message) = split_message(&text, modules);
-            Err(PolicyError::Parse {
-                location: location.or_else(|| Some(super::Location { path: m.path.clone(), line: 1 })),
-                message,
-            })
-        }
-    }
-}
-
-/// `numbers.range` and `numbers.range_step` with a bound on the elements (regorus' own
-/// versions allocate whatever they are asked for, in one call the time limit cannot stop).
-fn add_capped_range(engine: &mut regorus::Engine) -> Result<(), PolicyError> {
-    let ext = |name: &str| -> Box<dyn regorus::Extension> {
-        let name = name.to_string();
-        Box::new(move |args: Vec<Value>| range_values(&name, &args))
-    };
-    for (name, n) in [("numbers.range", 2), ("numbers.range_step", 3)] {
-        engine
-            .add_extension(name.to_string(), n, ext(name))
-            .map_err(|e| PolicyError::Data { message: e.to_string() })?;
+fn over_deadline(started: Instant, what: &str) -> Result<(), PolicyError> {
+    if started.elapsed() > COMPILE_LIMIT {
+        return Err(PolicyError::Limit {
+            message: format!("compiling the policies took more than {} s (at {what})", COMPILE_LIMIT.as_secs()),
+        });
     }
     Ok(())
 }
 
-fn range_values(name: &str, args: &[Value]) -> anyhow::Result<Value> {
-    let int = |v: &Value| v.as_i64().ok().filter(|_| v.as_f64().is_ok_and(|f| f.fract() == 0.0));
-    let (Some(a), Some(b)) = (args.first().and_then(int), args.get(1).and_then(int)) else {
-        return Ok(Value::Undefined);
-    };
-    let step = match args.get(2) {
-        None => 1,
-        Some(v) => match int(v) {
-            Some(s) if s > 0 => s,
-            _ => return Ok(Value::Undefined),
-        },
-    };
-    let count = (b.abs_diff(a) / step.unsigned_abs()).saturating_add(1);
-    if count > RANGE_LIMIT as u64 {
-        anyhow::bail!("{name}: {count} elements is more than the limit of {RANGE_LIMIT}");
+/// A module that does not parse: the error at its line.
+fn parse_error(e: &anyhow::Error, m: &Module, modules: &[Module]) -> PolicyError {
+    let text = format!("{e:#}");
+    let (location, message) = split_message(&text, modules);
+    PolicyError::Parse {
+        location: location.or_else(|| Some(super::Location { path: m.path.clone(), line: 1 })),
+        message: format!("rego_parse_error: {message}"),
     }
-    let dir = if b >= a { step } else { -step };
-    let values: Vec<Value> = (0..count as i64).map(|i| Value::from(a + i * dir)).collect();
-    Ok(Value::from(values))
+}
+
+/// A data document with a value where a rule is: OPA refuses it (the data would stand in
+/// for the rule's result).
+fn check_shadowing(engine: &mut regorus::Engine, data: &serde_json::Value) -> Result<(), PolicyError> {
+    let packages = engine.get_policy_package_components().unwrap_or_default();
+    for (i, module) in engine.get_modules().iter().enumerate() {
+        let Some(pkg) = packages.get(i) else { break };
+        for rule in &module.policy {
+            let (refr, line) = match rule.as_ref() {
+                Rule::Spec { head, span, .. } => match head {
+                    RuleHead::Compr { refr, .. } | RuleHead::Set { refr, .. } | RuleHead::Func { refr, .. } => {
+                        (refr, span.line)
+                    }
+                },
+                Rule::Default { refr, span, .. } => (refr, span.line),
+            };
+            let Some(first) = Parser::get_path_ref_components(refr).ok().and_then(|c| c.into_iter().next()) else {
+                continue;
+            };
+            let path: Vec<String> =
+                pkg.components.iter().map(ToString::to_string).chain([first.text().to_string()]).collect();
+            let mut at = data;
+            let mut found = true;
+            for part in &path {
+                match at.get(part) {
+                    Some(next) => at = next,
+                    None => {
+                        found = false;
+                        break;
+                    }
+                }
+            }
+            if found {
+                return Err(PolicyError::Shadow {
+                    path: path.join("."),
+                    rule: super::Location { path: module.package.span.source.get_path().to_string(), line },
+                    files: Vec::new(),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Package path and declared rules of every module, in module order.
@@ -280,56 +434,194 @@ fn last_line(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn compile_with(text: &str, options: &Options) -> Result<Policies, PolicyError> {
+        Policies::compile(vec![Module { path: "p.rego".into(), text: text.into() }], None, options, RegoVersion::V1)
+    }
+
     fn compile(text: &str) -> Result<Policies, PolicyError> {
-        Policies::compile(vec![Module { path: "p.rego".into(), text: text.into() }], None)
+        compile_with(text, &Options::default())
+    }
+
+    fn v0() -> Options {
+        Options { rego_version: Some(RegoVersion::V0), ..Options::default() }
     }
 
     fn eval(text: &str, query: &str) -> Result<Option<serde_json::Value>, PolicyError> {
         compile(text)?.query(query, Some(Value::new_object())).map(|v| v.map(|v| to_json(&v)))
     }
 
+    fn compile_error(text: &str, options: &Options) -> (u32, String) {
+        let e = compile_with(text, options).unwrap_err();
+        (e.location().map_or(0, |l| l.line), e.message())
+    }
+
     #[test]
-    fn v0_and_v1_modules_are_both_accepted() {
-        assert_eq!(eval("package a\nx[1] { true }", "data.a.x").unwrap(), Some(serde_json::json!([1])));
+    fn v1_by_default_v0_when_asked_and_rego_v1_import_in_both() {
         assert_eq!(eval("package a\nx contains 1 if true", "data.a.x").unwrap(), Some(serde_json::json!([1])));
+        let (line, message) = compile_error("package a\n\nx[1] { true }", &Options::default());
+        assert_eq!(line, 3, "{message}");
+        let p = compile_with("package a\nx[1] { true }", &v0()).unwrap();
+        assert!(p.has_package("a"));
+        for options in [Options::default(), v0()] {
+            let mut p = compile_with("package a\nimport rego.v1\nx contains 2 if { true }", &options).unwrap();
+            assert_eq!(p.query("data.a.x", None).unwrap().map(|v| to_json(&v)), Some(serde_json::json!([2])));
+        }
     }
 
     #[test]
     fn builtin_errors_are_undefined_and_missing_rules_are_undefined() {
-        assert_eq!(eval("package a\nx { to_number(\"many\") > 1 }", "data.a.x").unwrap(), None);
-        assert_eq!(eval("package a\ny = 1", "data.a.x").unwrap(), None);
+        assert_eq!(eval("package a\nx if { to_number(\"many\") > 1 }", "data.a.x").unwrap(), None);
+        assert_eq!(eval("package a\ny := 1", "data.a.x").unwrap(), None);
     }
 
     #[test]
     fn parse_errors_name_file_and_line() {
-        let e = compile("package a\n\nx {").unwrap_err();
+        let e = compile("package a\n\nx if {").unwrap_err();
         assert!(matches!(e, PolicyError::Parse { .. }), "{e:?}");
         assert_eq!(e.location().map(|l| (l.path.as_str(), l.line)), Some(("p.rego", 3)), "{e}");
     }
 
     #[test]
+    fn compile_time_errors_come_before_any_input() {
+        let cases = [
+            ("package a\nx if { true }\n\ny if { nope(1) }", 4, "undefined function nope"),
+            ("package a\nf(x) := x\ny if { f(1, 2, 3) }", 3, "arity mismatch"),
+            ("package a\ny if { count(1, 2, 3) }", 2, "count: arity mismatch"),
+            (
+                "package a\na if b\nb if a",
+                2,
+                "rego_recursion_error: rule data.a.a is recursive: data.a.a -> data.a.b -> data.a.a",
+            ),
+            ("package a\nx := time.now_ns()", 2, "undefined function time.now_ns"),
+            ("package a\nx := rand.intn(\"k\", 10)", 2, "not allowed by the capabilities"),
+            ("package a\nx := http.send({})", 2, "undefined function http.send"),
+        ];
+        for (text, line, message) in cases {
+            let (l, m) = compile_error(text, &Options::default());
+            assert_eq!(l, line, "{text}: {m}");
+            assert!(m.contains(message), "{text}: {m}");
+        }
+    }
+
+    #[test]
+    fn programs_opa_accepts_compile() {
+        for text in [
+            // A function calling itself with another arity is not recursion of the same rule,
+            // nor is a local that shadows a rule name.
+            "package a\nr := 1\nf(r) := r + 1\ny := f(2)",
+            "package a\nimport data.lib\nx := lib.g(1)",
+            "package a\ny if { split(\"a.b\", \".\", parts); count(parts) == 2 }",
+            "package a\ndeny contains x if { y := {a | a := input[_]}; a := 2; x := a; count(y) >= 0 }",
+            // conftest's examples/combine shape: a comprehension local declared later with `:=`.
+            "package a\ndeny contains m if { names := {n | input[n]}; n := count(names); m := n }",
+            "package a\ndeny contains m if { names := [x | x := input[i]; i > 0]; i := 0; m := count(names) }",
+        ] {
+            let mut modules = vec![Module { path: "p.rego".into(), text: text.into() }];
+            modules.push(Module { path: "lib.rego".into(), text: "package lib\ng(x) := x".into() });
+            Policies::compile(modules, None, &Options::default(), RegoVersion::V1)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    #[test]
+    fn capabilities_and_a_fixed_clock_widen_the_set() {
+        let now = parse_now("2024-01-02T03:04:05Z").unwrap();
+        let options = Options { now: Some(now), ..Options::default() };
+        let mut p = compile_with("package a\nx := time.now_ns()", &options).unwrap();
+        assert_eq!(p.query("data.a.x", None).unwrap().map(|v| to_json(&v)), Some(serde_json::json!(now)));
+        let caps = Capabilities::parse("c.json", br#"{"builtins": [{"name": "rand.intn"}]}"#).unwrap();
+        let options = Options { capabilities: caps, ..Options::default() };
+        assert!(compile_with("package a\nx := rand.intn(\"k\", 10)", &options).is_ok());
+        let (_, m) = compile_error("package a\nx := count([])", &options);
+        assert!(m.contains("undefined function count"), "{m}");
+    }
+
+    #[test]
+    fn strict_mode_refuses_what_opa_strict_refuses() {
+        let strict = Options { strict: true, ..Options::default() };
+        for (text, line, message) in [
+            ("package a\nimport data.x\ny := 1", 2, "import data.x unused"),
+            ("package a\ny if {\n  z := 1\n  true\n}", 3, "assigned var z unused"),
+        ] {
+            let (l, m) = compile_error(text, &strict);
+            assert_eq!(l, line, "{text}: {m}");
+            assert!(m.contains(message), "{text}: {m}");
+            compile(text).unwrap_or_else(|e| panic!("{text} without --strict: {e}"));
+        }
+        // Duplicate imports are an error in Rego v1 with or without strict mode (as in OPA 1.x).
+        for options in [&strict, &Options::default()] {
+            let (l, m) = compile_error("package a\nimport data.x\nimport data.x\ny := x", options);
+            assert_eq!(l, 3, "{m}");
+        }
+        let (_, m) = compile_error("package a\ny if { re_match(\"a\", \"a\") }", &strict);
+        assert!(m.contains("re_match"), "{m}");
+    }
+
+    #[test]
+    fn nesting_is_bounded_before_parsing() {
+        let deep = format!("package a\n\nx := {}1{}", "[".repeat(MAX_NESTING + 1), "]".repeat(MAX_NESTING + 1));
+        let (line, m) = compile_error(&deep, &Options::default());
+        assert_eq!(line, 3);
+        assert!(m.contains("nested more than") || m.contains("nest too deeply"), "{m}");
+        // Brackets inside strings and comments do not count.
+        let text = format!("package a\n# {}\nx := \"{}\"", "[".repeat(100), "(".repeat(100));
+        compile(&text).unwrap();
+    }
+
+    #[test]
+    fn data_that_shadows_a_rule_is_refused() {
+        let modules =
+            vec![Module { path: "p.rego".into(), text: "package main\n\ndeny_latest contains 1 if true".into() }];
+        let data = serde_json::json!({"main": {"deny_latest": []}});
+        let e = Policies::compile(modules.clone(), Some(data), &Options::default(), RegoVersion::V1).unwrap_err();
+        assert!(matches!(&e, PolicyError::Shadow { path, .. } if path == "main.deny_latest"), "{e:?}");
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{e}");
+        let other = serde_json::json!({"main": {"limits": 1}});
+        Policies::compile(modules, Some(other), &Options::default(), RegoVersion::V1).unwrap();
+    }
+
+    #[test]
+    fn prints_are_gathered_with_their_location() {
+        let mut p = compile("package a\n\nx if {\n  print(\"hi\", input.n)\n}").unwrap();
+        p.query("data.a.x", Some(to_value(&serde_json::json!({"n": 1})).unwrap())).unwrap();
+        assert_eq!(p.take_prints(), vec!["p.rego:4: hi 1".to_string()]);
+        assert!(p.take_prints().is_empty());
+    }
+
+    #[test]
     fn policies_reach_no_network_nor_environment() {
         for call in ["http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:1\"})", "opa.runtime()"] {
-            let e = eval(&format!("package a\nx := {call}"), "data.a.x").unwrap_err();
-            assert!(e.to_string().contains("could not find function"), "{call}: {e}");
+            let e = compile(&format!("package a\nx := {call}")).unwrap_err();
+            assert!(e.to_string().contains("undefined function"), "{call}: {e}");
         }
         // No built-in reads files: the only documents a policy sees are `input` and `data`.
         assert_eq!(eval("package a\nx := data.y", "data.a.x").unwrap(), None);
     }
 
     #[test]
-    fn a_looping_policy_hits_the_time_limit() {
-        let mut p =
-            compile("package a\nx := count([1 | numbers.range(1, 100000)[i]; numbers.range(1, 100000)[j]])").unwrap();
+    fn a_looping_policy_hits_the_time_limit_and_the_run_budget() {
+        let text = "package a\nx := count([1 | numbers.range(1, 100000)[i]; numbers.range(1, 100000)[j]])";
+        let mut p = compile(text).unwrap();
         p.set_time_limit(Duration::from_millis(200));
         let started = std::time::Instant::now();
         let e = p.query("data.a.x", None).unwrap_err();
         assert!(matches!(e, PolicyError::Limit { .. }), "{e:?}");
         assert!(started.elapsed() < Duration::from_secs(5));
+        // The run's budget: the time spent by every copy counts; once spent, nothing more is
+        // evaluated, in any copy.
+        let mut p = compile(text).unwrap();
+        p.set_time_limit(Duration::from_secs(5));
+        p.set_run_limit(Duration::from_millis(300));
+        let (mut a, mut b) = (p.clone(), p.clone());
+        assert!(matches!(a.query("data.a.x", None), Err(PolicyError::Limit { .. })));
+        // (The first query of the other copy may get the last milliseconds of the budget.)
+        let _ = b.query("data.a.x", None);
+        let e = b.query("data.a.x", None).unwrap_err();
+        assert!(matches!(e, PolicyError::Limit { .. }) && e.to_string().contains("not evaluated"), "{e}");
     }
 
     #[test]
-    fn numbers_range_is_capped_but_works() {
+    fn capped_builtins_stop_with_an_error() {
         assert_eq!(
             eval("package a\nx := numbers.range(3, 1)", "data.a.x").unwrap(),
             Some(serde_json::json!([3, 2, 1]))
@@ -338,13 +630,19 @@ mod tests {
             eval("package a\nx := numbers.range_step(0, 7, 3)", "data.a.x").unwrap(),
             Some(serde_json::json!([0, 3, 6]))
         );
-        let e = eval("package a\nx := numbers.range(1, 1000000000000)", "data.a.x").unwrap_err();
-        assert!(e.to_string().contains("more than the limit"), "{e}");
+        for text in ["x := numbers.range(1, 1000000000000)", "x := sprintf(\"%04000000000d\", [1])"] {
+            let e = eval(&format!("package a\n{text}"), "data.a.x").unwrap_err();
+            assert!(e.to_string().contains("more than the limit"), "{text}: {e}");
+        }
+        assert_eq!(
+            eval("package a\nx := sprintf(\"%05d\", [7])", "data.a.x").unwrap(),
+            Some(serde_json::json!("00007"))
+        );
     }
 
     #[test]
     fn rules_are_indexed_by_package() {
-        let p = compile("package main.x\ndeny_a[m] { m := 1 }\nwarn = 1").unwrap();
+        let p = compile_with("package main.x\ndeny_a[m] { m := 1 }\nwarn = 1", &v0()).unwrap();
         let names: Vec<_> = p.rules_in("main.x").iter().map(|d| (d.name.clone(), d.line)).collect();
         assert_eq!(names, vec![("deny_a".to_string(), 2), ("warn".to_string(), 3)]);
     }

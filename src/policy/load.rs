@@ -49,6 +49,23 @@ pub fn load_data(locations: &[String], git_start: &Path) -> Result<Option<Value>
     Ok(Some(data))
 }
 
+/// `e` with the data files named, when it is a [`PolicyError::Shadow`]: the files among
+/// `locations` that set a value at its path (read again: this is the error path only).
+pub fn with_data_files(e: PolicyError, locations: &[String], git_start: &Path) -> PolicyError {
+    let PolicyError::Shadow { path, rule, mut files } = e else { return e };
+    let mut budget = Budget::default();
+    for written in locations {
+        let Ok(found) = read_location(written, git_start, &["json", "yaml", "yml"], &mut budget) else { continue };
+        for (file, bytes) in found {
+            let Ok(doc) = parse_document(&file, &bytes) else { continue };
+            if path.split('.').try_fold(&doc, |at, part| at.get(part)).is_some() {
+                files.push(file);
+            }
+        }
+    }
+    PolicyError::Shadow { path, rule, files }
+}
+
 /// A JSON or YAML document (by extension; YAML with Kubernetes' scalar rules).
 pub fn parse_document(path: &str, bytes: &[u8]) -> Result<Value, PolicyError> {
     let text = std::str::from_utf8(bytes)

@@ -8,13 +8,19 @@
 //! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
 //! line where one is known.
 
+pub mod builtins;
+pub mod capabilities;
 pub mod cases;
+pub mod compile;
 pub mod conftest;
 pub mod engine;
 pub mod fybrik;
 pub mod load;
 pub mod memory;
 pub mod namespace;
+pub mod print;
+pub mod rewrite;
+pub mod scan;
 pub mod verify;
 
 pub use engine::{Module, Policies};
@@ -47,6 +53,15 @@ pub enum PolicyError {
     /// A result that does not have the shape the caller needs.
     #[error("{message}")]
     Shape { message: String },
+    /// A data document with a value where a rule is (OPA refuses it: the data would stand in
+    /// for the rule). `files`: the data files that set it, when known.
+    #[error("{}: {}data may not shadow a rule", at(&Some(.rule.clone())), shadow_message(.path, .files))]
+    Shadow { path: String, rule: Location, files: Vec<String> },
+}
+
+fn shadow_message(path: &str, files: &[String]) -> String {
+    let by = if files.is_empty() { "the data document".to_string() } else { files.join(", ") };
+    format!("rule `data.{path}` is declared here, and {by} sets a value at `{path}`: ")
 }
 
 impl PolicyError {
@@ -54,6 +69,7 @@ impl PolicyError {
     pub fn location(&self) -> Option<&Location> {
         match self {
             PolicyError::Parse { location, .. } | PolicyError::Eval { location, .. } => location.as_ref(),
+            PolicyError::Shadow { rule, .. } => Some(rule),
             _ => None,
         }
     }
@@ -62,6 +78,9 @@ impl PolicyError {
     pub fn message(&self) -> String {
         match self {
             PolicyError::Parse { message, .. } | PolicyError::Eval { message, .. } => message.clone(),
+            PolicyError::Shadow { path, files, .. } => {
+                format!("rego_compile_error: {}data may not shadow a rule", shadow_message(path, files))
+            }
             other => other.to_string(),
         }
     }

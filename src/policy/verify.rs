@@ -83,17 +83,18 @@ pub fn run(
     mut modules: Vec<Module>,
     data: Option<serde_json::Value>,
     namespaces: &[String],
+    options: &super::engine::Options,
 ) -> Result<Vec<Test>, PolicyError> {
     // OPA runs the modules in the order of their names.
     modules.sort_by(|a, b| a.path.cmp(&b.path));
     let original = modules.clone();
-    let mut policies = Policies::compile(modules.clone(), data.clone())?;
+    let mut policies = Policies::compile(modules.clone(), data.clone(), options, super::engine::RegoVersion::V1)?;
     let mut found = discover(&policies);
     // A test rule defined twice is two tests: every definition after the first is renamed in
     // the text, so each is queried on its own (OPA's `rewriteDuplicateTestNames`).
     let renamed = rename_duplicates(&mut modules, &mut found);
     if renamed {
-        policies = Policies::compile(modules, data)?;
+        policies = Policies::compile(modules, data, options, super::engine::RegoVersion::V1)?;
     }
     let mut tests = Vec::new();
     for f in found {
@@ -252,7 +253,7 @@ mod tests {
              conflict = 1 if { true }\n\
              conflict = 2 if { true }\n",
         );
-        let out = run(vec![tests, policy], None, &[]).unwrap();
+        let out = run(vec![tests, policy], None, &[], &Default::default()).unwrap();
         let got = outcomes(&out);
         assert_eq!(
             got[..4],
@@ -273,7 +274,7 @@ mod tests {
     #[test]
     fn a_test_defined_twice_is_two_tests() {
         let m = module("t_test.rego", "package t\nimport rego.v1\ntest_x if { true }\ntest_x if { false }\n");
-        let out = run(vec![m], None, &[]).unwrap();
+        let out = run(vec![m], None, &[], &Default::default()).unwrap();
         assert_eq!(
             outcomes(&out),
             [("data.t.test_x".to_string(), 3, "pass"), ("data.t.test_x#01".to_string(), 4, "fail")]
@@ -286,12 +287,12 @@ mod tests {
         let b = module("b_test.rego", "package other\nimport rego.v1\ntest_b if { true }\n");
         let names = |ns: &[&str]| -> Vec<String> {
             let ns: Vec<String> = ns.iter().map(|s| s.to_string()).collect();
-            run(vec![a.clone(), b.clone()], None, &ns).unwrap().iter().map(Test::query).collect()
+            run(vec![a.clone(), b.clone()], None, &ns, &Default::default()).unwrap().iter().map(Test::query).collect()
         };
         assert_eq!(names(&[]), ["data.main.a.test_a", "data.other.test_b"]);
         assert_eq!(names(&["main.*"]), ["data.main.a.test_a"]);
         assert_eq!(names(&["other"]), ["data.other.test_b"]);
-        assert!(run(vec![a], None, &["[".to_string()]).is_err());
+        assert!(run(vec![a], None, &["[".to_string()], &Default::default()).is_err());
     }
 
     #[test]
@@ -302,7 +303,7 @@ mod tests {
             "p_test.rego",
             "package p\nimport rego.v1\ntest_cases[name] if { some name in [\"one\", \"two\"] }\n",
         );
-        let out = run(vec![m], None, &[]).unwrap();
+        let out = run(vec![m], None, &[], &Default::default()).unwrap();
         assert_eq!(outcomes(&out), [("data.p.test_cases".to_string(), 3, "pass")]);
     }
 }

@@ -442,10 +442,10 @@ objects and environments (\"every Deployment in prod has two replicas\", \"no ho
 teams keep such rules in Rego and run them with conftest; driftlint runs the same policies \
 in-process, with findings at file and line, suppressions and every output format.",
         example_lang: "text",
-        example: "# policy/deployment.rego\npackage main\n\ndeny_latest_tag[msg] {\n  c := input.spec.template.spec.containers[_]\n  endswith(c.image, \":latest\")\n  msg := {\"msg\": sprintf(\"container %s uses a :latest image\", [c.name]), \"field\": \"spec.template.spec.containers\"}\n}\n\n$ driftlint check --policy policy/ manifests/\nerror[policy-deny]: container web uses a :latest image\n  --> manifests/web.yaml:12:7",
+        example: "# policy/deployment.rego\npackage main\n\ndeny_latest_tag contains msg if {\n  c := input.spec.template.spec.containers[_]\n  endswith(c.image, \":latest\")\n  msg := {\"msg\": sprintf(\"container %s uses a :latest image\", [c.name]), \"field\": \"spec.template.spec.containers\"}\n}\n\n$ driftlint check --policy policy/ manifests/\nerror[policy-deny]: container web uses a :latest image\n  --> manifests/web.yaml:12:7",
         fix: "Change the manifest so that the rule no longer fires. If the object is a justified \
 exception, say so where reviewers see it: an `exception` rule in the policy \
-(`exception[rules] { input.metadata.name == \"legacy\"; rules := [\"latest_tag\"] }`), a \
+(`exception contains rules if { input.metadata.name == \"legacy\"; rules := [\"latest_tag\"] }`), a \
 `driftlint.io/ignore: \"policy-deny: reason\"` annotation, or an `ignore:` entry in \
 `.driftlint.yaml`.",
     },
@@ -458,7 +458,7 @@ the message advice rather than a failure. Locations, exceptions and suppressions
         why: "Warnings let a platform team roll out a new rule without failing every pull request at \
 once, and flag practices that are allowed but questionable.",
         example_lang: "text",
-        example: "# policy/resources.rego\npackage main\n\nwarn_no_limits[msg] {\n  c := input.spec.template.spec.containers[_]\n  not c.resources.limits\n  msg := sprintf(\"container %s has no resource limits\", [c.name])\n}\n\n$ driftlint check --policy policy/ manifests/\nwarning[policy-warn]: container web has no resource limits\n  --> manifests/web.yaml:2:1",
+        example: "# policy/resources.rego\npackage main\n\nwarn_no_limits contains msg if {\n  c := input.spec.template.spec.containers[_]\n  not c.resources.limits\n  msg := sprintf(\"container %s has no resource limits\", [c.name])\n}\n\n$ driftlint check --policy policy/ manifests/\nwarning[policy-warn]: container web has no resource limits\n  --> manifests/web.yaml:2:1",
         fix: "Follow the advice, or suppress the finding with a reason. To make warnings fail a run, \
 use `--fail-level warning`, or set `rules: {policy-warn: error}`.",
     },
@@ -466,17 +466,25 @@ use `--fail-level warning`, or set `rules: {policy-warn: error}`.",
         rule: Rule::PolicyError,
         default_severity: Severity::Error,
         summary: "A Rego policy does not compile or failed while it was evaluated",
-        what: "A `.rego` module does not parse (Rego v0 and v1 syntax are both accepted), uses a \
-variable nothing binds or a function that does not exist, a complete rule produced two different \
-values, a rule returned an object without a string `msg`, or the evaluation ran into a limit (a \
-query may run 5 seconds; `numbers.range` may produce a million elements). The location is the \
-`.rego` file and line the engine names, else the rule being evaluated. The other passes of the \
-check still run. A namespace given with `--namespace` that no module declares is reported as a \
-warning of this rule. Built-in errors (`to_number(\"x\")`) are not errors: as in OPA by default, \
-the expression is undefined.",
+        what: "A `.rego` module does not compile, or failed while it was evaluated. Compile-time \
+errors come before any input is evaluated, with OPA's class: `rego_parse_error` (the module does \
+not parse as Rego v1, the default, or as v0 with `--rego-version v0`; brackets nested deeper than \
+14 levels), `rego_type_error` (an undefined function, a call with the wrong number of arguments, \
+a built-in outside the capabilities: by default no network, environment, clock or randomness, so \
+`http.send`, `time.now_ns` without `--now`, `rand.intn`), `rego_unsafe_var_error` / a variable \
+used before its definition, `rego_recursion_error` (rules that depend on themselves), \
+`rego_compile_error` (with `--strict`: unused imports and `:=` locals; deprecated built-ins; a \
+data file that sets a value where a rule is). At evaluation: a complete rule produced two \
+different values, a rule returned an object without a string `msg`, or a limit was reached (a \
+query may run 5 seconds, a run's queries 300 seconds together; `numbers.range` and \
+`array.concat` may produce a million elements, a `sprintf` field 100,000 characters). The location \
+is the `.rego` file and line, else the rule being evaluated. The other passes of the check still \
+run. A namespace given with `--namespace` that no module declares is reported as a warning of \
+this rule. Built-in errors (`to_number(\"x\")`) are not errors: as in OPA by default, the \
+expression is undefined.",
         why: "A policy that cannot run checks nothing: the run must not look clean because of it.",
         example_lang: "text",
-        example: "error[policy-error]: use of undefined variable `level` is unsafe\n  --> policy/main.rego:4:1",
+        example: "error[policy-error]: rego_type_error: undefined function no_such_function\n  --> policy/main.rego:4:1",
         fix: "Fix the policy at the line shown; `driftlint policy eval --policies DIR --input FILE \
 data.main.deny` evaluates one rule with one input to try it out.",
     },

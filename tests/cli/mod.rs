@@ -13,6 +13,7 @@ mod ls;
 mod named;
 mod policy;
 mod policy_conftest;
+mod policy_engine;
 mod policy_stress;
 mod special_files;
 mod template;

@@ -79,9 +79,9 @@ fn namespaces_replace_main_and_subpackages_are_separate() {
     write(
         dir.path(),
         &[
-            ("p/main.rego", "package main\ndeny[\"main\"] { true }\n"),
-            ("p/extra.rego", "package main.extra\ndeny[\"extra\"] { true }\n"),
-            ("p/other.rego", "package other\nwarn_x[\"other\"] { true }\n"),
+            ("p/main.rego", "package main\ndeny contains \"main\" if { true }\n"),
+            ("p/extra.rego", "package main.extra\ndeny contains \"extra\" if { true }\n"),
+            ("p/other.rego", "package other\nwarn_x contains \"other\" if { true }\n"),
             ("m.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"),
         ],
     );
@@ -107,16 +107,16 @@ fn message_shapes_follow_conftest() {
                 "p/main.rego",
                 r#"package main
 # strings and objects with a string msg are findings; other elements are not
-deny_set[m] { m := "plain" }
-deny_set[m] { m := {"msg": "object", "field": "metadata.name"} }
-deny_set[m] { m := 42 }
+deny_set contains m if { m := "plain" }
+deny_set contains m if { m := {"msg": "object", "field": "metadata.name"} }
+deny_set contains m if { m := 42 }
 # an array rule: duplicates give one finding
 deny_array = ["twice", "twice"]
 # a non-collection value gives nothing
 deny_bool = true
-warn_once[m] { m := "plain" }
-deny1[m] { m := "not a rule name" }
-warning[m] { m := "not a rule name either" }
+warn_once contains m if { m := "plain" }
+deny1 contains m if { m := "not a rule name" }
+warning contains m if { m := "not a rule name either" }
 "#,
             ),
             ("m.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"),
@@ -142,11 +142,11 @@ fn an_object_without_msg_and_a_broken_policy_are_policy_errors() {
     write(
         dir.path(),
         &[
-            ("p/main.rego", "package main\n\ndeny[m] {\n  m := {\"message\": \"no msg\"}\n}\n"),
-            ("q/main.rego", "package main\n\ndeny[m] {\n  m := 1\n"),
+            ("p/main.rego", "package main\n\ndeny contains m if {\n  m := {\"message\": \"no msg\"}\n}\n"),
+            ("q/main.rego", "package main\n\ndeny contains m if {\n  m := 1\n"),
             (
                 "r/main.rego",
-                "package main\n\ndeny[m] {\n  count(numbers.range(1, 1000000000000)) > 0\n  m := \"x\"\n}\n",
+                "package main\n\ndeny contains m if {\n  count(numbers.range(1, 1000000000000)) > 0\n  m := \"x\"\n}\n",
             ),
             (
                 "m.yaml",
@@ -218,14 +218,14 @@ fn configuration_keys_and_data_files() {
 fn policies_at_a_git_revision() {
     let dir = tempfile::tempdir().unwrap();
     git(dir.path(), &["init", "-q"]);
-    write(dir.path(), &[("policy/main.rego", "package main\ndeny[\"from git\"] { true }\n")]);
+    write(dir.path(), &[("policy/main.rego", "package main\ndeny contains \"from git\" if { true }\n")]);
     git(dir.path(), &["add", "."]);
     git(dir.path(), &["commit", "-qm", "policy"]);
     // The work tree's copy differs: the committed one is used.
     write(
         dir.path(),
         &[
-            ("policy/main.rego", "package main\ndeny[\"from the work tree\"] { true }\n"),
+            ("policy/main.rego", "package main\ndeny contains \"from the work tree\" if { true }\n"),
             ("m.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"),
         ],
     );
@@ -272,7 +272,10 @@ fn eval_prints_opa_style_json() {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
-        &[("p.rego", "package main\ndeny[m] { m := sprintf(\"%v\", [input.num]) }\n"), ("in.yaml", "num: 7\n")],
+        &[
+            ("p.rego", "package main\ndeny contains m if { m := sprintf(\"%v\", [input.num]) }\n"),
+            ("in.yaml", "num: 7\n"),
+        ],
     );
     let r =
         run_in(dir.path(), &["policy", "eval", "--policies", "p.rego", "--input", "in.yaml", "data.main.deny"], None);
@@ -316,7 +319,7 @@ fn policy_cases_report_conflicts_at_the_rules_and_changed_decisions_at_the_expec
         dir.path(),
         &[(
             "policies/never-copy.rego",
-            "package adminconfig\n\n# A new rule that forbids every copy.\nconfig[{\"copy\": d}] {\n  input.request.usage.read == true\n  d := {\"deploy\": false, \"policy\": {\"ID\": \"copy-never\"}}\n}\n",
+            "package adminconfig\n\n# A new rule that forbids every copy.\nconfig contains {\"copy\": d} if {\n  input.request.usage.read == true\n  d := {\"deploy\": false, \"policy\": {\"ID\": \"copy-never\"}}\n}\n",
         )],
     );
     let r = run_in(dir.path(), &["check", "--format", "json", "."], None);
@@ -338,10 +341,10 @@ fn policy_cases_report_conflicts_at_the_rules_and_changed_decisions_at_the_expec
         .collect();
     at.sort();
     assert!(at.contains(&"policies/never-copy.rego:4".to_string()), "{at:?}");
-    assert!(at.contains(&"policies/extended.rego:16".to_string()), "{at:?}");
+    assert!(at.contains(&"policies/extended.rego:18".to_string()), "{at:?}");
     assert!(at.iter().all(|a| a.ends_with("never-copy.rego:4")
-        || a.ends_with("extended.rego:16")
-        || a.ends_with("defaults.rego:28")));
+        || a.ends_with("extended.rego:18")
+        || a.ends_with("defaults.rego:30")));
     let changed = f.iter().find(|f| f.0 == "policy-decision-changed").expect("a changed decision");
     assert_eq!(changed.1, "cases/local-read.expected.json:4");
     assert_eq!(
@@ -358,8 +361,8 @@ fn exceptions_exempt_rules_by_name_without_prefix_warnings_included() {
         &[
             (
                 "p/main.rego",
-                "package main\ndeny_a[\"deny a\"] { true }\nwarn_a[\"warn a\"] { true }\ndeny_b[\"deny b\"] { true }\n\
-                 deny[\"plain\"] { true }\nexception[r] { input.metadata.name == \"x\"; r := [\"a\", \"\"] }\n",
+                "package main\ndeny_a contains \"deny a\" if { true }\nwarn_a contains \"warn a\" if { true }\ndeny_b contains \"deny b\" if { true }\n\
+                 deny contains \"plain\" if { true }\nexception contains r if { input.metadata.name == \"x\"; r := [\"a\", \"\"] }\n",
             ),
             (
                 "m.yaml",

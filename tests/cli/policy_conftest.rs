@@ -433,7 +433,13 @@ fn rule_values_equal_the_recorded_opa_values() {
         for entry in spec["inputs"].as_array().unwrap() {
             let name = entry["name"].as_str().unwrap();
             let data = entry.get("data").cloned();
-            let mut policies = Policies::compile(modules.clone(), data.clone()).unwrap();
+            let mut policies = Policies::compile(
+                modules.clone(),
+                data.clone(),
+                &Default::default(),
+                driftlint::policy::engine::RegoVersion::V1,
+            )
+            .unwrap();
             let input = entry.get("input").map(|i| engine::to_value(i).unwrap());
             for q in spec["queries"].as_array().unwrap() {
                 let q = q.as_str().unwrap();
@@ -448,7 +454,7 @@ fn rule_values_equal_the_recorded_opa_values() {
                 assert_eq!(got, expected[name][q], "{}: {name}: {q}", case.display());
             }
             if case.ends_with("verify") {
-                let tests = verify::run(modules.clone(), data, &[]).unwrap();
+                let tests = verify::run(modules.clone(), data, &[], &Default::default()).unwrap();
                 for t in tests {
                     let want = match &expected[name][t.query()] {
                         _ if t.name.starts_with("todo_") => verify::Outcome::Skip,

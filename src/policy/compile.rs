@@ -1,0 +1,517 @@
+//! Compile-time checks that OPA makes and regorus leaves to evaluation (or never makes), run
+//! over regorus' syntax trees once every module is parsed, before any input is evaluated:
+//!
+//! - calls: an undefined function (`rego_type_error: undefined function f`), a built-in
+//!   outside the capabilities ([`super::capabilities`]), a call with the wrong number of
+//!   arguments (`rego_type_error: f: arity mismatch`);
+//! - recursion between rules and functions (`rego_recursion_error: rule data.p.a is
+//!   recursive: data.p.a -> data.p.b -> data.p.a`);
+//! - with `--strict`, OPA's strict mode: duplicate and unused imports, a local assigned with
+//!   `:=` and never used, deprecated built-ins (`rego_compile_error`, `rego_type_error`);
+//! - a data document with a value where a rule is (`{"main": {"deny_latest": []}}`): OPA
+//!   refuses data that conflicts with a rule's path, and a data file must not silence a rule.
+//!
+//! Messages start with OPA's error class so users (and the differential tests) recognise
+//! them. What it does not know: types (OPA's type checker), and unsafe variables, which
+//! regorus' own analysis reports when the engine is prepared.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use regorus::unstable::{BUILTINS, Expr, Literal, Module, Query, Ref, Rule, RuleHead};
+
+use super::capabilities::Capabilities;
+
+/// A compile-time problem at a module line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Problem {
+    pub path: String,
+    pub line: u32,
+    pub message: String,
+}
+
+/// What the checks need to know besides the modules.
+pub struct Settings<'a> {
+    pub capabilities: &'a Capabilities,
+    pub fixed_clock: bool,
+    pub strict: bool,
+    /// Built-ins we register ourselves (extensions), with their arity.
+    pub extensions: &'a [(&'a str, u8)],
+}
+
+/// Built-ins OPA's strict mode refuses as deprecated.
+const DEPRECATED: [&str; 11] = [
+    "any",
+    "all",
+    "re_match",
+    "net.cidr_overlap",
+    "set_diff",
+    "cast_array",
+    "cast_set",
+    "cast_string",
+    "cast_boolean",
+    "cast_null",
+    "cast_object",
+];
+
+/// Every problem of `modules`, sorted by file and line.
+pub fn check(modules: &[Ref<Module>], settings: &Settings) -> Vec<Problem> {
+    let index = Index::new(modules);
+    let mut out = Vec::new();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (mi, module) in modules.iter().enumerate() {
+        let path = module.package.span.source.get_path().to_string();
+        let pkg = &index.packages[mi];
+        let imports = imports_of(module);
+        if settings.strict {
+            strict_imports(module, &imports, &path, &mut out);
+        }
+        for rule in &module.policy {
+            let exprs = rule_exprs(rule);
+            let queries = rule_queries(rule);
+            let Some(key) = rule_key(pkg, rule) else { continue };
+            let locals = locals_of(rule);
+            let mut calls = Vec::new();
+            let mut vars: BTreeMap<String, usize> = BTreeMap::new();
+            let mut visit = |e: &Ref<Expr>| {
+                match e.as_ref() {
+                    Expr::Call { span, fcn, params, .. } => calls.push((span.line, fcn.clone(), params.len())),
+                    Expr::Var { span, .. } => *vars.entry(span.text().to_string()).or_default() += 1,
+                    _ => {}
+                }
+                if let Some(chain) = dotted(e)
+                    && chain.first().is_some_and(|c| c == "data")
+                    && let Some(target) = index.rule_prefix(&chain)
+                {
+                    edges.entry(key.clone()).or_default().insert(target);
+                }
+            };
+            for e in &exprs {
+                walk(e, &mut visit);
+            }
+            for q in &queries {
+                walk_query(q, &mut visit);
+            }
+            for name in vars.keys() {
+                if locals.contains(name) {
+                    continue;
+                }
+                let target = format!("{pkg}.{name}");
+                if index.rules.contains_key(&target) {
+                    edges.entry(key.clone()).or_default().insert(target);
+                }
+            }
+            for (line, fcn, n) in calls {
+                let Some(name) = dotted(&fcn) else { continue };
+                let at = |message: String| Problem { path: path.clone(), line, message };
+                match index.resolve(pkg, &imports, &name) {
+                    Some(full) => {
+                        edges.entry(key.clone()).or_default().insert(full.clone());
+                        if let Some(arities) = index.functions.get(&full)
+                            && !arities.contains(&n)
+                        {
+                            let want = arities.iter().map(ToString::to_string).collect::<Vec<_>>().join(" or ");
+                            out.push(at(format!(
+                                "rego_type_error: {full}: arity mismatch: {n} arguments given, {want} expected"
+                            )));
+                        }
+                    }
+                    None => {
+                        let name = name.join(".");
+                        if let Some(p) = builtin_problem(&name, n, settings) {
+                            out.push(at(p));
+                        }
+                    }
+                }
+            }
+            if settings.strict {
+                strict_locals(&queries, &vars, &path, &mut out);
+            }
+        }
+    }
+    recursion(&index, &edges, &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The problem with calling built-in `name` with `n` arguments, if any.
+fn builtin_problem(name: &str, n: usize, settings: &Settings) -> Option<String> {
+    if name == "print" {
+        return None;
+    }
+    let arity = settings
+        .extensions
+        .iter()
+        .find(|(e, _)| *e == name)
+        .map(|(_, a)| *a)
+        .or_else(|| BUILTINS.get(name).map(|(_, a)| *a));
+    let Some(arity) = arity else {
+        return Some(format!("rego_type_error: undefined function {name}"));
+    };
+    if !settings.capabilities.allows(name, settings.fixed_clock) {
+        return Some(format!(
+            "rego_type_error: undefined function {name}: not allowed by the capabilities: {}",
+            settings.capabilities.why_not(name)
+        ));
+    }
+    if settings.strict && DEPRECATED.contains(&name) {
+        return Some(format!("rego_type_error: deprecated built-in function calls in expression: {name}"));
+    }
+    // OPA also accepts one more argument: the output, unified with the result.
+    let arity = usize::from(arity);
+    if n != arity && n != arity + 1 {
+        return Some(format!("rego_type_error: {name}: arity mismatch: {n} arguments given, {arity} expected"));
+    }
+    None
+}
+
+/// Rules and functions of every module, by path (`data.p.rule`).
+struct Index {
+    /// Per module: `data.<package>`.
+    packages: Vec<String>,
+    /// The first declaration of each rule: (path, line).
+    rules: BTreeMap<String, (String, u32)>,
+    /// Function paths and the arities they are declared with.
+    functions: BTreeMap<String, BTreeSet<usize>>,
+}
+
+impl Index {
+    fn new(modules: &[Ref<Module>]) -> Index {
+        let mut index = Index { packages: Vec::new(), rules: BTreeMap::new(), functions: BTreeMap::new() };
+        for module in modules {
+            let pkg = match dotted(&module.package.refr) {
+                Some(c) => format!("data.{}", c.join(".")),
+                None => "data".to_string(),
+            };
+            let path = module.package.span.source.get_path().to_string();
+            for rule in &module.policy {
+                let Some(key) = rule_key(&pkg, rule) else { continue };
+                index.rules.entry(key).or_insert((path.clone(), rule.span().line));
+                let (refr, args) = match rule.as_ref() {
+                    Rule::Spec { head: RuleHead::Func { refr, args, .. }, .. } => (refr, args.len()),
+                    Rule::Default { refr, args, .. } if !args.is_empty() => (refr, args.len()),
+                    _ => continue,
+                };
+                if let Some(c) = dotted(refr) {
+                    index.functions.entry(format!("{pkg}.{}", c.join("."))).or_default().insert(args);
+                }
+            }
+            index.packages.push(pkg);
+        }
+        index
+    }
+
+    /// The user function a call names, as a full path.
+    fn resolve(&self, pkg: &str, imports: &BTreeMap<String, Vec<String>>, name: &[String]) -> Option<String> {
+        let first = name.first()?;
+        let full = if first == "data" {
+            name.join(".")
+        } else if let Some(target) = imports.get(first) {
+            target.iter().chain(&name[1..]).cloned().collect::<Vec<_>>().join(".")
+        } else {
+            format!("{pkg}.{}", name.join("."))
+        };
+        self.functions.contains_key(&full).then_some(full)
+    }
+
+    /// The rule a `data.…` reference reaches (its longest prefix that is a rule).
+    fn rule_prefix(&self, chain: &[String]) -> Option<String> {
+        (2..=chain.len()).rev().map(|n| chain[..n].join(".")).find(|p| self.rules.contains_key(p))
+    }
+}
+
+/// A rule's path: its package and the first part of its head (`data.main.deny`).
+fn rule_key(pkg: &str, rule: &Ref<Rule>) -> Option<String> {
+    let refr = match rule.as_ref() {
+        Rule::Spec { head, .. } => match head {
+            RuleHead::Compr { refr, .. } | RuleHead::Set { refr, .. } | RuleHead::Func { refr, .. } => refr,
+        },
+        Rule::Default { refr, .. } => refr,
+    };
+    let comps = regorus::unstable::Parser::get_path_ref_components(refr).ok()?;
+    Some(format!("{pkg}.{}", comps.first()?.text()))
+}
+
+/// A reference as its static parts: `a.b["c"]` is `[a, b, c]`; `None` when a part is not static.
+fn dotted(e: &Ref<Expr>) -> Option<Vec<String>> {
+    match e.as_ref() {
+        Expr::Var { span, .. } => Some(vec![span.text().to_string()]),
+        Expr::RefDot { refr, field, .. } => {
+            let mut c = dotted(refr)?;
+            c.push(field.0.text().to_string());
+            Some(c)
+        }
+        Expr::RefBrack { refr, index, .. } => {
+            let mut c = dotted(refr)?;
+            match index.as_ref() {
+                Expr::String { value, .. } => c.push(value.as_string().ok()?.to_string()),
+                _ => return None,
+            }
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+/// A module's imports by the name they bind: `import data.lib` binds `lib` to `data.lib`.
+fn imports_of(module: &Module) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for import in &module.imports {
+        let Some(path) = dotted(&import.refr) else { continue };
+        let name = match &import.r#as {
+            Some(alias) => alias.text().to_string(),
+            None => path.last().cloned().unwrap_or_default(),
+        };
+        out.insert(name, path);
+    }
+    out
+}
+
+/// The expressions of a rule outside its bodies' queries (not the name it declares).
+fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
+    let mut out = Vec::new();
+    match rule.as_ref() {
+        Rule::Spec { head, bodies, .. } => {
+            match head {
+                RuleHead::Compr { assign, .. } => {
+                    out.extend(assign.iter().map(|a| a.value.clone()));
+                }
+                RuleHead::Set { key, .. } => {
+                    out.extend(key.iter().cloned());
+                }
+                RuleHead::Func { args, assign, .. } => {
+                    out.extend(args.iter().cloned());
+                    out.extend(assign.iter().map(|a| a.value.clone()));
+                }
+            }
+            for b in bodies {
+                out.extend(b.assign.iter().map(|a| a.value.clone()));
+            }
+        }
+        Rule::Default { args, value, .. } => {
+            out.extend(args.iter().cloned());
+            out.push(value.clone());
+        }
+    }
+    out
+}
+
+fn rule_queries(rule: &Ref<Rule>) -> Vec<Ref<Query>> {
+    match rule.as_ref() {
+        Rule::Spec { bodies, .. } => bodies.iter().map(|b| b.query.clone()).collect(),
+        Rule::Default { .. } => Vec::new(),
+    }
+}
+
+/// Names a rule binds itself (function arguments, `:=`, `some`, `every`): they shadow rules.
+fn locals_of(rule: &Ref<Rule>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let vars_in = |e: &Ref<Expr>, out: &mut BTreeSet<String>| {
+        walk(e, &mut |x| {
+            if let Expr::Var { span, .. } = x.as_ref() {
+                out.insert(span.text().to_string());
+            }
+        })
+    };
+    if let Rule::Spec { head: RuleHead::Func { args, .. }, .. } | Rule::Default { args, .. } = rule.as_ref() {
+        for a in args {
+            vars_in(a, &mut out);
+        }
+    }
+    let mut bound = Vec::new();
+    for q in rule_queries(rule) {
+        walk_query(&q, &mut |e| {
+            if let Expr::AssignExpr { op: regorus::unstable::AssignOp::ColEq, lhs, .. } = e.as_ref() {
+                bound.push(lhs.clone());
+            }
+        });
+        collect_some(&q, &mut out);
+    }
+    for b in bound {
+        vars_in(&b, &mut out);
+    }
+    out
+}
+
+fn collect_some(q: &Query, out: &mut BTreeSet<String>) {
+    for stmt in &q.stmts {
+        match &stmt.literal {
+            Literal::SomeVars { vars, .. } => out.extend(vars.iter().map(|v| v.text().to_string())),
+            Literal::SomeIn { key, value, .. } => {
+                for e in key.iter().chain(std::iter::once(value)) {
+                    walk(e, &mut |x| {
+                        if let Expr::Var { span, .. } = x.as_ref() {
+                            out.insert(span.text().to_string());
+                        }
+                    });
+                }
+            }
+            Literal::Every { key, value, query, .. } => {
+                out.extend(key.iter().map(|k| k.text().to_string()));
+                out.insert(value.text().to_string());
+                collect_some(query, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Visits `e` and every expression inside it (comprehension bodies included).
+pub(super) fn walk(e: &Ref<Expr>, f: &mut dyn FnMut(&Ref<Expr>)) {
+    f(e);
+    match e.as_ref() {
+        Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|i| walk(i, f)),
+        Expr::Object { fields, .. } => {
+            for (_, k, v) in fields {
+                walk(k, f);
+                walk(v, f);
+            }
+        }
+        Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
+            walk(term, f);
+            walk_query(query, f);
+        }
+        Expr::ObjectCompr { key, value, query, .. } => {
+            walk(key, f);
+            walk(value, f);
+            walk_query(query, f);
+        }
+        Expr::Call { fcn, params, .. } => {
+            walk(fcn, f);
+            params.iter().for_each(|p| walk(p, f));
+        }
+        Expr::UnaryExpr { expr, .. } => walk(expr, f),
+        Expr::RefDot { refr, .. } => walk(refr, f),
+        Expr::RefBrack { refr, index, .. } => {
+            walk(refr, f);
+            walk(index, f);
+        }
+        Expr::BinExpr { lhs, rhs, .. }
+        | Expr::BoolExpr { lhs, rhs, .. }
+        | Expr::ArithExpr { lhs, rhs, .. }
+        | Expr::AssignExpr { lhs, rhs, .. } => {
+            walk(lhs, f);
+            walk(rhs, f);
+        }
+        Expr::Membership { key, value, collection, .. } => {
+            if let Some(k) = key {
+                walk(k, f);
+            }
+            walk(value, f);
+            walk(collection, f);
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn walk_query(q: &Query, f: &mut dyn FnMut(&Ref<Expr>)) {
+    for stmt in &q.stmts {
+        match &stmt.literal {
+            Literal::SomeVars { .. } => {}
+            Literal::SomeIn { key, value, collection, .. } => {
+                if let Some(k) = key {
+                    walk(k, f);
+                }
+                walk(value, f);
+                walk(collection, f);
+            }
+            Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => walk(expr, f),
+            Literal::Every { domain, query, .. } => {
+                walk(domain, f);
+                walk_query(query, f);
+            }
+        }
+        for w in &stmt.with_mods {
+            walk(&w.refr, f);
+            walk(&w.r#as, f);
+        }
+    }
+}
+
+/// Rules that depend on themselves, each reported at its first declaration with the cycle.
+fn recursion(index: &Index, edges: &BTreeMap<String, BTreeSet<String>>, out: &mut Vec<Problem>) {
+    for start in edges.keys() {
+        // Depth-first from `start` looking for a way back to it (the graph is small: rules).
+        let mut stack: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = BTreeSet::new();
+        while let Some((node, trail)) = stack.pop() {
+            let Some(next) = edges.get(&node) else { continue };
+            if next.contains(start) {
+                let cycle = trail.iter().chain(std::iter::once(start)).cloned().collect::<Vec<_>>().join(" -> ");
+                if let Some((path, line)) = index.rules.get(start) {
+                    out.push(Problem {
+                        path: path.clone(),
+                        line: *line,
+                        message: format!("rego_recursion_error: rule {start} is recursive: {cycle}"),
+                    });
+                }
+                break;
+            }
+            for n in next.iter().rev() {
+                if seen.insert(n.clone()) {
+                    let mut t = trail.clone();
+                    t.push(n.clone());
+                    stack.push((n.clone(), t));
+                }
+            }
+        }
+    }
+}
+
+fn strict_imports(module: &Module, imports: &BTreeMap<String, Vec<String>>, path: &str, out: &mut Vec<Problem>) {
+    let mut used = BTreeSet::new();
+    for rule in &module.policy {
+        let mut visit = |e: &Ref<Expr>| {
+            if let Expr::Var { span, .. } = e.as_ref() {
+                used.insert(span.text().to_string());
+            }
+        };
+        for e in rule_exprs(rule) {
+            walk(&e, &mut visit);
+        }
+        for q in rule_queries(rule) {
+            walk_query(&q, &mut visit);
+        }
+    }
+    let mut bound: BTreeMap<String, u32> = BTreeMap::new();
+    for import in &module.imports {
+        let Some(target) = dotted(&import.refr) else { continue };
+        if matches!(target.first().map(String::as_str), Some("future" | "rego")) {
+            continue;
+        }
+        let name =
+            import.r#as.as_ref().map_or_else(|| target.last().cloned().unwrap_or_default(), |a| a.text().to_string());
+        let line = import.span.line;
+        if let Some(first) = bound.insert(name.clone(), line) {
+            out.push(Problem {
+                path: path.into(),
+                line,
+                message: format!("rego_compile_error: import {} shadows the import at line {first}", target.join(".")),
+            });
+        } else if !used.contains(&name) && imports.contains_key(&name) {
+            out.push(Problem {
+                path: path.into(),
+                line,
+                message: format!("rego_compile_error: import {} unused", target.join(".")),
+            });
+        }
+    }
+}
+
+fn strict_locals(queries: &[Ref<Query>], uses: &BTreeMap<String, usize>, path: &str, out: &mut Vec<Problem>) {
+    for q in queries {
+        walk_query(q, &mut |e| {
+            if let Expr::AssignExpr { op: regorus::unstable::AssignOp::ColEq, lhs, span, .. } = e.as_ref()
+                && let Expr::Var { span: var, .. } = lhs.as_ref()
+                && var.text() != "_"
+                && uses.get(var.text()).copied().unwrap_or(0) <= 1
+            {
+                out.push(Problem {
+                    path: path.into(),
+                    line: span.line,
+                    message: format!("rego_compile_error: assigned var {} unused", var.text()),
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,202 @@
+//! A cheap look at a module's text before regorus parses it, for what must be refused before
+//! the parser runs:
+//!
+//! - nesting deeper than [`MAX_NESTING`] brackets, or brackets whose weighted count
+//!   ([`MAX_PARSE_COST`]) says the parse would be long: regorus' parser takes time exponential
+//!   in the nesting depth, and the compile deadline cannot interrupt one parse;
+//! - in Rego v0, a keyword of v1 (`if`, `contains`, `in`, `every`) without the import that
+//!   enables it: OPA 0.x refuses such a module, and regorus would accept it after printing a
+//!   raw warning per keyword (quoting the source line) to standard error.
+//!
+//! Strings (`"…"`, `` `…` ``) and comments are skipped.
+
+use super::engine::{Module, RegoVersion};
+use super::{Location, PolicyError};
+
+/// The deepest bracket nesting (`(`, `[`, `{`) a module may have.
+pub const MAX_NESTING: usize = 14;
+/// The most parse work a module may ask for, counted as 3^depth per bracket (regorus' parse
+/// time roughly triples with each level: a chain 12 deep took 130 ms in a debug build): many
+/// shallow brackets pass, a few deep chains do not.
+pub const MAX_PARSE_COST: u64 = 20_000_000;
+
+/// A word of the module: its text, line, the character before it and the one after it
+/// (spaces skipped).
+struct Word<'a> {
+    text: &'a str,
+    line: u32,
+    before: char,
+    after: char,
+}
+
+/// Checks `m` as above.
+pub fn check(m: &Module, version: RegoVersion) -> Result<(), PolicyError> {
+    let words = scan(m)?;
+    if version == RegoVersion::V0 {
+        v0_keywords(m, &words)?;
+    }
+    Ok(())
+}
+
+fn refuse(m: &Module, line: u32, message: String) -> PolicyError {
+    PolicyError::Parse { location: Some(Location { path: m.path.clone(), line }), message }
+}
+
+/// The module's words; refuses deep nesting.
+fn scan(m: &Module) -> Result<Vec<Word<'_>>, PolicyError> {
+    let text = m.text.as_str();
+    let bytes = text.as_bytes();
+    let mut words = Vec::new();
+    let mut depth = 0usize;
+    let mut cost = 0u64;
+    let mut line = 1u32;
+    let mut last = ' ';
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\n' => line += 1,
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                last = '"';
+            }
+            b'`' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'`' {
+                    line += u32::from(bytes[i] == b'\n');
+                    i += 1;
+                }
+                last = '`';
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(refuse(
+                        m,
+                        line,
+                        format!("rego_parse_error: nested more than {MAX_NESTING} levels deep"),
+                    ));
+                }
+                cost = cost.saturating_add(3u64.saturating_pow(depth as u32));
+                if cost > MAX_PARSE_COST {
+                    return Err(refuse(
+                        m,
+                        line,
+                        format!(
+                            "rego_parse_error: the brackets nest too deeply for the parser (weighted count over {MAX_PARSE_COST}; each level of nesting weighs 3 times the one above)"
+                        ),
+                    ));
+                }
+                last = c as char;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                last = c as char;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let mut j = i;
+                while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+                    j += 1;
+                }
+                let after = bytes.get(j).map_or(' ', |b| *b as char);
+                words.push(Word { text: &text[start..i], line, before: last, after });
+                last = 'a';
+                continue;
+            }
+            c if !c.is_ascii_whitespace() => last = c as char,
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(words)
+}
+
+/// Rego v0: the v1 keywords need `import future.keywords[.KW]` or `import rego.v1`.
+fn v0_keywords(m: &Module, words: &[Word]) -> Result<(), PolicyError> {
+    const KEYWORDS: [&str; 4] = ["if", "contains", "in", "every"];
+    let mut imported: Vec<&str> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if w.text != "import" {
+            continue;
+        }
+        match (words.get(i + 1).map(|w| w.text), words.get(i + 2).map(|w| w.text), words.get(i + 3)) {
+            (Some("rego"), Some("v1"), _) => imported.extend(KEYWORDS),
+            (Some("future"), Some("keywords"), Some(kw)) if kw.before == '.' => imported.push(kw.text),
+            (Some("future"), Some("keywords"), _) => imported.extend(KEYWORDS),
+            _ => {}
+        }
+    }
+    for w in words {
+        if !KEYWORDS.contains(&w.text) || imported.contains(&w.text) || w.before == '.' {
+            continue;
+        }
+        // `contains(s, t)` is the built-in; a key `"in": …` or field `x.in` is no keyword.
+        if w.after == '(' || w.after == ':' && w.text != "in" {
+            continue;
+        }
+        return Err(refuse(
+            m,
+            w.line,
+            format!(
+                "rego_parse_error: `{}` is a Rego v1 keyword: in Rego v0 it needs `import future.keywords.{}` or `import rego.v1` (or read the policies as v1: --rego-version v1)",
+                w.text, w.text
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(text: &str) -> Module {
+        Module { path: "p.rego".into(), text: text.into() }
+    }
+
+    #[test]
+    fn nesting_is_bounded_and_strings_and_comments_do_not_count() {
+        let deep = format!("package a\n\nx := {}1{}", "[".repeat(MAX_NESTING + 1), "]".repeat(MAX_NESTING + 1));
+        let e = check(&module(&deep), RegoVersion::V1).unwrap_err();
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{e}");
+        let text = format!("package a\n# {}\nx := \"{}\"\ny := `{}`", "[".repeat(99), "(".repeat(99), "{".repeat(99));
+        check(&module(&text), RegoVersion::V1).unwrap();
+        // Within the depth, many deep chains are refused by their weight; many shallow ones pass.
+        let chain = format!("{}1{}", "[".repeat(13), "]".repeat(13));
+        let heavy = format!("package a\nx := [{}]", vec![chain; 20].join(", "));
+        assert!(check(&module(&heavy), RegoVersion::V1).unwrap_err().to_string().contains("weighted count"));
+        let light = format!("package a\nx := [{}]", vec!["[[[1]]]"; 5000].join(", "));
+        check(&module(&light), RegoVersion::V1).unwrap();
+    }
+
+    #[test]
+    fn v0_keywords_need_their_import() {
+        let e = check(&module("package a\n\nallow if { true }"), RegoVersion::V0).unwrap_err();
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{e}");
+        assert!(e.to_string().contains("`if` is a Rego v1 keyword"), "{e}");
+        for ok in [
+            "package a\nimport rego.v1\nallow if { true }",
+            "package a\nimport future.keywords.if\nallow if { true }",
+            "package a\nimport future.keywords\nx contains 1 if { 1 in [1] }",
+            "package a\nx { contains(\"abc\", \"b\") }\ny { input.in == 1; z := {\"if\": 1} }",
+        ] {
+            check(&module(ok), RegoVersion::V0).unwrap_or_else(|e| panic!("{ok}: {e}"));
+        }
+        let e = check(&module("package a\nimport future.keywords.in\nx if { 1 in [1] }"), RegoVersion::V0).unwrap_err();
+        assert!(e.to_string().contains("`if`"), "{e}");
+        check(&module("package a\nallow if { true }"), RegoVersion::V1).unwrap();
+    }
+}
