@@ -1,0 +1,33 @@
+//! The schema and Composition passes over any YAML stream: CRDs, XRDs, Compositions and
+//! instances in one text (as a pull request can put them among the checked files). The
+//! definitions are loaded (`$ref`s resolved, patterns translated and compiled, within the
+//! schema budgets), every document is validated and every Composition checked: never a panic,
+//! and every finding lies inside the text.
+#![no_main]
+
+use driftlint::document::{self, Options};
+use driftlint::input::{Source, SourcePath};
+use driftlint::schema::{Mode, Registry};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let path = SourcePath::File("repo/defs.yaml".into());
+    let coll = document::collect(vec![Source { path: path.clone(), text: text.to_string() }], &Options::default());
+    let mut registry = Registry::default();
+    let mut found = Vec::new();
+    for doc in &coll.documents {
+        registry.add_document(&path, &doc.node, &mut found);
+    }
+    for mode in [Mode::Loose, Mode::Strict] {
+        found.extend(driftlint::schema::pass::run(&coll, &registry, mode));
+        found.extend(driftlint::crossplane::run(&coll, &registry, mode));
+    }
+    for d in found {
+        if let Some(range) = &d.primary.range {
+            assert!(range.start <= range.end && range.end <= text.len(), "{range:?} outside the text: {}", d.message);
+        }
+    }
+});
