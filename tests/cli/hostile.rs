@@ -18,7 +18,12 @@ const MEMORY_KIB: u64 = 3 * 1024 * 1024;
 /// Runs `driftlint ARGS` in `dir` under the limits, standard input from `stdin` (a file) or
 /// nothing. Panics when the kernel killed it (the limits were hit).
 fn run_limited(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Run {
-    let script = format!("ulimit -t {CPU_SECONDS} && ulimit -v {MEMORY_KIB} && exec \"$0\" \"$@\"");
+    run_limited_to(dir, args, stdin, MEMORY_KIB)
+}
+
+/// [`run_limited`] with an address-space limit of `memory_kib`.
+fn run_limited_to(dir: &Path, args: &[&str], stdin: Option<&Path>, memory_kib: u64) -> Run {
+    let script = format!("ulimit -t {CPU_SECONDS} && ulimit -v {memory_kib} && exec \"$0\" \"$@\"");
     let out = Command::new("sh")
         .arg("-c")
         .arg(script)
@@ -525,4 +530,79 @@ fn a_large_git_schema_directory_is_read_whole() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let found = messages(&r);
     assert!(found.iter().any(|f| f.0 == "schema-type-mismatch" && f.2 == "widget.yaml"), "{found:#?}");
+}
+
+// 7. Memory bounded by the parsed form, not the file size (issue 22, H5, N3), and schema
+//    compilation bounded (H6).
+
+/// A JSON array of `n` numbers in a ConfigMap, on one line or one number per line.
+fn numbers(n: usize, separator: &str) -> String {
+    let items = vec!["0"; n].join(separator);
+    format!(
+        "{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {{\"name\": \"x\"}}, \"data\": {{\"a\": [{items}]}}}}\n"
+    )
+}
+
+/// A 12 MB one-line JSON array of 6 million numbers needed 3+ GB (the scanner's token queue,
+/// then ~400 bytes per node), 3 million numbers one per line about 1.5 GB: each is now an
+/// `unsupported-yaml` error at the line where it crosses 1,000,000 flow entries.
+#[test]
+fn documents_are_bounded_by_their_parsed_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("line.json"), numbers(6_000_000, ",")).unwrap();
+    std::fs::write(d.join("lines.json"), numbers(3_000_000, ",\n")).unwrap();
+    let r = run_limited(d, &["check", "--isolated", "--format", "json", "line.json", "lines.json"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = super::json(&r);
+    for (file, line) in [("line.json", 1), ("lines.json", 1_000_000)] {
+        assert!(
+            v["diagnostics"].as_array().unwrap().iter().any(|x| x["file"] == file
+                && x["rule"] == "unsupported-yaml"
+                && x["severity"] == "error"
+                && x["line"].as_u64().is_some_and(|l| l.abs_diff(line) < 100)),
+            "{file}: {}",
+            r.stdout
+        );
+    }
+}
+
+/// 60 MB of blank lines and one object: its finding is shown at the right line, in under
+/// 1 GiB of address space (the line index held every line start: 1 GB).
+#[test]
+fn blank_lines_cost_no_memory_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("blank.yaml"), format!("{}{DRIFTING_CONFIGMAP}", "\n".repeat(60_000_000))).unwrap();
+    let args = ["check", "--isolated", "--schema-mode", "strict", "--format", "concise", "blank.yaml"];
+    let r = run_limited_to(d, &args, None, 1024 * 1024);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("blank.yaml:60000002:1: error[schema-not-found]"), "{}", r.stdout);
+}
+
+/// A CRD among the checked files whose `$ref`s double at each of 40 levels: compilation stops
+/// at the expansion budget with an `invalid-schema` error at the CRD's line.
+#[test]
+fn schema_compilation_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut defs = String::new();
+    for i in 0..40 {
+        defs.push_str(&format!(
+            "              d{i}:\n                type: object\n                properties:\n                  a: {{$ref: '#/definitions/d{n}'}}\n                  b: {{$ref: '#/definitions/d{n}'}}\n",
+            n = i + 1
+        ));
+    }
+    let crd = crd("example.io", "Widget", true).replace(
+        "            spec: {type: object, properties: {size: {type: integer}}}\n",
+        &format!("            spec: {{$ref: '#/definitions/d0'}}\n          definitions:\n{defs}              d40: {{type: string}}\n"),
+    );
+    std::fs::write(d.join("crd.yaml"), &crd).unwrap();
+    std::fs::write(d.join("widget.yaml"), WIDGET).unwrap();
+    let r = run_limited(d, &["check", "--isolated", "--format", "json", "crd.yaml", "widget.yaml"], None);
+    let found = messages(&r);
+    assert!(
+        found.iter().any(|f| f.0 == "invalid-schema" && f.1 == "error" && f.2 == "crd.yaml" && f.3.contains("`$ref`s")),
+        "{found:#?}"
+    );
 }

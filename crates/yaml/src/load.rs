@@ -130,10 +130,10 @@ fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
 
 /// Loads `text` from `saphyr-parser`'s events.
 fn load_events(text: &str, limits: &Limits) -> Stream {
-    if let Some(at) = crowded_line(text, limits.max_nodes / 8) {
+    if let Some(at) = crowded(text, limits.max_nodes / 2) {
         let message = format!(
-            "a line with more than {} flow entries: the YAML scanner would hold all of its tokens at once (a limit on memory)",
-            limits.max_nodes / 8
+            "more than {} flow entries (`,` `[` `{{`): the YAML scanner would hold all of their tokens at once (a limit on memory)",
+            limits.max_nodes / 2
         );
         return Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::NodeLimit, message, at, 0)) };
     }
@@ -164,23 +164,21 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
     Stream { documents, error }
 }
 
-/// Where a line first holds more than `limit` flow indicators (`,` `[` `{`), if one does.
+/// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.
 ///
-/// saphyr's scanner queues every token of a line that starts with a flow collection before it
-/// gives the first event (the collection could still be an implicit key), about 70 bytes per
-/// token: a minified JSON array of 6 million numbers asked for 1.7 GB in one allocation.
-fn crowded_line(text: &str, limit: usize) -> Option<usize> {
+/// saphyr's scanner queues every token of a flow collection that starts in block context
+/// before it gives the collection's first event (the collection could still be an implicit
+/// key), about 70 bytes per token and across lines: a JSON array of 6 million numbers asked
+/// for 1.7 GB in one allocation before the node budget could count a node. Every flow node
+/// but one follows one of these indicators, so this bounds the queue and the flow nodes alike.
+fn crowded(text: &str, limit: usize) -> Option<usize> {
     let mut count = 0;
     for (i, b) in text.bytes().enumerate() {
-        match b {
-            b'\n' => count = 0,
-            b',' | b'[' | b'{' => {
-                count += 1;
-                if count > limit {
-                    return Some(i);
-                }
+        if matches!(b, b',' | b'[' | b'{') {
+            count += 1;
+            if count > limit {
+                return Some(i);
             }
-            _ => {}
         }
     }
     None
