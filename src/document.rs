@@ -192,11 +192,12 @@ fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
             // About an eighth of a thread's share of the text per run of pieces.
             let target = (text.len() / (rayon::current_num_threads() * 8)).max(PIECES_FROM / 4);
             let runs = group(&cuts, target);
-            // Each run gets its share of the text's node budget; a run over it has an error,
-            // and the whole text is then loaded at once, against the whole budget.
+            // Each run gets twice its share (by bytes) of the text's node budget, so that an
+            // ordinary run keeps the fast path; a run over it has an error, and the whole text
+            // is then loaded at once, against the whole budget.
             let whole = driftlint_yaml::Limits::default();
             let share = |r: &std::ops::Range<usize>| driftlint_yaml::Limits {
-                max_nodes: (whole.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
+                max_nodes: (2 * whole.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
                 ..driftlint_yaml::Limits::default()
             };
             let streams =
