@@ -25,16 +25,19 @@ use crate::diagnostic::Diagnostic;
 /// - `scope_notes`: for a scoped run, what it left out (sentences), else empty;
 /// - filters `cell` (escape text for a table cell) and `code` (an inline code span for a cell).
 ///
-/// Every string a template prints without one of these filters is escaped as `cell` does
-/// (`| safe` prints driftlint's own strings such as `rule_url` and `summary.line` as they are).
+/// Every string from the checked repository that a template prints without one of these
+/// filters is escaped as `cell` does; driftlint's own (`rule`, `severity`, `rule_url`,
+/// `fingerprint`, `summary.line`) are printed as they are. `scope_notes` are driftlint's
+/// sentences about revisions named on the command line: the `note` filter escapes their HTML
+/// and pipes and leaves their Markdown (code spans) working.
 pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 
-{{ summary.line | safe }}
+{{ summary.line }}
 {% if summary.errors + summary.warnings + summary.notes > 0 %}
 | Severity | Rule | Location | Object | Message |
 | --- | --- | --- | --- | --- |
 {% for d in diagnostics if not d.suppressed -%}
-| {{ d.severity }} | [{{ d.rule | code }}]({{ d.rule_url | safe }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }}{% for h in d.help %}<br>help: {{ h | cell }}{% endfor %} |
+| {{ d.severity }} | [{{ d.rule | code }}]({{ d.rule_url }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }}{% for h in d.help %}<br>help: {{ h | cell }}{% endfor %} |
 {% endfor %}
 {%- endif %}
 {%- if summary.suppressed > 0 %}
@@ -43,7 +46,7 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 | Rule | Location | Object | Message | Reason |
 | --- | --- | --- | --- | --- |
 {% for d in diagnostics if d.suppressed -%}
-| [{{ d.rule | code }}]({{ d.rule_url | safe }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }} | {{ d.suppressed | cell }} |
+| [{{ d.rule | code }}]({{ d.rule_url }}) | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }} | {{ d.suppressed | cell }} |
 {% endfor %}
 </details>
 {% endif %}
@@ -51,14 +54,17 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 _{{ omitted }} more finding{{ "s" if omitted != 1 }} left out to stay within GitHub's summary size limit; see the SARIF or JSON report._
 {% endif %}
 {%- for note in scope_notes %}
-_{{ note | cell }}_
+_{{ note | note }}_
 {% endfor %}
 "#;
 
+/// A row's fields. driftlint's own strings (rule, severity, fingerprint, rule URL) are marked
+/// safe and printed as they are; everything the repository controls is escaped when printed
+/// without `cell`/`code` (see [`format_value`]).
 #[derive(Serialize)]
 struct Row<'a> {
-    rule: &'static str,
-    severity: &'static str,
+    rule: Safe,
+    severity: Safe,
     message: &'a str,
     file: String,
     line: Option<usize>,
@@ -68,15 +74,22 @@ struct Row<'a> {
     field: Option<&'a str>,
     help: &'a [String],
     suppressed: Option<&'a str>,
-    fingerprint: String,
-    rule_url: String,
+    fingerprint: Safe,
+    rule_url: Safe,
+}
+
+/// A string of driftlint's own, printed unescaped.
+type Safe = minijinja::Value;
+
+fn safe(s: impl Into<String>) -> Safe {
+    minijinja::Value::from_safe_string(s.into())
 }
 
 #[derive(Serialize)]
 struct Summary {
     #[serde(flatten)]
     counts: Counts,
-    line: String,
+    line: Safe,
 }
 
 #[derive(Serialize)]
@@ -112,6 +125,12 @@ pub fn escape_cell(s: &str) -> String {
         }
     }
     out
+}
+
+/// A sentence of driftlint's for a table-less line: control characters escaped, HTML as
+/// entities, pipes escaped; Markdown kept.
+fn escape_note(s: &str) -> String {
+    escape::text(s).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
 }
 
 /// The ASCII punctuation a CommonMark/GFM renderer (or GitHub's extensions: autolinks, math,
@@ -181,13 +200,14 @@ pub fn render_markdown(diags: &[Diagnostic], sources: &SourceResolver, opts: &Op
     let mut env = Environment::new();
     env.add_filter("cell", |s: String| minijinja::Value::from_safe_string(escape_cell(&s)));
     env.add_filter("code", |s: String| minijinja::Value::from_safe_string(code(&s)));
+    env.add_filter("note", |s: String| minijinja::Value::from_safe_string(escape_note(&s)));
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Custom("markdown".into()));
     env.set_formatter(format_value);
     let source = opts.markdown_template.unwrap_or(DEFAULT_MARKDOWN_TEMPLATE);
     env.add_template("summary.md", source).map_err(|e| Error::Template(e.to_string()))?;
     let template = env.get_template("summary.md").map_err(|e| Error::Template(e.to_string()))?;
 
-    let summary = Summary { counts: Counts::of(diags), line: summary_line(diags, false) };
+    let summary = Summary { counts: Counts::of(diags), line: safe(summary_line(diags, false)) };
     let ordered = sorted(diags);
     let rows: Vec<Row> = ordered.iter().map(|d| row(d, sources)).collect();
     // Rows by importance, to drop the least important first while keeping report order.
@@ -248,8 +268,8 @@ fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {
         None => file.clone(),
     };
     Row {
-        rule: d.rule.id(),
-        severity: d.severity.as_str(),
+        rule: safe(d.rule.id()),
+        severity: safe(d.severity.as_str()),
         message: &d.message,
         file,
         line: loc.map(|l| l.line),
@@ -259,8 +279,8 @@ fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {
         field: d.field.as_deref(),
         help: &d.help,
         suppressed: d.suppressed.as_deref(),
-        fingerprint: d.fingerprint(),
-        rule_url: crate::rules::doc_url(d.rule),
+        fingerprint: safe(d.fingerprint()),
+        rule_url: safe(crate::rules::doc_url(d.rule)),
     }
 }
 

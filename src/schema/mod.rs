@@ -76,6 +76,9 @@ struct Origin {
     /// The definition's `spec.names.kind` (or `claimNames.kind`).
     span: std::ops::Range<usize>,
     trusted: bool,
+    /// A hash of the definition's `spec` (values, not places): the same definition read twice
+    /// (a schema directory that is also among the checked files) is no conflict.
+    content: u64,
 }
 
 /// Who wrote a definition: the run's own schemas (`--schemas`, `schemas:`, read before any
@@ -161,9 +164,10 @@ impl Registry {
             names.push((claim.clone(), claim_span));
         }
         // Decided before compiling: a definition that may not be used costs nothing more.
+        let content = content_hash(spec);
         let mut usable = true;
         for (name, span) in &names {
-            let origin = Origin { path: path.clone(), span: span.clone(), trusted: trust == Trust::Trusted };
+            let origin = Origin { path: path.clone(), span: span.clone(), trusted: trust == Trust::Trusted, content };
             if !self.may_define(&group, name, &origin, what, out) {
                 usable = false;
             }
@@ -219,7 +223,8 @@ impl Registry {
         for ((name, span), versions) in names.into_iter().zip([composite, claims]) {
             let key = (group.clone(), name);
             if !self.kinds.contains_key(&key) {
-                self.origins.insert(key.clone(), Origin { path: path.clone(), span, trusted: trust == Trust::Trusted });
+                let origin = Origin { path: path.clone(), span, trusted: trust == Trust::Trusted, content };
+                self.origins.insert(key.clone(), origin);
                 self.kinds.insert(key, versions);
             }
         }
@@ -243,7 +248,7 @@ impl Registry {
             return false;
         }
         let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return true };
-        if new.trusted {
+        if new.trusted || new.content == first.content {
             return false;
         }
         let first_name = first.path.display();
@@ -268,6 +273,34 @@ impl Registry {
         out.push(diag);
         false
     }
+}
+
+/// A hash of `node`'s values (keys, scalars, structure; not spans or styles).
+fn content_hash(node: &Node) -> u64 {
+    use std::hash::{Hash, Hasher};
+    fn walk(node: &Node, h: &mut std::collections::hash_map::DefaultHasher) {
+        match &node.value {
+            NodeValue::Null => 0u8.hash(h),
+            NodeValue::Bool(b) => (1u8, b).hash(h),
+            NodeValue::Int(i) => (2u8, i).hash(h),
+            NodeValue::Float(f) => (3u8, f.to_bits()).hash(h),
+            NodeValue::String(s) => (4u8, s).hash(h),
+            NodeValue::Sequence(items) => {
+                (5u8, items.len()).hash(h);
+                items.iter().for_each(|i| walk(i, h));
+            }
+            NodeValue::Mapping(pairs) => {
+                (6u8, pairs.len()).hash(h);
+                for (k, v) in pairs {
+                    walk(k, h);
+                    walk(v, h);
+                }
+            }
+        }
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    walk(node, &mut h);
+    h.finish()
 }
 
 /// Kubernetes' own API groups (exactly: CRDs in other `*.k8s.io` groups, such as the Gateway
