@@ -80,6 +80,9 @@ impl<'a> Schemas<'a> {
 /// are not expanded and a `composition-skipped` warning says so.
 pub const MAX_EXPANDED_PATCHES: usize = 100_000;
 
+/// A PatchSet applied to a composed schema: (set name, the schema's address, composed kind).
+type SetUse<'n> = (&'n str, usize, &'n str);
+
 /// PatchSets expanded so far in one Composition: each set is checked once per composed schema,
 /// and what it writes and finds there is kept for the next use with that schema. Crossplane
 /// applies a set at every use, so its findings are reported once per use (copied, not
@@ -87,7 +90,7 @@ pub const MAX_EXPANDED_PATCHES: usize = 100_000;
 #[derive(Default)]
 pub struct Expanded<'n> {
     /// (set name, composed schema's address, composed kind) → what the set writes and finds.
-    done: HashMap<(&'n str, usize, &'n str), (Vec<Written>, Vec<Finding>)>,
+    done: HashMap<SetUse<'n>, (Vec<Written>, Vec<Finding>)>,
     /// Patches applied from sets so far, against [`MAX_EXPANDED_PATCHES`].
     applied: usize,
     /// `check_patch` calls (for tests that count work).
