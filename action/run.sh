@@ -59,10 +59,12 @@ if [ -n "$base" ]; then
   fi
 fi
 
-# Word-split the space-separated inputs without glob expansion.
+# Word-split the inputs without glob expansion, on spaces, tabs and line breaks, so that a
+# block input (`paths: |` with one path per line, CRLF too) is read whole. `read` stops at its
+# delimiter, so it reads up to a NUL (none: inputs are text) and returns 1 at the end.
 set -f
-read -r -a paths <<<"${INPUT_PATHS:-}"
-read -r -a extra <<<"${INPUT_ARGS:-}"
+IFS=$' \t\r\n' read -r -d '' -a paths <<<"${INPUT_PATHS:-}" || true
+IFS=$' \t\r\n' read -r -d '' -a extra <<<"${INPUT_ARGS:-}" || true
 set +f
 
 args=(check)

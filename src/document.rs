@@ -232,12 +232,13 @@ fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out
         }
     }
     if let Some(err) = &stream.error {
-        diags.push(Diagnostic::error(
-            Rule::YamlSyntaxError,
-            source.path.clone(),
-            Some(err.offset..err.offset),
-            err.message.clone(),
-        ));
+        // Over the parsed-form budget the text may be valid YAML: it is not supported.
+        let rule = if err.kind == driftlint_yaml::ErrorKind::NodeLimit {
+            Rule::UnsupportedYaml
+        } else {
+            Rule::YamlSyntaxError
+        };
+        diags.push(Diagnostic::error(rule, source.path.clone(), Some(err.offset..err.offset), err.message.clone()));
     }
 }
 
@@ -253,7 +254,16 @@ fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
             // About an eighth of a thread's share of the text per run of pieces.
             let target = (text.len() / (rayon::current_num_threads() * 8)).max(PIECES_FROM / 4);
             let runs = group(&cuts, target);
-            let streams = runs.par_iter().map(|r| driftlint_yaml::parse_stream(&text[r.clone()])).collect();
+            // Each run gets twice its share (by bytes) of the text's node budget, so that an
+            // ordinary run keeps the fast path; a run over it has an error, and the whole text
+            // is then loaded at once, against the whole budget.
+            let whole = driftlint_yaml::Limits::default();
+            let share = |r: &std::ops::Range<usize>| driftlint_yaml::Limits {
+                max_nodes: (2 * whole.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
+                ..driftlint_yaml::Limits::default()
+            };
+            let streams =
+                runs.par_iter().map(|r| driftlint_yaml::parse_stream_with(&text[r.clone()], &share(r))).collect();
             if let Some(stream) = driftlint_yaml::join_pieces(&runs, streams) {
                 return stream;
             }

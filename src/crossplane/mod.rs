@@ -102,6 +102,7 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
             "spec.functions run after the patches and may set any field: the rendered-base checks were skipped",
         ));
     }
+    let mut expanded = patches::Expanded::default();
     for resource in items(spec, "resources") {
         let Some((base_key, base)) = resource.entry("base") else { continue };
         let composed = if text(base, "apiVersion").is_some() && text(base, "kind").is_some() {
@@ -111,7 +112,7 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         };
         let composed_kind = text(base, "kind").unwrap_or("the composed resource");
         let schemas = Schemas { xr, composed, xr_kind, composed_kind };
-        let written = patches::check_resource(resource, &patch_sets, schemas, &mut out);
+        let written = patches::check_resource(resource, &patch_sets, schemas, &mut expanded, &mut out);
         if let (false, Avail::Schema(schema)) = (legacy_functions, composed) {
             render::check_base(base_key, base, schema, &written, &mut out);
         }

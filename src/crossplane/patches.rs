@@ -74,24 +74,80 @@ impl<'a> Schemas<'a> {
     }
 }
 
+/// How many patches from PatchSets one Composition may apply in all (each PatchSet reference
+/// applies the whole set to its resource). A thousand resources each using a set of a thousand
+/// patches are a million patch checks and writes: past this, further PatchSet references
+/// are not expanded and a `composition-skipped` warning says so.
+pub const MAX_EXPANDED_PATCHES: usize = 100_000;
+
+/// A PatchSet applied to a composed schema: (set name, the schema's address, composed kind).
+type SetUse<'n> = (&'n str, usize, &'n str);
+
+/// PatchSets expanded so far in one Composition: each set is checked once per composed schema,
+/// and what it writes and finds there is kept for the next use with that schema. Crossplane
+/// applies a set at every use, so its findings are reported once per use (copied, not
+/// recomputed).
+#[derive(Default)]
+pub struct Expanded<'n> {
+    /// (set name, composed schema's address, composed kind) → what the set writes and finds.
+    done: HashMap<SetUse<'n>, (Vec<Written>, Vec<Finding>)>,
+    /// Patches applied from sets so far, against [`MAX_EXPANDED_PATCHES`].
+    applied: usize,
+    /// `check_patch` calls (for tests that count work).
+    pub checks: usize,
+}
+
 /// Checks one resource's patches, connection details and readiness checks; returns what its
 /// patches write into the composed resource.
-pub fn check_resource(
-    resource: &Node,
-    patch_sets: &HashMap<&str, &Node>,
-    schemas: Schemas,
+pub fn check_resource<'n>(
+    resource: &'n Node,
+    patch_sets: &HashMap<&'n str, &'n Node>,
+    schemas: Schemas<'n>,
+    expanded: &mut Expanded<'n>,
     out: &mut Vec<Finding>,
 ) -> Vec<Written> {
     let mut written = Vec::new();
+    let composed_key = match schemas.composed {
+        Avail::Schema(s) => s as *const Schema as usize,
+        Avail::Missing => 0,
+        Avail::Unchecked => 1,
+    };
     for patch in items(resource, "patches") {
-        if patch_type(patch) == "PatchSet" {
-            let set = text(patch, "patchSetName").and_then(|n| patch_sets.get(n));
-            for p in set.map(|s| items(s, "patches")).unwrap_or_default() {
-                written.extend(check_patch(p, false, schemas, out));
-            }
-        } else {
+        if patch_type(patch) != "PatchSet" {
+            expanded.checks += 1;
             written.extend(check_patch(patch, false, schemas, out));
+            continue;
         }
+        let Some((name, set)) = text(patch, "patchSetName").and_then(|n| patch_sets.get_key_value(n)) else {
+            continue;
+        };
+        let set_patches = items(set, "patches");
+        if expanded.applied + set_patches.len() > MAX_EXPANDED_PATCHES {
+            out.push(Finding {
+                rule: Rule::CompositionSkipped,
+                severity: Severity::Warning,
+                span: patch.span.clone(),
+                message: format!(
+                    "PatchSet `{name}` not expanded: the Composition's PatchSet references apply more than {MAX_EXPANDED_PATCHES} patches in all (a limit on work); this resource's checks are incomplete"
+                ),
+            });
+            continue;
+        }
+        expanded.applied += set_patches.len();
+        let key = (*name, composed_key, schemas.composed_kind);
+        if let Some((set_written, found)) = expanded.done.get(&key) {
+            written.extend(set_written.iter().cloned());
+            out.extend(found.iter().cloned());
+            continue;
+        }
+        let (mut set_written, mut found) = (Vec::new(), Vec::new());
+        for p in set_patches {
+            expanded.checks += 1;
+            set_written.extend(check_patch(p, false, schemas, &mut found));
+        }
+        written.extend(set_written.iter().cloned());
+        out.extend(found.iter().cloned());
+        expanded.done.insert(key, (set_written, found));
     }
     if let Avail::Schema(composed) = schemas.composed {
         for (list, key) in [("connectionDetails", "fromFieldPath"), ("readinessChecks", "fieldPath")] {
@@ -241,4 +297,70 @@ fn is_guaranteed(xr: &Schema, path: &[Segment]) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Composition of `resources` resources, each using the PatchSet `common` of `set`
+    /// patches twice and having one patch of its own.
+    fn composition(resources: usize, set: usize) -> String {
+        let mut text = String::from("spec:\n  patchSets:\n    - name: common\n      patches:\n");
+        for i in 0..set {
+            text.push_str(&format!("        - {{fromFieldPath: spec.a{i}, toFieldPath: spec.b{i}}}\n"));
+        }
+        text.push_str("  resources:\n");
+        for i in 0..resources {
+            text.push_str(&format!(
+                "    - name: r{i}\n      base: {{apiVersion: example.org/v1, kind: Thing}}\n      patches:\n        - {{type: PatchSet, patchSetName: common}}\n        - {{type: PatchSet, patchSetName: common}}\n        - {{fromFieldPath: spec.own, toFieldPath: spec.own}}\n"
+            ));
+        }
+        text
+    }
+
+    /// (patch checks, writes returned) over every resource.
+    fn work(resources: usize, set: usize) -> (usize, usize) {
+        let root = driftlint_yaml::parse_stream(&composition(resources, set)).documents.remove(0).root;
+        let spec = root.get("spec").unwrap();
+        let patch_sets: HashMap<&str, &Node> =
+            items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
+        let schemas = Schemas { xr: Avail::Missing, composed: Avail::Missing, xr_kind: "X", composed_kind: "Thing" };
+        let mut expanded = Expanded::default();
+        let mut out = Vec::new();
+        let mut writes = 0;
+        for resource in items(spec, "resources") {
+            writes += check_resource(resource, &patch_sets, schemas, &mut expanded, &mut out).len();
+        }
+        (expanded.checks, writes)
+    }
+
+    /// Each PatchSet is checked once per composed schema, not once per use: ten times the
+    /// resources and ten times the set's patches cost about ten times the checks, not a
+    /// hundred (issue 22, H8). Each use still gets the set's writes, as in Crossplane.
+    #[test]
+    fn patch_sets_are_checked_once_per_schema() {
+        assert_eq!(work(20, 20), (20 + 20, 20 * 41));
+        assert_eq!(work(200, 200), (200 + 200, 200 * 401));
+    }
+
+    #[test]
+    fn expansion_beyond_the_budget_is_a_warning() {
+        let set = 1_000;
+        // Two uses per resource: the budget runs out two uses before the end.
+        let resources = MAX_EXPANDED_PATCHES / set / 2 + 1;
+        let root = driftlint_yaml::parse_stream(&composition(resources, set)).documents.remove(0).root;
+        let spec = root.get("spec").unwrap();
+        let patch_sets: HashMap<&str, &Node> =
+            items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
+        let schemas = Schemas { xr: Avail::Missing, composed: Avail::Missing, xr_kind: "X", composed_kind: "Thing" };
+        let mut expanded = Expanded::default();
+        let mut out = Vec::new();
+        for resource in items(spec, "resources") {
+            check_resource(resource, &patch_sets, schemas, &mut expanded, &mut out);
+        }
+        let skipped: Vec<&Finding> = out.iter().filter(|f| f.rule == Rule::CompositionSkipped).collect();
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(skipped[0].message.contains("more than 100000 patches"), "{}", skipped[0].message);
+    }
 }

@@ -11,7 +11,8 @@ use super::Error;
 use super::location::{Location, Repo};
 use super::tree::{Entry, Tree};
 
-/// The most paths a reference directory may hold.
+/// The most paths a directory read from git (a reference, a schema or policy directory) may
+/// hold; a larger one is refused with an error, never cut.
 pub const MAX_ENTRIES: usize = 20_000;
 /// The most blob bytes a reference directory may hold (references are a few hundred KiB).
 pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
@@ -111,7 +112,9 @@ fn read_tree(repo: &gix::Repository, id: gix::ObjectId) -> Result<Tree, String> 
             let name = String::from_utf8_lossy(entry.filename()).into_owned();
             let path = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
             if out.len() >= MAX_ENTRIES {
-                return Err(format!("the reference holds more than {MAX_ENTRIES} files and directories"));
+                return Err(format!(
+                    "the directory holds more than {MAX_ENTRIES} files and directories: refused, not read in part"
+                ));
             }
             let entry_id = entry.object_id();
             let value = match entry.mode().kind() {
@@ -125,7 +128,7 @@ fn read_tree(repo: &gix::Repository, id: gix::ObjectId) -> Result<Tree, String> 
                     bytes += size;
                     if bytes > MAX_BYTES {
                         return Err(format!(
-                            "the reference is larger than {} MiB (at `{path}`)",
+                            "the directory is larger than {} MiB (at `{path}`)",
                             MAX_BYTES / (1024 * 1024)
                         ));
                     }

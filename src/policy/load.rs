@@ -72,6 +72,13 @@ pub fn parse_document(path: &str, bytes: &[u8]) -> Result<Value, PolicyError> {
         .map_err(|_| PolicyError::Read { path: path.to_string(), message: "not UTF-8 text".into() })?;
     let fail = |message: String| PolicyError::Data { message: format!("{path}: {message}") };
     if path.ends_with(".json") {
+        // Bounded by values, not bytes, like YAML (driftlint_yaml::Limits::max_nodes): `[0,0,…]`
+        // is two bytes per value in the file and far more in memory. Every value but the first
+        // follows a `,`, `[`, `{` or `:`, so their count bounds the values.
+        let max = driftlint_yaml::Limits::default().max_nodes;
+        if text.bytes().filter(|b| matches!(b, b',' | b'[' | b'{' | b':')).count() >= max {
+            return Err(fail(format!("more than {max} JSON values: a limit on memory")));
+        }
         return serde_json::from_str(text).map_err(|e| fail(e.to_string()));
     }
     let docs = driftlint_yaml::parse_stream(text).into_result().map_err(|e| fail(e.to_string()))?;

@@ -24,6 +24,12 @@ use crate::diagnostic::Diagnostic;
 /// - `omitted`: how many rows were dropped to fit GitHub's size limit;
 /// - `scope_notes`: for a scoped run, what it left out (sentences), else empty;
 /// - filters `cell` (escape text for a table cell) and `code` (an inline code span for a cell).
+///
+/// Every string from the checked repository that a template prints without one of these
+/// filters is escaped as `cell` does; driftlint's own (`rule`, `severity`, `rule_url`,
+/// `fingerprint`, `summary.line`) are printed as they are. `scope_notes` are driftlint's
+/// sentences about revisions named on the command line: the `note` filter escapes their HTML
+/// and pipes and leaves their Markdown (code spans) working.
 pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 
 {{ summary.line }}
@@ -48,14 +54,17 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 _{{ omitted }} more finding{{ "s" if omitted != 1 }} left out to stay within GitHub's summary size limit; see the SARIF or JSON report._
 {% endif %}
 {%- for note in scope_notes %}
-_{{ note | cell }}_
+_{{ note | note }}_
 {% endfor %}
 "#;
 
+/// A row's fields. driftlint's own strings (rule, severity, fingerprint, rule URL) are marked
+/// safe and printed as they are; everything the repository controls is escaped when printed
+/// without `cell`/`code` (see [`format_value`]).
 #[derive(Serialize)]
 struct Row<'a> {
-    rule: &'static str,
-    severity: &'static str,
+    rule: Safe,
+    severity: Safe,
     message: &'a str,
     file: String,
     line: Option<usize>,
@@ -65,16 +74,23 @@ struct Row<'a> {
     field: Option<&'a str>,
     help: &'a [String],
     suppressed: Option<&'a str>,
-    fingerprint: String,
+    fingerprint: Safe,
     /// The rule's published documentation; none while driftlint has no public home.
-    rule_url: Option<String>,
+    rule_url: Safe,
+}
+
+/// A string of driftlint's own, printed unescaped.
+type Safe = minijinja::Value;
+
+fn safe(s: impl Into<String>) -> Safe {
+    minijinja::Value::from_safe_string(s.into())
 }
 
 #[derive(Serialize)]
 struct Summary {
     #[serde(flatten)]
     counts: Counts,
-    line: String,
+    line: Safe,
 }
 
 #[derive(Serialize)]
@@ -83,8 +99,12 @@ struct Tool<'a> {
     version: &'a str,
 }
 
-/// Escapes text for one cell of a GitHub-flavoured Markdown table (control and bidirectional
-/// characters as visible escapes, [`escape::text`]).
+/// Escapes text for one cell of a GitHub-flavoured Markdown table: control and bidirectional
+/// characters as visible escapes ([`escape::text`]), `<`, `>` and `&` as HTML entities (no raw
+/// HTML such as `<img onerror>`), and every ASCII punctuation character Markdown or GitHub could
+/// read as syntax backslash-escaped — emphasis, links and images (`![x](…)`, `[x](javascript:…)`),
+/// code spans, autolinks (`:`, `.` and `@` break `http://`, `www.` and e-mail autolinks), math
+/// (`$`) and the table's own `|`. What remains renders as the text it was.
 pub fn escape_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -93,37 +113,102 @@ pub fn escape_cell(s: &str) -> String {
             continue;
         }
         match c {
-            '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' => out.push_str("<br>"),
             '\r' => {}
+            c if is_markdown_syntax(c) => {
+                out.push('\\');
+                out.push(c);
+            }
             c => out.push(c),
         }
     }
     out
 }
 
-/// An inline code span that survives a table cell: a longer backtick fence when the text holds
-/// backticks, and `\|` for pipes (GitHub splits cells on them even inside code).
+/// A sentence of driftlint's for a table-less line: control characters escaped, HTML as
+/// entities, pipes escaped; Markdown kept.
+fn escape_note(s: &str) -> String {
+    escape::text(s).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
+}
+
+/// The ASCII punctuation a CommonMark/GFM renderer (or GitHub's extensions: autolinks, math,
+/// mentions) may read as syntax inside a table cell. All of them may be backslash-escaped.
+fn is_markdown_syntax(c: char) -> bool {
+    matches!(
+        c,
+        '\\' | '`'
+            | '*'
+            | '_'
+            | '['
+            | ']'
+            | '('
+            | ')'
+            | '!'
+            | '#'
+            | '+'
+            | '-'
+            | '.'
+            | '~'
+            | '{'
+            | '}'
+            | ':'
+            | '@'
+            | '$'
+            | '|'
+            | '='
+            | '"'
+            | '\''
+    )
+}
+
+/// Inline code for a table cell. A Markdown code span cannot hold every text safely: a backtick
+/// run may close it early, and GitHub splits table cells on `|` even inside code, where a
+/// backslash before it cannot be escaped (`\\|` would end the cell, and the rest of the text
+/// would be read as Markdown). So a plain backtick span is used only for plain text (letters,
+/// digits, spaces and the punctuation of paths, locations and object names); anything else
+/// becomes `<code>` around the cell escaping of [`escape_cell`], which GitHub renders alike.
 fn code(s: &str) -> String {
-    let text = escape::text(&s.replace(['\r', '\n'], " ")).replace('|', "\\|");
-    let fence = if text.contains('`') { "``" } else { "`" };
-    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
-    format!("{fence}{pad}{text}{pad}{fence}")
+    let text = escape::text(&s.replace(['\r', '\n'], " ")).into_owned();
+    if text.is_empty() {
+        return String::new();
+    }
+    let plain = text.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '/' | '.' | ':' | '-' | '_' | ',' | '='))
+        && !text.starts_with(' ')
+        && !text.ends_with(' ');
+    if plain { format!("`{text}`") } else { format!("<code>{}</code>", escape_cell(&text)) }
+}
+
+/// Prints a value the template did not pass through `cell` or `code`: every string is escaped
+/// as a table cell, so a user's template that prints `{{ d.file }}` cannot let a file name's
+/// Markdown or HTML through either. The filters' results (and `| safe`) are printed as they are.
+fn format_value(
+    out: &mut minijinja::Output,
+    _: &mut minijinja::State,
+    value: &minijinja::Value,
+) -> Result<(), minijinja::Error> {
+    let written = match value.as_str() {
+        Some(s) if !value.is_safe() => out.write_str(&escape_cell(s)),
+        _ => write!(out, "{value}"),
+    };
+    written.map_err(|_| minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "cannot write the summary"))
 }
 
 /// The Markdown summary of `diags`.
 pub fn render_markdown(diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> Result<String, Error> {
     let mut env = Environment::new();
-    env.add_filter("cell", |s: String| escape_cell(&s));
-    env.add_filter("code", |s: String| code(&s));
+    env.add_filter("cell", |s: String| minijinja::Value::from_safe_string(escape_cell(&s)));
+    env.add_filter("code", |s: String| minijinja::Value::from_safe_string(code(&s)));
+    env.add_filter("note", |s: String| minijinja::Value::from_safe_string(escape_note(&s)));
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Custom("markdown".into()));
+    env.set_formatter(format_value);
     let source = opts.markdown_template.unwrap_or(DEFAULT_MARKDOWN_TEMPLATE);
     env.add_template("summary.md", source).map_err(|e| Error::Template(e.to_string()))?;
     let template = env.get_template("summary.md").map_err(|e| Error::Template(e.to_string()))?;
 
-    let summary = Summary { counts: Counts::of(diags), line: summary_line(diags, false) };
+    let summary = Summary { counts: Counts::of(diags), line: safe(summary_line(diags, false)) };
     let ordered = sorted(diags);
     let rows: Vec<Row> = ordered.iter().map(|d| row(d, sources)).collect();
     // Rows by importance, to drop the least important first while keeping report order.
@@ -184,8 +269,8 @@ fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {
         None => file.clone(),
     };
     Row {
-        rule: d.rule.id(),
-        severity: d.severity.as_str(),
+        rule: safe(d.rule.id()),
+        severity: safe(d.severity.as_str()),
         message: &d.message,
         file,
         line: loc.map(|l| l.line),
@@ -195,8 +280,8 @@ fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {
         field: d.field.as_deref(),
         help: &d.help,
         suppressed: d.suppressed.as_deref(),
-        fingerprint: d.fingerprint(),
-        rule_url: crate::rules::doc_url(d.rule),
+        fingerprint: safe(d.fingerprint()),
+        rule_url: crate::rules::doc_url(d.rule).map_or_else(|| minijinja::Value::from(()), safe),
     }
 }
 
@@ -207,9 +292,83 @@ mod tests {
     #[test]
     fn cells_and_code_spans_survive_tables() {
         assert_eq!(escape_cell("a|b <c> & d\r\ne"), "a\\|b &lt;c&gt; &amp; d<br>e");
-        assert_eq!(code("x|y"), "`x\\|y`");
-        assert_eq!(escape_cell("a\u{1b}[2K\u{202e}"), "a\\x1b[2K\\u{202e}");
-        assert_eq!(code("a\u{1b}b"), "`a\\x1bb`");
-        assert_eq!(code("use `kubectl`"), "`` use `kubectl` ``");
+        assert_eq!(code("x|y"), "<code>x\\|y</code>");
+        assert_eq!(code("web/settings"), "`web/settings`");
+        assert_eq!(escape_cell("a\u{1b}[2K\u{202e}"), "a\\x1b\\[2K\\u{202e}");
+        assert_eq!(code("a\u{1b}b"), "<code>a\\\\x1bb</code>");
+        assert_eq!(code("use `kubectl`"), "<code>use \\`kubectl\\`</code>");
+    }
+
+    /// What a pull request may put in a file name, a value or an object name, and what must
+    /// not come out of the summary raw: HTML, images, links, autolinks, code-span breaks.
+    const HOSTILE: [&str; 8] = [
+        "<img src=x onerror=alert(1)>",
+        "![x](http://evil.example/a.png)",
+        "[x](javascript:alert(1))",
+        "a`b``c```",
+        "\\|![x](http://evil.example/b.png)",
+        "http://evil.example www.evil.example me@evil.example",
+        "<details><summary>x",
+        "**bold** _it_ $x^2$ ~~s~~",
+    ];
+
+    /// The characters that open Markdown or HTML syntax, each preceded by an odd number of
+    /// backslashes (escaped) or written as an entity: none is left to act as syntax.
+    fn assert_inert(out: &str) {
+        assert!(
+            !out.contains('<')
+                || out.matches('<').count()
+                    == out.matches("<br>").count() + out.matches("<code>").count() + out.matches("</code>").count(),
+            "raw HTML in {out:?}"
+        );
+        let bytes = out.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if matches!(b, b'[' | b']' | b'(' | b')' | b'!' | b'`' | b'*' | b'_' | b':' | b'$' | b'|' | b'~') {
+                let backslashes = bytes[..i].iter().rev().take_while(|&&c| c == b'\\').count();
+                assert!(backslashes % 2 == 1, "unescaped {:?} at {i} in {out:?}", b as char);
+            }
+        }
+    }
+
+    #[test]
+    fn markdown_and_html_in_cells_and_code_render_as_text() {
+        for s in HOSTILE {
+            assert_inert(&escape_cell(s));
+            let c = code(s);
+            if let Some(inner) = c.strip_prefix("<code>").and_then(|c| c.strip_suffix("</code>")) {
+                assert_inert(inner);
+            } else {
+                // A plain span: one backtick each side, none inside, no pipe or backslash.
+                let inner = &c[1..c.len() - 1];
+                assert!(c.starts_with('`') && c.ends_with('`') && !inner.contains(['`', '|', '\\']), "{c:?}");
+            }
+        }
+    }
+
+    /// Every field a template can print: unfiltered strings are escaped too, so a user's
+    /// `--markdown-template` printing `{{ d.file }}` cannot pass HTML or links through.
+    #[test]
+    fn every_field_a_template_prints_is_escaped() {
+        use crate::diagnostic::{Rule, Severity};
+        use crate::input::SourcePath;
+        let hostile = HOSTILE.join(" ");
+        let path = SourcePath::File(HOSTILE[1].into());
+        let mut d = Diagnostic::new(Rule::ValueDrift, Severity::Error, path, None, hostile.clone());
+        d.object = Some(hostile.clone());
+        d.field = Some(hostile.clone());
+        d.help = vec![hostile.clone()];
+        let sources = SourceResolver::default();
+        let fields = "{% for d in diagnostics %}{{ d.message }} {{ d.file }} {{ d.location }} {{ d.object }} {{ d.field }} {{ d.help[0] }}{% endfor %}";
+        for template in [DEFAULT_MARKDOWN_TEMPLATE, fields] {
+            let opts = Options { markdown_template: Some(template), ..Options::default() };
+            let out = render_markdown(std::slice::from_ref(&d), &sources, &opts).unwrap();
+            assert!(!out.contains("<img") && !out.contains("<details><summary>x"), "{out}");
+            assert!(!out.contains("](http://evil") && !out.contains("](javascript") && !out.contains("![x]("), "{out}");
+            assert!(!out.contains("http://evil") && !out.contains("www.evil"), "autolink in {out}");
+        }
+        // The suppressed section prints the reason too.
+        d.suppressed = Some(hostile.clone());
+        let out = render_markdown(std::slice::from_ref(&d), &sources, &Options::default()).unwrap();
+        assert!(!out.contains("<img") && !out.contains("](http://evil") && !out.contains("http://evil"), "{out}");
     }
 }

@@ -1,18 +1,19 @@
-//! Where schemas come from: CRDs and XRDs among the checked documents, then the files and
-//! directories of `--schemas` and `schemas:` (plain paths, or git locations `git:REV:PATH`
-//! read from the object database). Each source is read and parsed once; the texts are kept
-//! so that diagnostics in schema files can be shown with their lines.
+//! Where schemas come from: the files and directories of `--schemas` and `schemas:` (plain
+//! paths, or git locations `git:REV:PATH` read from the object database, whole), then CRDs
+//! and XRDs among the checked documents. Each source is read and parsed once; the texts are
+//! kept so that diagnostics in schema files can be shown with their lines.
+//!
+//! The order is the trust order (docs/security.md): the configured schemas are read first and
+//! win; a checked definition of a kind they (or Kubernetes itself) define is an error, see
+//! [`Registry::add_document`].
 
 use std::path::{Path, PathBuf};
 
-use super::Registry;
+use super::{Registry, Trust};
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document::Collection;
 use crate::git;
 use crate::input::{self, Source, SourcePath, WalkOptions};
-
-/// How many files one git directory of schemas may hold (a bound on hostile trees).
-const MAX_GIT_FILES: usize = 10_000;
 
 /// The schemas of a run and what loading them found.
 #[derive(Debug, Default)]
@@ -23,13 +24,10 @@ pub struct Loaded {
     pub sources: Vec<Source>,
 }
 
-/// Loads the definitions among `coll`'s documents, then those at `locations` (as written: a
-/// path, or a git location found from `git_start`).
+/// Loads the definitions at `locations` (as written: a path, or a git location found from
+/// `git_start`; trusted), then those among `coll`'s documents (checked).
 pub fn load(locations: &[String], git_start: &Path, coll: &Collection) -> Result<Loaded, git::Error> {
     let mut out = Loaded::default();
-    for doc in &coll.documents {
-        out.registry.add_document(&coll.sources[doc.source].path, &doc.node, &mut out.diagnostics);
-    }
     for written in locations {
         let sources = match git::parse_location(written)? {
             Some(location) => git_sources(&location, git_start)?,
@@ -43,6 +41,10 @@ pub fn load(locations: &[String], git_start: &Path, coll: &Collection) -> Result
             add_source(&mut out, source);
         }
     }
+    for doc in &coll.documents {
+        let path = &coll.sources[doc.source].path;
+        out.registry.add_document(path, &doc.node, Trust::Checked, &mut out.diagnostics);
+    }
     Ok(out)
 }
 
@@ -53,7 +55,7 @@ fn add_source(out: &mut Loaded, source: Source) {
         if matches!(doc.root.value, driftlint_yaml::NodeValue::Null) {
             continue;
         }
-        if !out.registry.add_document(&source.path, &doc.root, &mut out.diagnostics) {
+        if !out.registry.add_document(&source.path, &doc.root, Trust::Trusted, &mut out.diagnostics) {
             out.diagnostics.push(Diagnostic::new(
                 Rule::InvalidSchema,
                 Severity::Note,
@@ -89,20 +91,18 @@ fn git_sources(location: &git::Location, start: &Path) -> Result<Vec<Source>, gi
         let bytes = snapshot.tree.read(&snapshot.file).unwrap_or_default();
         return Ok(vec![Source { path: shown(&snapshot.file), text: text(bytes) }]);
     }
+    // Read whole: the snapshot itself is bounded (git::read::MAX_ENTRIES paths,
+    // git::read::MAX_BYTES bytes) and refused with an error beyond, so no file is dropped
+    // silently here. Symlinked directories can loop or alias: each real directory is walked once.
     let mut out = Vec::new();
     let mut pending = vec![String::new()];
-    // Symlinked directories can loop: the number of directories visited is bounded too.
-    let mut visited = 0;
+    let mut walked = std::collections::HashSet::new();
     while let Some(dir) = pending.pop() {
-        visited += 1;
-        if visited > MAX_GIT_FILES {
-            break;
+        if !snapshot.tree.resolve(&dir).is_some_and(|real| walked.insert(real)) {
+            continue;
         }
         for name in snapshot.tree.read_dir(&dir).unwrap_or_default() {
             let path = if dir.is_empty() { name } else { format!("{dir}/{name}") };
-            if out.len() >= MAX_GIT_FILES {
-                return Ok(out);
-            }
             match snapshot.tree.read(&path) {
                 Ok(bytes) if [".yaml", ".yml", ".json"].iter().any(|e| path.ends_with(e)) => {
                     out.push(Source { path: shown(&path), text: text(bytes) });

@@ -69,10 +69,31 @@ pub enum Lookup<'a> {
     NoVersion,
 }
 
+/// Where a kind's definition came from, for the messages about a second one.
+#[derive(Debug, Clone)]
+struct Origin {
+    path: SourcePath,
+    /// The definition's `spec.names.kind` (or `claimNames.kind`).
+    span: std::ops::Range<usize>,
+    trusted: bool,
+    /// A hash of the definition's `spec` (values, not places): the same definition read twice
+    /// (a schema directory that is also among the checked files) is no conflict.
+    content: u64,
+}
+
+/// Who wrote a definition: the run's own schemas (`--schemas`, `schemas:`, read before any
+/// checked file) are trusted; a CRD or XRD among the checked files is the pull request's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trust {
+    Trusted,
+    Checked,
+}
+
 /// Every schema known to a run, by API group and kind, then version.
 #[derive(Debug, Default)]
 pub struct Registry {
     kinds: HashMap<(String, String), Vec<Version>>,
+    origins: HashMap<(String, String), Origin>,
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
     patterns: model::Patterns,
@@ -104,7 +125,14 @@ impl Registry {
 
     /// Adds the schemas of a document if it is a CRD or an XRD (problems become diagnostics at
     /// their place in `path`); `false` for any other document.
-    pub fn add_document(&mut self, path: &SourcePath, root: &Node, out: &mut Vec<Diagnostic>) -> bool {
+    ///
+    /// The first definition of a kind wins, and trusted schemas are added first (see
+    /// [`load::load`]). A checked definition may not take a kind from a trusted one, nor a
+    /// built-in Kubernetes kind (issue 22, H7: a pull request adding a CRD for `apps/v1
+    /// Deployment` would swap Deployments' validation for its own): that is an `invalid-schema`
+    /// error naming both, and the definition is not used. Two checked definitions of one kind
+    /// are a warning naming both files and the one used.
+    pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
         let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
         let xrd = match (api_version, kind) {
@@ -112,12 +140,12 @@ impl Registry {
             ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => true,
             _ => return false,
         };
-        let mut problem = |span: &std::ops::Range<usize>, message: String| {
+        let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
             out.push(Diagnostic::error(Rule::InvalidSchema, path.clone(), Some(span.clone()), message));
         };
         let what = if xrd { "CompositeResourceDefinition" } else { "CustomResourceDefinition" };
         let Some((spec_key, spec)) = root.entry("spec") else {
-            problem(&validate::first_key_span(root), format!("{what} without `spec`"));
+            problem(out, &validate::first_key_span(root), format!("{what} without `spec`"));
             return true;
         };
         let text = |n: Option<&Node>| n.and_then(Node::as_str).filter(|s| !s.is_empty()).map(str::to_string);
@@ -125,17 +153,36 @@ impl Registry {
         let kind = text(spec.get("names").and_then(|n| n.get("kind")));
         let claim = if xrd { text(spec.get("claimNames").and_then(|n| n.get("kind"))) } else { None };
         let (Some(group), Some(kind)) = (group, kind) else {
-            problem(&spec_key.span, format!("{what} without `spec.group` or `spec.names.kind`"));
+            problem(out, &spec_key.span, format!("{what} without `spec.group` or `spec.names.kind`"));
             return true;
         };
+        let span_of = |n: Option<&Node>| n.map_or(spec_key.span.clone(), |n| n.span.clone());
+        let kind_span = span_of(spec.get("names").and_then(|n| n.get("kind")));
+        let claim_span = span_of(spec.get("claimNames").and_then(|n| n.get("kind")));
+        let mut names = vec![(kind.clone(), kind_span)];
+        if let Some(claim) = &claim {
+            names.push((claim.clone(), claim_span));
+        }
+        // Decided before compiling: a definition that may not be used costs nothing more.
+        let content = content_hash(spec);
+        let mut usable = true;
+        for (name, span) in &names {
+            let origin = Origin { path: path.clone(), span: span.clone(), trusted: trust == Trust::Trusted, content };
+            if !self.may_define(&group, name, &origin, what, out) {
+                usable = false;
+            }
+        }
+        if !usable {
+            return true;
+        }
         let versions = match spec.entry("versions") {
             Some((_, v)) if matches!(&v.value, NodeValue::Sequence(items) if !items.is_empty()) => v,
             Some((k, _)) => {
-                problem(&k.span, format!("{what} `{kind}` has no versions: it gives no schema"));
+                problem(out, &k.span, format!("{what} `{kind}` has no versions: it gives no schema"));
                 return true;
             }
             None => {
-                problem(&spec_key.span, format!("{what} `{kind}` has no `versions`: it gives no schema"));
+                problem(out, &spec_key.span, format!("{what} `{kind}` has no `versions`: it gives no schema"));
                 return true;
             }
         };
@@ -144,7 +191,7 @@ impl Registry {
         let mut claims = Vec::new();
         for item in items {
             let Some(name) = text(item.get("name")) else {
-                problem(&item.span, format!("a version of `{kind}` without `name`"));
+                problem(out, &item.span, format!("a version of `{kind}` without `name`"));
                 continue;
             };
             let served = !matches!(item.get("served").map(|s| &s.value), Some(NodeValue::Bool(false)));
@@ -154,7 +201,7 @@ impl Registry {
                     self.compilations += 1;
                     let (schema, problems) = model::compile_with(node, &mut self.patterns);
                     for p in problems {
-                        problem(&p.span, format!("schema of `{kind}` {name}: {}", p.message));
+                        problem(out, &p.span, format!("schema of `{kind}` {name}: {}", p.message));
                     }
                     schema
                 }
@@ -172,13 +219,119 @@ impl Registry {
                 composite.push(Version { name, served, schema: Arc::new(compiled) });
             }
         }
-        // The first definition of a kind wins; a later duplicate is ignored.
-        self.kinds.entry((group.clone(), kind)).or_insert(composite);
-        if let Some(claim) = claim {
-            self.kinds.entry((group, claim)).or_insert(claims);
+        // The first definition of a kind wins; a later duplicate was reported by `may_define`.
+        for ((name, span), versions) in names.into_iter().zip([composite, claims]) {
+            let key = (group.clone(), name);
+            if !self.kinds.contains_key(&key) {
+                let origin = Origin { path: path.clone(), span, trusted: trust == Trust::Trusted, content };
+                self.origins.insert(key.clone(), origin);
+                self.kinds.insert(key, versions);
+            }
         }
         true
     }
+
+    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not (or a
+    /// checked duplicate) into `out`. Trusted duplicates are left alone: the first wins.
+    fn may_define(&self, group: &str, kind: &str, new: &Origin, what: &str, out: &mut Vec<Diagnostic>) -> bool {
+        let shown = if group.is_empty() { kind.to_string() } else { format!("{group}/{kind}") };
+        if !new.trusted && is_builtin_kind_group(group) {
+            out.push(Diagnostic::error(
+                Rule::InvalidSchema,
+                new.path.clone(),
+                Some(new.span.clone()),
+                format!(
+                    "{what} redefines `{shown}`, a kind of Kubernetes' built-in API group `{}`: not used (a checked file cannot replace a built-in kind's schema)",
+                    if group.is_empty() { "core" } else { group }
+                ),
+            ));
+            return false;
+        }
+        let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return true };
+        if new.trusted || new.content == first.content {
+            return false;
+        }
+        let first_name = first.path.display();
+        let diag = if first.trusted {
+            Diagnostic::error(
+                Rule::InvalidSchema,
+                new.path.clone(),
+                Some(new.span.clone()),
+                format!("{what} redefines `{shown}`, already defined by the trusted schema {first_name}: not used, the trusted one is"),
+            )
+            .with_secondary(first.path.clone(), Some(first.span.clone()), "the trusted definition")
+        } else {
+            Diagnostic::new(
+                Rule::InvalidSchema,
+                Severity::Warning,
+                new.path.clone(),
+                Some(new.span.clone()),
+                format!("{what} defines `{shown}` again, as {first_name} does: the one in {first_name} is used"),
+            )
+            .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
+        };
+        out.push(diag);
+        false
+    }
+}
+
+/// A hash of `node`'s values (keys, scalars, structure; not spans or styles).
+fn content_hash(node: &Node) -> u64 {
+    use std::hash::{Hash, Hasher};
+    fn walk(node: &Node, h: &mut std::collections::hash_map::DefaultHasher) {
+        match &node.value {
+            NodeValue::Null => 0u8.hash(h),
+            NodeValue::Bool(b) => (1u8, b).hash(h),
+            NodeValue::Int(i) => (2u8, i).hash(h),
+            NodeValue::Float(f) => (3u8, f.to_bits()).hash(h),
+            NodeValue::String(s) => (4u8, s).hash(h),
+            NodeValue::Sequence(items) => {
+                (5u8, items.len()).hash(h);
+                items.iter().for_each(|i| walk(i, h));
+            }
+            NodeValue::Mapping(pairs) => {
+                (6u8, pairs.len()).hash(h);
+                for (k, v) in pairs {
+                    walk(k, h);
+                    walk(v, h);
+                }
+            }
+        }
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    walk(node, &mut h);
+    h.finish()
+}
+
+/// Kubernetes' own API groups (exactly: CRDs in other `*.k8s.io` groups, such as the Gateway
+/// API's, are legitimate), whose kinds no checked CRD may redefine.
+fn is_builtin_kind_group(group: &str) -> bool {
+    const GROUPS: [&str; 23] = [
+        "",
+        "apps",
+        "batch",
+        "autoscaling",
+        "policy",
+        "extensions",
+        "admissionregistration.k8s.io",
+        "apiextensions.k8s.io",
+        "apiregistration.k8s.io",
+        "authentication.k8s.io",
+        "authorization.k8s.io",
+        "certificates.k8s.io",
+        "coordination.k8s.io",
+        "discovery.k8s.io",
+        "events.k8s.io",
+        "flowcontrol.apiserver.k8s.io",
+        "internal.apiserver.k8s.io",
+        "networking.k8s.io",
+        "node.k8s.io",
+        "rbac.authorization.k8s.io",
+        "resource.k8s.io",
+        "scheduling.k8s.io",
+        "storage.k8s.io",
+    ];
+    GROUPS.contains(&group)
 }
 
 /// Kinds the schema pass never asks a schema for: the definitions themselves and
@@ -220,7 +373,7 @@ mod tests {
         let mut r = Registry::default();
         let mut out = Vec::new();
         for d in driftlint_yaml::parse_stream(text).documents {
-            r.add_document(&SourcePath::File("s.yaml".into()), &d.root, &mut out);
+            r.add_document(&SourcePath::File("s.yaml".into()), &d.root, Trust::Trusted, &mut out);
         }
         (r, out)
     }

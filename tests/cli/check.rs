@@ -368,7 +368,8 @@ fn the_markdown_summary_template_can_be_replaced() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     let md = std::fs::read_to_string(&out).unwrap();
     assert!(md.starts_with("# drift: found 2 errors"), "{md}");
-    assert!(md.contains("- value-drift fixtures/repo/app/frontend.yaml:24\n"), "{md}");
+    // The file name comes from the repository: escaped for Markdown even in a user's template.
+    assert!(md.contains("- value-drift fixtures/repo/app/frontend\\.yaml:24\n"), "{md}");
 
     let broken = dir.path().join("broken.j2");
     std::fs::write(&broken, "{% for d in %}").unwrap();

@@ -18,7 +18,12 @@ const MEMORY_KIB: u64 = 3 * 1024 * 1024;
 /// Runs `driftlint ARGS` in `dir` under the limits, standard input from `stdin` (a file) or
 /// nothing. Panics when the kernel killed it (the limits were hit).
 fn run_limited(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Run {
-    let script = format!("ulimit -t {CPU_SECONDS} && ulimit -v {MEMORY_KIB} && exec \"$0\" \"$@\"");
+    run_limited_to(dir, args, stdin, MEMORY_KIB)
+}
+
+/// [`run_limited`] with an address-space limit of `memory_kib`.
+fn run_limited_to(dir: &Path, args: &[&str], stdin: Option<&Path>, memory_kib: u64) -> Run {
+    let script = format!("ulimit -t {CPU_SECONDS} && ulimit -v {memory_kib} && exec \"$0\" \"$@\"");
     let out = Command::new("sh")
         .arg("-c")
         .arg(script)
@@ -421,4 +426,184 @@ fn findings(r: &Run) -> Vec<(String, String, String)> {
         .iter()
         .map(|x| (field(x, "rule"), field(x, "severity"), field(x, "file")))
         .collect()
+}
+
+// 5. Markdown and HTML in the step summary (issue 22, H10).
+
+/// A file name and a value that try to put an image, a link and HTML into the job summary.
+#[test]
+fn the_markdown_summary_shows_repository_text_as_text() {
+    let dir = repository("reference: reference\n");
+    let name = "[x](javascript:alert(1))<img src=x onerror=alert(1)>`|![y](http:evil.example).yaml";
+    let value = "![x](http://evil.example/a.png) <img src=x onerror=alert(1)> `a``b` [z](javascript:alert(2)) \\\\|![w](http://evil.example/w.png)";
+    let manifest = DRIFTING_CONFIGMAP.replace("log-level: debug", &format!("log-level: \"{value}\""));
+    std::fs::write(dir.path().join(name), manifest).unwrap();
+    let r = run_limited(dir.path(), &["check", "--format", "markdown"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("onerror"), "the finding is there:\n{}", r.stdout);
+    for raw in ["<img", "](javascript", "](http:evil", "](http://evil", "![x](", "![y](", "![w]("] {
+        assert!(!r.stdout.contains(raw), "{raw:?} reaches the summary raw:\n{}", r.stdout);
+    }
+    // Every table row keeps its five cells: no pipe from the repository splits one.
+    for row in r.stdout.lines().filter(|l| l.starts_with("| error") || l.starts_with("| warning")) {
+        let unescaped_pipes = row
+            .char_indices()
+            .filter(|&(i, c)| c == '|' && row[..i].chars().rev().take_while(|&b| b == '\\').count() % 2 == 0)
+            .count();
+        assert_eq!(unescaped_pipes, 6, "{row}");
+    }
+}
+
+// 6. Trust order for schemas (issue 22, H7; N1).
+
+/// A CRD for `group`/`kind` whose `spec.size` is an integer (`typed`), or anything.
+fn crd(group: &str, kind: &str, typed: bool) -> String {
+    let spec = if typed {
+        "{type: object, properties: {size: {type: integer}}}"
+    } else {
+        "{type: object, x-kubernetes-preserve-unknown-fields: true}"
+    };
+    format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: x.{group}\nspec:\n  group: {group}\n  names:\n    kind: {kind}\n    plural: xs\n  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec: {spec}\n"
+    )
+}
+
+const WIDGET: &str = "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  size: big\n";
+
+/// (rule, severity, file, message) of every diagnostic of a JSON run.
+fn messages(r: &Run) -> Vec<(String, String, String, String)> {
+    let v = super::json(r);
+    let field = |x: &serde_json::Value, k: &str| x[k].as_str().unwrap_or_default().to_string();
+    let all = v["diagnostics"].as_array().unwrap().iter();
+    all.map(|x| (field(x, "rule"), field(x, "severity"), field(x, "file"), field(x, "message"))).collect()
+}
+
+#[test]
+fn a_checked_crd_cannot_replace_a_trusted_or_built_in_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("schemas")).unwrap();
+    std::fs::create_dir_all(d.join("pr")).unwrap();
+    std::fs::write(d.join("schemas/widget.yaml"), crd("example.io", "Widget", true)).unwrap();
+    // The pull request: a Widget CRD accepting anything, one for apps/v1 Deployment, and the
+    // same Gadget CRD twice.
+    std::fs::write(d.join("pr/override.yaml"), crd("example.io", "Widget", false)).unwrap();
+    std::fs::write(d.join("pr/deployment.yaml"), crd("apps", "Deployment", false)).unwrap();
+    std::fs::write(d.join("pr/gadget-a.yaml"), crd("other.io", "Gadget", true)).unwrap();
+    std::fs::write(d.join("pr/gadget-b.yaml"), crd("other.io", "Gadget", false)).unwrap();
+    std::fs::write(d.join("pr/widget.yaml"), WIDGET).unwrap();
+    let r = run_limited(d, &["check", "--isolated", "--format", "json", "--schemas", "schemas", "pr"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let found = messages(&r);
+    let has = |rule: &str, severity: &str, file: &str, words: &[&str]| {
+        found.iter().any(|(r, s, f, m)| r == rule && s == severity && f == file && words.iter().all(|w| m.contains(w)))
+    };
+    // The trusted schema validates the Widget.
+    assert!(has("schema-type-mismatch", "error", "pr/widget.yaml", &[]), "{found:#?}");
+    assert!(
+        has("invalid-schema", "error", "pr/override.yaml", &["example.io/Widget", "schemas/widget.yaml"]),
+        "{found:#?}"
+    );
+    assert!(has("invalid-schema", "error", "pr/deployment.yaml", &["apps/Deployment", "built-in"]), "{found:#?}");
+    assert!(
+        has("invalid-schema", "warning", "pr/gadget-b.yaml", &["other.io/Gadget", "pr/gadget-a.yaml"]),
+        "{found:#?}"
+    );
+}
+
+/// A git directory of schemas is read whole: a CRD after 10,000 other files is still used
+/// (it was dropped silently).
+#[test]
+fn a_large_git_schema_directory_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("defs")).unwrap();
+    for i in 0..10_050 {
+        std::fs::write(d.join(format!("defs/a{i:05}.yaml")), "").unwrap();
+    }
+    std::fs::write(d.join("defs/zz-widget.yaml"), crd("example.io", "Widget", true)).unwrap();
+    super::git(d, &["init", "-q"]);
+    super::git(d, &["add", "defs"]);
+    super::git(d, &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "schemas"]);
+    std::fs::write(d.join("widget.yaml"), WIDGET).unwrap();
+    let r =
+        run_limited(d, &["check", "--isolated", "--format", "json", "--schemas", "git:HEAD:defs", "widget.yaml"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let found = messages(&r);
+    assert!(found.iter().any(|f| f.0 == "schema-type-mismatch" && f.2 == "widget.yaml"), "{found:#?}");
+}
+
+// 7. Memory bounded by the parsed form, not the file size (issue 22, H5, N3), and schema
+//    compilation bounded (H6).
+
+/// A JSON array of `n` numbers in a ConfigMap, on one line or one number per line.
+fn numbers(n: usize, separator: &str) -> String {
+    let items = vec!["0"; n].join(separator);
+    format!(
+        "{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {{\"name\": \"x\"}}, \"data\": {{\"a\": [{items}]}}}}\n"
+    )
+}
+
+/// A 12 MB one-line JSON array of 6 million numbers needed 3+ GB (the scanner's token queue,
+/// then ~400 bytes per node), 3 million numbers one per line about 1.5 GB: each is now an
+/// `unsupported-yaml` error at the line where it crosses 1,000,000 flow entries.
+#[test]
+fn documents_are_bounded_by_their_parsed_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("line.json"), numbers(6_000_000, ",")).unwrap();
+    std::fs::write(d.join("lines.json"), numbers(3_000_000, ",\n")).unwrap();
+    let r = run_limited(d, &["check", "--isolated", "--format", "json", "line.json", "lines.json"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = super::json(&r);
+    for (file, line) in [("line.json", 1), ("lines.json", 1_000_000)] {
+        assert!(
+            v["diagnostics"].as_array().unwrap().iter().any(|x| x["file"] == file
+                && x["rule"] == "unsupported-yaml"
+                && x["severity"] == "error"
+                && x["line"].as_u64().is_some_and(|l| l.abs_diff(line) < 100)),
+            "{file}: {}",
+            r.stdout
+        );
+    }
+}
+
+/// 60 MB of blank lines and one object: its finding is shown at the right line, in under
+/// 1 GiB of address space (the line index held every line start: 1 GB).
+#[test]
+fn blank_lines_cost_no_memory_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("blank.yaml"), format!("{}{DRIFTING_CONFIGMAP}", "\n".repeat(60_000_000))).unwrap();
+    let args = ["check", "--isolated", "--schema-mode", "strict", "--format", "concise", "blank.yaml"];
+    let r = run_limited_to(d, &args, None, 1024 * 1024);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("blank.yaml:60000002:1: error[schema-not-found]"), "{}", r.stdout);
+}
+
+/// A CRD among the checked files whose `$ref`s double at each of 40 levels: compilation stops
+/// at the expansion budget with an `invalid-schema` error at the CRD's line.
+#[test]
+fn schema_compilation_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut defs = String::new();
+    for i in 0..40 {
+        defs.push_str(&format!(
+            "              d{i}:\n                type: object\n                properties:\n                  a: {{$ref: '#/definitions/d{n}'}}\n                  b: {{$ref: '#/definitions/d{n}'}}\n",
+            n = i + 1
+        ));
+    }
+    let crd = crd("example.io", "Widget", true).replace(
+        "            spec: {type: object, properties: {size: {type: integer}}}\n",
+        &format!("            spec: {{$ref: '#/definitions/d0'}}\n          definitions:\n{defs}              d40: {{type: string}}\n"),
+    );
+    std::fs::write(d.join("crd.yaml"), &crd).unwrap();
+    std::fs::write(d.join("widget.yaml"), WIDGET).unwrap();
+    let r = run_limited(d, &["check", "--isolated", "--format", "json", "crd.yaml", "widget.yaml"], None);
+    let found = messages(&r);
+    assert!(
+        found.iter().any(|f| f.0 == "invalid-schema" && f.1 == "error" && f.2 == "crd.yaml" && f.3.contains("`$ref`s")),
+        "{found:#?}"
+    );
 }

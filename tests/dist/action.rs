@@ -247,6 +247,28 @@ fn inputs_are_data_not_shell() {
     assert_eq!(run.code, 2);
 }
 
+/// `paths:` and `args:` given as YAML blocks (`paths: |`, one item per line, CRLF line ends
+/// too) are read whole: every path is checked and every argument passed, not just the first
+/// line's (issue 22, H12).
+#[test]
+fn multi_line_inputs_are_read_whole() {
+    let (tmp, ws, main) = pr_workspace();
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner.pull_request(&main, "owner/repo");
+    // The drifting file sits under the second line; the fail level's value on its own line.
+    runner.input("paths", "manifests/app\r\nmanifests/config\n  manifests/namespace.yaml\n\n");
+    runner.input("args", "--fail-level\nerror\n");
+    let run = runner.run();
+    let check = run.step("check");
+    assert!(
+        check.stdout.contains(" check manifests/app manifests/config manifests/namespace.yaml --format "),
+        "every line's path is passed: {}",
+        check.stdout
+    );
+    assert!(check.stdout.contains(" --fail-level error"), "{}", check.stdout);
+    assert_drift_reported(&run, &runner);
+}
+
 #[test]
 fn an_invalid_upload_sarif_value_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();

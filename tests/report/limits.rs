@@ -109,7 +109,9 @@ fn markdown_user_template() {
         ..limits_opts(Limits::default())
     };
     let out = render(Format::Markdown, &diags, &SourceResolver::new(), &opts).unwrap();
-    assert_eq!(out, "found 2 warnings: m/000.yaml m/001.yaml ");
+    // Strings printed without `cell`/`code` are escaped for Markdown all the same (issue 22,
+    // H10): a user's template cannot pass a file name's links or HTML through.
+    assert_eq!(out, "found 2 warnings: m/000\\.yaml m/001\\.yaml ");
     let bad = report::Options { markdown_template: Some("{% for %}"), ..limits_opts(Limits::default()) };
     let err = render(Format::Markdown, &diags, &SourceResolver::new(), &bad).unwrap_err();
     assert!(matches!(err, report::Error::Template(_)), "{err}");

@@ -24,6 +24,8 @@ pub enum ErrorKind {
     AliasLimit,
     /// The input is larger than [`crate::Limits::max_bytes`].
     SizeLimit,
+    /// The stream has more nodes than [`crate::Limits::max_nodes`].
+    NodeLimit,
 }
 
 /// A loader error with its location. Lines and columns are 1-based; columns count characters.

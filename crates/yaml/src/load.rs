@@ -28,11 +28,22 @@ pub struct Limits {
     /// once past `max_alias_nodes / 100` nodes (default 100). go-yaml v2 has a similar ratio
     /// check ("document contains excessive aliasing").
     pub alias_ratio: usize,
+    /// Maximum number of nodes in one stream (all its documents, written and made by alias
+    /// expansion; default 2,000,000). The parsed form costs far more than its text — a JSON
+    /// flow sequence `[0,0,…]` is two bytes per node in the file and a few hundred bytes per
+    /// node in memory — so it is bounded by nodes, not bytes.
+    pub max_nodes: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_depth: 256, max_bytes: 64 << 20, max_alias_nodes: 1_000_000, alias_ratio: 100 }
+        Limits {
+            max_depth: 256,
+            max_bytes: 64 << 20,
+            max_alias_nodes: 1_000_000,
+            alias_ratio: 100,
+            max_nodes: 2_000_000,
+        }
     }
 }
 
@@ -119,6 +130,13 @@ fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
 
 /// Loads `text` from `saphyr-parser`'s events.
 fn load_events(text: &str, limits: &Limits) -> Stream {
+    if let Some(at) = crowded(text, limits.max_nodes / 2) {
+        let message = format!(
+            "more than {} flow entries (`,` `[` `{{`): the YAML scanner would hold all of their tokens at once (a limit on memory)",
+            limits.max_nodes / 2
+        );
+        return Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::NodeLimit, message, at, 0)) };
+    }
     let mut documents = Vec::new();
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
     // becomes an error at the end of what was read (the documents before it are kept).
@@ -144,6 +162,26 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
         error = Some(located(text, ErrorKind::Syntax, message, at, documents.len()));
     }
     Stream { documents, error }
+}
+
+/// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.
+///
+/// saphyr's scanner queues every token of a flow collection that starts in block context
+/// before it gives the collection's first event (the collection could still be an implicit
+/// key), about 70 bytes per token and across lines: a JSON array of 6 million numbers asked
+/// for 1.7 GB in one allocation before the node budget could count a node. Every flow node
+/// but one follows one of these indicators, so this bounds the queue and the flow nodes alike.
+fn crowded(text: &str, limit: usize) -> Option<usize> {
+    let mut count = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if matches!(b, b',' | b'[' | b'{') {
+            count += 1;
+            if count > limit {
+                return Some(i);
+            }
+        }
+    }
+    None
 }
 
 /// YAML's `c-printable`: tab, line feed, carriage return, printable ASCII, NEL and the
@@ -229,6 +267,8 @@ struct Loader<'a> {
     /// Nodes written in the document, and nodes created by alias expansion.
     real_nodes: usize,
     alias_nodes: usize,
+    /// Nodes of the whole stream, against [`Limits::max_nodes`].
+    stream_nodes: usize,
     /// End of the last scalar, alias or flow token: where a block scalar header is searched.
     prev_end: usize,
     document: usize,
@@ -249,6 +289,7 @@ impl<'a> Loader<'a> {
             warnings: Vec::new(),
             real_nodes: 0,
             alias_nodes: 0,
+            stream_nodes: 0,
             prev_end: 0,
             document: 0,
             doc_start: None,
@@ -310,11 +351,30 @@ impl<'a> Loader<'a> {
         Document { range: start..end.max(start), root, warnings: std::mem::take(&mut self.warnings) }
     }
 
+    /// Counts `n` more nodes of the stream, at `offset`.
+    fn count_nodes(&mut self, n: usize, offset: usize) -> Step {
+        self.stream_nodes = self.stream_nodes.saturating_add(n);
+        if self.stream_nodes > self.limits.max_nodes {
+            return Err(self.node_limit(offset));
+        }
+        Ok(())
+    }
+
+    fn node_limit(&self, offset: usize) -> Error {
+        let msg = format!(
+            "the parsed form would hold more than {} YAML nodes (a limit on memory; the text is {} bytes)",
+            self.limits.max_nodes,
+            self.text.len()
+        );
+        self.error(ErrorKind::NodeLimit, msg, offset)
+    }
+
     fn open(&mut self, kind: FrameKind, anchor: usize, tag: Option<&Tag>, range: Range<usize>) -> Step {
         if self.stack.len() >= self.limits.max_depth {
             let msg = format!("nesting deeper than the limit of {}", self.limits.max_depth);
             return Err(self.error(ErrorKind::DepthLimit, msg, range.start));
         }
+        self.count_nodes(1, range.start)?;
         self.real_nodes += 1;
         // Flow collections start with their bracket; block ones have an empty (or
         // properties-only) start span and end where their last child ends.
@@ -370,6 +430,7 @@ impl<'a> Loader<'a> {
         tag: Option<&Tag>,
         mut range: Range<usize>,
     ) -> Step {
+        self.count_nodes(1, range.start)?;
         self.real_nodes += 1;
         let style = match style {
             SaphyrStyle::Plain => ScalarStyle::Plain,
@@ -461,6 +522,10 @@ impl<'a> Loader<'a> {
                 self.alias_nodes.min(self.limits.max_alias_nodes)
             );
             return Err(self.error(ErrorKind::AliasLimit, msg, range.start));
+        }
+        self.stream_nodes = self.stream_nodes.saturating_add(nodes);
+        if self.stream_nodes > self.limits.max_nodes {
+            return Err(self.node_limit(range.start));
         }
         let mut node = anchored.node.clone();
         node.alias = Some(range);

@@ -38,7 +38,7 @@ const MAX_KEY: usize = 1000;
 
 /// The stream of `text` if it is in the subset described in the [module docs](self).
 pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<Stream> {
-    if !allowed_chars(text) {
+    if !allowed_chars(text) || node_bound(text) > limits.max_nodes {
         return None;
     }
     let (lines, segments) = split_lines(text)?;
@@ -80,6 +80,15 @@ pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<Stream> {
         documents.push(Document { root, range, warnings: std::mem::take(&mut loader.warnings) });
     }
     Some(Stream { documents, error: None })
+}
+
+/// An upper bound on the nodes of a text in the subset: each line holds at most one scalar
+/// plus one node per `- `, `:`, `,` or `[` (the collections they open and the scalars they
+/// separate). A text that might cross [`Limits::max_nodes`] goes to the general loader, which
+/// counts exactly and stops with an error at the node that crosses it.
+fn node_bound(text: &str) -> usize {
+    let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[')).count();
+    2 * marks + 2
 }
 
 /// LF-only printable text: no tabs, carriage returns or other control characters, no byte

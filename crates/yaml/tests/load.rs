@@ -338,6 +338,30 @@ fn size_limit() {
     assert!(parse_stream_with("a: 1\n", &limits).error.is_none());
 }
 
+/// The parsed form is bounded by nodes, not bytes (issue 22, H5): a flow sequence of two bytes
+/// per item, a block sequence (the line-based fast path) and alias copies all count, and the
+/// error is at the node that crossed the limit.
+#[test]
+fn node_limit() {
+    let limits = Limits { max_nodes: 100, ..Limits::default() };
+    // A flow sequence: at most max_nodes / 2 flow entries, so the scanner never queues more.
+    let flow = format!("a: [{}]\n", vec!["0"; 80].join(",\n  "));
+    let err = parse_stream_with(&flow, &limits).error.unwrap();
+    assert_eq!((err.kind, err.line), (ErrorKind::NodeLimit, 50));
+    assert!(err.message.contains("more than 50 flow entries"), "{}", err.message);
+    // Nodes are counted too: a block sequence (read by the general loader once it may cross).
+    let block = format!("a:\n{}", "- 0\n".repeat(200));
+    let err = parse_stream_with(&block, &limits).error.unwrap();
+    assert_eq!(err.kind, ErrorKind::NodeLimit);
+    assert!(err.line > 90 && err.line < 110, "{err:?}");
+    let aliases = format!("a: &a [{}]\nb: [*a, *a, *a]\n", vec!["0"; 40].join(","));
+    assert_eq!(parse_stream_with(&aliases, &limits).error.unwrap().kind, ErrorKind::NodeLimit);
+    // Under the limit, both loaders answer as before.
+    let small = format!("a:\n{}", "- 0\n".repeat(40));
+    assert_eq!(parse_stream_with(&small, &limits), parse_stream(&small));
+    assert!(parse_stream_with(&small, &limits).error.is_none());
+}
+
 #[test]
 fn nan_and_inf_warn() {
     let doc = &parse_stream("a: .nan\nb: -.inf\n").documents[0];

@@ -65,8 +65,15 @@ impl std::ops::Deref for GoRegex {
 /// \b`, literal `[` and `{` where Go reads them so, `\Q…\E`, duplicate group names), or Go's
 /// error text `error parsing regexp: <code>: `<expr>``.
 pub fn compile_go_regex(pat: &str) -> Result<GoRegex, String> {
+    compile_go_regex_limited(pat, 64 << 20)
+}
+
+/// [`compile_go_regex`] with the regex crate's compiled-size limit set to `size_limit` bytes
+/// (a pattern whose compiled program is larger fails with "expression too large"): for
+/// patterns from untrusted schemas, where a few hundred bytes of pattern can ask for megabytes.
+pub fn compile_go_regex_limited(pat: &str, size_limit: usize) -> Result<GoRegex, String> {
     let (rust, group_names) = syntax::translate(pat).map_err(|e| e.to_string())?;
-    let re = regex::RegexBuilder::new(&rust).size_limit(64 << 20).build().map_err(|e| match e {
+    let re = regex::RegexBuilder::new(&rust).size_limit(size_limit).build().map_err(|e| match e {
         regex::Error::CompiledTooBig(_) => format!("error parsing regexp: expression too large: `{pat}`"),
         other => format!(
             "error parsing regexp: {}: `{pat}`",
