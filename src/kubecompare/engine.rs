@@ -1011,3 +1011,7 @@ mod tests {
 #[cfg(test)]
 #[path = "early_tests.rs"]
 mod early_tests;
+
+#[cfg(test)]
+#[path = "view_tests.rs"]
+mod view_tests;
