@@ -63,12 +63,9 @@ pub fn object_findings(
     // only when a render needs them. Only members can be returned by a lookup (see `View`).
     let lookups = std::cell::LazyCell::new(|| match view.and_then(View::fresh_values) {
         Some(values) => values,
-        None if engine.uses_lookups() => comparison
-            .crs
-            .iter()
-            .filter(|c| engine.in_view(&c.object))
-            .map(|c| GoValue::from_json(&c.object))
-            .collect(),
+        None if engine.uses_lookups() => {
+            comparison.crs.iter().filter(|c| engine.in_view(&c.object)).map(|c| GoValue::from_json(&c.object)).collect()
+        }
         None => Vec::new(),
     });
     let mut out = Vec::new();

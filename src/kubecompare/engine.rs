@@ -466,7 +466,9 @@ impl<'a> Engine<'a> {
     fn connected(&self, member: bool, found: &Option<(Vec<usize>, Via)>) -> bool {
         member
             || self.lookups.every
-            || found.as_ref().is_some_and(|(c, _)| c.iter().any(|&t| self.lookups.calls.get(t).copied().unwrap_or(true)))
+            || found
+                .as_ref()
+                .is_some_and(|(c, _)| c.iter().any(|&t| self.lookups.calls.get(t).copied().unwrap_or(true)))
     }
 
     /// Correlates and compares every CR (Appendix C's loop). Never fails: per-CR errors are
@@ -522,8 +524,11 @@ impl<'a> Engine<'a> {
             }
         }
         let one = |(ci, cr, found): (usize, &mut Cr, _)| self.compare_found(ci, cr, found, None);
-        let done: Vec<CrResult> =
-            if parallel { independent.into_par_iter().map(one).collect() } else { independent.into_iter().map(one).collect() };
+        let done: Vec<CrResult> = if parallel {
+            independent.into_par_iter().map(one).collect()
+        } else {
+            independent.into_iter().map(one).collect()
+        };
         let mut results: Vec<CrResult> = (0..crs.len()).map(CrResult::placeholder).collect();
         for r in done {
             let at = r.cr;
@@ -597,8 +602,11 @@ impl<'a> Engine<'a> {
             self.release(&mut cr);
             Step::Done(cr, result)
         };
-        let mut steps: Vec<Step> =
-            if sequential { deferred.into_iter().map(one).collect() } else { deferred.into_par_iter().map(one).collect() };
+        let mut steps: Vec<Step> = if sequential {
+            deferred.into_iter().map(one).collect()
+        } else {
+            deferred.into_par_iter().map(one).collect()
+        };
         let mut view = self.view_of(steps.iter().filter_map(|s| match s {
             Step::Wait(_, cr, true, _) => Some(&cr.object),
             _ => None,
@@ -608,7 +616,10 @@ impl<'a> Engine<'a> {
             let slot = member.then(|| view.slot(&cr.object));
             let result = self.compare_found(*ci, cr, found.take(), Some(Lookup { view: &mut view.values, slot }));
             self.release(cr);
-            *step = Step::Done(std::mem::replace(cr, Cr { id: String::new(), object: Value::Null, source: String::new() }), result);
+            *step = Step::Done(
+                std::mem::replace(cr, Cr { id: String::new(), object: Value::Null, source: String::new() }),
+                result,
+            );
         }
         steps
             .into_iter()
@@ -688,9 +699,8 @@ impl<'a> Engine<'a> {
         } else if self.uses_lookups {
             let parallel = self.options.parallelism != Parallelism::Sequential;
             let comparison = self.compare_batch_independent(crs, index, parallel);
-            let mut view = self.view_of(
-                comparison.pending.iter().filter(|p| p.member).map(|p| &comparison.crs[p.cr].object),
-            );
+            let mut view =
+                self.view_of(comparison.pending.iter().filter(|p| p.member).map(|p| &comparison.crs[p.cr].object));
             let mut comparison = comparison;
             self.compare_pending(&mut comparison, &mut view);
             return self.finish(comparison.crs, comparison.results, reference_only);
@@ -722,13 +732,7 @@ impl<'a> Engine<'a> {
 
     /// §4.1–§4.3 and §5.1 for CR `ci`. `lookups` is `Some` in lookup mode: what
     /// `lookupCR(s)` see, with this CR's entry refreshed after each candidate's omission.
-    fn compare_cr(
-        &self,
-        ci: usize,
-        cr: &mut Cr,
-        index: &ReferenceIndex,
-        lookups: Option<Lookup<'_>>,
-    ) -> CrResult {
+    fn compare_cr(&self, ci: usize, cr: &mut Cr, index: &ReferenceIndex, lookups: Option<Lookup<'_>>) -> CrResult {
         let found = self.correlator.candidates(&cr.object, &cr.id, Some(index));
         self.compare_found(ci, cr, found, lookups)
     }

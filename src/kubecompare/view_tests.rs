@@ -205,7 +205,10 @@ fn inputs() -> tempfile::TempDir {
         write(
             dir.path(),
             &format!("b/d{i}.yaml"),
-            &format!("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-{i}\n  namespace: apps\nspec:\n  replicas: {}\n", 2 + i % 2),
+            &format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-{i}\n  namespace: apps\nspec:\n  replicas: {}\n",
+                2 + i % 2
+            ),
         );
     }
     write(dir.path(), "c/cm-2.yaml", &cm("cm-2", false));
@@ -215,15 +218,26 @@ fn inputs() -> tempfile::TempDir {
         "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata:\n  name: cluster\n  resourceVersion: \"42\"\n  labels:\n    x: y\nstatus:\n  platform: BareMetal\n",
     );
     write(dir.path(), "e/cm-3.yaml", &cm("cm-3", true));
-    write(dir.path(), "f/marker.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: m\n  namespace: apps\ntype: Opaque\n");
+    write(
+        dir.path(),
+        "f/marker.yaml",
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: m\n  namespace: apps\ntype: Opaque\n",
+    );
     write(dir.path(), "g/cm-4.yaml", &cm("cm-4", false));
-    write(dir.path(), "h/d9.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-9\n  namespace: apps\nspec:\n  replicas: 2\n");
+    write(
+        dir.path(),
+        "h/d9.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-9\n  namespace: apps\nspec:\n  replicas: 2\n",
+    );
     dir
 }
 
 #[test]
 fn lookups_from_the_view_equal_kube_compares_loop() {
-    let reference = reference_dir(METADATA, &[("infra.yaml", INFRA), ("cm.yaml", CM), ("marker.yaml", MARKER), ("plain.yaml", PLAIN)]);
+    let reference = reference_dir(
+        METADATA,
+        &[("infra.yaml", INFRA), ("cm.yaml", CM), ("marker.yaml", MARKER), ("plain.yaml", PLAIN)],
+    );
     let compiled = compile(reference.path());
     let inputs = inputs();
     let roots = vec![inputs.path().display().to_string()];
@@ -268,7 +282,10 @@ data:
   marked: {{ (lookupCR "config.openshift.io/v1" "Infrastructure" "" "cluster").metadata.marked | default "none" }}
   peers: {{ len (lookupCRs "apps/v1" "Deployment" "*" "") }}
 "#;
-    let reference = reference_dir(METADATA, &[("infra.yaml", INFRA), ("cm.yaml", dynamic), ("marker.yaml", MARKER), ("plain.yaml", PLAIN)]);
+    let reference = reference_dir(
+        METADATA,
+        &[("infra.yaml", INFRA), ("cm.yaml", dynamic), ("marker.yaml", MARKER), ("plain.yaml", PLAIN)],
+    );
     let compiled = compile(reference.path());
     let inputs = inputs();
     let roots = vec![inputs.path().display().to_string()];
@@ -282,8 +299,12 @@ data:
 #[test]
 fn without_a_call_nothing_waits() {
     // A mention in text is no call: every CR is independent.
-    let plain = "# lookupCR is not called here\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .metadata.name }}\n";
-    let reference = reference_dir(METADATA, &[("infra.yaml", INFRA), ("cm.yaml", plain), ("marker.yaml", PLAIN), ("plain.yaml", PLAIN)]);
+    let plain =
+        "# lookupCR is not called here\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .metadata.name }}\n";
+    let reference = reference_dir(
+        METADATA,
+        &[("infra.yaml", INFRA), ("cm.yaml", plain), ("marker.yaml", PLAIN), ("plain.yaml", PLAIN)],
+    );
     let compiled = compile(reference.path());
     let engine = Engine::new(&compiled, Vec::new(), &[], Options::default()).unwrap();
     assert!(!engine.uses_lookups());
