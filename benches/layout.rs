@@ -185,7 +185,7 @@ fn main() {
             };
             println!(
                 "goals: {times}; peak <= {goal_mb:.1} MB (3x input + 30 MB): compare {:.1} {}, check {:.1} {}; \
-                 per {}: compare {:.2} KiB, check {:.2} KiB",
+                 peak per {}: compare {:.2} KiB, check {:.2} KiB",
                 mb(&c),
                 verdict(mb(&c) <= goal_mb),
                 mb(&k),

@@ -158,7 +158,8 @@ const BATCH_SOURCES: usize = 32;
 /// memory holds the texts and the findings, not every object's tree. What crosses documents
 /// is gathered first from the few texts that can hold it (reference indexes, CRD/XRD
 /// definitions, the objects `lookupCR(s)` can return); what needs every document at once
-/// (combined policy input) makes the whole input one batch.
+/// (combined policy input, lookups whose apiVersion or kind is computed) makes the whole
+/// input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match &settings.reference {
@@ -197,7 +198,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // (the view: a few kinds, in input order), so batches stay apart.
     let with_reference = engine.is_some();
     let policy_work = settings.policy.has_work();
-    let whole = policy_work && settings.policy.combine;
+    // A view of every object (lookups with computed kinds) is the whole input: one batch.
+    let whole = (policy_work && settings.policy.combine)
+        || engine.as_ref().is_some_and(|e| e.uses_lookups() && !e.view_is_sparse());
     let lookups = engine.as_ref().filter(|e| e.uses_lookups() && !whole);
     let early = document::collect(
         holding(&sources, |text| {

@@ -421,6 +421,13 @@ impl<'a> Engine<'a> {
         self.uses_lookups
     }
 
+    /// Whether the [`View`] holds only the kinds the lookups name (every call's apiVersion
+    /// and kind are constants), not every CR.
+    #[must_use]
+    pub fn view_is_sparse(&self) -> bool {
+        self.uses_lookups && !self.lookups.every && self.lookups.kinds.is_some()
+    }
+
     /// Whether `lookupCR(s)` can ever return `object` (see [`View`]).
     #[must_use]
     pub fn in_view(&self, object: &Value) -> bool {
