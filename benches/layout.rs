@@ -428,7 +428,7 @@ fn telco_nth(templates: &[String], i: usize, n: usize) -> String {
     if i == n / 2 {
         return INFRASTRUCTURE.to_owned();
     }
-    telco_object(&templates[i % templates.len()], i, i % 5 == 0)
+    telco_object(&templates[i % templates.len()], i, i.is_multiple_of(5))
 }
 
 /// Writes `files` one-object files of the telco layout under `dir`, 50 a directory.
@@ -437,7 +437,7 @@ fn generate_telco(dir: &Path, files: usize) -> (usize, usize) {
     let mut bytes = 0;
     for f in 0..files {
         let sub = dir.join(format!("cluster/part-{}", f / 50));
-        if f % 50 == 0 {
+        if f.is_multiple_of(50) {
             std::fs::create_dir_all(&sub).expect("a directory");
         }
         let text = telco_nth(&templates, f, files);

@@ -104,13 +104,16 @@ impl View {
     }
 }
 
+/// A CR's candidate templates and the correlator link that gave them (`None`: unmatched).
+type Found = Option<(Vec<usize>, Via)>;
+
 /// A CR whose comparison waits for the in-order pass over the [`View`]'s connected CRs, with
 /// its candidates (correlation does not depend on the order).
 #[derive(Debug, Clone)]
 pub struct Pending {
     cr: usize,
     member: bool,
-    found: Option<(Vec<usize>, Via)>,
+    found: Found,
 }
 
 /// What `lookupCR(s)` see while CR `ci` is compared: the view, and the entry that holds this
@@ -470,7 +473,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Whether a CR with candidates `found` is connected to the view when `member`.
-    fn connected(&self, member: bool, found: &Option<(Vec<usize>, Via)>) -> bool {
+    fn connected(&self, member: bool, found: &Found) -> bool {
         member
             || self.lookups.every
             || found
@@ -519,7 +522,7 @@ impl<'a> Engine<'a> {
             let member = self.in_view(&cr.object);
             (member, found)
         };
-        let found: Vec<(bool, Option<(Vec<usize>, Via)>)> =
+        let found: Vec<(bool, Found)> =
             if parallel { crs.par_iter().map(correlate).collect() } else { crs.iter().map(correlate).collect() };
         let mut pending = Vec::new();
         let mut independent = Vec::new();
@@ -596,7 +599,7 @@ impl<'a> Engine<'a> {
         }
         enum Step {
             Done(Cr, CrResult),
-            Wait(usize, Cr, bool, Option<(Vec<usize>, Via)>),
+            Wait(usize, Cr, bool, Found),
         }
         let one = |(ci, packed): (usize, PackedCr)| {
             let mut cr = packed.unpack();

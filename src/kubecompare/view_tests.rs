@@ -16,6 +16,8 @@ use super::*;
 use crate::kubecompare::collect::{self, StdIo};
 use crate::reference;
 
+// The one rule for finding the corpora (`$SHARED`); config's tests include it too.
+#[allow(clippy::duplicate_mod)]
 #[path = "../../tests/support/env.rs"]
 mod support;
 
