@@ -495,7 +495,8 @@ impl<'a> Engine<'a> {
     /// at a time. Templates matched by reference only belong to the run, not to a batch: the
     /// result leaves them out (`reference_only` empty, not in `match_count`); the caller adds
     /// `index.reference_only(engine.metas())` once. With `lookupCR(s)` (see
-    /// [`Engine::uses_lookups`]) a batch must hold every CR, as they must be visible at once.
+    /// [`Engine::uses_lookups`]) the batch is the view's world: it must hold every CR, or use
+    /// [`Engine::compare_batch_independent`] and [`Engine::compare_pending`].
     /// Without `parallel` the batch is compared on the calling thread (batches are then what
     /// runs in parallel).
     #[must_use]
@@ -569,8 +570,8 @@ impl<'a> Engine<'a> {
     /// [`Engine::compare`] for packed CRs (see [`super::packed`]): each CR is unpacked only
     /// while it is compared, and with [`Retain::DiffOnly`] its object is dropped right after
     /// (the returned [`Comparison::crs`] then hold `null` objects). `index` are the CRs'
-    /// reference indexes (§4.5), as [`collect::Packed`] gives them. When `lookupCR(s)` can
-    /// see the CRs, they are all unpacked first, as they must be visible at once.
+    /// reference indexes (§4.5), as [`collect::Packed`] gives them. With `lookupCR(s)`, the
+    /// CRs the [`View`] connects stay unpacked until they are compared in input order.
     #[must_use]
     pub fn compare_packed(&self, crs: Vec<PackedCr>, index: ReferenceIndex) -> Comparison {
         let reference_only = index.reference_only(&self.metas);
