@@ -11,7 +11,7 @@ use crate::document::{self, Collection};
 use crate::git;
 use crate::input::SourcePath;
 use crate::kubecompare::collect::Cr;
-use crate::kubecompare::engine::{self, Comparison, Engine};
+use crate::kubecompare::engine::{self, Comparison, Engine, View};
 use crate::reference::{self, Compiled, Location, Opened};
 
 /// What the drift pass found.
@@ -113,11 +113,14 @@ impl Prepared {
 /// The [`Compare`] half compares a batch while the [`Run`] half reports the one before.
 /// `object_correlations`: record which templates each object matched (see
 /// [`super::Settings::object_correlations`]).
+/// `view`: what `lookupCR(s)` see ([`view`]) when batches are compared apart; `None` when
+/// the reference calls no lookup, or when the run is one batch (the view is then the batch's).
 pub fn start<'e>(
     engine: Option<&'e Engine<'e>>,
     index: ReferenceIndex,
     found: Drift,
     object_correlations: bool,
+    view: Option<View>,
 ) -> (Compare<'e>, Run<'e>) {
     let match_count = match engine {
         Some(engine) => {
@@ -130,14 +133,31 @@ pub fn start<'e>(
         None => Vec::new(),
     };
     let reference_only = engine.map(|e| index.reference_only(e.metas())).unwrap_or_default();
-    let run = Run { engine, reference_only, match_count, warnings: Vec::new(), drift: found, object_correlations };
-    (Compare { engine, index }, run)
+    let apart = view.is_some();
+    let run =
+        Run { engine, reference_only, match_count, warnings: Vec::new(), drift: found, object_correlations, view };
+    (Compare { engine, index, apart }, run)
+}
+
+/// What `lookupCR(s)` see over the run, before any object is compared: the members among
+/// `docs` (every document of the run that [`Engine::may_hold_view_member`] lets through, in
+/// input order), as the comparison sees them.
+pub fn view<'d>(engine: &Engine<'_>, docs: impl IntoIterator<Item = &'d document::Document>) -> View {
+    let members: Vec<serde_json::Value> = docs
+        .into_iter()
+        .filter(|d| engine.in_view(&d.object))
+        .map(|d| without_tool_annotations(d.object.clone(), d))
+        .collect();
+    engine.view_with_objects(&members)
 }
 
 /// Compares batches of the run's documents with the reference.
 pub struct Compare<'e> {
     engine: Option<&'e Engine<'e>>,
     index: ReferenceIndex,
+    /// Batches are compared apart while lookups see the run: the CRs the view connects are
+    /// left to [`Run::batch`], which meets the batches in input order.
+    apart: bool,
 }
 
 impl Compare<'_> {
@@ -160,7 +180,11 @@ impl Compare<'_> {
                 }
             })
             .collect();
-        Some(engine.compare_batch(crs, &self.index, parallel))
+        Some(if self.apart {
+            engine.compare_batch_independent(crs, &self.index, parallel)
+        } else {
+            engine.compare_batch(crs, &self.index, parallel)
+        })
     }
 }
 
@@ -176,6 +200,8 @@ pub struct Run<'e> {
     warnings: Vec<String>,
     drift: Drift,
     object_correlations: bool,
+    /// What lookups see, when batches are compared apart (see [`start`]).
+    view: Option<View>,
 }
 
 impl Run<'_> {
@@ -189,11 +215,15 @@ impl Run<'_> {
     ) -> &[Diagnostic] {
         let first = self.drift.diagnostics.len();
         let (Some(engine), Some(comparison)) = (self.engine, comparison) else { return &[] };
+        if let Some(view) = &mut self.view {
+            // The CRs lookups connect, on this thread, batch after batch in input order.
+            engine.compare_pending(comparison, view);
+        }
         if self.object_correlations {
             let correlations = scope::correlations(engine.compiled(), comparison, coll);
             self.drift.correlations.objects.extend(correlations.objects);
         }
-        self.drift.diagnostics.extend(findings::object_findings(engine, comparison, coll, files));
+        self.drift.diagnostics.extend(findings::object_findings(engine, comparison, coll, files, self.view.as_ref()));
         for (total, n) in self.match_count.iter_mut().zip(&comparison.match_count) {
             *total += n;
         }
@@ -212,6 +242,7 @@ impl Run<'_> {
                 reference_only: self.reference_only,
                 match_count: self.match_count,
                 warnings: self.warnings,
+                pending: Vec::new(),
             };
             self.drift.correlations.components =
                 scope::correlations(compiled, &totals, &Collection::default()).components;

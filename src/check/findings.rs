@@ -13,7 +13,7 @@ use crate::compare::{FieldDiff, FieldDiffKind};
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document::{Collection, Document};
 use crate::input::SourcePath;
-use crate::kubecompare::engine::{Comparison, CrResult, Engine, Status};
+use crate::kubecompare::engine::{Comparison, CrResult, Engine, Status, View};
 use crate::kubecompare::summary::{self, ComponentRule, TemplateRef};
 use crate::reference::{self, Compiled, ComponentKind, LoadError, Version};
 
@@ -56,12 +56,18 @@ pub fn object_findings(
     comparison: &Comparison,
     coll: &Collection,
     files: &mut Files,
+    view: Option<&View>,
 ) -> Vec<Diagnostic> {
-    let lookups: Vec<GoValue> = if engine.uses_lookups() {
-        comparison.crs.iter().map(|c| GoValue::from_json(&c.object)).collect()
-    } else {
-        Vec::new()
-    };
+    // What lookups see when a differing object's template is rendered again for locations:
+    // fresh values of the members (so the render changes nothing), as omitted so far; built
+    // only when a render needs them. Only members can be returned by a lookup (see `View`).
+    let lookups = std::cell::LazyCell::new(|| match view.and_then(View::fresh_values) {
+        Some(values) => values,
+        None if engine.uses_lookups() => {
+            comparison.crs.iter().filter(|c| engine.in_view(&c.object)).map(|c| GoValue::from_json(&c.object)).collect()
+        }
+        None => Vec::new(),
+    });
     let mut out = Vec::new();
     for result in &comparison.results {
         let Some(doc) = coll.documents.get(result.cr) else { continue };
@@ -96,7 +102,7 @@ fn object_findings_of(
     comparison: &Comparison,
     coll: &Collection,
     files: &mut Files,
-    lookups: &[GoValue],
+    lookups: &std::cell::LazyCell<Vec<GoValue>, impl FnOnce() -> Vec<GoValue>>,
     result: &CrResult,
     doc: &Document,
     out: &mut Vec<Diagnostic>,

@@ -34,7 +34,7 @@ use crate::diagnostic::{Diagnostic, Rule};
 use crate::document;
 use crate::git;
 use crate::input::{self, Source, SourcePath, WalkOptions};
-use crate::kubecompare::engine::{self, Engine};
+use crate::kubecompare::engine;
 use crate::reference::{self, Location};
 
 pub use config::{Config, ConfigError, IgnoreEntry, Level};
@@ -167,8 +167,9 @@ const BATCH_SOURCES: usize = 32;
 /// sources in parallel): every pass reports a batch's documents, then they are dropped, so
 /// memory holds the texts and the findings, not every object's tree. What crosses documents
 /// is gathered first from the few texts that can hold it (reference indexes, CRD/XRD
-/// definitions); what needs every document at once (`lookupCR(s)` in the reference, combined
-/// policy input) makes the whole input one batch.
+/// definitions, the objects `lookupCR(s)` can return); what needs every document at once
+/// (combined policy input, lookups whose apiVersion or kind is computed) makes the whole
+/// input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match &settings.reference {
@@ -212,27 +213,38 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // What crosses files is read first from the few texts that can hold it, parsed once for
     // both: §4.5's reference indexes (they cover every object of the run before any is
     // compared) and the CRD/XRD definitions among the inputs.
+    // With `lookupCR(s)` in the reference, the objects they can return are read there too
+    // (the view: a few kinds, in input order), so batches stay apart.
     let with_reference = engine.is_some();
+    let policy_work = settings.policy.has_work();
+    // A view of every object (lookups with computed kinds) is the whole input: one batch.
+    let whole = (policy_work && settings.policy.combine)
+        || engine.as_ref().is_some_and(|e| e.uses_lookups() && !e.view_is_sparse());
+    let lookups = engine.as_ref().filter(|e| e.uses_lookups() && !whole);
     let early = document::collect(
-        holding(&sources, |text| (with_reference && drift::may_hold_reference_keys(text)) || may_hold_definition(text)),
+        holding(&sources, |text| {
+            (with_reference && drift::may_hold_reference_keys(text))
+                || may_hold_definition(text)
+                || lookups.is_some_and(|e| e.may_hold_view_member(text))
+        }),
         &options,
     );
     let schemas = schema_setup(settings, &early, &mut files)?;
-    let mut policy = match settings.policy.has_work() {
+    let mut policy = match policy_work {
         true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
         false => None,
     };
-    let whole = engine.as_ref().is_some_and(Engine::uses_lookups) || (policy.is_some() && settings.policy.combine);
+    let view = lookups.map(|e| drift::view(e, &early.documents));
     #[allow(clippy::single_range_in_vec_init)] // One batch of every source, not a list of indexes.
     let batches = if whole { vec![0..sources.len()] } else { batches(&sources) };
     let index = if with_reference { drift::reference_index(&early.documents) } else { ReferenceIndex::default() };
     drop(early);
     let (compare, mut drift) = match found {
         Some(found) => {
-            let (compare, run) = drift::start(engine.as_ref(), index, found, settings.object_correlations);
+            let (compare, run) = drift::start(engine.as_ref(), index, found, settings.object_correlations, view);
             (compare, Some(run))
         }
-        None => (drift::start(None, index, drift::Drift::default(), false).0, None),
+        None => (drift::start(None, index, drift::Drift::default(), false, None).0, None),
     };
     let mut batched = batch::Found { objects: settings.object_ids.then(Vec::new), ..batch::Found::default() };
     let passes = batch::Passes {

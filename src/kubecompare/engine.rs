@@ -11,9 +11,15 @@
 //! Parallelism: the sequential semantics matter only through
 //! * in-place omission on a CR across its candidates (§5.1 step 1): a per-CR affair, so CRs
 //!   are compared in parallel (rayon) and each CR's candidates in order;
-//! * `lookupCR(s)` seeing the other CRs as omitted *so far* (§3.4, §10 #9): order-dependent,
-//!   so when any template, function file or `go-template` override can call them, the CRs
-//!   are processed strictly in input order on one thread, exactly as kube-compare does.
+//! * `lookupCR(s)` seeing the other CRs as omitted *so far* (§3.4, §10 #9): order-dependent.
+//!   A lookup matches apiVersion and kind exactly, so when every call names them as constants
+//!   ([`driftlint_gotmpl::TemplateSet::lookup_kinds`]) only the CRs of those kinds can ever be
+//!   returned: the [`View`] holds just them (the same values kube-compare's list holds, kept
+//!   and refreshed after each omission the same way), and only the CRs the view connects —
+//!   its members and the CRs with a candidate that calls a lookup — are compared in input
+//!   order on one thread; every other CR is independent and is compared as without lookups.
+//!   A computed apiVersion or kind (or a `go-template` override that may call a lookup) makes
+//!   every CR a member, as kube-compare's own loop.
 //!
 //! Results are collected in input order, so the output is identical either way.
 
@@ -34,6 +40,88 @@ pub use crate::correlate::ManualError;
 
 /// Template functions whose result depends on the other CRs (§3.4).
 const LOOKUP_FUNCS: [&str; 1] = ["lookupCR"]; // also a prefix of `lookupCRs`
+
+/// Which CRs `lookupCR(s)` can see and which templates can call them (see the module header).
+#[derive(Debug, Clone, Default)]
+struct Lookups {
+    /// Per compiled template: its set calls `lookupCR(s)`.
+    calls: Vec<bool>,
+    /// Every CR may call or be seen by a lookup (`go-template` overrides that may call them).
+    every: bool,
+    /// The `(apiVersion, kind)` pairs a lookup can match; `None`: any.
+    kinds: Option<Vec<(String, String)>>,
+}
+
+/// What `lookupCR(s)` see (§3.4): the CRs a lookup can match, in input order, as the template
+/// values kube-compare's list holds — a template's `set` on a looked-up map is seen by later
+/// lookups, and a CR's entry is replaced by its omitted object after each of its candidates
+/// (§10 #9). Built from the members before any is compared ([`Engine::view_of`]); each member
+/// then takes the next entry when it is compared, so members must be compared in input order.
+#[derive(Debug, Default)]
+pub struct View {
+    values: Vec<GoValue>,
+    /// With [`Engine::view_with_objects`]: per entry, the member's object as omitted so far
+    /// (what a report's re-render looks up, without the comparisons' `set`s).
+    objects: Option<Vec<Value>>,
+    /// The entry of the next member to be compared.
+    next: usize,
+}
+
+impl View {
+    /// The values a lookup sees now.
+    #[must_use]
+    pub fn values(&self) -> &[GoValue] {
+        &self.values
+    }
+
+    /// The entry of the member `object` about to be compared: the next one in input order
+    /// (a member the pre-pass missed, which the callers' filters rule out, is added).
+    fn slot(&mut self, object: &Value) -> usize {
+        if self.next >= self.values.len() {
+            self.values.push(GoValue::from_json(object));
+            if let Some(objects) = &mut self.objects {
+                objects.push(object.clone());
+            }
+        }
+        self.next += 1;
+        self.next - 1
+    }
+
+    /// Fresh values of the members as omitted so far, for a re-render that must not change
+    /// the view (`None` unless built by [`Engine::view_with_objects`]).
+    #[must_use]
+    pub fn fresh_values(&self) -> Option<Vec<GoValue>> {
+        self.objects.as_ref().map(|o| o.iter().map(GoValue::from_json).collect())
+    }
+
+    /// After member `slot`'s comparison: its object as omitted.
+    fn omitted(&mut self, slot: Option<usize>, object: &Value) {
+        if let (Some(objects), Some(slot)) = (&mut self.objects, slot)
+            && let Some(entry) = objects.get_mut(slot)
+        {
+            entry.clone_from(object);
+        }
+    }
+}
+
+/// A CR's candidate templates and the correlator link that gave them (`None`: unmatched).
+type Found = Option<(Vec<usize>, Via)>;
+
+/// A CR whose comparison waits for the in-order pass over the [`View`]'s connected CRs, with
+/// its candidates (correlation does not depend on the order).
+#[derive(Debug, Clone)]
+pub struct Pending {
+    cr: usize,
+    member: bool,
+    found: Found,
+}
+
+/// What `lookupCR(s)` see while CR `ci` is compared: the view, and the entry that holds this
+/// CR when it is a member (refreshed after each candidate's omission).
+struct Lookup<'v> {
+    view: &'v mut Vec<GoValue>,
+    slot: Option<usize>,
+}
 
 /// How CRs are scheduled.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -92,6 +180,7 @@ pub struct Engine<'a> {
     per_field: Vec<Vec<FieldFunc>>,
     options: Options,
     uses_lookups: bool,
+    lookups: Lookups,
     warnings: Vec<String>,
 }
 
@@ -202,6 +291,9 @@ pub struct Comparison {
     pub match_count: Vec<usize>,
     /// Skip warnings of downgraded errors, in processing order (without `Warning: `).
     pub warnings: Vec<String>,
+    /// CRs left for [`Engine::compare_pending`] by [`Engine::compare_batch_independent`]
+    /// (their results are placeholders, their objects untouched); empty otherwise.
+    pub pending: Vec<Pending>,
 }
 
 impl Comparison {
@@ -283,7 +375,8 @@ impl<'a> Engine<'a> {
                     .collect()
             })
             .collect();
-        let uses_lookups = uses_lookups(compiled, &overrides);
+        let lookups = lookup_plan(compiled, &overrides);
+        let uses_lookups = lookups.every || lookups.calls.iter().any(|&c| c);
         Ok(Engine {
             compiled,
             overrides,
@@ -293,6 +386,7 @@ impl<'a> Engine<'a> {
             per_field,
             options,
             uses_lookups,
+            lookups,
             warnings,
         })
     }
@@ -321,13 +415,70 @@ impl<'a> Engine<'a> {
         &self.metas
     }
 
-    /// Whether a template, function file or `go-template` override may call `lookupCR(s)`,
-    /// which forces sequential processing. Detected from the source text: Go templates can
-    /// only call functions named literally, so a text without the name cannot call it (a
-    /// mention in plain text only costs the parallelism).
+    /// Whether a template, function file or `go-template` override may call `lookupCR(s)`:
+    /// the CRs the [`View`] connects are then compared in input order. Templates are read
+    /// from their parsed trees (Go templates call functions named literally); overrides from
+    /// their text, which may hold nested `go-template` patches.
     #[must_use]
     pub fn uses_lookups(&self) -> bool {
         self.uses_lookups
+    }
+
+    /// Whether the [`View`] holds only the kinds the lookups name (every call's apiVersion
+    /// and kind are constants), not every CR.
+    #[must_use]
+    pub fn view_is_sparse(&self) -> bool {
+        self.uses_lookups && !self.lookups.every && self.lookups.kinds.is_some()
+    }
+
+    /// Whether `lookupCR(s)` can ever return `object` (see [`View`]).
+    #[must_use]
+    pub fn in_view(&self, object: &Value) -> bool {
+        if !self.uses_lookups {
+            return false;
+        }
+        let Some(kinds) = &self.lookups.kinds else { return true };
+        fn s(v: Option<&Value>) -> &str {
+            v.and_then(Value::as_str).unwrap_or_default()
+        }
+        let (api, kind) = (s(object.get("apiVersion")), s(object.get("kind")));
+        kinds.iter().any(|(a, k)| a == api && k == kind)
+    }
+
+    /// Whether a YAML text may hold a [`View`] member: it spells the kind of one (a kind can
+    /// only be spelt otherwise in a double-quoted escape, which needs a backslash).
+    #[must_use]
+    pub fn may_hold_view_member(&self, text: &str) -> bool {
+        if !self.uses_lookups {
+            return false;
+        }
+        match &self.lookups.kinds {
+            None => true,
+            Some(kinds) => text.contains('\\') || kinds.iter().any(|(_, k)| text.contains(k.as_str())),
+        }
+    }
+
+    /// The view of the members among `objects` (in input order), before any is compared.
+    #[must_use]
+    pub fn view_of<'o>(&self, objects: impl IntoIterator<Item = &'o Value>) -> View {
+        let values = objects.into_iter().filter(|o| self.in_view(o)).map(GoValue::from_json).collect();
+        View { values, objects: None, next: 0 }
+    }
+
+    /// [`Engine::view_of`], also keeping the members' objects for [`View::fresh_values`].
+    #[must_use]
+    pub fn view_with_objects<'o>(&self, objects: impl IntoIterator<Item = &'o Value>) -> View {
+        let objects: Vec<Value> = objects.into_iter().filter(|o| self.in_view(o)).cloned().collect();
+        View { values: objects.iter().map(GoValue::from_json).collect(), objects: Some(objects), next: 0 }
+    }
+
+    /// Whether a CR with candidates `found` is connected to the view when `member`.
+    fn connected(&self, member: bool, found: &Found) -> bool {
+        member
+            || self.lookups.every
+            || found
+                .as_ref()
+                .is_some_and(|(c, _)| c.iter().any(|&t| self.lookups.calls.get(t).copied().unwrap_or(true)))
     }
 
     /// Correlates and compares every CR (Appendix C's loop). Never fails: per-CR errors are
@@ -344,7 +495,8 @@ impl<'a> Engine<'a> {
     /// at a time. Templates matched by reference only belong to the run, not to a batch: the
     /// result leaves them out (`reference_only` empty, not in `match_count`); the caller adds
     /// `index.reference_only(engine.metas())` once. With `lookupCR(s)` (see
-    /// [`Engine::uses_lookups`]) a batch must hold every CR, as they must be visible at once.
+    /// [`Engine::uses_lookups`]) the batch is the view's world: it must hold every CR, or use
+    /// [`Engine::compare_batch_independent`] and [`Engine::compare_pending`].
     /// Without `parallel` the batch is compared on the calling thread (batches are then what
     /// runs in parallel).
     #[must_use]
@@ -356,25 +508,137 @@ impl<'a> Engine<'a> {
         self.finish(crs, results, Vec::new())
     }
 
+    /// [`Engine::compare_batch`] for a run whose batches are compared apart while
+    /// `lookupCR(s)` need the [`View`] of the whole run: the CRs the view connects are left
+    /// in [`Comparison::pending`] (placeholders, objects untouched) for
+    /// [`Engine::compare_pending`], which the caller runs on the batches in input order; the
+    /// others are compared now.
+    #[must_use]
+    pub fn compare_batch_independent(&self, mut crs: Vec<Cr>, index: &ReferenceIndex, parallel: bool) -> Comparison {
+        if !self.uses_lookups {
+            return self.compare_batch(crs, index, parallel);
+        }
+        let correlate = |cr: &Cr| {
+            let found = self.correlator.candidates(&cr.object, &cr.id, Some(index));
+            let member = self.in_view(&cr.object);
+            (member, found)
+        };
+        let found: Vec<(bool, Found)> =
+            if parallel { crs.par_iter().map(correlate).collect() } else { crs.iter().map(correlate).collect() };
+        let mut pending = Vec::new();
+        let mut independent = Vec::new();
+        for ((ci, cr), (member, found)) in crs.iter_mut().enumerate().zip(found) {
+            if self.connected(member, &found) {
+                pending.push(Pending { cr: ci, member, found });
+            } else {
+                independent.push((ci, cr, found));
+            }
+        }
+        let one = |(ci, cr, found): (usize, &mut Cr, _)| self.compare_found(ci, cr, found, None);
+        let done: Vec<CrResult> = if parallel {
+            independent.into_par_iter().map(one).collect()
+        } else {
+            independent.into_iter().map(one).collect()
+        };
+        let mut results: Vec<CrResult> = (0..crs.len()).map(CrResult::placeholder).collect();
+        for r in done {
+            let at = r.cr;
+            results[at] = r;
+        }
+        let mut comparison = self.finish(crs, results, Vec::new());
+        comparison.pending = pending;
+        comparison
+    }
+
+    /// Compares the CRs [`Engine::compare_batch_independent`] left pending, in input order,
+    /// with the run's `view` (see [`View`]); must be called on the batches in input order.
+    pub fn compare_pending(&self, comparison: &mut Comparison, view: &mut View) {
+        let pending = std::mem::take(&mut comparison.pending);
+        if pending.is_empty() {
+            return;
+        }
+        for Pending { cr: ci, member, found } in pending {
+            let Some(cr) = comparison.crs.get_mut(ci) else { continue };
+            let slot = member.then(|| view.slot(&cr.object));
+            comparison.results[ci] = self.compare_found(ci, cr, found, Some(Lookup { view: &mut view.values, slot }));
+            view.omitted(slot, &cr.object);
+        }
+        let (crs, results) = (std::mem::take(&mut comparison.crs), std::mem::take(&mut comparison.results));
+        *comparison = self.finish(crs, results, std::mem::take(&mut comparison.reference_only));
+    }
+
     /// [`Engine::compare`] for packed CRs (see [`super::packed`]): each CR is unpacked only
     /// while it is compared, and with [`Retain::DiffOnly`] its object is dropped right after
     /// (the returned [`Comparison::crs`] then hold `null` objects). `index` are the CRs'
-    /// reference indexes (§4.5), as [`collect::Packed`] gives them. When `lookupCR(s)` can
-    /// see the CRs, they are all unpacked first, as they must be visible at once.
+    /// reference indexes (§4.5), as [`collect::Packed`] gives them. With `lookupCR(s)`, the
+    /// CRs the [`View`] connects stay unpacked until they are compared in input order.
     #[must_use]
     pub fn compare_packed(&self, crs: Vec<PackedCr>, index: ReferenceIndex) -> Comparison {
         let reference_only = index.reference_only(&self.metas);
-        if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
+        if self.options.parallelism == Parallelism::Exact {
             return self.compare_all(crs.into_iter().map(PackedCr::unpack).collect(), &index, reference_only);
         }
-        let one = |(ci, packed): (usize, PackedCr)| self.compare_unpacked(ci, packed, &index);
-        let (crs, results): (Vec<Cr>, Vec<CrResult>) = if self.options.parallelism == Parallelism::Sequential {
-            crs.into_iter().enumerate().map(one).unzip()
-        } else {
-            // Indexed parallel iterators collect in input order: identical to the loop above.
-            crs.into_par_iter().enumerate().map(one).unzip()
-        };
+        let (crs, results): (Vec<Cr>, Vec<CrResult>) =
+            self.compare_deferred(crs.into_iter().enumerate().collect(), &index).into_iter().unzip();
         self.finish(crs, results, reference_only)
+    }
+
+    /// The packed CRs `deferred` (with their positions, in input order) compared, in the same
+    /// order: each unpacked while it is compared, in parallel unless the mode says otherwise.
+    /// With `lookupCR(s)`, the CRs the [`View`] connects wait, unpacked, for an in-order
+    /// pass over them alone; the view is built from them.
+    fn compare_deferred(&self, deferred: Vec<(usize, PackedCr)>, index: &ReferenceIndex) -> Vec<(Cr, CrResult)> {
+        let sequential = self.options.parallelism == Parallelism::Sequential;
+        if !self.uses_lookups {
+            let one = |(ci, packed): (usize, PackedCr)| self.compare_unpacked(ci, packed, index);
+            // Indexed parallel iterators collect in input order: identical to the loop.
+            return if sequential {
+                deferred.into_iter().map(one).collect()
+            } else {
+                deferred.into_par_iter().map(one).collect()
+            };
+        }
+        enum Step {
+            Done(Cr, CrResult),
+            Wait(usize, Cr, bool, Found),
+        }
+        let one = |(ci, packed): (usize, PackedCr)| {
+            let mut cr = packed.unpack();
+            let found = self.correlator.candidates(&cr.object, &cr.id, Some(index));
+            let member = self.in_view(&cr.object);
+            if self.connected(member, &found) {
+                return Step::Wait(ci, cr, member, found);
+            }
+            let result = self.compare_found(ci, &mut cr, found, None);
+            self.release(&mut cr);
+            Step::Done(cr, result)
+        };
+        let mut steps: Vec<Step> = if sequential {
+            deferred.into_iter().map(one).collect()
+        } else {
+            deferred.into_par_iter().map(one).collect()
+        };
+        let mut view = self.view_of(steps.iter().filter_map(|s| match s {
+            Step::Wait(_, cr, true, _) => Some(&cr.object),
+            _ => None,
+        }));
+        for step in &mut steps {
+            let Step::Wait(ci, cr, member, found) = step else { continue };
+            let slot = member.then(|| view.slot(&cr.object));
+            let result = self.compare_found(*ci, cr, found.take(), Some(Lookup { view: &mut view.values, slot }));
+            self.release(cr);
+            *step = Step::Done(
+                std::mem::replace(cr, Cr { id: String::new(), object: Value::Null, source: String::new() }),
+                result,
+            );
+        }
+        steps
+            .into_iter()
+            .map(|s| match s {
+                Step::Done(cr, r) => (cr, r),
+                Step::Wait(ci, cr, ..) => (cr, CrResult::placeholder(ci)),
+            })
+            .collect()
     }
 
     /// Compares `cr` before the other CRs are loaded, when nothing about it depends on them:
@@ -386,10 +650,13 @@ impl<'a> Engine<'a> {
     /// [`Engine::compare_items`] finishes the run.
     #[must_use]
     pub fn compare_early(&self, cr: &mut Cr) -> Option<CrResult> {
-        if self.uses_lookups || self.options.parallelism != Parallelism::Auto {
+        if self.options.parallelism != Parallelism::Auto {
             return None;
         }
         let found = self.correlator.without_index(&cr.object, &cr.id).ok()?;
+        if self.uses_lookups && self.connected(self.in_view(&cr.object), &found) {
+            return None;
+        }
         let result = self.compare_found(0, cr, found, None);
         self.release(cr);
         Some(result)
@@ -421,12 +688,7 @@ impl<'a> Engine<'a> {
             return self.compare_packed(deferred.into_iter().map(|(_, cr)| cr).collect(), index);
         }
         let reference_only = index.reference_only(&self.metas);
-        let one = |(ci, packed): (usize, PackedCr)| self.compare_unpacked(ci, packed, &index);
-        let done: Vec<(Cr, CrResult)> = if self.options.parallelism == Parallelism::Sequential {
-            deferred.into_iter().map(one).collect()
-        } else {
-            deferred.into_par_iter().map(one).collect()
-        };
+        let done = self.compare_deferred(deferred, &index);
         // Into the placeholders; the CRs compared early were never copied.
         for (cr, result) in done {
             let at = result.cr;
@@ -438,10 +700,21 @@ impl<'a> Engine<'a> {
 
     /// `reference_only`: §4.5's reference-only matches, found before any omission.
     fn compare_all(&self, mut crs: Vec<Cr>, index: &ReferenceIndex, reference_only: Vec<usize>) -> Comparison {
-        let results: Vec<CrResult> = if self.uses_lookups || self.options.parallelism == Parallelism::Exact {
+        let results: Vec<CrResult> = if self.options.parallelism == Parallelism::Exact {
             // What lookupCR(s) see: all CRs, each updated as its omission changes it (§3.4).
             let mut lookups: Vec<GoValue> = crs.iter().map(|c| GoValue::from_json(&c.object)).collect();
-            crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, index, Some(&mut lookups))).collect()
+            crs.iter_mut()
+                .enumerate()
+                .map(|(ci, cr)| self.compare_cr(ci, cr, index, Some(Lookup { view: &mut lookups, slot: Some(ci) })))
+                .collect()
+        } else if self.uses_lookups {
+            let parallel = self.options.parallelism != Parallelism::Sequential;
+            let comparison = self.compare_batch_independent(crs, index, parallel);
+            let mut view =
+                self.view_of(comparison.pending.iter().filter(|p| p.member).map(|p| &comparison.crs[p.cr].object));
+            let mut comparison = comparison;
+            self.compare_pending(&mut comparison, &mut view);
+            return self.finish(comparison.crs, comparison.results, reference_only);
         } else if self.options.parallelism == Parallelism::Sequential {
             crs.iter_mut().enumerate().map(|(ci, cr)| self.compare_cr(ci, cr, index, None)).collect()
         } else {
@@ -465,18 +738,12 @@ impl<'a> Engine<'a> {
                 _ => {}
             }
         }
-        Comparison { crs, results, reference_only, match_count, warnings }
+        Comparison { crs, results, reference_only, match_count, warnings, pending: Vec::new() }
     }
 
     /// §4.1–§4.3 and §5.1 for CR `ci`. `lookups` is `Some` in lookup mode: what
     /// `lookupCR(s)` see, with this CR's entry refreshed after each candidate's omission.
-    fn compare_cr(
-        &self,
-        ci: usize,
-        cr: &mut Cr,
-        index: &ReferenceIndex,
-        lookups: Option<&mut Vec<GoValue>>,
-    ) -> CrResult {
+    fn compare_cr(&self, ci: usize, cr: &mut Cr, index: &ReferenceIndex, lookups: Option<Lookup<'_>>) -> CrResult {
         let found = self.correlator.candidates(&cr.object, &cr.id, Some(index));
         self.compare_found(ci, cr, found, lookups)
     }
@@ -487,7 +754,7 @@ impl<'a> Engine<'a> {
         ci: usize,
         cr: &mut Cr,
         found: Option<(Vec<usize>, Via)>,
-        mut lookups: Option<&mut Vec<GoValue>>,
+        mut lookups: Option<Lookup<'_>>,
     ) -> CrResult {
         let Some((candidates, via)) = found else {
             return CrResult { cr: ci, via: None, tried: Vec::new(), overrides: Vec::new(), status: Status::Unmatched };
@@ -517,7 +784,7 @@ impl<'a> Engine<'a> {
                 ignore_unspecified_fields: entry.config.ignore_unspecified_fields,
                 per_field: &self.per_field[ti],
             };
-            let seen: &[GoValue] = lookups.as_deref().map_or(&[], Vec::as_slice);
+            let seen: &[GoValue] = lookups.as_ref().map_or(&[], |l| l.view.as_slice());
             let compiled = &self.compiled.templates[ti];
             let data = &mut data;
             let render = |cr: &Value, unchanged: bool| -> Result<String, RenderError> {
@@ -547,9 +814,11 @@ impl<'a> Engine<'a> {
                 &options,
                 &mut memo,
             );
-            if let Some(l) = lookups.as_deref_mut() {
+            if let Some(Lookup { view, slot: Some(slot) }) = lookups.as_mut()
+                && let Some(entry) = view.get_mut(*slot)
+            {
                 // The CR was omitted in place: later lookups see it that way (§10 #9).
-                l[ci] = GoValue::from_json(&cr.object);
+                *entry = GoValue::from_json(&cr.object);
             }
             let result = match verdict {
                 Ok(Verdict::DoNotMatch) => TriedResult::DoNotMatch,
@@ -649,19 +918,34 @@ fn template_metas(compiled: &Compiled) -> Vec<TemplateMeta> {
         .collect()
 }
 
-/// See [`Engine::uses_lookups`]. `go-template` overrides are checked for the names and for
-/// nested `go-template` patches (whose text only exists at run time).
-fn uses_lookups(compiled: &Compiled, overrides: &[UserOverride]) -> bool {
+/// See [`Engine::uses_lookups`] and [`View`]. Templates are analysed on their parsed sets
+/// (every tree: the entry's files and the function files); `go-template` overrides by their
+/// text (their patches, and nested `go-template` patches, only exist at run time).
+fn lookup_plan(compiled: &Compiled, overrides: &[UserOverride]) -> Lookups {
     let mentions = |text: &str| LOOKUP_FUNCS.iter().any(|f| text.contains(f));
-    let templates = compiled
-        .templates
-        .iter()
-        .any(|t| compiled.reference.templates[t.entry].source.files.iter().any(|f| mentions(&f.text)));
-    let functions =
-        compiled.reference.function_files.iter().flat_map(|f| f.source.files.iter()).any(|f| mentions(&f.text));
-    let patches =
+    let every =
         overrides.iter().any(|o| o.type_ == "go-template" && (mentions(&o.patch) || o.patch.contains("go-template")));
-    templates || functions || patches
+    let mut kinds: Option<Vec<(String, String)>> = if every { None } else { Some(Vec::new()) };
+    let mut calls = Vec::with_capacity(compiled.templates.len());
+    for t in &compiled.templates {
+        match t.set.lookup_kinds() {
+            Some(pairs) => {
+                calls.push(!pairs.is_empty());
+                if let Some(kinds) = &mut kinds {
+                    for pair in pairs {
+                        if !kinds.contains(&pair) {
+                            kinds.push(pair);
+                        }
+                    }
+                }
+            }
+            None => {
+                calls.push(true);
+                kinds = None;
+            }
+        }
+    }
+    Lookups { calls, every, kinds }
 }
 
 // Compile-time guarantee: an engine is shared by rayon's threads.
@@ -742,3 +1026,7 @@ mod tests {
 #[cfg(test)]
 #[path = "early_tests.rs"]
 mod early_tests;
+
+#[cfg(test)]
+#[path = "view_tests.rs"]
+mod view_tests;

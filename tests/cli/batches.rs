@@ -164,8 +164,9 @@ fn without_the_binding_the_service_account_is_missing() {
     assert!(missing[0]["message"].as_str().unwrap().contains("serviceaccount.yaml"), "{missing:#?}");
 }
 
-/// A reference whose template reads another object with `lookupCR`: every object must be
-/// visible at once, so the whole input is one batch.
+/// A reference whose template reads another object with `lookupCR`: the objects a lookup can
+/// return (the ConfigMaps) are read before the batches, and the objects they connect are
+/// compared in input order while the batches stay apart.
 fn lookup_layout(dir: &Path, level: &str) {
     let reference = dir.join("reference");
     std::fs::create_dir_all(&reference).unwrap();
@@ -210,4 +211,28 @@ fn lookups_see_objects_of_every_file() {
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let drift = report["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "value-drift").count();
     assert_eq!((run.code, drift), (1, FILLER / 4), "{}", &run.stdout[..run.stdout.len().min(3000)]);
+}
+
+#[test]
+fn lookups_answer_alike_with_one_job_and_many() {
+    // Batches compared apart on several workers, the connected objects on the reporting
+    // thread: the report is the one of a single worker, for check and compare alike.
+    let dir = tempfile::tempdir().unwrap();
+    lookup_layout(dir.path(), "debug");
+    let check_args = ["check", "repo", "--isolated", "-r", "reference", "--format", "json"];
+    let compare_args = ["compare", "-r", "reference/metadata.yaml", "-f", "repo", "-R", "-o", "json"];
+    for args in [&check_args[..], &compare_args[..]] {
+        let many = run_in(dir.path(), args, None);
+        let one = run_in(dir.path(), &[args, &["--jobs", "1"][..]].concat(), None);
+        assert_eq!((many.code, &many.stderr), (one.code, &one.stderr), "{args:?}");
+        // kube-compare's diff headers name fresh temp dirs and times at every run.
+        let stable = |out: &str| -> String {
+            out.split("\\n")
+                .filter(|l| !l.contains("/tmp/MERGED-") && !l.contains("/tmp/LIVE-") && !l.contains("diff -u"))
+                .collect::<Vec<_>>()
+                .join("\\n")
+        };
+        assert!(stable(&many.stdout) == stable(&one.stdout), "{args:?}: the reports differ");
+        assert_eq!(many.code, 1, "{args:?}: the drift is found: {}", &many.stdout[..many.stdout.len().min(2000)]);
+    }
 }

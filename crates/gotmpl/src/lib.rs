@@ -147,6 +147,22 @@ impl TemplateSet {
         self.trees.iter().any(|(_, root)| node::calls_any(root, &funcs::dicts::MUTATING))
     }
 
+    /// The constant `(apiVersion, kind)` pairs of every `lookupCR`/`lookupCRs` call in the
+    /// set (every tree, so templates and function files reached through `template` or
+    /// `include` too); `None` when a call's apiVersion or kind is computed (or empty), so any
+    /// CR may be looked up. Empty when the set never calls them.
+    pub fn lookup_kinds(&self) -> Option<Vec<(String, String)>> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (_, root) in &self.trees {
+            for pair in node::constant_call_args(root, &["lookupCR", "lookupCRs"])? {
+                if !out.contains(&pair) {
+                    out.push(pair);
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// What an execution of the main template can read of its data (see [`DataPaths`]), or
     /// `None` when it may read all of it.
     pub fn data_paths(&self) -> Option<DataPaths> {
@@ -181,6 +197,29 @@ mod tests {
 
     fn set(main: &str, functions: &str) -> TemplateSet {
         TemplateSet::parse("main", main, &[("functions", functions)]).unwrap()
+    }
+
+    #[test]
+    fn lookup_kinds_are_the_constant_pairs_or_none() {
+        let pair = |a: &str, k: &str| (a.to_owned(), k.to_owned());
+        assert_eq!(set("kind: {{ .kind }}", "").lookup_kinds(), Some(vec![]));
+        // A mention in text or a comment is no call.
+        assert_eq!(set("lookupCR {{/* lookupCR x */}}", "").lookup_kinds(), Some(vec![]));
+        let s = set(
+            r#"{{ $i := lookupCR "config.openshift.io/v1" "Infrastructure" "" "cluster" }}{{ (index (lookupCRs "v1" "ConfigMap" "*" "") 0).data }}{{ template "f" . }}"#,
+            r#"{{ define "f" }}{{ if (lookupCR "config.openshift.io/v1" "Infrastructure" "" "cluster").spec }}x{{ end }}{{ "n" | lookupCR "v1" "Secret" "ns" }}{{ end }}"#,
+        );
+        assert_eq!(
+            s.lookup_kinds(),
+            Some(vec![pair("config.openshift.io/v1", "Infrastructure"), pair("v1", "ConfigMap"), pair("v1", "Secret")])
+        );
+        // Computed or empty apiVersion/kind: any CR may be looked up.
+        assert_eq!(set(r#"{{ lookupCR .apiVersion "Infrastructure" "" "cluster" }}"#, "").lookup_kinds(), None);
+        assert_eq!(set(r#"{{ lookupCRs "v1" (printf "%s" "Pod") "" "" }}"#, "").lookup_kinds(), None);
+        assert_eq!(set(r#"{{ lookupCRs "" "Pod" "" "" }}"#, "").lookup_kinds(), None);
+        assert_eq!(set("", r#"{{ define "g" }}{{ lookupCR "v1" $.kind "" "" }}{{ end }}"#).lookup_kinds(), None);
+        // A computed name or namespace is fine: only apiVersion and kind are matched exactly.
+        assert_eq!(set(r#"{{ lookupCR "v1" "Pod" .ns .name }}"#, "").lookup_kinds(), Some(vec![pair("v1", "Pod")]));
     }
 
     #[test]

@@ -274,6 +274,70 @@ pub fn calls_any(list: &[Node], names: &[&str]) -> bool {
     })
 }
 
+/// The calls of the table functions `names` in `list` (nested bodies included), by their
+/// first two arguments: `Some` of the distinct constant `(first, second)` string pairs
+/// (empty when none is called), `None` when a call's first two arguments are not both
+/// non-empty string constants or a name appears anywhere but as a command's function (what
+/// an analysis cannot follow). Function names are resolved at parse time, so this sees every
+/// direct call (see [`calls_any`]).
+pub fn constant_call_args(list: &[Node], names: &[&str]) -> Option<Vec<(String, String)>> {
+    fn named(a: &Arg, names: &[&str]) -> bool {
+        matches!(a, Arg::Ident { func: FuncRef::Table(f), .. } if names.contains(&f.name))
+    }
+    fn constant(a: Option<&Arg>) -> Option<&str> {
+        match a {
+            Some(Arg::Str { text, .. }) if !text.is_empty() => Some(text),
+            _ => None,
+        }
+    }
+    fn in_args(args: &[Arg], names: &[&str], out: &mut Vec<(String, String)>) -> Option<()> {
+        for a in args {
+            match a {
+                _ if named(a, names) => return None,
+                Arg::Pipe(p) => in_pipe(p, names, out)?,
+                Arg::Chain { node, .. } => in_args(std::slice::from_ref(node), names, out)?,
+                _ => {}
+            }
+        }
+        Some(())
+    }
+    fn in_pipe(p: &Pipe, names: &[&str], out: &mut Vec<(String, String)>) -> Option<()> {
+        for c in &p.cmds {
+            match c.args.first() {
+                Some(f) if named(f, names) => {
+                    let pair = (constant(c.args.get(1))?, constant(c.args.get(2))?);
+                    if !out.iter().any(|(a, k)| (a.as_str(), k.as_str()) == pair) {
+                        out.push((pair.0.to_owned(), pair.1.to_owned()));
+                    }
+                    in_args(&c.args[1..], names, out)?;
+                }
+                _ => in_args(&c.args, names, out)?,
+            }
+        }
+        Some(())
+    }
+    fn in_list(list: &[Node], names: &[&str], out: &mut Vec<(String, String)>) -> Option<()> {
+        for n in list {
+            match n {
+                Node::Action { pipe, .. } => in_pipe(pipe, names, out)?,
+                Node::If(b) | Node::Range(b) | Node::With(b) => {
+                    in_pipe(&b.pipe, names, out)?;
+                    in_list(&b.list, names, out)?;
+                    if let Some(e) = b.else_list.as_deref() {
+                        in_list(e, names, out)?;
+                    }
+                }
+                Node::Template { pipe: Some(p), .. } => in_pipe(p, names, out)?,
+                _ => {}
+            }
+        }
+        Some(())
+    }
+    let mut out = Vec::new();
+    in_list(list, names, &mut out)?;
+    Some(out)
+}
+
 pub fn is_empty_tree(list: &[Node]) -> bool {
     list.iter().all(|n| match n {
         Node::Text { text, .. } => text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{b}').is_empty(),
