@@ -1,0 +1,7 @@
+package main
+
+deny contains msg if {
+	print("checking", input.metadata.name)
+	input.kind == "Deployment"
+	msg := "denied"
+}

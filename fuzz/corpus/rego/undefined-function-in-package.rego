@@ -1,0 +1,7 @@
+package main
+
+helper(x) := x
+
+deny contains msg if {
+	msg := lib.helper(input.kind)
+}

@@ -1,0 +1,6 @@
+package main
+
+deny contains msg if {
+	input.kind == "Nothing"
+	msg := no_such_function(input)
+}

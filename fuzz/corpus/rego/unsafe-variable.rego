@@ -1,0 +1,7 @@
+package main
+
+deny contains msg if {
+	input.kind == "Nothing"
+	count(unbound) > 1
+	msg := "never"
+}

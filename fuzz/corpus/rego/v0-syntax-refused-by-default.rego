@@ -1,0 +1,6 @@
+package main
+
+deny[msg] {
+	input.kind == "Deployment"
+	msg := "v0"
+}
