@@ -406,24 +406,29 @@ pub(super) fn walk(e: &Ref<Expr>, f: &mut dyn FnMut(&Ref<Expr>)) {
 
 pub(super) fn walk_query(q: &Query, f: &mut dyn FnMut(&Ref<Expr>)) {
     for stmt in &q.stmts {
-        match &stmt.literal {
-            Literal::SomeVars { .. } => {}
-            Literal::SomeIn { key, value, collection, .. } => {
-                if let Some(k) = key {
-                    walk(k, f);
-                }
-                walk(value, f);
-                walk(collection, f);
-            }
-            Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => walk(expr, f),
-            Literal::Every { domain, query, .. } => {
-                walk(domain, f);
-                walk_query(query, f);
-            }
-        }
+        walk_literal(&stmt.literal, f);
         for w in &stmt.with_mods {
             walk(&w.refr, f);
             walk(&w.r#as, f);
+        }
+    }
+}
+
+/// Every expression of a literal, nested queries included.
+pub(super) fn walk_literal(literal: &Literal, f: &mut dyn FnMut(&Ref<Expr>)) {
+    match literal {
+        Literal::SomeVars { .. } => {}
+        Literal::SomeIn { key, value, collection, .. } => {
+            if let Some(k) = key {
+                walk(k, f);
+            }
+            walk(value, f);
+            walk(collection, f);
+        }
+        Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => walk(expr, f),
+        Literal::Every { domain, query, .. } => {
+            walk(domain, f);
+            walk_query(query, f);
         }
     }
 }

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule};
 
-use super::compile::{walk, walk_query};
+use super::compile::{walk, walk_literal};
 
 /// The module text rewritten, or `None` when nothing needs it.
 pub fn module(text: &str, module: &Module) -> Option<String> {
@@ -135,24 +135,6 @@ fn literal_vars(literal: &Literal, out: &mut BTreeSet<String>) {
             out.insert(span.text().to_string());
         }
     });
-}
-
-fn walk_literal(literal: &Literal, f: &mut dyn FnMut(&Ref<Expr>)) {
-    match literal {
-        Literal::SomeVars { .. } => {}
-        Literal::SomeIn { key, value, collection, .. } => {
-            if let Some(k) = key {
-                walk(k, f);
-            }
-            walk(value, f);
-            walk(collection, f);
-        }
-        Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => walk(expr, f),
-        Literal::Every { domain, query, .. } => {
-            walk(domain, f);
-            walk_query(query, f);
-        }
-    }
 }
 
 /// The outermost comprehensions of a literal, and the variable names outside them.
