@@ -123,7 +123,16 @@ pub fn to_string(segments: &[Segment]) -> String {
     let mut s = String::new();
     for seg in segments {
         match seg {
-            Segment::Field(name) if name.contains(['.', '[', ']']) => s.push_str(&format!("[{name}]")),
+            // In brackets what a bare name cannot say (empty, `.` or `[` inside); quoted when
+            // the brackets alone would read it otherwise (empty, or quotes at both ends), so
+            // that it parses back to the same segment.
+            Segment::Field(name) if name.is_empty() || name.contains(['.', '[', ']']) => {
+                if !name.is_empty() && bracketed(name) == Segment::Field(name.clone()) {
+                    s.push_str(&format!("[{name}]"));
+                } else {
+                    s.push_str(&format!("['{name}']"));
+                }
+            }
             Segment::Field(name) => {
                 if !s.is_empty() {
                     s.push('.');
@@ -167,5 +176,10 @@ mod tests {
     #[test]
     fn prints_back() {
         assert_eq!(to_string(&parse("a.b[2][x.y]").unwrap()), "a.b[2][x.y]");
+        // What fuzzing found: an empty quoted key printed as a trailing `.`.
+        for path in ["\0['']", "a['\"x.y\"']", "[''].b"] {
+            let segments = parse(path).unwrap();
+            assert_eq!(parse(&to_string(&segments)).unwrap(), segments, "{path}");
+        }
     }
 }

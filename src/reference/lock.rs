@@ -77,7 +77,9 @@ pub fn to_text(lock: &Lock) -> String {
         "# The reference this repository is checked against, written by `driftlint reference pin`.\n\
          # `driftlint check` fails with `reference-changed` when the reference no longer matches.\n",
     );
-    out.push_str(&format!("version: {VERSION}\nsource: {}\n", scalar(&lock.source)));
+    // A lock without `files-hash` is a version 1 lock (read, and written back, as such).
+    let version = if lock.files_hash.is_some() { VERSION } else { 1 };
+    out.push_str(&format!("version: {version}\nsource: {}\n", scalar(&lock.source)));
     if let Some(c) = &lock.commit {
         out.push_str(&format!("commit: {}\n", scalar(c)));
     }
@@ -276,6 +278,16 @@ mod tests {
             metadata_hash: "ab".repeat(32),
             files_hash: Some("cd".repeat(32)),
         }
+    }
+
+    #[test]
+    fn a_version_1_lock_is_written_back_as_version_1() {
+        // What fuzzing found: a lock without `files-hash` was written as version 2, which
+        // requires it.
+        let text = "version: 1\nsource: reference/metadata.yaml\nmetadata-hash: abc\n".to_string();
+        let file = parse_lock(Path::new("driftlint.lock"), text).unwrap();
+        let again = parse_lock(Path::new("driftlint.lock"), to_text(&file.lock)).unwrap();
+        assert_eq!(again.lock, file.lock);
     }
 
     #[test]
