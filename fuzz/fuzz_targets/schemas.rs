@@ -7,7 +7,7 @@
 
 use driftlint::document::{self, Options};
 use driftlint::input::{Source, SourcePath};
-use driftlint::schema::{Mode, Registry};
+use driftlint::schema::{Mode, Registry, Trust};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -18,8 +18,11 @@ fuzz_target!(|data: &[u8]| {
     let coll = document::collect(vec![Source { path: path.clone(), text: text.to_string() }], &Options::default());
     let mut registry = Registry::default();
     let mut found = Vec::new();
-    for doc in &coll.documents {
-        registry.add_document(&path, &doc.node, &mut found);
+    // The first half of the documents as trusted schemas, the rest as checked files.
+    let half = coll.documents.len() / 2;
+    for (i, doc) in coll.documents.iter().enumerate() {
+        let trust = if i < half { Trust::Trusted } else { Trust::Checked };
+        registry.add_document(&path, &doc.node, trust, &mut found);
     }
     for mode in [Mode::Loose, Mode::Strict] {
         found.extend(driftlint::schema::pass::run(&coll, &registry, mode));

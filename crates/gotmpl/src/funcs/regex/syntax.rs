@@ -330,7 +330,9 @@ fn class(pat: &str, chars: &[(usize, char)], i: usize, out: &mut String) -> Resu
             '[' if chars.get(j + 1).is_some_and(|&(_, c)| c == ':') => {
                 // A POSIX class `[:alpha:]` (or `[:^alpha:]`): both dialects have it.
                 let rest = &pat[byte(j)..];
-                let Some(end) = rest.find(":]") else {
+                // The closing `:]` is looked for after the opening `[:`, as Go does (`[[:]…`
+                // has none there: fuzzing found the slice that ended before it began).
+                let Some(end) = rest.get(2..).and_then(|r| r.find(":]")).map(|e| e + 2) else {
                     out.push_str("\\[");
                     j += 1;
                     continue;
@@ -478,6 +480,11 @@ mod tests {
             ("(?P<g0>x)(?P<g1>y)".to_owned(), vec!["d".to_owned(), "d".to_owned()])
         );
         assert_eq!(translate("[[:alpha:]]").unwrap().0, "[[:alpha:]]");
+        // `:]` right after `[:` does not close it (Go looks after the `[:`); fuzzing found the
+        // panic this was.
+        let _ = translate("[[:]pУpL+^lph]]:a+^pL");
+        // In Go `[[:]a]` is the class of `[` and `:`, then `a]`.
+        assert_eq!(translate("[[:]a]").unwrap().0, "[\\[:]a]");
         assert_eq!(translate("[[:^digit:]x]").unwrap().0, "[[:^digit:]x]");
         assert_eq!(
             translate("a[[:_broken_:]]+").unwrap_err().to_string(),
