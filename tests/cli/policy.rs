@@ -9,7 +9,7 @@ use super::{git, json, run, run_in};
 const FIXTURE: &str = "fixtures/policy/conftest";
 
 /// (rule, file:line, message, suppressed reason) of every diagnostic.
-fn findings(v: &serde_json::Value) -> Vec<(String, String, String, String)> {
+pub(super) fn findings(v: &serde_json::Value) -> Vec<(String, String, String, String)> {
     v["diagnostics"]
         .as_array()
         .unwrap()

@@ -19,20 +19,11 @@ fn write(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// (rule, file:line, message) of every diagnostic of a JSON report.
+/// (rule, file:line, message) of every diagnostic of a JSON report, sorted (the policy
+/// tests' findings less the suppression reason).
 fn findings(v: &serde_json::Value) -> Vec<(String, String, String)> {
-    let mut out: Vec<(String, String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                format!("{}:{}", d["file"].as_str().unwrap_or(""), d["line"]),
-                d["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let mut out: Vec<(String, String, String)> =
+        super::policy::findings(v).into_iter().map(|(rule, at, message, _)| (rule, at, message)).collect();
     out.sort();
     out
 }
