@@ -65,7 +65,7 @@ pub fn keep_named(report: &mut Report, named: &[PathBuf]) -> usize {
 }
 
 /// `./a/./b` → `a/b` (no file-system access; `..` kept).
-fn lexical(p: &Path) -> PathBuf {
+pub(crate) fn lexical(p: &Path) -> PathBuf {
     p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 

@@ -394,7 +394,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let named = named_scope(args, &cfg);
     if named.is_some() {
         // The repository as a whole is the context; the named paths are what is reported.
-        let inside = |p: &PathBuf| lexical(p).starts_with(lexical(&cfg.dir));
+        let inside = |p: &PathBuf| check::named::lexical(p).starts_with(check::named::lexical(&cfg.dir));
         let mut context = vec![cfg.dir.clone()];
         context.extend(args.paths.iter().filter(|p| !inside(p)).cloned());
         settings.paths = context;
@@ -458,6 +458,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 /// scoped modes (`--staged`, `--base`: the change is their scope), `--isolated`, or a run
 /// without paths. Directories keep their meaning of "check this tree" (`check manifests/`).
 fn named_scope(args: &Args, cfg: &Config) -> Option<Vec<PathBuf>> {
+    use check::named::lexical;
     let plain = !args.paths.is_empty()
         && args.paths.iter().all(|p| p.as_os_str() != "-" && !p.is_dir())
         && !args.scope.staged
@@ -465,11 +466,6 @@ fn named_scope(args: &Args, cfg: &Config) -> Option<Vec<PathBuf>> {
         && cfg.file.is_some();
     let whole = args.paths.iter().any(|p| lexical(p) == lexical(&cfg.dir));
     (plain && !whole).then(|| args.paths.clone())
-}
-
-/// `./a/./b` → `a/b`, lexically.
-fn lexical(p: &Path) -> PathBuf {
-    p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 
 /// What a scope left out, one sentence each, so that nothing is dropped without a trace: on
