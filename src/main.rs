@@ -7,6 +7,12 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The command runs on a thread with a large stack (reserved, committed as used): see
+/// `driftlint::cli::STACK_SIZE`.
 fn main() -> std::process::ExitCode {
-    driftlint::cli::main()
+    std::thread::Builder::new()
+        .name("driftlint".into())
+        .stack_size(driftlint::cli::STACK_SIZE)
+        .spawn(driftlint::cli::main)
+        .map_or_else(|_| driftlint::cli::main(), |t| t.join().unwrap_or(std::process::ExitCode::from(101)))
 }

@@ -376,7 +376,6 @@ fn default_outputs(on_github_actions: bool) -> Vec<report::Output> {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    super::set_jobs(args.jobs);
     // A scoped run reads its inputs from the index or a revision as well: a path missing from
     // the work tree may still be there, and the scope reports one that is nowhere.
     if !args.scope.staged && args.scope.base.is_none() {

@@ -80,7 +80,6 @@ pub fn fatal(msg: &str) -> ExitCode {
 
 /// Runs `driftlint compare` with kube-compare's validation order (§1.3).
 pub fn run(args: Args) -> Result<ExitCode> {
-    super::set_jobs(args.jobs);
     if args.show_template_functions {
         print!("{}", super::template::functions_listing());
         return Ok(ExitCode::SUCCESS);

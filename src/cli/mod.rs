@@ -98,19 +98,33 @@ impl InputArgs {
     }
 }
 
+/// The stack of every thread that parses or evaluates what a repository brings (the main
+/// work thread, see `src/main.rs`, and rayon's pool): regorus recurses once per rule a rule
+/// depends on and per generator statement, and the policy checks bound those
+/// (`policy::compile::MAX_RULE_DEPTH`) to what fits here. Only the pages used are committed.
+pub const STACK_SIZE: usize = 64 << 20;
+
 /// `--jobs N`: the size of rayon's global pool, which every parallel step of `check` and
 /// `compare` uses (without it rayon takes the available parallelism). Results are joined in
 /// input order, so the value changes speed only.
 fn set_jobs(jobs: Option<u16>) {
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(STACK_SIZE);
     if let Some(n) = jobs {
-        // Fails only when the pool already exists (not in a command-line run): keep it.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(usize::from(n)).build_global();
+        pool = pool.num_threads(usize::from(n));
     }
+    // Fails only when the pool already exists (not in a command-line run): keep it.
+    let _ = pool.build_global();
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The pool is made once, before any command uses it: `--jobs` sets its size.
+    set_jobs(match &cli.command {
+        Command::Check(args) => args.jobs,
+        Command::Compare(args) => args.jobs,
+        _ => None,
+    });
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Config(cmd) => config::run(&cmd),

@@ -58,6 +58,7 @@ pub fn check(modules: &[Ref<Module>], settings: &Settings) -> Vec<Problem> {
     let index = Index::new(modules);
     let mut out = Vec::new();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut weights: BTreeMap<String, usize> = BTreeMap::new();
     for (mi, module) in modules.iter().enumerate() {
         let path = module.package.span.source.get_path().to_string();
         let pkg = &index.packages[mi];
@@ -70,6 +71,9 @@ pub fn check(modules: &[Ref<Module>], settings: &Settings) -> Vec<Problem> {
             let queries = rule_queries(rule);
             let Some(key) = rule_key(pkg, rule) else { continue };
             let locals = locals_of(rule);
+            let weight = queries.iter().map(|q| statements(q)).sum::<usize>() + 1;
+            let w = weights.entry(key.clone()).or_default();
+            *w = (*w).max(weight);
             let mut calls = Vec::new();
             let mut vars: BTreeMap<String, usize> = BTreeMap::new();
             let mut visit = |e: &Ref<Expr>| {
@@ -128,7 +132,10 @@ pub fn check(modules: &[Ref<Module>], settings: &Settings) -> Vec<Problem> {
             }
         }
     }
-    recursion(&index, &edges, &mut out);
+    let components = components(&edges);
+    if !recursion(&index, &edges, &components, &mut out) {
+        depth(&index, &edges, &components, &weights, &mut out);
+    }
     out.sort();
     out.dedup();
     out
@@ -433,34 +440,209 @@ pub(super) fn walk_literal(literal: &Literal, f: &mut dyn FnMut(&Ref<Expr>)) {
     }
 }
 
+/// The most rules of one cycle reported each with its own path; the rest of a larger cycle
+/// (only a generated or hostile policy has one) are counted in one problem.
+const MAX_CYCLE_REPORTS: usize = 64;
+
 /// Rules that depend on themselves, each reported at its first declaration with the cycle.
-fn recursion(index: &Index, edges: &BTreeMap<String, BTreeSet<String>>, out: &mut Vec<Problem>) {
-    for start in edges.keys() {
-        // Depth-first from `start` looking for a way back to it (the graph is small: rules).
-        let mut stack: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
-        let mut seen = BTreeSet::new();
-        while let Some((node, trail)) = stack.pop() {
-            let Some(next) = edges.get(&node) else { continue };
-            if next.contains(start) {
-                let cycle = trail.iter().chain(std::iter::once(start)).cloned().collect::<Vec<_>>().join(" -> ");
-                if let Some((path, line)) = index.rules.get(start) {
-                    out.push(Problem {
-                        path: path.clone(),
-                        line: *line,
-                        message: format!("rego_recursion_error: rule {start} is recursive: {cycle}"),
-                    });
-                }
+/// Reports each rule that can reach itself, with the path OPA's compiler would show: a
+/// depth-first search from the rule, first visit wins, neighbours in name order. The search
+/// runs only inside the rule's strongly connected component (a path back to the rule cannot
+/// leave it), with parent links instead of copied trails, so a long chain of rules costs
+/// linear time rather than cubic.
+/// Returns whether there was a cycle.
+fn recursion(
+    index: &Index,
+    edges: &BTreeMap<String, BTreeSet<String>>,
+    components: &[Vec<String>],
+    out: &mut Vec<Problem>,
+) -> bool {
+    let mut any = false;
+    for component in components {
+        let members: BTreeSet<&str> = component.iter().map(String::as_str).collect();
+        let cyclic = component.len() > 1 || edges.get(&component[0]).is_some_and(|n| n.contains(&component[0]));
+        if !cyclic {
+            continue;
+        }
+        any = true;
+        for (reported, start) in members.iter().enumerate() {
+            if reported == MAX_CYCLE_REPORTS {
+                let (path, line) = index.rules.get(*start).cloned().unwrap_or_default();
+                out.push(Problem {
+                    path,
+                    line,
+                    message: format!(
+                        "rego_recursion_error: {} more rules are recursive in the same cycle",
+                        members.len() - MAX_CYCLE_REPORTS
+                    ),
+                });
                 break;
             }
-            for n in next.iter().rev() {
-                if seen.insert(n.clone()) {
-                    let mut t = trail.clone();
-                    t.push(n.clone());
-                    stack.push((n.clone(), t));
-                }
+            if let Some(cycle) = cycle_from(start, edges, &members)
+                && let Some((path, line)) = index.rules.get(*start)
+            {
+                out.push(Problem {
+                    path: path.clone(),
+                    line: *line,
+                    message: format!("rego_recursion_error: rule {start} is recursive: {}", cycle.join(" -> ")),
+                });
             }
         }
     }
+    any
+}
+
+/// The path from `start` back to itself found by the depth-first search described above,
+/// staying inside `members`.
+fn cycle_from<'a>(
+    start: &'a str,
+    edges: &'a BTreeMap<String, BTreeSet<String>>,
+    members: &BTreeSet<&'a str>,
+) -> Option<Vec<&'a str>> {
+    let mut parent: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut stack = vec![start];
+    while let Some(node) = stack.pop() {
+        let Some(next) = edges.get(node) else { continue };
+        if next.contains(start) {
+            let mut trail = vec![start, node];
+            let mut at = node;
+            while at != start {
+                at = parent[at];
+                trail.push(at);
+            }
+            trail.reverse();
+            return Some(trail);
+        }
+        for n in next.iter().rev() {
+            if members.contains(n.as_str()) && seen.insert(n.as_str()) {
+                parent.insert(n.as_str(), node);
+                stack.push(n.as_str());
+            }
+        }
+    }
+    None
+}
+
+/// The deepest chain of rule dependencies a policy set may have, counted in statements
+/// (each rule weighs the statements of its bodies, comprehensions and `every` included, plus
+/// one). Regorus evaluates a rule it depends on, and each statement after a generator, one
+/// stack frame deeper; a generated or hostile policy must get a `policy-error`, not a stack
+/// overflow. Real policies stay under a hundred.
+pub const MAX_RULE_DEPTH: usize = 4000;
+
+/// The statements of `q`, nested queries included.
+fn statements(q: &Query) -> usize {
+    let mut n = q.stmts.len();
+    for stmt in &q.stmts {
+        if let Literal::Every { query, .. } = &stmt.literal {
+            n += statements(query);
+        }
+    }
+    walk_query(q, &mut |e| {
+        if let Expr::ArrayCompr { query, .. } | Expr::SetCompr { query, .. } | Expr::ObjectCompr { query, .. } =
+            e.as_ref()
+        {
+            n += query.stmts.len();
+        }
+    });
+    n
+}
+
+/// Refuses a dependency chain deeper than [`MAX_RULE_DEPTH`] (the rule graph has no cycle:
+/// `components` come from Tarjan's algorithm, each after every component it reaches).
+fn depth(
+    index: &Index,
+    edges: &BTreeMap<String, BTreeSet<String>>,
+    components: &[Vec<String>],
+    weights: &BTreeMap<String, usize>,
+    out: &mut Vec<Problem>,
+) {
+    let mut deepest: BTreeMap<&str, usize> = BTreeMap::new();
+    for component in components {
+        let rule = component[0].as_str();
+        let below = edges
+            .get(rule)
+            .into_iter()
+            .flatten()
+            .map(|n| deepest.get(n.as_str()).copied().unwrap_or_else(|| weights.get(n).copied().unwrap_or(1)))
+            .max()
+            .unwrap_or(0);
+        let d = weights.get(rule).copied().unwrap_or(1) + below;
+        deepest.insert(rule, d);
+        if d > MAX_RULE_DEPTH {
+            let (path, line) = index.rules.get(rule).cloned().unwrap_or_default();
+            out.push(Problem {
+                path,
+                line,
+                message: format!(
+                    "rego_compile_error: rule {rule} depends on other rules {d} statements deep (at most {MAX_RULE_DEPTH}: evaluating it could exhaust the stack)"
+                ),
+            });
+            return;
+        }
+    }
+}
+
+/// The strongly connected components of the rule graph (Tarjan's algorithm, iterative: a
+/// chain of many rules must not overflow the stack).
+fn components(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let nodes: Vec<&str> = edges.keys().map(String::as_str).collect();
+    let mut index_of: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut low: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut on_stack: BTreeSet<&str> = BTreeSet::new();
+    let mut stack: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    let mut counter = 0;
+    let empty = BTreeSet::new();
+    for root in nodes {
+        if index_of.contains_key(root) {
+            continue;
+        }
+        // Each frame: a node and the iterator over its successors.
+        let mut frames: Vec<(&str, std::collections::btree_set::Iter<String>)> = Vec::new();
+        index_of.insert(root, counter);
+        low.insert(root, counter);
+        counter += 1;
+        stack.push(root);
+        on_stack.insert(root);
+        frames.push((root, edges.get(root).unwrap_or(&empty).iter()));
+        while let Some((node, successors)) = frames.last_mut() {
+            let node = *node;
+            if let Some(next) = successors.next() {
+                let next = next.as_str();
+                if !index_of.contains_key(next) {
+                    index_of.insert(next, counter);
+                    low.insert(next, counter);
+                    counter += 1;
+                    stack.push(next);
+                    on_stack.insert(next);
+                    frames.push((next, edges.get(next).unwrap_or(&empty).iter()));
+                } else if on_stack.contains(next) {
+                    let l = low[node].min(index_of[next]);
+                    low.insert(node, l);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some((up, _)) = frames.last() {
+                let l = low[*up].min(low[node]);
+                low.insert(*up, l);
+            }
+            if low[node] == index_of[node] {
+                let mut component = Vec::new();
+                while let Some(top) = stack.pop() {
+                    on_stack.remove(top);
+                    component.push(top.to_string());
+                    if top == node {
+                        break;
+                    }
+                }
+                out.push(component);
+            }
+        }
+    }
+    out
 }
 
 fn strict_imports(module: &Module, imports: &BTreeMap<String, Vec<String>>, path: &str, out: &mut Vec<Problem>) {

@@ -492,6 +492,12 @@ mod tests {
                 2,
                 "rego_recursion_error: rule data.a.a is recursive: data.a.a -> data.a.b -> data.a.a",
             ),
+            ("package a\na if a", 2, "rego_recursion_error: rule data.a.a is recursive: data.a.a -> data.a.a"),
+            (
+                "package a\nx := 1\na if b\nb if c\nc if { x; a }",
+                3,
+                "rego_recursion_error: rule data.a.a is recursive: data.a.a -> data.a.b -> data.a.c -> data.a.a",
+            ),
             ("package a\nx := time.now_ns()", 2, "undefined function time.now_ns"),
             ("package a\nx := rand.intn(\"k\", 10)", 2, "not allowed by the capabilities"),
             ("package a\nx := http.send({})", 2, "undefined function http.send"),

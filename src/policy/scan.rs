@@ -20,6 +20,12 @@ pub const MAX_NESTING: usize = 14;
 /// shallow brackets pass, a few deep chains do not.
 pub const MAX_PARSE_COST: u64 = 20_000_000;
 
+/// The longest chain of operators one expression may have at its own level plus the levels
+/// around it (`1 + 1 + … `, `- - - 1`, `a == b == …`, `x in y in …`): regorus' parser, our
+/// checks and its evaluator recurse once per operator, so a long chain (a few thousand, in
+/// 64 KB) overflows the stack. Real expressions have a handful.
+pub const MAX_CHAIN: u32 = 256;
+
 /// A word of the module: its text, line, the character before it and the one after it
 /// (spaces skipped).
 struct Word<'a> {
@@ -51,10 +57,56 @@ fn scan(m: &Module) -> Result<Vec<Word<'_>>, PolicyError> {
     let mut cost = 0u64;
     let mut line = 1u32;
     let mut last = ' ';
+    // Operators chained at each bracket depth; an expression ends at `,`, `;`, a bracket, or
+    // a line break that neither follows nor precedes an operator.
+    let mut chain = [0u32; MAX_NESTING + 2];
+    let mut line_break = false;
+    let mut after_operator = false;
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
+        if c == b'\n' {
+            line_break |= !after_operator;
+        } else if !c.is_ascii_whitespace() && c != b'#' {
+            let word_in = c == b'i'
+                && bytes.get(i + 1) == Some(&b'n')
+                && !bytes.get(i + 2).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                && !(i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
+            let operator = OPERATORS.contains(&c);
+            if line_break && !operator && !word_in {
+                chain[depth] = 0;
+            }
+            line_break = false;
+            after_operator = operator || word_in;
+            if operator {
+                chain[depth] += 1;
+                if chain[..=depth].iter().sum::<u32>() > MAX_CHAIN {
+                    return Err(refuse(
+                        m,
+                        line,
+                        format!("rego_parse_error: an expression chains more than {MAX_CHAIN} operators"),
+                    ));
+                }
+                last = c as char;
+                i += 1;
+                continue;
+            }
+            if word_in {
+                chain[depth] += 1;
+                if chain[..=depth].iter().sum::<u32>() > MAX_CHAIN {
+                    return Err(refuse(
+                        m,
+                        line,
+                        format!("rego_parse_error: an expression chains more than {MAX_CHAIN} operators"),
+                    ));
+                }
+            }
+        }
         match c {
+            b',' | b';' => {
+                chain[depth] = 0;
+                last = c as char;
+            }
             b'\n' => line += 1,
             b'#' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -86,6 +138,7 @@ fn scan(m: &Module) -> Result<Vec<Word<'_>>, PolicyError> {
                         format!("rego_parse_error: nested more than {MAX_NESTING} levels deep"),
                     ));
                 }
+                chain[depth] = 0;
                 cost = cost.saturating_add(3u64.saturating_pow(depth as u32));
                 if cost > MAX_PARSE_COST {
                     return Err(refuse(
@@ -153,6 +206,9 @@ fn scan(m: &Module) -> Result<Vec<Word<'_>>, PolicyError> {
     Ok(words)
 }
 
+/// The characters of Rego's operators (`:=` counts by its `=`).
+const OPERATORS: &[u8] = b"+-*/%&|<>=!";
+
 /// The largest exponent a number literal may have (`1e1000`; an f64 ends near `1e308`).
 const MAX_EXPONENT: u64 = 1000;
 
@@ -212,6 +268,31 @@ mod tests {
         assert!(check(&module(&heavy), RegoVersion::V1).unwrap_err().to_string().contains("weighted count"));
         let light = format!("package a\nx := [{}]", vec!["[[[1]]]"; 5000].join(", "));
         check(&module(&light), RegoVersion::V1).unwrap();
+    }
+
+    #[test]
+    fn operator_chains_are_bounded() {
+        // What fuzzing found: a few thousand chained operators in 64 KB overflowed the stack
+        // of regorus' parser (SIGSEGV, no diagnostic).
+        let wrap = |parts: Vec<&str>| parts.chunks(100).map(|c| c.concat()).collect::<Vec<_>>().join("\n");
+        for long in [
+            format!("package a\nx := 1{}", wrap(vec!["+1"; 300])),
+            format!("package a\nx := {}1", wrap(vec!["-"; 300])),
+            format!("package a\nx if {{ 1{} }}", wrap(vec![" in [1]"; 300])),
+            format!("package a\nx := [1 +\n 2 +\n ({})]", wrap(vec!["1 == "; 200]) + "1"),
+        ] {
+            let e = check(&module(&long), RegoVersion::V1).unwrap_err();
+            assert!(e.to_string().contains("chains more than 256 operators"), "{e}");
+        }
+        // Statements on their own lines, or separated by `;` and `,`, are expressions of their
+        // own however many there are.
+        let lines = format!("package a\nx if {{\n{}}}", "  input.a == 1\n".repeat(2000));
+        let semicolons = format!("package a\nx if {{ {} }}", vec!["1 == 1"; 2000].join("; "));
+        let items = format!("package a\nx := [{}]", vec!["1 + 1"; 2000].join(", "));
+        let near = format!("package a\nx := 1{}", wrap(vec!["+1"; 255]));
+        for ok in [lines, semicolons, items, near] {
+            check(&module(&ok), RegoVersion::V1).unwrap_or_else(|e| panic!("{e}"));
+        }
     }
 
     #[test]

@@ -121,3 +121,47 @@ fn check_with_every_pass_finishes_with_many_batches() {
         }
     }
 }
+
+/// Deep but legal policies: a chain of 3,000 rules each reading the next, and a body of 3,000
+/// generators. Regorus evaluates both one stack frame deeper per step: on a default 2 MiB
+/// thread they overflowed the stack (the process died with SIGSEGV, no finding, no output),
+/// and the recursion check took minutes (cubic in the chain). Every thread that evaluates has
+/// a large stack now, and the chain is checked in linear time.
+#[test]
+fn deep_rule_chains_and_long_generator_bodies_evaluate_on_every_job_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("manifests")).unwrap();
+    std::fs::write(dir.join("manifests/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n").unwrap();
+    let chain: String = (0..3000).map(|i| format!("y{i} := y{}\n", i + 1)).collect();
+    let generators: String = (0..3000).map(|i| format!("  some a{i} in [1]\n")).collect();
+    let policies = [
+        format!("package main\n\ndeny contains \"chain\" if y0\n{chain}y3000 := true\n"),
+        format!("package main\n\ndeny contains \"generators\" if {{\n{generators}}}\n"),
+    ];
+    for text in policies {
+        std::fs::create_dir_all(dir.join("policy")).unwrap();
+        std::fs::write(dir.join("policy/deep.rego"), &text).unwrap();
+        for jobs in ["1", "2"] {
+            let (code, out) = run_watched(
+                dir,
+                &["check", "--isolated", "--format", "json", "--jobs", jobs, "--policy", "policy", "manifests"],
+            );
+            assert_eq!(code, 1, "jobs {jobs}: {out}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let rules: Vec<&str> =
+                v["diagnostics"].as_array().unwrap().iter().map(|d| d["rule"].as_str().unwrap()).collect();
+            assert_eq!(rules, ["policy-deny"], "jobs {jobs}: {out}");
+        }
+    }
+    // Past the bound: a policy error naming the rule, not a crash.
+    let chain: String = (0..4500).map(|i| format!("y{i} := y{}\n", i + 1)).collect();
+    std::fs::write(
+        dir.join("policy/deep.rego"),
+        format!("package main\n\ndeny contains \"chain\" if y0\n{chain}y4500 := true\n"),
+    )
+    .unwrap();
+    let (code, out) = run_watched(dir, &["check", "--isolated", "--format", "json", "--policy", "policy", "manifests"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("policy-error") && out.contains("statements deep"), "{out}");
+}
