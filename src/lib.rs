@@ -6,18 +6,17 @@
 
 #![forbid(unsafe_code)]
 
+// The ground's modules under the names the rest of this crate uses.
+pub use driftlint_core::{diagnostic, document, input, rules};
+
 pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod correlate;
 pub mod crossplane;
-pub mod diagnostic;
-pub mod document;
 pub mod git;
-pub mod input;
 pub mod kubecompare;
 pub mod policy;
 pub mod reference;
 pub mod report;
-pub mod rules;
 pub mod schema;

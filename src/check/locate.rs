@@ -1,218 +1,26 @@
-//! Locations of drift: the manifest node a field diff is about, and the reference template
-//! line that produced the expected value.
+//! Locations of drift in the reference: the template line that produced an expected value.
+//! (The manifest side — the node a JSON pointer names — is the ground's
+//! [`driftlint_core::locate`], re-exported here.)
 //!
-//! Manifest side: a JSON pointer is followed in the document's spanned tree — the value for a
-//! changed field, the parent for a missing one, the key for an extra one, the item for list
-//! items. A document read from stdin whose kustomize origin was found on disk is located in
-//! that file instead, by following the same pointer there.
-//!
-//! Template side: the winning template is rendered again (with the CR as omitted by the
-//! comparison), the same pointer is followed in the *rendered* YAML, and the rendered offset is
-//! mapped back through the engine's provenance table to a template file and byte range. A field
-//! the template does not render at all (an unexpected field) is shown at the nearest ancestor
-//! the template does render.
-//! kube-compare strips `<no value>` from the output before parsing it (§3.2), so offsets in
-//! the parsed text are shifted back by the removed occurrences first.
+//! The winning template is rendered again (with the CR as omitted by the comparison), the
+//! same pointer is followed in the *rendered* YAML, and the rendered offset is mapped back
+//! through the engine's provenance table to a template file and byte range. A field the
+//! template does not render at all (an unexpected field) is shown at the nearest ancestor the
+//! template does render. kube-compare strips `<no value>` from the output before parsing it
+//! (§3.2), so offsets in the parsed text are shifted back by the removed occurrences first.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use driftlint_gotmpl::Rendered;
 use driftlint_yaml::{Node, NodeValue};
 
+pub use driftlint_core::locate::{Files, manifest_location, node_range, origin_help, split_pointer};
+
 use crate::compare::FieldDiffKind;
-use crate::document::Document;
-use crate::input::{Source, SourcePath};
 use crate::reference::Compiled;
 
 const NO_VALUE: &str = "<no value>";
-
-/// Where in a spanned tree a diff at `pointer` should be shown; falls back to the deepest
-/// ancestor that exists, so a finding always has a place.
-pub fn node_range(root: &Node, pointer: &str, kind: FieldDiffKind) -> Range<usize> {
-    let parent = split_pointer(pointer).0;
-    let exact = root.pointer_entry(pointer);
-    match (kind, exact) {
-        // A changed value: the value itself (a list item is its own value).
-        (FieldDiffKind::Changed, Some((_, value))) => value.span.clone(),
-        // An extra field: its key, so that the line reads `key: …`.
-        (FieldDiffKind::Extra, Some((key, value))) => key.map_or_else(|| value.span.clone(), |k| k.span.clone()),
-        // A missing field: the mapping (or list) that should hold it, by its key when it has one;
-        // a mapping without a key (a list item, the document) by its first key, so that the
-        // label is one line rather than the whole block.
-        (FieldDiffKind::Missing, _) | (_, None) => {
-            let mut p = parent;
-            loop {
-                if let Some((key, value)) = root.pointer_entry(p) {
-                    break match (key, &value.value) {
-                        (Some(k), _) => k.span.clone(),
-                        (None, NodeValue::Mapping(entries)) if !entries.is_empty() => entries[0].0.span.clone(),
-                        (None, _) => value.span.clone(),
-                    };
-                }
-                if p.is_empty() {
-                    break root.span.clone();
-                }
-                p = split_pointer(p).0;
-            }
-        }
-    }
-}
-
-/// `("/a/b", "c")` for `/a/b/c`; the parent of a top-level pointer is the root (`""`).
-fn split_pointer(pointer: &str) -> (&str, &str) {
-    pointer.rfind('/').map_or(("", pointer), |i| (&pointer[..i], &pointer[i + 1..]))
-}
-
-/// Sources read while locating (kustomize origin files, reference templates), by path.
-#[derive(Debug, Default)]
-pub struct Files {
-    texts: HashMap<PathBuf, Option<String>>,
-}
-
-impl Files {
-    pub fn text(&mut self, path: &Path) -> Option<&str> {
-        self.texts
-            .entry(path.to_path_buf())
-            .or_insert_with(|| crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).ok())
-            .as_deref()
-    }
-
-    /// Gives the text of `path` instead of reading the file: a reference file as it was
-    /// loaded (from git, the blob — the work tree's copy may differ).
-    pub fn preset(&mut self, path: PathBuf, text: String) {
-        self.texts.insert(path, Some(text));
-    }
-
-    /// Every file that was read, as sources for the report.
-    pub fn into_sources(self) -> Vec<Source> {
-        let mut v: Vec<Source> = self
-            .texts
-            .into_iter()
-            .filter_map(|(p, t)| t.map(|text| Source { path: SourcePath::File(p), text }))
-            .collect();
-        v.sort_by(|a, b| a.path.cmp(&b.path));
-        v
-    }
-}
-
-/// For a finding located on standard input: the file the renderer said the object came from
-/// (helm's `# Source:` comment, a kustomize origin that could not be read), as a help note.
-pub fn origin_help(doc: &Document, path: &SourcePath) -> Option<String> {
-    let origin = doc.origin.as_ref().filter(|_| *path == SourcePath::Stdin)?;
-    Some(match origin.kind {
-        crate::document::OriginKind::Helm => format!("rendered by helm from `{}` (`# Source:`)", origin.path),
-        crate::document::OriginKind::Kustomize => {
-            format!("rendered by kustomize from `{}` (`config.kubernetes.io/origin`)", origin.path)
-        }
-    })
-}
-
-/// Where the field at `pointer` is written in a helm chart template (`range` is its document):
-/// the Go-templated text cannot be parsed, so the pointer is followed line by line — a key is a
-/// later, more indented `key:` line inside the current block, an index the n-th `- ` item of
-/// the list. The deepest part found is the location (a missing field's parent, as for parsed
-/// YAML); nothing found, the document's first line that is not a comment.
-fn template_key_range(text: &str, range: Range<usize>, pointer: &str, kind: FieldDiffKind) -> Range<usize> {
-    let range = range.start.min(text.len())..range.end.min(text.len());
-    let mut lines: Vec<(usize, &str)> = Vec::new();
-    let mut offset = range.start;
-    for line in text[range.clone()].split_inclusive('\n') {
-        lines.push((offset, line.trim_end_matches(['\n', '\r'])));
-        offset += line.len();
-    }
-    let content = |l: &str| {
-        let t = l.trim();
-        !t.is_empty() && !t.starts_with('#') && !t.starts_with("---") && !t.starts_with("{{")
-    };
-    let mut found = lines
-        .iter()
-        .find(|(_, l)| content(l))
-        .map_or(range.start..range.start, |(at, l)| *at..*at + l.trim_end().len());
-    let target = if kind == FieldDiffKind::Missing { split_pointer(pointer).0 } else { pointer };
-    // The line to search from, and the column a child must be deeper than (None: the top).
-    let (mut next, mut indent) = (0usize, None::<usize>);
-    for segment in target.split('/').skip(1) {
-        let key = segment.replace("~1", "/").replace("~0", "~");
-        let mut hit = None;
-        if let Ok(n) = key.parse::<usize>() {
-            // The n-th item of the list: `- ` lines at the first such column.
-            let mut item_col = None;
-            let mut seen = 0;
-            for (i, (at, line)) in lines.iter().enumerate().skip(next) {
-                let col = line.len() - line.trim_start().len();
-                if !content(line) {
-                    continue;
-                }
-                if indent.is_some_and(|d| col <= d) && i > next {
-                    break;
-                }
-                if line.trim_start().starts_with("- ") || line.trim_start() == "-" {
-                    let c = *item_col.get_or_insert(col);
-                    if col == c {
-                        if seen == n {
-                            hit = Some((i, col, *at + col..*at + line.trim_end().len()));
-                            break;
-                        }
-                        seen += 1;
-                    }
-                }
-            }
-        } else {
-            for (i, (at, line)) in lines.iter().enumerate().skip(next) {
-                if !content(line) {
-                    continue;
-                }
-                let trimmed = line.trim_start();
-                let dash = line.len() - trimmed.len();
-                let body = trimmed.strip_prefix("- ").map_or(trimmed, str::trim_start);
-                let col = line.len() - body.len();
-                // Leaving the current block: the key is not in it.
-                if indent.is_some_and(|d| dash <= d && !(trimmed.starts_with("- ") && col > d)) && i > next {
-                    break;
-                }
-                if indent.is_none_or(|d| col > d)
-                    && (body.starts_with(&format!("{key}:")) || body.starts_with(&format!("\"{key}\":")))
-                {
-                    hit = Some((i + 1, col, *at + col..*at + col + key.len()));
-                    break;
-                }
-            }
-        }
-        let Some((i, col, span)) = hit else { break };
-        (next, indent, found) = (i, Some(col), span);
-    }
-    found
-}
-
-/// The manifest location of a diff in `doc`: its own source, or the kustomize origin file or
-/// helm chart template when the document came from stdin and its origin could be found.
-pub fn manifest_location(
-    doc: &Document,
-    source: &Source,
-    pointer: &str,
-    kind: FieldDiffKind,
-    files: &mut Files,
-) -> (SourcePath, Range<usize>) {
-    if let Some(origin) = doc.origin.as_ref().filter(|o| o.kind == crate::document::OriginKind::Helm)
-        && let Some((path, range)) = &origin.resolved
-        && let Some(text) = files.text(path)
-    {
-        return (SourcePath::File(path.clone()), template_key_range(text, range.clone(), pointer, kind));
-    }
-    if let Some((path, range)) = doc.origin.as_ref().and_then(|o| o.resolved.as_ref())
-        && let Some(text) = files.text(path)
-    {
-        let stream = driftlint_yaml::parse_stream(text);
-        if let Some(d) = stream.documents.iter().find(|d| d.root.span.start == range.start)
-            && d.root.pointer(split_pointer(pointer).0).is_some()
-        {
-            return (SourcePath::File(path.clone()), node_range(&d.root, pointer, kind));
-        }
-    }
-    (source.path.clone(), node_range(&doc.node, pointer, kind))
-}
 
 /// A template's rendering for one CR, parsed once, to locate any number of fields in it.
 pub struct RenderedTemplate<'r> {
@@ -338,38 +146,6 @@ fn template_file(compiled: &Compiled, entry: usize, name: &str) -> Option<PathBu
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tree(text: &str) -> Node {
-        driftlint_yaml::parse_stream(text).documents.remove(0).root
-    }
-
-    fn line_of(text: &str, r: &Range<usize>) -> usize {
-        text[..r.start].matches('\n').count() + 1
-    }
-
-    #[test]
-    fn points_at_value_parent_key_and_item() {
-        let text = "spec:\n  replicas: 3\n  template:\n    ports:\n      - 80\n      - 81\n  extra: x\n";
-        let root = tree(text);
-        let r = node_range(&root, "/spec/replicas", FieldDiffKind::Changed);
-        assert_eq!(&text[r.clone()], "3");
-        let r = node_range(&root, "/spec/template/resources", FieldDiffKind::Missing);
-        assert_eq!(&text[r.clone()], "template");
-        let r = node_range(&root, "/spec/extra", FieldDiffKind::Extra);
-        assert_eq!(&text[r.clone()], "extra");
-        let r = node_range(&root, "/spec/template/ports/1", FieldDiffKind::Extra);
-        assert_eq!((&text[r.clone()], line_of(text, &r)), ("81", 6));
-        // Missing deep below something absent: the deepest ancestor that exists.
-        let r = node_range(&root, "/spec/a/b/c", FieldDiffKind::Missing);
-        assert_eq!(&text[r], "spec");
-        // Below a list item or the document: the first key of the mapping.
-        let text2 = "a: 1\nitems:\n  - name: x\n    image: y\n";
-        let root2 = tree(text2);
-        let r = node_range(&root2, "/items/0/ports", FieldDiffKind::Missing);
-        assert_eq!((&text2[r.clone()], line_of(text2, &r)), ("name", 3));
-        let r = node_range(&root2, "/nothing", FieldDiffKind::Missing);
-        assert_eq!((&text2[r.clone()], line_of(text2, &r)), ("a", 1));
-    }
 
     #[test]
     fn maps_stripped_offsets_back_to_raw() {

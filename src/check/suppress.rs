@@ -25,7 +25,7 @@ use crate::document::{Collection, Document};
 use crate::input::SourcePath;
 
 /// The annotation key.
-pub const ANNOTATION: &str = "driftlint.io/ignore";
+pub use crate::document::SUPPRESS_ANNOTATION as ANNOTATION;
 
 /// One line of the annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]

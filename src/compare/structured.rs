@@ -5,16 +5,7 @@ use serde_json::Value;
 
 use super::render::json_eq;
 
-/// How a field differs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FieldDiffKind {
-    /// Both sides have the field with different values (or types).
-    Changed,
-    /// The reference expects the field; the cluster object lacks it.
-    Missing,
-    /// The cluster object has a field the reference does not.
-    Extra,
-}
+pub use driftlint_core::locate::FieldDiffKind;
 
 /// One differing field.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use crate::diagnostic::{Diagnostic, Severity};
 
-pub mod escape;
+pub use driftlint_core::escape;
 mod github;
 mod human;
 mod json;

@@ -1,7 +1,7 @@
 //! The text of every rule's documentation, in `Rule::ALL` order (a uniform table).
 
 use super::RuleDoc;
-use crate::diagnostic::{Rule, Severity};
+use crate::rule::{Rule, Severity};
 
 pub(super) static DOCS: [RuleDoc; 33] = [
     RuleDoc {

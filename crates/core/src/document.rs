@@ -20,6 +20,10 @@ use serde::Serialize;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::input::{Source, SourcePath};
 
+/// The annotation by which an object suppresses findings on itself (`driftlint.io/ignore`);
+/// what its value means is the `check` runner's business.
+pub const SUPPRESS_ANNOTATION: &str = "driftlint.io/ignore";
+
 /// What identifies a Kubernetes object (kube-compare's "apiKindNamespaceName").
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Identity {
@@ -364,7 +368,7 @@ fn take_object(
     };
     let suppression = object
         .pointer("/metadata/annotations")
-        .and_then(|a| a.get(crate::check::suppress::ANNOTATION))
+        .and_then(|a| a.get(SUPPRESS_ANNOTATION))
         .and_then(|v| v.as_str())
         .map(str::to_string);
     docs.push(Document {
@@ -467,9 +471,9 @@ fn origin_file(opts: &Options, path: &str) -> Option<PathBuf> {
     let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
     let file = root.join(path);
     let real_root = std::fs::canonicalize(&root).ok()?;
-    let boundary = crate::git::enclosing_work_tree(&real_root).unwrap_or(&real_root);
+    let boundary = crate::worktree::enclosing_work_tree(&real_root).unwrap_or(&real_root);
     let real = std::fs::canonicalize(&file).ok()?;
-    crate::git::inside_work_tree(&real, boundary).then_some(file)
+    crate::worktree::inside_work_tree(&real, boundary).then_some(file)
 }
 
 /// Finds the object with `identity` in a file, ignoring the namespace (kustomize's

@@ -15,30 +15,7 @@ pub use bounded::{
 };
 
 use crate::diagnostic::{Diagnostic, Rule};
-
-/// Where a source's text came from.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SourcePath {
-    File(PathBuf),
-    Stdin,
-}
-
-impl SourcePath {
-    /// The name shown to users: the path as given (relative paths stay relative), or `<stdin>`.
-    pub fn display(&self) -> String {
-        match self {
-            SourcePath::File(p) => p.display().to_string(),
-            SourcePath::Stdin => "<stdin>".to_string(),
-        }
-    }
-}
-
-/// One input file (or standard input) and its full text.
-#[derive(Clone, Debug)]
-pub struct Source {
-    pub path: SourcePath,
-    pub text: String,
-}
+pub use crate::source::{Source, SourcePath};
 
 /// Which files a directory walk takes.
 #[derive(Clone, Debug)]
@@ -225,10 +202,10 @@ fn walk_symlink(link: &Path, walk_root: Option<&Path>, out: &mut Collected) {
 fn outside_repository(link: &Path, target: &Path) -> Option<Diagnostic> {
     let parent = link.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let parent = std::fs::canonicalize(parent).ok()?;
-    let boundary = crate::git::enclosing_work_tree(&parent)
+    let boundary = crate::worktree::enclosing_work_tree(&parent)
         .map(Path::to_path_buf)
         .or_else(|| std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok()))?;
-    (!crate::git::inside_work_tree(target, &boundary)).then(|| {
+    (!crate::worktree::inside_work_tree(target, &boundary)).then(|| {
         Diagnostic::error(
             Rule::IoError,
             SourcePath::File(link.to_path_buf()),

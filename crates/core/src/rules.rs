@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::diagnostic::{Rule, Severity};
+use crate::rule::{Rule, Severity};
 
 /// One rule's documentation.
 #[derive(Debug)]

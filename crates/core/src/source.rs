@@ -1,0 +1,27 @@
+//! A source: a file (or standard input) and its whole text, named as the user gave it.
+
+use std::path::PathBuf;
+
+/// Where a source's text came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SourcePath {
+    File(PathBuf),
+    Stdin,
+}
+
+impl SourcePath {
+    /// The name shown to users: the path as given (relative paths stay relative), or `<stdin>`.
+    pub fn display(&self) -> String {
+        match self {
+            SourcePath::File(p) => p.display().to_string(),
+            SourcePath::Stdin => "<stdin>".to_string(),
+        }
+    }
+}
+
+/// One input file (or standard input) and its full text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub path: SourcePath,
+    pub text: String,
+}
