@@ -8,6 +8,8 @@
 
 // The ground's modules under the names the rest of this crate uses.
 pub use driftlint_core::{diagnostic, document, input, rules};
+// The check families.
+pub use driftlint_schema as schema;
 
 pub mod check;
 pub mod cli;
@@ -19,4 +21,3 @@ pub mod kubecompare;
 pub mod policy;
 pub mod reference;
 pub mod report;
-pub mod schema;

@@ -10,10 +10,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{Registry, Trust};
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::document::Collection;
-use crate::git;
-use crate::input::{self, Source, SourcePath, WalkOptions};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::document::Collection;
+use driftlint_core::input::{self, Source, SourcePath, WalkOptions};
+use driftlint_git as git;
 
 /// The schemas of a run and what loading them found.
 #[derive(Debug, Default)]

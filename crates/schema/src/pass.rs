@@ -9,8 +9,8 @@
 
 use super::validate::{self, Options};
 use super::{Lookup, Mode, Registry, is_builtin_group, is_definition, split_api_version};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::document::{Collection, Document};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::document::{Collection, Document};
 
 /// Validates every instance of `coll`.
 pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic> {
@@ -52,7 +52,7 @@ pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic
 }
 
 /// `schema-not-found` at the `kind:` of `doc` (the document's first key without one).
-fn not_found(doc: &Document, path: &crate::input::SourcePath, mode: Mode, message: String) -> Diagnostic {
+fn not_found(doc: &Document, path: &driftlint_core::input::SourcePath, mode: Mode, message: String) -> Diagnostic {
     let span = doc.node.entry("kind").map_or_else(|| validate::first_key_span(&doc.node), |(k, _)| k.span.clone());
     Diagnostic::new(Rule::SchemaNotFound, mode.missing_severity(), path.clone(), Some(span), message)
         .with_object(doc.identity.cr_id(), None)

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::format;
 use super::model::{Bound, Schema, Type};
-use crate::diagnostic::Rule;
+use driftlint_core::diagnostic::Rule;
 
 /// How deep an instance is followed (YAML nesting is bounded by the parser; this bounds the
 /// walk whatever the parser allows).
@@ -264,7 +264,7 @@ fn escape(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::model;
+    use crate::model;
 
     fn lines(text: &str, schema: &str) -> Vec<(Rule, usize)> {
         let schema_root = driftlint_yaml::parse_stream(schema).documents.remove(0).root;

@@ -4,8 +4,12 @@
 //! structural validation of objects against them; and the schema pass of `driftlint check`.
 //!
 //! Where schemas come from (the inputs, `--schemas`, `schemas:` in the configuration) is
-//! [`load`]; what the pass reports is [`pass`]. This module does not know Compositions; the
-//! Crossplane pass uses the registry to look up the XR's and the composed resources' schemas.
+//! [`load`]; what the pass reports is [`pass`].
+//!
+//! What it must not know: Compositions (the Crossplane crate uses the registry to look up the
+//! XR's and the composed resources' schemas), references, policies, the command line.
+
+#![forbid(unsafe_code)]
 
 pub mod format;
 pub mod load;
@@ -19,8 +23,8 @@ use std::sync::Arc;
 
 use driftlint_yaml::{Node, NodeValue};
 
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::input::SourcePath;
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::input::SourcePath;
 pub use model::{Schema, Type};
 
 /// What happens to a type without a schema.
