@@ -9,13 +9,13 @@
 // The ground's modules under the names the rest of this crate uses.
 pub use driftlint_core::{diagnostic, document, input, rules};
 // The check families.
+pub use driftlint_crossplane as crossplane;
 pub use driftlint_schema as schema;
 
 pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod correlate;
-pub mod crossplane;
 pub mod git;
 pub mod kubecompare;
 pub mod policy;

@@ -9,7 +9,7 @@ use driftlint_yaml::Node;
 
 use super::fieldpath::Segment;
 use super::text;
-use crate::schema::{Schema, Type};
+use driftlint_schema::{Schema, Type};
 
 /// A value's type as far as it is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,7 +208,7 @@ fn names(types: &[Type]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crossplane::fieldpath::parse;
+    use crate::fieldpath::parse;
 
     fn transform_text(text: &str, input: VType) -> Result<VType, String> {
         let node = driftlint_yaml::parse_stream(text).documents.remove(0).root;

@@ -13,6 +13,11 @@
 //! that need it are skipped) or an error (strict). A `mode: Pipeline` Composition is only
 //! checked at level 1 (functions make its resources); legacy `spec.functions` skip level 3.
 //! Truth: `../shared/conformance/crossplane/README.md`.
+//!
+//! Stands on the ground (`driftlint-core`) and the schema family's registry; must not know
+//! references, policies, git or the command line.
+
+#![forbid(unsafe_code)]
 
 pub mod fieldpath;
 pub mod logical;
@@ -26,9 +31,9 @@ use std::ops::Range;
 
 use driftlint_yaml::{Node, NodeValue};
 
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::document::Collection;
-use crate::schema::{Lookup, Mode, Registry, split_api_version};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::document::Collection;
+use driftlint_schema::{Lookup, Mode, Registry, split_api_version};
 use patches::{Avail, Schemas};
 
 /// One finding of a Composition, before it becomes a diagnostic.
@@ -167,5 +172,5 @@ pub(crate) fn key_span(node: &Node, key: &str) -> Option<Range<usize>> {
 
 /// The first key of a mapping (the line that stands for a document).
 pub(crate) fn first_key(node: &Node) -> Range<usize> {
-    crate::schema::validate::first_key_span(node)
+    driftlint_schema::validate::first_key_span(node)
 }

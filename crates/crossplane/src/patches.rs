@@ -16,8 +16,8 @@ use super::fieldpath::{self, Segment};
 use super::patch_rules::patch_type;
 use super::types::{self, VType};
 use super::{Finding, items, text};
-use crate::diagnostic::{Rule, Severity};
-use crate::schema::Schema;
+use driftlint_core::diagnostic::{Rule, Severity};
+use driftlint_schema::Schema;
 
 /// A schema as far as a check can use it.
 #[derive(Clone, Copy, Debug)]
@@ -246,7 +246,7 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
     }
     let written = (to == Side::Composed).then(|| Written { path: to_path, to_span: to_key.span.clone(), guaranteed });
     let Some(dest_type) = dest_type else { return written };
-    let mut value = if combine { VType::Is(crate::schema::Type::String) } else { source_type };
+    let mut value = if combine { VType::Is(driftlint_schema::Type::String) } else { source_type };
     for t in items(patch, "transforms") {
         match types::transform(t, value) {
             Ok(next) => value = next,

@@ -17,9 +17,9 @@ use indexmap::{IndexMap, IndexSet};
 use super::Finding;
 use super::fieldpath::Segment;
 use super::patches::Written;
-use crate::diagnostic::{Rule, Severity};
-use crate::schema::validate::{self, Options};
-use crate::schema::{Schema, Type};
+use driftlint_core::diagnostic::{Rule, Severity};
+use driftlint_schema::validate::{self, Options};
+use driftlint_schema::{Schema, Type};
 
 /// How deep the required-field walk goes (bounded like every walk over untrusted input).
 const MAX_DEPTH: usize = 128;
