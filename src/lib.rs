@@ -10,6 +10,7 @@
 pub use driftlint_core::{diagnostic, document, input, rules};
 // The check families.
 pub use driftlint_crossplane as crossplane;
+pub use driftlint_policy as policy;
 pub use driftlint_schema as schema;
 
 pub mod check;
@@ -18,6 +19,5 @@ pub mod compare;
 pub mod correlate;
 pub mod git;
 pub mod kubecompare;
-pub mod policy;
 pub mod reference;
 pub mod report;

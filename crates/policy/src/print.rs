@@ -2,7 +2,7 @@
 //! error, one line per call, never in a report or an annotation.
 //!
 //! A policy is untrusted, so its text is escaped as every other text output is
-//! ([`crate::report::escape`]): control characters (newlines included) become visible escapes,
+//! ([`driftlint_core::escape`]): control characters (newlines included) become visible escapes,
 //! and a line that would start with `::` (a GitHub workflow command) has its first colon
 //! escaped. Callers pass the prints in a fixed order (the order of the findings), so the
 //! output is the same for every number of jobs.
@@ -11,7 +11,7 @@ use std::io::Write;
 
 /// The line shown for one print (`FILE:LINE: TEXT`, raw).
 pub fn line(print: &str) -> String {
-    crate::report::escape::lines(&crate::report::escape::text(print))
+    driftlint_core::escape::lines(&driftlint_core::escape::text(print))
 }
 
 /// Writes `prints` to standard error.

@@ -63,7 +63,7 @@ fn start() {
                 let what = CURRENT.lock().map(|c| c.clone()).unwrap_or_default();
                 eprintln!(
                     "error: policy evaluation of {} used more than {} MiB of memory; stopped (a policy that builds huge values)",
-                    crate::report::escape::text(&what),
+                    driftlint_core::escape::text(&what),
                     LIMIT >> 20
                 );
                 std::process::exit(2);

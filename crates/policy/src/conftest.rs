@@ -42,11 +42,11 @@ use serde_json::{Value, json};
 use super::engine::{self, Declared};
 use super::namespace::{glob_match, is_glob};
 use super::{Module, Policies, PolicyError};
-use crate::check::locate::{self, Files};
-use crate::compare::FieldDiffKind;
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::document::{Collection, Document};
-use crate::input::SourcePath;
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::document::{Collection, Document};
+use driftlint_core::input::SourcePath;
+use driftlint_core::locate::FieldDiffKind;
+use driftlint_core::locate::{self, Files};
 
 static FAILURE: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new("^(deny|violation)(_[a-zA-Z0-9]+)*$").expect("valid regex"));
@@ -408,7 +408,7 @@ fn file_info_clause(file: &str) -> String {
 
 /// One input's answer to one rule, on standard error (`--trace`), escaped.
 fn write_trace(target: &Target, coll: &Collection, answer: &Result<Answer, PolicyError>) {
-    use crate::report::escape;
+    use driftlint_core::escape;
     let at = target.shown(coll);
     match answer {
         Ok(a) => {
@@ -540,7 +540,7 @@ impl Outcome {
             if !self.seen.insert(key) {
                 continue;
             }
-            let severity = crate::check::findings::default_severity(kind);
+            let severity = driftlint_core::rules::doc(kind).default_severity;
             let mut d = Diagnostic::new(kind, severity, path, range, message)
                 .with_help(format!("rule `data.{}.{}`", ctx.ns, ctx.rule));
             let rego = policies.modules().get(ctx.declared.module);

@@ -43,7 +43,7 @@ impl Capabilities {
     /// Reads OPA's capabilities JSON.
     pub fn load(path: &Path) -> Result<Capabilities, PolicyError> {
         let shown = path.display().to_string();
-        let bytes = crate::input::read_bounded(path, MAX_BYTES)
+        let bytes = driftlint_core::input::read_bounded(path, MAX_BYTES)
             .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
         Capabilities::parse(&shown, &bytes)
     }

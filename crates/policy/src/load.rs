@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Module, PolicyError};
-use crate::git;
+use driftlint_git as git;
 
 /// The most files one load reads.
 pub const MAX_FILES: usize = 10_000;
@@ -177,7 +177,7 @@ fn read_location(
         let shown = f.display().to_string();
         let size = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
         budget.take(&shown, size)?;
-        let bytes = crate::input::read_bounded(&f, crate::input::MAX_FILE_BYTES)
+        let bytes = driftlint_core::input::read_bounded(&f, driftlint_core::input::MAX_FILE_BYTES)
             .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
         out.push((shown, bytes));
     }

@@ -7,6 +7,12 @@
 //! the paths given, evaluated without file, environment or network access, and bounded in
 //! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
 //! line where one is known.
+//!
+//! Stands on the ground (`driftlint-core`: documents, locations, diagnostics, escaping) and
+//! `driftlint-git` (policies at a git location); must not know references, schemas, the
+//! `check` runner's scopes or the command line.
+
+#![forbid(unsafe_code)]
 
 pub mod builtins;
 pub mod capabilities;

@@ -18,9 +18,9 @@ use serde_json::Value;
 use super::conftest::{error_diagnostic, line_range};
 use super::fybrik::{self, Outcome};
 use super::{Module, Policies, PolicyError, load};
-use crate::check::locate::Files;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::input::SourcePath;
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::input::SourcePath;
+use driftlint_core::locate::Files;
 
 const EXTS: [&str; 3] = ["json", "yaml", "yml"];
 /// The most scenarios one directory may hold.
@@ -83,7 +83,7 @@ pub fn run(
 
 fn read_doc(path: &Path, files: &mut Files) -> Result<(Value, String), PolicyError> {
     let shown = path.display().to_string();
-    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES)
+    let text = driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
         .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
     let value = load::parse_document(&shown, text.as_bytes())?;
     files.preset(path.to_path_buf(), text.clone());
