@@ -11,13 +11,12 @@ pub use driftlint_core::{diagnostic, document, input, rules};
 // The check families.
 pub use driftlint_crossplane as crossplane;
 pub use driftlint_policy as policy;
+pub use driftlint_reference as reference;
+pub use driftlint_reference::{compare, correlate};
 pub use driftlint_schema as schema;
 
 pub mod check;
 pub mod cli;
-pub mod compare;
-pub mod correlate;
 pub mod git;
 pub mod kubecompare;
-pub mod reference;
 pub mod report;

@@ -2,17 +2,18 @@
 //! located findings — value drift, missing and unexpected fields, missing and unmatched
 //! objects, group rules — plus the reference's own problems and `driftlint.lock`.
 
-use super::locate::Files;
-use super::{CheckError, Settings, findings, pinned, scope, suppress};
+use super::{CheckError, Settings, pinned, scope, suppress};
 use crate::compare::UserOverride;
 use crate::correlate::ReferenceIndex;
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::document::{self, Collection};
 use crate::git;
-use crate::input::SourcePath;
-use crate::kubecompare::collect::Cr;
+use crate::kubecompare::engine::collect::Cr;
 use crate::kubecompare::engine::{self, Comparison, Engine, View};
+use crate::reference::drift::findings;
 use crate::reference::{self, Compiled, Location, Opened};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::document::{self, Collection};
+use driftlint_core::input::SourcePath;
+use driftlint_core::locate::Files;
 
 /// What the drift pass found.
 #[derive(Default)]

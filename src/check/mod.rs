@@ -16,9 +16,7 @@ mod base;
 mod batch;
 pub mod config;
 pub mod drift;
-pub mod findings;
 mod layout;
-pub mod locate;
 pub mod named;
 pub mod pinned;
 pub mod scope;
@@ -38,6 +36,8 @@ use crate::kubecompare::engine;
 use crate::reference::{self, Location};
 
 pub use config::{Config, ConfigError, IgnoreEntry, Level};
+// The drift pass's findings and locations live with the reference family.
+pub use crate::reference::drift::{findings, locate};
 
 /// Everything a check needs, resolved from the configuration file and the command line.
 #[derive(Clone, Debug, Default)]

@@ -10,18 +10,13 @@
 //!
 //! Correlation lives in [`crate::correlate`]; this module knows nothing about templates.
 
-pub mod collect;
-pub mod engine;
-pub mod glob;
-pub mod json;
 pub mod junit;
-pub mod output;
-pub mod packed;
 pub mod patches;
 pub mod run;
-mod stream;
-pub mod summary;
 pub mod text;
+
+pub use driftlint_reference::engine;
+pub use driftlint_reference::engine::{collect, glob, json, output, packed, summary};
 
 pub use collect::{CollectError, Collected, Cr, Packed, collect_crs};
 pub use junit::to_junit;

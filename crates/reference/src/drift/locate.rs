@@ -17,8 +17,8 @@ use driftlint_yaml::{Node, NodeValue};
 
 pub use driftlint_core::locate::{Files, manifest_location, node_range, origin_help, split_pointer};
 
+use crate::Compiled;
 use crate::compare::FieldDiffKind;
-use crate::reference::Compiled;
 
 const NO_VALUE: &str = "<no value>";
 

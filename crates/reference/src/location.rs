@@ -1,5 +1,5 @@
 //! The reference a run uses, as the user named it — a `metadata.yaml` (or its directory) on
-//! disk, or a git location read from the object database ([`crate::git::location`]) — and
+//! disk, or a git location read from the object database ([`driftlint_git::location`]) — and
 //! opening it into a [`Root`] plus the name of its metadata file.
 
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::root::{GitRoot, Root};
 use super::{LoadError, Reference, load_reference_in};
-use crate::git;
+use driftlint_git as git;
 
 /// Where a reference is.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 pub use capturegroups::{CapturegroupInfo, capturegroup_index, capturegroup_quote_meta};
 
-use crate::reference::parse_path_to_key;
+use crate::parse_path_to_key;
 
 /// The two inline diff functions (`inlineDiffFunc`, case-sensitive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

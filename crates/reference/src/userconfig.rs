@@ -37,7 +37,7 @@ pub struct UserConfig {
 /// Reads and decodes a user config. `path` is shown in messages as given.
 pub fn load_user_config(path: &Path) -> Result<UserConfig, LoadError> {
     let shown = path.display().to_string();
-    let bytes = crate::input::read_bounded(path, crate::input::MAX_FILE_BYTES).map_err(|e| {
+    let bytes = driftlint_core::input::read_bounded(path, driftlint_core::input::MAX_FILE_BYTES).map_err(|e| {
         LoadError::plain(path, format!("User Config File not found. error: {}", go_io_error(&e, &shown)))
     })?;
     let text = String::from_utf8_lossy(&bytes).into_owned();

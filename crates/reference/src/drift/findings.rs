@@ -9,18 +9,19 @@ use driftlint_gotmpl::Value as GoValue;
 use serde_json::Value;
 
 use super::locate::{self, Files};
+use crate as reference;
 use crate::compare::{FieldDiff, FieldDiffKind};
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::document::{Collection, Document};
-use crate::input::SourcePath;
-use crate::kubecompare::engine::{Comparison, CrResult, Engine, Status, View};
-use crate::kubecompare::summary::{self, ComponentRule, TemplateRef};
-use crate::reference::{self, Compiled, ComponentKind, LoadError, Version};
+use crate::engine::summary::{self, ComponentRule, TemplateRef};
+use crate::engine::{Comparison, CrResult, Engine, Status, View};
+use crate::{Compiled, ComponentKind, LoadError, Version};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::document::{Collection, Document};
+use driftlint_core::input::SourcePath;
 
 /// The severity a rule's findings have unless `rules:` says otherwise (one table for every
-/// rule: [`crate::rules`]).
+/// rule: [`driftlint_core::rules`]).
 pub fn default_severity(rule: Rule) -> Severity {
-    crate::rules::doc(rule).default_severity
+    driftlint_core::rules::doc(rule).default_severity
 }
 
 /// One diagnostic per problem of a reference that failed to load or compile.
@@ -80,11 +81,11 @@ pub fn object_findings(
             }
             // Located in a chart template: the rendered line on standard input goes with it.
             if d.primary.path != source.path
-                && doc.origin.as_ref().is_some_and(|o| o.kind == crate::document::OriginKind::Helm)
+                && doc.origin.as_ref().is_some_and(|o| o.kind == driftlint_core::document::OriginKind::Helm)
             {
                 let pointer = d.field.as_deref().unwrap_or("/metadata/name");
                 let range = locate::node_range(&doc.node, pointer, FieldDiffKind::Changed);
-                d.secondary.push(crate::diagnostic::Label {
+                d.secondary.push(driftlint_core::diagnostic::Label {
                     path: source.path.clone(),
                     range: Some(range),
                     message: Some("as rendered".into()),
@@ -194,7 +195,7 @@ fn overlap_note(
     what: &str,
     (path, range): (SourcePath, std::ops::Range<usize>),
 ) -> Option<Diagnostic> {
-    use crate::kubecompare::engine::TriedResult;
+    use crate::engine::TriedResult;
     let scored: Vec<(usize, Option<usize>)> = result
         .tried
         .iter()
@@ -231,7 +232,7 @@ fn overlap_note(
 
 /// The names of the templates whose comparison failed for a CR.
 fn failed_templates<'c>(result: &CrResult, compiled: &'c Compiled) -> Vec<&'c str> {
-    use crate::kubecompare::engine::TriedResult;
+    use crate::engine::TriedResult;
     result
         .tried
         .iter()

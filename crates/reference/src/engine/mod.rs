@@ -1,6 +1,7 @@
 //! The comparison engine: every collected CR correlated and compared against a compiled
 //! reference, with kube-compare's processing semantics (spec §4, §5.1, Appendix C), shared by
-//! `driftlint compare` ([`super::run`]) and the linter.
+//! `driftlint compare` (its runner is the root crate's `kubecompare::run`) and the linter's
+//! drift pass ([`crate::drift`]).
 //!
 //! The engine owns the loop "for each CR: candidates → per-candidate pipeline → best" and
 //! nothing around it: it does not load references, read files, compute the summary (§2.4,
@@ -23,18 +24,26 @@
 //!
 //! Results are collected in input order, so the output is identical either way.
 
+pub mod collect;
+pub mod glob;
+pub mod json;
+pub mod output;
+pub mod packed;
+mod stream;
+pub mod summary;
+
 use driftlint_gotmpl::Value as GoValue;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::collect::{self, Cr};
-use super::packed::PackedCr;
+use self::collect::Cr;
+use self::packed::PackedCr;
+use crate::Compiled;
 use crate::compare::{
     self, Candidate, CompareError, DiffProgram, FieldFunc, InlineDiff, Outcome, RenderError, UserOverride, Verdict,
     godiff,
 };
 use crate::correlate::{Correlator, OverrideCorrelator, OverrideFields, ReferenceIndex, TemplateMeta, Via};
-use crate::reference::Compiled;
 
 pub use crate::correlate::ManualError;
 
@@ -567,7 +576,7 @@ impl<'a> Engine<'a> {
         *comparison = self.finish(crs, results, std::mem::take(&mut comparison.reference_only));
     }
 
-    /// [`Engine::compare`] for packed CRs (see [`super::packed`]): each CR is unpacked only
+    /// [`Engine::compare`] for packed CRs (see [`self::packed`]): each CR is unpacked only
     /// while it is compared, and with [`Retain::DiffOnly`] its object is dropped right after
     /// (the returned [`Comparison::crs`] then hold `null` objects). `index` are the CRs'
     /// reference indexes (§4.5), as [`collect::Packed`] gives them. With `lookupCR(s)`, the

@@ -7,8 +7,8 @@ use std::fs;
 use std::path::Path;
 
 use super::*;
-use crate::kubecompare::collect::{self, StdIo};
-use crate::reference;
+use crate as reference;
+use crate::engine::collect::{self, StdIo};
 
 const METADATA: &str = "apiVersion: v2
 parts:

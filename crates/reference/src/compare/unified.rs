@@ -144,7 +144,7 @@ pub fn unified_diff(merged_path: &Path, live_path: &Path, merged: &str, live: &s
 
 /// `YYYY-MM-DD hh:mm:ss.nnnnnnnnn +0000` (UTC), GNU diff's `-u` time format.
 /// (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn globbing_a_git_tree() {
-        use crate::git::{Entry, Tree};
+        use driftlint_git::{Entry, Tree};
         let mut tree = Tree::default();
         for (p, e) in [
             ("a.yaml", Entry::File(b"a".to_vec())),

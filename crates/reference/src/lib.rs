@@ -1,4 +1,22 @@
-//! The reference model: kube-compare's `metadata.yaml` (v1 and v2) loaded, validated and
+//! The reference family: everything about a kube-compare reference configuration, from its
+//! files to the drift it finds.
+//!
+//! - the reference model (this module and [`compile`], [`location`], [`lock`], …): below;
+//! - [`correlate`]: which templates a CR may be compared with (spec §4);
+//! - [`compare`]: one CR against one rendered template — merge, omit, diff (spec §5);
+//! - [`engine`]: every CR correlated and compared, kube-compare's run semantics, and the
+//!   report model of `driftlint compare` ([`engine::output`], [`engine::summary`]);
+//! - [`drift`]: the linter's drift pass — the engine's results as diagnostics located at the
+//!   manifest line and the template line.
+//!
+//! Stands on the ground (`driftlint-core`), `driftlint-git` (references pinned at a revision),
+//! `driftlint-yaml` and `driftlint-gotmpl`; must not know schemas, Crossplane, policies, the
+//! `check` runner's scopes, report formats or the command line. `driftlint compare`'s
+//! command and its kube-compare output formats are the root crate's `kubecompare` front.
+//!
+//! # The reference model
+//!
+//! kube-compare's `metadata.yaml` (v1 and v2) loaded, validated and
 //! resolved (§2 of the kube-compare spec).
 //!
 //! [`load_reference`] reads the metadata file, decodes it like kube-compare's
@@ -11,6 +29,13 @@
 //! Errors are [`LoadError`]s whose `Display` is kube-compare's message, so `driftlint compare`
 //! prints `error: {err}` identically, and whose parts carry metadata line and column for the
 //! linter.
+
+#![forbid(unsafe_code)]
+
+pub mod compare;
+pub mod correlate;
+pub mod drift;
+pub mod engine;
 
 pub mod compile;
 mod decode;

@@ -1,6 +1,6 @@
 //! Collecting cluster CRs the way kube-compare's kubectl resource builder does (spec §1.7).
 //!
-//! This is deliberately separate from [`crate::input`]/[`crate::document`] (the linter's
+//! This is deliberately separate from [`driftlint_core::input`]/[`driftlint_core::document`] (the linter's
 //! collection): kube-compare treats *any* object with an `items` array as a list, reads only
 //! `.json`/`.yaml`/`.yml` inside directories (in lexical walk order, recursing only with
 //! `-R`), skips kind-less and unparsable documents with a warning, fails on scalar or list
@@ -17,7 +17,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::engine::CrResult;
+use super::CrResult;
 use super::glob;
 use super::packed::PackedCr;
 use super::stream::{self, Event, Origin};
@@ -66,7 +66,8 @@ pub trait Io {
     /// # Errors
     /// The read error's text.
     fn read_stdin(&mut self) -> Result<String, String> {
-        let bytes = crate::input::read_stdin_bounded(crate::input::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+        let bytes = driftlint_core::input::read_stdin_bounded(driftlint_core::input::MAX_FILE_BYTES)
+            .map_err(|e| e.to_string())?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -117,7 +118,7 @@ pub fn collect_crs_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> 
 }
 
 /// The result of a successful collection, with the CRs packed until they are compared
-/// (what [`super::engine::Engine::compare_packed`] takes).
+/// (what [`super::Engine::compare_packed`] takes).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Packed {
     /// De-duplicated CRs in load order.
@@ -138,7 +139,7 @@ pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) 
 
 /// Compares a CR as soon as it is decoded, on the thread that decoded it, or answers `None`
 /// (leaving the CR untouched) when the comparison needs every CR loaded first; such CRs
-/// are packed and compared afterwards. See [`super::engine::Engine::compare_early`].
+/// are packed and compared afterwards. See [`super::Engine::compare_early`].
 pub type Early<'a> = dyn Fn(&mut Cr) -> Option<CrResult> + Sync + 'a;
 
 /// A collected CR: packed until it is compared, or already compared (by an [`Early`]).
@@ -163,8 +164,8 @@ impl Item {
 }
 
 /// The result of a collection with an early comparison: what becomes the run's
-/// [`Comparison`](super::engine::Comparison) once the deferred CRs are compared
-/// ([`super::engine::Engine::compare_items`]).
+/// [`Comparison`](super::Comparison) once the deferred CRs are compared
+/// ([`super::Engine::compare_items`]).
 #[derive(Clone, Debug, Default)]
 pub struct Items {
     /// De-duplicated CRs in load order; a deferred CR's entry is empty until it is compared.
@@ -172,7 +173,7 @@ pub struct Items {
     /// Per CR, its result; a deferred CR's is a placeholder ([`Status::Unmatched`] without
     /// candidates) until it is compared.
     ///
-    /// [`Status::Unmatched`]: super::engine::Status::Unmatched
+    /// [`Status::Unmatched`]: super::Status::Unmatched
     pub results: Vec<CrResult>,
     /// The CRs not compared yet (all of them without an early comparison), packed, with
     /// their positions.
@@ -255,15 +256,15 @@ pub fn collect_items_with(
 
 /// Files read, decoded (and compared early) together: their events are taken while the next
 /// batch is decoded. Bounds the texts in memory at once to this many files of at most
-/// [`crate::input::MAX_FILE_BYTES`]; one pass over every file was no faster and held every
+/// [`driftlint_core::input::MAX_FILE_BYTES`]; one pass over every file was no faster and held every
 /// event until the end (25% more memory).
 const FILE_BATCH: usize = 512;
 
 /// The events of one file, or its read error. `listed`: a directory listing reported the
 /// path as a regular file.
 fn decode_file(path: &str, listed: bool, early: Option<&Early<'_>>) -> Vec<Event> {
-    let read = if listed { crate::input::read_listed_file } else { crate::input::read_bounded };
-    match read(Path::new(path), crate::input::MAX_FILE_BYTES) {
+    let read = if listed { driftlint_core::input::read_listed_file } else { driftlint_core::input::read_bounded };
+    match read(Path::new(path), driftlint_core::input::MAX_FILE_BYTES) {
         Ok(bytes) => stream::decode_stream(&String::from_utf8_lossy(&bytes), &Origin { source: path, early }),
         Err(e) => vec![Event::Error(format!("open {path}: {}", io_text(&e)))],
     }

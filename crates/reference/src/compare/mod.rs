@@ -30,10 +30,10 @@ pub use omit::omit_fields;
 pub use overrides::{OverrideError, UserOverride, load_overrides, parse_overrides};
 pub use render::{NotYaml, normalize_numbers, parse_rendered};
 pub use structured::{FieldDiff, FieldDiffKind, structured_diff};
-pub(crate) use unified::civil_from_days;
+pub use unified::civil_from_days;
 pub use unified::{DiffProgram, DiffProgramError, cr_id, diff_output, slug, unified_diff};
 
-use crate::reference::OmitPath;
+use crate::OmitPath;
 
 /// What the render closure reports when it does not produce text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub struct Options {
     /// objects' field differences, never the diff text (nor runs `KUBECTL_EXTERNAL_DIFF`).
     pub skip_diff_text: bool,
     /// What `go-template` overrides render under: the reference's limits, so that they draw
-    /// on the run's one template budget ([`crate::reference::compile::Compiled::limits`]).
+    /// on the run's one template budget ([`crate::compile::Compiled::limits`]).
     pub limits: driftlint_gotmpl::Limits,
 }
 

@@ -44,7 +44,7 @@ pub struct Lock {
     pub commit: Option<String>,
     /// kube-compare's metadata hash of the reference.
     pub metadata_hash: String,
-    /// [`crate::reference::files_hash`]; `None` in a version 1 lock.
+    /// [`crate::files_hash`]; `None` in a version 1 lock.
     pub files_hash: Option<String>,
 }
 
@@ -92,7 +92,7 @@ pub fn to_text(lock: &Lock) -> String {
 
 /// Reads a lock file.
 pub fn load_lock(path: &Path) -> Result<LockFile, LockError> {
-    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES)
+    let text = driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
         .map_err(|e| LockError::Read { path: path.to_path_buf(), message: e.to_string() })?;
     parse_lock(path, text)
 }

@@ -38,13 +38,14 @@ const FIELDS: [&str; 9] =
 
 /// Reads an overrides file (`open <path>: no such file or directory` style errors).
 pub fn load_overrides(path: &std::path::Path) -> Result<Vec<UserOverride>, OverrideError> {
-    let text = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).map_err(|e| {
-        let detail = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-            _ => e.to_string(),
-        };
-        OverrideError::Load(format!("open {}: {detail}", path.display()))
-    })?;
+    let text =
+        driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES).map_err(|e| {
+            let detail = match e.kind() {
+                std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+                _ => e.to_string(),
+            };
+            OverrideError::Load(format!("open {}: {detail}", path.display()))
+        })?;
     parse_overrides(&text)
 }
 

@@ -351,7 +351,7 @@ mod tests {
         let v: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(Output::from_value(&v).unwrap(), o);
         // Written piece by piece, the text is still the whole value's.
-        assert_eq!(json, format!("{}\n", super::super::json::to_go_json(&o.to_value())));
+        assert_eq!(json, format!("{}\n", crate::engine::json::to_go_json(&o.to_value())));
     }
 
     #[test]
@@ -376,7 +376,7 @@ mod tests {
                 o.warnings.push(Warning::inferred(vec!["a.yaml".into()]));
             }
             let json = to_json(&o);
-            assert_eq!(json, format!("{}\n", super::super::json::to_go_json(&o.to_value())), "{n} diffs");
+            assert_eq!(json, format!("{}\n", crate::engine::json::to_go_json(&o.to_value())), "{n} diffs");
             assert_eq!(Output::from_value(&serde_json::from_str(&json).unwrap()).unwrap(), o);
         }
     }

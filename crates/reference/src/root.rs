@@ -1,5 +1,5 @@
 //! Where a reference's files are read from: a directory on disk, or a directory of a commit
-//! held in memory ([`crate::git::Tree`]). The loader ([`super::load`]) and the glob
+//! held in memory ([`driftlint_git::Tree`]). The loader ([`super::load`]) and the glob
 //! ([`super::fs`]) see only the three operations Go's `fs.FS` gives kube-compare — read a
 //! file, list a directory, test a path — plus the name a file is shown under in diagnostics.
 //!
@@ -11,7 +11,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::git::Tree;
+use driftlint_git::Tree;
 
 /// The reference root: the metadata file's directory.
 #[derive(Clone, Debug)]
@@ -42,10 +42,12 @@ impl Root {
         }
     }
 
-    /// The file's bytes (on disk: a regular file of at most [`crate::input::MAX_FILE_BYTES`]).
+    /// The file's bytes (on disk: a regular file of at most [`driftlint_core::input::MAX_FILE_BYTES`]).
     pub fn read(&self, name: &str) -> io::Result<Vec<u8>> {
         match self {
-            Root::Dir(dir) => crate::input::read_bounded(&dir.join(name), crate::input::MAX_FILE_BYTES),
+            Root::Dir(dir) => {
+                driftlint_core::input::read_bounded(&dir.join(name), driftlint_core::input::MAX_FILE_BYTES)
+            }
             Root::Git(g) => g.tree.read(name).map(<[u8]>::to_vec),
         }
     }

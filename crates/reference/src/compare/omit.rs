@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::reference::OmitPath;
+use crate::OmitPath;
 
 /// Applies `paths` to `obj` (a JSON object; anything else is left alone). Returns whether
 /// anything was removed (`false`: `obj` is exactly as it was).
@@ -78,7 +78,7 @@ pub(crate) fn lookup<'a>(obj: &'a Value, path: &[String]) -> Option<&'a Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::parse_path_to_key;
+    use crate::parse_path_to_key;
     use serde_json::json;
 
     fn p(text: &str, is_prefix: bool) -> OmitPath {

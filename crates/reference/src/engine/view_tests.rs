@@ -13,12 +13,12 @@ use std::fs;
 use std::path::Path;
 
 use super::*;
-use crate::kubecompare::collect::{self, StdIo};
-use crate::reference;
+use crate as reference;
+use crate::engine::collect::{self, StdIo};
 
 // The one rule for finding the corpora (`$SHARED`); config's tests include it too.
 #[allow(clippy::duplicate_mod)]
-#[path = "../../tests/support/env.rs"]
+#[path = "../../../../tests/support/env.rs"]
 mod support;
 
 fn write(dir: &Path, name: &str, text: &str) {
