@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::conftest::{error_diagnostic, line_range};
 use super::fybrik::{self, Outcome};
 use super::{Module, Policies, PolicyError, load};
+use crate::diagnostics::{error_diagnostic, line_range};
 use driftlint_core::diagnostic::{Diagnostic, Rule};
 use driftlint_core::input::SourcePath;
 use driftlint_core::locate::Files;

@@ -42,6 +42,7 @@ use serde_json::{Value, json};
 use super::engine::{self, Declared};
 use super::namespace::{glob_match, is_glob};
 use super::{Module, Policies, PolicyError};
+pub(crate) use crate::diagnostics::{error_diagnostic, line_range};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
@@ -573,27 +574,6 @@ impl Outcome {
     }
 }
 
-/// A `policy-error` at the module line the error names, else at the rule being evaluated
-/// (`at`: module index and line), else at the first module.
-pub(super) fn error_diagnostic(e: &PolicyError, modules: &[Module], at: Option<(usize, u32)>) -> Diagnostic {
-    let (module, line) = match e.location() {
-        Some(l) => (modules.iter().find(|m| m.path == l.path), l.line),
-        None => match at {
-            Some((i, line)) => (modules.get(i), line),
-            None => (modules.first(), 1),
-        },
-    };
-    let (path, range) = match module {
-        Some(m) => (m.path.clone(), Some(line_range(&m.text, line))),
-        None => (e.location().map(|l| l.path.clone()).unwrap_or_default(), None),
-    };
-    let mut d = Diagnostic::error(Rule::PolicyError, SourcePath::File(PathBuf::from(path)), range, e.message());
-    if let PolicyError::Limit { .. } = e {
-        d = d.with_help("the policy pass stopped here; the other passes ran");
-    }
-    d
-}
-
 /// Where a finding about `target` goes: the key of `field` (a JSON pointer), else the
 /// object's `kind:` key; combined, line 1 of the first file. Also the object's id.
 fn locate(
@@ -640,19 +620,6 @@ pub fn field_pointer(field: &str) -> String {
         return field.to_string();
     }
     field.split('.').map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect()
-}
-
-/// The byte range of 1-based line `line` of `text` (without its line break).
-pub fn line_range(text: &str, line: u32) -> Range<usize> {
-    let mut start = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line as usize {
-            let trimmed = l.trim_end_matches(['\n', '\r']).len();
-            return start..start + trimmed;
-        }
-        start += l.len();
-    }
-    text.len()..text.len()
 }
 
 #[cfg(test)]

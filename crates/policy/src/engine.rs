@@ -42,33 +42,7 @@ pub const MAX_NESTING: usize = super::scan::MAX_NESTING;
 /// The most elements `numbers.range` may produce.
 pub const RANGE_LIMIT: i64 = super::builtins::RANGE_LIMIT;
 
-/// The Rego syntax modules are read as.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RegoVersion {
-    /// OPA 0.x: `if`/`contains`/`in`/`every` only with `import future.keywords` or `rego.v1`.
-    V0,
-    /// OPA 1.x (the default): the keywords always, `if` before every body.
-    #[default]
-    V1,
-}
-
-impl RegoVersion {
-    /// `v0` or `v1` (also `0`/`1`).
-    pub fn parse(text: &str) -> Option<RegoVersion> {
-        match text {
-            "v0" | "0" => Some(RegoVersion::V0),
-            "v1" | "1" => Some(RegoVersion::V1),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RegoVersion::V0 => "v0",
-            RegoVersion::V1 => "v1",
-        }
-    }
-}
+pub use crate::module::{Module, RegoVersion};
 
 /// How policies are compiled and evaluated (`--rego-version`, `--capabilities`, `--now`,
 /// `--strict`).
@@ -94,13 +68,6 @@ impl Options {
 /// An RFC 3339 time as ns since the epoch (for `--now`).
 pub fn parse_now(text: &str) -> Option<i64> {
     super::builtins::parse_rfc3339_ns(text)
-}
-
-/// A policy module: its display path and text.
-#[derive(Clone, Debug)]
-pub struct Module {
-    pub path: String,
-    pub text: String,
 }
 
 /// A rule a module declares: the first segment of its head and the head's line.

@@ -10,8 +10,8 @@
 //!
 //! Strings (`"…"`, `` `…` ``) and comments are skipped.
 
-use super::engine::{Module, RegoVersion};
 use super::{Location, PolicyError};
+use crate::module::{Module, RegoVersion};
 
 /// The deepest bracket nesting (`(`, `[`, `{`) a module may have.
 pub const MAX_NESTING: usize = 14;

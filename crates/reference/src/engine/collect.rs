@@ -18,24 +18,15 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::CrResult;
+pub use super::cr::{Cr, cr_id, skip_warning};
 use super::glob;
 use super::packed::PackedCr;
 use super::stream::{self, Event, Origin};
+pub use super::stream::{Early, Item};
 use crate::correlate::ReferenceIndex;
 
 /// File extensions read inside directories (`resource.FileExtensions`).
 const EXTENSIONS: [&str; 3] = [".json", ".yaml", ".yml"];
-
-/// One collected cluster CR.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cr {
-    /// `apiVersion_kind[_namespace]_name` (§ conventions).
-    pub id: String,
-    /// The object as JSON (Kubernetes' YAML 1.1 rules, integers kept).
-    pub object: Value,
-    /// Where it came from: the path as walked, `STDIN`, or the URL.
-    pub source: String,
-}
 
 /// The result of a successful collection.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -135,32 +126,6 @@ pub struct Packed {
 /// [`CollectError`] with kube-compare's text.
 pub fn collect_packed_with(inputs: &[String], recursive: bool, io: &mut dyn Io) -> Result<Packed, CollectError> {
     Ok(collect_items_with(inputs, recursive, io, None)?.into_packed())
-}
-
-/// Compares a CR as soon as it is decoded, on the thread that decoded it, or answers `None`
-/// (leaving the CR untouched) when the comparison needs every CR loaded first; such CRs
-/// are packed and compared afterwards. See [`super::Engine::compare_early`].
-pub type Early<'a> = dyn Fn(&mut Cr) -> Option<CrResult> + Sync + 'a;
-
-/// A collected CR: packed until it is compared, or already compared (by an [`Early`]).
-#[derive(Clone, Debug)]
-pub enum Item {
-    Packed(PackedCr),
-    /// The CR (after omission; its object `null` when the engine keeps only diffs) and its
-    /// result, whose [`CrResult::cr`] is set once the CR's position is known. Not boxed: an
-    /// item only travels inside an event's box.
-    Compared(Cr, CrResult),
-}
-
-impl Item {
-    /// The CR's id.
-    #[must_use]
-    pub fn id(&self) -> &str {
-        match self {
-            Item::Packed(cr) => &cr.id,
-            Item::Compared(cr, _) => &cr.id,
-        }
-    }
 }
 
 /// The result of a collection with an early comparison: what becomes the run's
@@ -493,28 +458,6 @@ impl Reader {
             }
         }
     }
-}
-
-/// kube-compare's `skipInvalidResources` format.
-#[must_use]
-pub fn skip_warning(token: &str, error: &str) -> String {
-    format!(
-        "Skipping {token} Input contains additional files from supported file extensions (json/yaml) that do not \
-         contain a valid resource, error: {error}.\n In case this file is expected to be a valid resource modify it \
-         accordingly. "
-    )
-}
-
-/// The CR id of an object (§ conventions): non-string fields count as empty.
-#[must_use]
-pub fn cr_id(object: &Value) -> String {
-    fn s(v: Option<&Value>) -> &str {
-        v.and_then(Value::as_str).unwrap_or_default()
-    }
-    let meta = object.get("metadata");
-    let (api, kind) = (s(object.get("apiVersion")), s(object.get("kind")));
-    let (ns, name) = (s(meta.and_then(|m| m.get("namespace"))), s(meta.and_then(|m| m.get("name"))));
-    if ns.is_empty() { format!("{api}_{kind}_{name}") } else { format!("{api}_{kind}_{ns}_{name}") }
 }
 
 #[cfg(test)]

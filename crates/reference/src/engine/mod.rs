@@ -25,6 +25,7 @@
 //! Results are collected in input order, so the output is identical either way.
 
 pub mod collect;
+pub mod cr;
 pub mod glob;
 pub mod json;
 pub mod output;

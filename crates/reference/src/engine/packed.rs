@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::collect::Cr;
+use super::cr::Cr;
 
 const NULL: u8 = 0;
 const FALSE: u8 = 1;

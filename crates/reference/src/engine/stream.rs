@@ -15,9 +15,36 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::collect::{Cr, Early, Item, cr_id, skip_warning};
+use super::CrResult;
+use super::cr::{Cr, cr_id, skip_warning};
 use super::packed::PackedCr;
 use crate::correlate::ReferenceIndex;
+
+/// Compares a CR as soon as it is decoded, on the thread that decoded it, or answers `None`
+/// (leaving the CR untouched) when the comparison needs every CR loaded first; such CRs
+/// are packed and compared afterwards. See [`super::Engine::compare_early`].
+pub type Early<'a> = dyn Fn(&mut Cr) -> Option<CrResult> + Sync + 'a;
+
+/// A collected CR: packed until it is compared, or already compared (by an [`Early`]).
+#[derive(Clone, Debug)]
+pub enum Item {
+    Packed(PackedCr),
+    /// The CR (after omission; its object `null` when the engine keeps only diffs) and its
+    /// result, whose [`CrResult::cr`] is set once the CR's position is known. Not boxed: an
+    /// item only travels inside an event's box.
+    Compared(Cr, CrResult),
+}
+
+impl Item {
+    /// The CR's id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        match self {
+            Item::Packed(cr) => &cr.id,
+            Item::Compared(cr, _) => &cr.id,
+        }
+    }
+}
 
 /// Where a stream comes from, and what to do with its CRs.
 pub(crate) struct Origin<'a> {
