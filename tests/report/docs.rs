@@ -1,4 +1,4 @@
-//! `docs/rules.md` is generated from the rule documentation in `src/rules/text.rs`; this fails
+//! `docs/rules.md` is generated from the rule documentation in `crates/core/src/rules/text.rs`; this fails
 //! when the two disagree. `UPDATE_DOCS=1 cargo test --test report` regenerates the file.
 
 use std::path::Path;
@@ -17,7 +17,7 @@ fn rules_md_is_generated() {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "docs/rules.md is not what src/rules/text.rs generates; run `UPDATE_DOCS=1 cargo test --test report`"
+        "docs/rules.md is not what crates/core/src/rules/text.rs generates; run `UPDATE_DOCS=1 cargo test --test report`"
     );
 }
 

@@ -112,7 +112,7 @@ pub fn explain_markdown(rule: Rule, level: usize) -> String {
 /// The whole of `docs/rules.md`.
 pub fn rules_markdown() -> String {
     let mut out = String::from(
-        "<!-- Generated from src/rules/text.rs by `UPDATE_DOCS=1 cargo test --test report`; do not edit. -->\n\n# driftlint rules\n\n\
+        "<!-- Generated from crates/core/src/rules/text.rs by `UPDATE_DOCS=1 cargo test --test report`; do not edit. -->\n\n# driftlint rules\n\n\
          Every finding carries one of these rule ids, in every output format, in suppressions and in \
          `driftlint explain RULE`.\n\n| Rule | Default | Summary |\n| --- | --- | --- |\n",
     );
