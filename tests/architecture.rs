@@ -107,7 +107,8 @@ fn modules(src: &Path) -> Vec<Module> {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            let code: String = code.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
+            let code: String =
+                code.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
             out.push(Module { path: parts, text: code });
         }
     }
@@ -154,7 +155,8 @@ fn named_paths(m: &Module) -> Vec<Vec<String>> {
             if let Some(group) = r.strip_prefix('{') {
                 let group = &group[..group.find('}').unwrap_or(group.len())];
                 for item in group.split(',') {
-                    let first = item.trim().split("::").next().unwrap_or_default().split(' ').next().unwrap_or_default();
+                    let first =
+                        item.trim().split("::").next().unwrap_or_default().split(' ').next().unwrap_or_default();
                     if !first.is_empty() && first != "self" {
                         let mut p = base.clone();
                         p.extend(segments.iter().cloned());
@@ -246,8 +248,11 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
 #[test]
 fn no_module_imports_another_in_a_circle() {
     let mut sources = vec![root().join("src")];
-    let mut crates: Vec<PathBuf> =
-        std::fs::read_dir(root().join("crates")).unwrap().map(|e| e.unwrap().path().join("src")).filter(|p| p.is_dir()).collect();
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("src"))
+        .filter(|p| p.is_dir())
+        .collect();
     crates.sort();
     sources.extend(crates);
     let mut report = Vec::new();
@@ -266,7 +271,8 @@ fn the_circle_finder_sees_a_circle() {
     std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod c;\n").unwrap();
     std::fs::write(src.join("a.rs"), "use crate::b::B;\npub struct A;\n").unwrap();
     std::fs::write(src.join("b.rs"), "use super::{a::A, c};\npub struct B;\n").unwrap();
-    std::fs::write(src.join("c.rs"), "// use crate::a;\npub fn f() {}\n#[cfg(test)]\nmod t { use crate::a::A; }\n").unwrap();
+    std::fs::write(src.join("c.rs"), "// use crate::a;\npub fn f() {}\n#[cfg(test)]\nmod t { use crate::a::A; }\n")
+        .unwrap();
     assert_eq!(circles(src), vec![vec!["a".to_string(), "b".to_string()]]);
     // A child using its parent's items is no circle.
     std::fs::create_dir(src.join("d")).unwrap();

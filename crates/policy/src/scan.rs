@@ -215,24 +215,30 @@ const MAX_EXPONENT: u64 = 1000;
 /// Rego v0: the v1 keywords need `import future.keywords[.KW]` or `import rego.v1`.
 fn v0_keywords(m: &Module, words: &[Word]) -> Result<(), PolicyError> {
     const KEYWORDS: [&str; 4] = ["if", "contains", "in", "every"];
+    // Imports count from where they stand on: regorus parses in order, so a keyword before
+    // `import rego.v1` (what fuzzing found) is read, and warned about, without it.
     let mut imported: Vec<&str> = Vec::new();
     for (i, w) in words.iter().enumerate() {
-        if w.text != "import" {
+        if w.text == "import" {
+            match (words.get(i + 1).map(|w| w.text), words.get(i + 2).map(|w| w.text), words.get(i + 3)) {
+                (Some("rego"), Some("v1"), _) => imported.extend(KEYWORDS),
+                (Some("future"), Some("keywords"), Some(kw)) if kw.before == '.' => imported.push(kw.text),
+                (Some("future"), Some("keywords"), _) => imported.extend(KEYWORDS),
+                _ => {}
+            }
             continue;
         }
-        match (words.get(i + 1).map(|w| w.text), words.get(i + 2).map(|w| w.text), words.get(i + 3)) {
-            (Some("rego"), Some("v1"), _) => imported.extend(KEYWORDS),
-            (Some("future"), Some("keywords"), Some(kw)) if kw.before == '.' => imported.push(kw.text),
-            (Some("future"), Some("keywords"), _) => imported.extend(KEYWORDS),
-            _ => {}
-        }
-    }
-    for w in words {
         if !KEYWORDS.contains(&w.text) || imported.contains(&w.text) || w.before == '.' {
             continue;
         }
-        // `contains(s, t)` is the built-in; a key `"in": …` or field `x.in` is no keyword.
-        if w.after == '(' || w.after == ':' && w.text != "in" {
+        // The word as a future keyword's own name in `import future.keywords.in`.
+        if i >= 2 && words[i - 1].text == "keywords" && words[i - 2].text == "future" {
+            continue;
+        }
+        // `contains(s, t)` where an expression starts is the built-in (after a rule name it is
+        // the keyword); a key `"in": …` or field `x.in` is no keyword.
+        let call = w.text == "contains" && w.after == '(' && !(w.before.is_ascii_alphanumeric() || w.before == '_');
+        if call || w.after == ':' && w.text != "in" {
             continue;
         }
         return Err(refuse(
@@ -322,5 +328,13 @@ mod tests {
         let e = check(&module("package a\nimport future.keywords.in\nx if { 1 in [1] }"), RegoVersion::V0).unwrap_err();
         assert!(e.to_string().contains("`if`"), "{e}");
         check(&module("package a\nallow if { true }"), RegoVersion::V1).unwrap();
+        // An import counts from where it stands on (regorus warned, quoting the line raw, for
+        // a keyword before it: what fuzzing found).
+        for late in
+            ["package a\nallow if { true }\nimport rego.v1", "package a\ndeny contains msg if conta1  import rego.v1"]
+        {
+            let e = check(&module(late), RegoVersion::V0).unwrap_err();
+            assert!(e.to_string().contains("is a Rego v1 keyword"), "{late}: {e}");
+        }
     }
 }
