@@ -41,9 +41,12 @@ impl Problems {
 pub fn check(root: &Node) -> Problems {
     let mut p = Problems::default();
     if let Some((k, v)) = root.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| a.entry(MODE_ANNOTATION))
-        && !matches!(v.as_str(), Some("loose" | "strict"))
+        && !matches!(v.as_str(), Some("warn" | "loose" | "strict"))
     {
-        p.add(&k.span, format!("unknown validation mode `{}` (expected loose or strict)", v.raw().unwrap_or_default()));
+        p.add(
+            &k.span,
+            format!("unknown validation mode `{}` (expected warn, loose or strict)", v.raw().unwrap_or_default()),
+        );
     }
     let Some((spec_key, spec)) = root.entry("spec") else {
         p.add(&super::first_key(root), "a Composition needs `spec`");
@@ -82,30 +85,60 @@ pub fn check(root: &Node) -> Problems {
             "set either `writeConnectionSecretsToNamespace` (deprecated) or `publishConnectionDetailsWithStoreConfigRef`, not both",
         );
     }
-    let patch_sets: HashSet<&str> = items(spec, "patchSets").iter().filter_map(|s| text(s, "name")).collect();
-    for set in items(spec, "patchSets") {
+    body(spec, patch_rules::Context::Environment, &mut p);
+    if pipeline {
+        for step in items(spec, "pipeline") {
+            match super::pipeline::classify(step) {
+                super::pipeline::Step::PatchAndTransform(input) => {
+                    let key = step.entry("input").map_or(step.span.clone(), |(k, _)| k.span.clone());
+                    patch_and_transform(input, &key, &mut p);
+                }
+                super::pipeline::Step::BadInput { span, message } => p.add(&span, message),
+                super::pipeline::Step::Other { .. } => {}
+            }
+        }
+    }
+    p
+}
+
+/// The input of a function-patch-and-transform step (`key` is its `input:`): the function's
+/// own rules (resources or environment patches, every resource named), then the same checks
+/// as a Resources-mode spec.
+fn patch_and_transform(input: &Node, key: &Range<usize>, p: &mut Problems) {
+    let env_patches = input.get("environment").is_some_and(|e| !items(e, "patches").is_empty());
+    if items(input, "resources").is_empty() && !env_patches {
+        p.add(key, "a patch-and-transform input needs at least one entry in `resources` (or environment patches)");
+    }
+    resource_names(input, true, p);
+    body(input, patch_rules::Context::PtEnvironment, p);
+}
+
+/// The patchSets, resources and environment of a Resources-mode spec or a patch-and-transform
+/// input (`env` says which environment patch types are allowed).
+fn body(body: &Node, env: patch_rules::Context, p: &mut Problems) {
+    let patch_sets: HashSet<&str> = items(body, "patchSets").iter().filter_map(|s| text(s, "name")).collect();
+    for set in items(body, "patchSets") {
         if text(set, "name").is_none() {
             p.add(&set.span, "a patchSet needs `name`");
         }
         for patch in items(set, "patches") {
-            patch_rules::check_patch(patch, patch_rules::Context::PatchSet, &patch_sets, &mut p);
+            patch_rules::check_patch(patch, patch_rules::Context::PatchSet, &patch_sets, p);
         }
     }
-    for resource in items(spec, "resources") {
+    for resource in items(body, "resources") {
         for patch in items(resource, "patches") {
-            patch_rules::check_patch(patch, patch_rules::Context::Resource, &patch_sets, &mut p);
+            patch_rules::check_patch(patch, patch_rules::Context::Resource, &patch_sets, p);
         }
         for check in items(resource, "readinessChecks") {
-            readiness_check(check, &mut p);
+            readiness_check(check, p);
         }
         for detail in items(resource, "connectionDetails") {
             p.path(detail, "fromFieldPath");
         }
     }
-    if let Some(env) = spec.get("environment") {
-        environment(env, &patch_sets, &mut p);
+    if let Some(e) = body.get("environment") {
+        environment(e, env, &patch_sets, p);
     }
-    p
 }
 
 fn pipeline_steps(spec: &Node, spec_span: &Range<usize>, p: &mut Problems) {
@@ -213,7 +246,7 @@ fn readiness_check(check: &Node, p: &mut Problems) {
     }
 }
 
-fn environment(env: &Node, patch_sets: &HashSet<&str>, p: &mut Problems) {
+fn environment(env: &Node, ctx: patch_rules::Context, patch_sets: &HashSet<&str>, p: &mut Problems) {
     for source in items(env, "environmentConfigs") {
         let ty = match source.entry("type") {
             None => "Reference",
@@ -255,6 +288,6 @@ fn environment(env: &Node, patch_sets: &HashSet<&str>, p: &mut Problems) {
         }
     }
     for patch in items(env, "patches") {
-        patch_rules::check_patch(patch, patch_rules::Context::Environment, patch_sets, p);
+        patch_rules::check_patch(patch, ctx, patch_sets, p);
     }
 }

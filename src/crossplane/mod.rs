@@ -18,6 +18,7 @@ pub mod fieldpath;
 pub mod logical;
 pub mod patch_rules;
 pub mod patches;
+pub mod pipeline;
 pub mod render;
 pub mod types;
 
@@ -71,29 +72,41 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
     }
     let mut out = Vec::new();
     let Some(spec) = root.get("spec") else { return out };
-    if text(spec, "mode") == Some("Pipeline") {
-        // Functions produce the resources: nothing to look up or render.
-        out.push(skipped(
-            spec,
-            "mode",
-            "mode Pipeline: functions produce the resources, so only the logical checks ran",
-        ));
+    let annotation =
+        root.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| text(a, logical::MODE_ANNOTATION));
+    // `warn` (Crossplane's default since 1.14): the schema-aware checks run as in loose mode
+    // and their errors are only warnings (the webhook admits the Composition with warnings).
+    let warn_only = annotation == Some("warn");
+    let mode = annotation.and_then(Mode::parse).unwrap_or(if warn_only { Mode::Loose } else { default_mode });
+    // The bodies that declare resources and patches: the spec itself, or the input of each
+    // function-patch-and-transform step; other steps get a note each.
+    let bodies: Vec<&Node> = if text(spec, "mode") == Some("Pipeline") {
+        let mut bodies = Vec::new();
+        for step in items(spec, "pipeline") {
+            match pipeline::classify(step) {
+                pipeline::Step::PatchAndTransform(input) => bodies.push(input),
+                pipeline::Step::Other { name, function } => out.push(Finding {
+                    rule: Rule::CompositionSkipped,
+                    severity: Severity::Note,
+                    span: key_span(step, "step").unwrap_or_else(|| step.span.clone()),
+                    message: format!(
+                        "pipeline step `{name}` (function `{function}`) is not checked: its function makes resources that cannot be seen offline"
+                    ),
+                }),
+                // Reported by the logical checks.
+                pipeline::Step::BadInput { .. } => {}
+            }
+        }
+        bodies
+    } else {
+        vec![spec]
+    };
+    if bodies.is_empty() {
         return out;
     }
-    let mode = root
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| text(a, logical::MODE_ANNOTATION))
-        .and_then(Mode::parse)
-        .unwrap_or(default_mode);
     let xr =
         spec.get("compositeTypeRef").map_or(Avail::Missing, |r| lookup(registry, r, mode, "composite type", &mut out));
     let xr_kind = spec.get("compositeTypeRef").and_then(|r| text(r, "kind")).unwrap_or("the XR");
-    let patch_sets: HashMap<&str, &Node> =
-        items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
-    if let Some(env) = spec.get("environment") {
-        patches::check_environment(env, xr, xr_kind, &mut out);
-    }
     let legacy_functions = !items(spec, "functions").is_empty();
     if legacy_functions {
         out.push(skipped(
@@ -102,22 +115,62 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
             "spec.functions run after the patches and may set any field: the rendered-base checks were skipped",
         ));
     }
+    let composition = Composition {
+        registry,
+        mode,
+        xr,
+        xr_kind,
+        render: !legacy_functions,
+        secret_ref_filled: spec.get("writeConnectionSecretsToNamespace").is_some(),
+    };
+    for body in bodies {
+        check_body(body, &composition, &mut out);
+    }
+    if warn_only {
+        for f in &mut out {
+            if f.severity == Severity::Error {
+                f.severity = Severity::Warning;
+            }
+        }
+    }
+    out
+}
+
+/// What every body of one Composition shares.
+struct Composition<'r> {
+    registry: &'r Registry,
+    mode: Mode,
+    xr: Avail<'r>,
+    xr_kind: &'r str,
+    /// Whether the rendered bases are checked (not with legacy `spec.functions`).
+    render: bool,
+    secret_ref_filled: bool,
+}
+
+/// Levels 2 and 3 over one body: a Resources-mode spec, or a patch-and-transform step's input
+/// (`patchSets`, `environment.patches`, `resources` have the same shape in both).
+fn check_body<'n>(body: &'n Node, c: &Composition<'n>, out: &mut Vec<Finding>) {
+    let patch_sets: HashMap<&str, &Node> =
+        items(body, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
+    if let Some(env) = body.get("environment") {
+        patches::check_environment(env, c.xr, c.xr_kind, out);
+    }
     let mut expanded = patches::Expanded::default();
-    for resource in items(spec, "resources") {
+    for resource in items(body, "resources") {
         let Some((base_key, base)) = resource.entry("base") else { continue };
         let composed = if text(base, "apiVersion").is_some() && text(base, "kind").is_some() {
-            lookup(registry, base, mode, "composed resource", &mut out)
+            lookup(c.registry, base, c.mode, "composed resource", out)
         } else {
             Avail::Missing
         };
         let composed_kind = text(base, "kind").unwrap_or("the composed resource");
-        let schemas = Schemas { xr, composed, xr_kind, composed_kind };
-        let written = patches::check_resource(resource, &patch_sets, schemas, &mut expanded, &mut out);
-        if let (false, Avail::Schema(schema)) = (legacy_functions, composed) {
-            render::check_base(base_key, base, schema, &written, &mut out);
+        let schemas =
+            Schemas { xr: c.xr, composed, xr_kind: c.xr_kind, composed_kind, secret_ref_filled: c.secret_ref_filled };
+        let written = patches::check_resource(resource, &patch_sets, schemas, &mut expanded, out);
+        if let (true, Avail::Schema(schema)) = (c.render, composed) {
+            render::check_base(base_key, base, schema, &written, out);
         }
     }
-    out
 }
 
 /// The schema of the type `node`'s apiVersion and kind name; when there is none,

@@ -345,6 +345,14 @@ pub fn is_definition(api_version: &str, kind: &str) -> bool {
     )
 }
 
+/// API groups of package metadata: a Crossplane package's `crossplane.yaml`
+/// (`meta.pkg.crossplane.io` Configuration, Provider, Function) and an Upbound project's
+/// `upbound.yaml` (`meta.dev.upbound.io` Project). The package tooling reads them; no API
+/// server serves them, so there is no schema to look for (in either mode).
+pub fn is_package_metadata(api_version: &str) -> bool {
+    matches!(split_api_version(api_version).0, "meta.pkg.crossplane.io" | "meta.dev.upbound.io")
+}
+
 /// API groups of Kubernetes' built-in kinds (and of Crossplane's own API), not flagged as
 /// missing a schema in loose mode.
 pub fn is_builtin_group(group: &str) -> bool {

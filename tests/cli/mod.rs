@@ -2,6 +2,8 @@ mod batches;
 mod check;
 mod compare;
 mod crossplane;
+mod crossplane_pipeline;
+mod crossplane_shapes;
 mod git_reference;
 mod git_scope;
 mod hostile;
