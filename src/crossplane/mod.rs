@@ -10,9 +10,11 @@
 //!
 //! The mode comes from the Composition's `crossplane.io/composition-schema-aware-validation-mode`
 //! annotation, else from `--schema-mode`: a missing schema is a warning (loose: only the checks
-//! that need it are skipped) or an error (strict). A `mode: Pipeline` Composition is only
-//! checked at level 1 (functions make its resources); legacy `spec.functions` skip level 3.
-//! Truth: `../shared/conformance/crossplane/README.md`.
+//! that need it are skipped) or an error (strict); `warn` is loose with every finding of levels
+//! 2 and 3 a warning (Crossplane admits the Composition with warnings). In a `mode: Pipeline`
+//! Composition, each function-patch-and-transform step's input is checked at all three levels
+//! like a Resources-mode spec ([`pipeline`]); other functions' steps get a note each. Legacy
+//! `spec.functions` skip level 3. Truth: `../shared/conformance/crossplane/README.md`.
 
 pub mod fieldpath;
 pub mod logical;

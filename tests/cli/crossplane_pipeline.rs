@@ -303,3 +303,48 @@ fn conformance_cases_as_pipelines() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     crate::support::assert_min_cases("mirrored Crossplane cases", checked, 50);
 }
+
+/// A Pipeline of several functions: the patch-and-transform step is checked (its bad path
+/// found at its line, environment patches of the function's six types accepted), each other
+/// step gets a note naming it, and no schema is asked for because of them.
+#[test]
+fn steps_of_other_functions_are_notes_and_bad_inputs_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    super::copy_dir(&root().join("fixtures/crossplane/schemas"), &dir.path().join("schemas"));
+    let head = "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: p\nspec:\n  compositeTypeRef:\n    apiVersion: database.example.org/v1alpha1\n    kind: XPostgreSQLInstance\n  mode: Pipeline\n  pipeline:\n";
+    let steps = "    - step: environment\n      functionRef: {name: function-environment-configs}\n    - step: patch-and-transform\n      functionRef: {name: crossplane-contrib-function-patch-and-transform}\n      input:\n        apiVersion: pt.fn.crossplane.io/v1beta1\n        kind: Resources\n        environment:\n          patches:\n            - type: FromEnvironmentFieldPath\n              fromFieldPath: tier\n              toFieldPath: spec.parameters.storageGB\n            - type: ToEnvironmentFieldPath\n              fromFieldPath: spec.parameters.nope\n              toFieldPath: size\n        resources:\n          - name: rds\n            base:\n              apiVersion: database.aws.crossplane.io/v1beta1\n              kind: RDSInstance\n              spec:\n                forProvider:\n                  dbInstanceClass: db.t2.small\n                  masterUsername: masteruser\n                  engine: postgres\n            patches:\n              - fromFieldPath: spec.parameters.storageGB\n                toFieldPath: spec.forProvider.allocatedStorag\n    - step: ready\n      functionRef: {name: function-auto-ready}\n";
+    std::fs::write(dir.path().join("c.yaml"), format!("{head}{steps}")).unwrap();
+    let (code, found) = check(dir.path(), Some("strict"), &["c.yaml".into()]);
+    let e = |rule: &str, line: u64| (rule.to_string(), "error".to_string(), "c.yaml".to_string(), line);
+    // The bad source path of the ToEnvironmentFieldPath patch; the misspelt destination, and
+    // so the required field it was meant to set (as in the Resources-mode fixture).
+    assert_eq!(
+        (code, found),
+        (
+            1,
+            vec![e("composition-patch-path", 24), e("composition-patch-path", 38), e("composition-required-field", 32)]
+        )
+    );
+    let r = run_in(dir.path(), &["check", "--isolated", "--format", "json", "--schemas", "schemas", "c.yaml"], None);
+    let notes: Vec<(u64, String)> = json(&r)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "composition-skipped")
+        .map(|d| (d["line"].as_u64().unwrap(), d["message"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes[0].0, 11);
+    assert!(notes[0].1.contains("`environment`") && notes[0].1.contains("function-environment-configs"), "{notes:?}");
+    assert_eq!(notes[1].0, 39);
+    // An input the function does not take, and a resource without a name: logical errors (and
+    // so nothing else is looked at).
+    let bad = steps.replace("kind: Resources", "kind: Resource").replace("- name: rds\n            base", "- base");
+    std::fs::write(dir.path().join("c.yaml"), format!("{head}{bad}")).unwrap();
+    let (code, found) = check(dir.path(), Some("strict"), &["c.yaml".into()]);
+    assert_eq!((code, found), (1, vec![e("composition-invalid", 17)]));
+    let unnamed = steps.replace("- name: rds\n            base", "- base");
+    std::fs::write(dir.path().join("c.yaml"), format!("{head}{unnamed}")).unwrap();
+    let (code, found) = check(dir.path(), Some("strict"), &["c.yaml".into()]);
+    assert_eq!((code, found), (1, vec![e("composition-invalid", 27)]));
+}
