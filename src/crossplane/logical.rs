@@ -37,8 +37,9 @@ impl Problems {
     }
 }
 
-/// Every logical problem of the Composition `root`.
-pub fn check(root: &Node) -> Problems {
+/// Every logical problem of the Composition `root`, read for Crossplane `major` (1 or 2: under
+/// 2 a Composition without `mode` is a Pipeline, and there is no Resources mode).
+pub fn check(root: &Node, major: u8) -> Problems {
     let mut p = Problems::default();
     if let Some((k, v)) = root.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| a.entry(MODE_ANNOTATION))
         && !matches!(v.as_str(), Some("warn" | "loose" | "strict"))
@@ -61,7 +62,14 @@ pub fn check(root: &Node) -> Problems {
         }
     }
     let pipeline = match spec.entry("mode") {
-        None => false,
+        None => major >= 2,
+        Some((k, v)) if v.as_str() == Some("Resources") && major >= 2 => {
+            p.add(
+                &k.span,
+                "Crossplane 2 has no mode Resources (native patch and transform was removed): move the resources into a function-patch-and-transform step",
+            );
+            return p;
+        }
         Some((_, v)) if v.as_str() == Some("Resources") => false,
         Some((_, v)) if v.as_str() == Some("Pipeline") => true,
         Some((k, v)) => {

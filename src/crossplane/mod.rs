@@ -64,7 +64,8 @@ pub fn run(coll: &Collection, registry: &Registry, default_mode: Mode) -> Vec<Di
 
 /// All findings of one Composition (`root` is its document).
 pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -> Vec<Finding> {
-    let problems = logical::check(root);
+    let major = crossplane_major(root, registry);
+    let problems = logical::check(root, major);
     if !problems.0.is_empty() {
         return problems
             .0
@@ -82,7 +83,11 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
     let mode = annotation.and_then(Mode::parse).unwrap_or(if warn_only { Mode::Loose } else { default_mode });
     // The bodies that declare resources and patches: the spec itself, or the input of each
     // function-patch-and-transform step; other steps get a note each.
-    let bodies: Vec<&Node> = if text(spec, "mode") == Some("Pipeline") {
+    let pipeline = match text(spec, "mode") {
+        Some(mode) => mode == "Pipeline",
+        None => major >= 2,
+    };
+    let bodies: Vec<&Node> = if pipeline {
         let mut bodies = Vec::new();
         for step in items(spec, "pipeline") {
             match pipeline::classify(step) {
@@ -136,6 +141,19 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         }
     }
     out
+}
+
+/// The Crossplane major version a Composition is read for: the configuration's
+/// `crossplane-version:`, else 2 when its composite type is defined by an
+/// `apiextensions.crossplane.io/v2` XRD (only Crossplane 2 serves those), else 1.
+pub fn crossplane_major(root: &Node, registry: &Registry) -> u8 {
+    if let Some(v) = registry.crossplane_version {
+        return v;
+    }
+    let r = root.get("spec").and_then(|s| s.get("compositeTypeRef"));
+    let (api_version, kind) =
+        r.map_or(("", ""), |r| (text(r, "apiVersion").unwrap_or(""), text(r, "kind").unwrap_or("")));
+    if registry.defined_by_v2_xrd(api_version, kind) { 2 } else { 1 }
 }
 
 /// What every body of one Composition shares.

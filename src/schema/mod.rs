@@ -1,6 +1,6 @@
 //! Schemas for Kubernetes types: CustomResourceDefinitions (`apiextensions.k8s.io/v1`) and
-//! Crossplane CompositeResourceDefinitions (`apiextensions.crossplane.io/v1`, giving the XR
-//! and the claim), compiled once per kind and version per run into a [`Registry`]; the
+//! Crossplane CompositeResourceDefinitions (`apiextensions.crossplane.io/v1` and `v2`, giving
+//! the XR and the claim), compiled once per kind and version per run into a [`Registry`]; the
 //! structural validation of objects against them; and the schema pass of `driftlint check`.
 //!
 //! Where schemas come from (the inputs, `--schemas`, `schemas:` in the configuration) is
@@ -97,6 +97,11 @@ pub struct Registry {
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
     patterns: model::Patterns,
+    /// XR kinds defined by an `apiextensions.crossplane.io/v2` XRD.
+    v2_kinds: std::collections::HashSet<(String, String)>,
+    /// The Crossplane major version the repository targets when the configuration says it
+    /// (`crossplane-version:`); the Crossplane pass reads it.
+    pub crossplane_version: Option<u8>,
 }
 
 /// `(group, version)` of an apiVersion (`v1` is the core group `""`).
@@ -112,6 +117,13 @@ impl Registry {
     /// How many schemas were compiled so far (each CRD or XRD version once).
     pub fn compilations(&self) -> usize {
         self.compilations
+    }
+
+    /// Whether the XR kind of `api_version` and `kind` is defined by an
+    /// `apiextensions.crossplane.io/v2` XRD (so Crossplane 2 serves it).
+    pub fn defined_by_v2_xrd(&self, api_version: &str, kind: &str) -> bool {
+        let (group, _) = split_api_version(api_version);
+        self.v2_kinds.contains(&(group.to_string(), kind.to_string()))
     }
 
     pub fn lookup(&self, api_version: &str, kind: &str) -> Lookup<'_> {
@@ -135,9 +147,10 @@ impl Registry {
     pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
         let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
-        let xrd = match (api_version, kind) {
-            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => false,
-            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => true,
+        let (xrd, v2) = match (api_version, kind) {
+            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => (false, false),
+            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => (true, false),
+            ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => (true, true),
             _ => return false,
         };
         let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
@@ -151,7 +164,31 @@ impl Registry {
         let text = |n: Option<&Node>| n.and_then(Node::as_str).filter(|s| !s.is_empty()).map(str::to_string);
         let group = text(spec.get("group"));
         let kind = text(spec.get("names").and_then(|n| n.get("kind")));
-        let claim = if xrd { text(spec.get("claimNames").and_then(|n| n.get("kind"))) } else { None };
+        let claim = if xrd && !v2 { text(spec.get("claimNames").and_then(|n| n.get("kind"))) } else { None };
+        // v2: no claims (Crossplane's own validation refuses `claimNames`), and a scope.
+        let mut scope = xrd::Scope::Namespaced;
+        if v2 {
+            if let Some((k, _)) = spec.entry("claimNames") {
+                problem(
+                    out,
+                    &k.span,
+                    "claims aren't supported in apiextensions.crossplane.io/v2: `claimNames` gives no claim (use a v1 XRD, or drop it)".into(),
+                );
+            }
+            let written = spec.get("scope").and_then(Node::as_str);
+            scope = xrd::Scope::parse(written).unwrap_or_else(|| {
+                let span = spec.entry("scope").map_or(spec_key.span.clone(), |(k, _)| k.span.clone());
+                problem(
+                    out,
+                    &span,
+                    format!(
+                        "unknown XRD scope `{}` (expected Namespaced, Cluster or LegacyCluster): read as Namespaced",
+                        written.unwrap_or_default()
+                    ),
+                );
+                xrd::Scope::Namespaced
+            });
+        }
         let (Some(group), Some(kind)) = (group, kind) else {
             problem(out, &spec_key.span, format!("{what} without `spec.group` or `spec.names.kind`"));
             return true;
@@ -208,7 +245,9 @@ impl Registry {
                 // A version without a schema accepts anything (Crossplane requires one for XRDs).
                 None => Schema::any(),
             };
-            if xrd {
+            if v2 {
+                composite.push(Version { name, served, schema: Arc::new(xrd::derive_v2(&compiled, scope)) });
+            } else if xrd {
                 let xr = Arc::new(xrd::derive(&compiled, xrd::Flavour::Composite));
                 composite.push(Version { name: name.clone(), served, schema: xr });
                 if claim.is_some() {
@@ -223,6 +262,9 @@ impl Registry {
         for ((name, span), versions) in names.into_iter().zip([composite, claims]) {
             let key = (group.clone(), name);
             if !self.kinds.contains_key(&key) {
+                if v2 {
+                    self.v2_kinds.insert(key.clone());
+                }
                 let origin = Origin { path: path.clone(), span, trusted: trust == Trust::Trusted, content };
                 self.origins.insert(key.clone(), origin);
                 self.kinds.insert(key, versions);

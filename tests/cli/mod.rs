@@ -4,6 +4,7 @@ mod compare;
 mod crossplane;
 mod crossplane_pipeline;
 mod crossplane_shapes;
+mod crossplane_v2;
 mod git_reference;
 mod git_scope;
 mod hostile;
