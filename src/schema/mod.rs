@@ -76,8 +76,8 @@ struct Origin {
     /// The definition's `spec.names.kind` (or `claimNames.kind`).
     span: std::ops::Range<usize>,
     trusted: bool,
-    /// A hash of the definition's `spec` (values, not places): the same definition read twice
-    /// (a schema directory that is also among the checked files) is no conflict.
+    /// A hash of the definition's `spec.versions` (values, not places): the same definition
+    /// read twice (a schema directory that is also among the checked files) is no conflict.
     content: u64,
 }
 
@@ -200,13 +200,16 @@ impl Registry {
         if let Some(claim) = &claim {
             names.push((claim.clone(), claim_span));
         }
-        // Decided before compiling: a definition that may not be used costs nothing more.
-        let content = content_hash(spec);
+        // Decided before compiling: a definition that may not be used costs nothing more. Two
+        // definitions are the same when their versions (names, schemas, served) are.
+        let content = spec.get("versions").map_or(0, content_hash);
         let mut usable = true;
         for (name, span) in &names {
             let origin = Origin { path: path.clone(), span: span.clone(), trusted: trust == Trust::Trusted, content };
             if !self.may_define(&group, name, &origin, what, out) {
+                // One finding per definition (not another for its claim).
                 usable = false;
+                break;
             }
         }
         if !usable {
@@ -273,8 +276,10 @@ impl Registry {
         true
     }
 
-    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not (or a
-    /// checked duplicate) into `out`. Trusted duplicates are left alone: the first wins.
+    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not into
+    /// `out`. The first definition wins; a second one in another file is a warning naming both
+    /// when identical, an error when its versions or schemas differ (and always an error when a
+    /// checked file redefines a trusted kind).
     fn may_define(&self, group: &str, kind: &str, new: &Origin, what: &str, out: &mut Vec<Diagnostic>) -> bool {
         let shown = if group.is_empty() { kind.to_string() } else { format!("{group}/{kind}") };
         if !new.trusted && is_builtin_kind_group(group) {
@@ -290,11 +295,14 @@ impl Registry {
             return false;
         }
         let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return true };
-        if new.trusted || new.content == first.content {
+        let same = new.content == first.content;
+        // The same definition read twice (one file, or a schema directory that is also among
+        // the checked files) is no duplicate.
+        if same && (new.path == first.path || first.trusted != new.trusted) {
             return false;
         }
         let first_name = first.path.display();
-        let diag = if first.trusted {
+        let diag = if first.trusted && !new.trusted {
             Diagnostic::error(
                 Rule::InvalidSchema,
                 new.path.clone(),
@@ -302,13 +310,27 @@ impl Registry {
                 format!("{what} redefines `{shown}`, already defined by the trusted schema {first_name}: not used, the trusted one is"),
             )
             .with_secondary(first.path.clone(), Some(first.span.clone()), "the trusted definition")
-        } else {
+        } else if same {
             Diagnostic::new(
                 Rule::InvalidSchema,
                 Severity::Warning,
                 new.path.clone(),
                 Some(new.span.clone()),
-                format!("{what} defines `{shown}` again, as {first_name} does: the one in {first_name} is used"),
+                format!(
+                    "{what} defines `{shown}` again, identically, as {first_name} does: the one in {first_name} is used"
+                ),
+            )
+            .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
+        } else {
+            // Two different schemas for one kind: which one the cluster has depends on the order
+            // they are applied in.
+            Diagnostic::error(
+                Rule::InvalidSchema,
+                new.path.clone(),
+                Some(new.span.clone()),
+                format!(
+                    "{what} defines `{shown}` again, with other versions or schemas than {first_name}: the one in {first_name} is used"
+                ),
             )
             .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
         };
@@ -426,6 +448,39 @@ mod tests {
             r.add_document(&SourcePath::File("s.yaml".into()), &d.root, Trust::Trusted, &mut out);
         }
         (r, out)
+    }
+
+    /// Two definitions of one kind in two schema files: a warning naming both when identical,
+    /// an error when they differ; the first is used either way; one file read twice is silent.
+    #[test]
+    fn duplicate_definitions_name_both_files() {
+        let crd = |size: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  names: {{kind: K}}\n  versions:\n    - {{name: v1, served: true, schema: {{openAPIV3Schema: {{type: object, properties: {{size: {{type: {size}}}}}}}}}}}\n"
+            )
+        };
+        let add = |r: &mut Registry, file: &str, text: &str, out: &mut Vec<Diagnostic>| {
+            let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
+            r.add_document(&SourcePath::File(file.into()), &root, Trust::Trusted, out);
+        };
+        let mut r = Registry::default();
+        let mut out = Vec::new();
+        add(&mut r, "a.yaml", &crd("integer"), &mut out);
+        add(&mut r, "a.yaml", &crd("integer"), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        add(&mut r, "b.yaml", &crd("integer"), &mut out);
+        add(&mut r, "c.yaml", &crd("string"), &mut out);
+        let found: Vec<(Severity, String, String)> =
+            out.iter().map(|d| (d.severity, d.primary.path.display(), d.message.clone())).collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!((found[0].0, found[0].1.as_str()), (Severity::Warning, "b.yaml"));
+        assert!(found[0].2.contains("identically, as a.yaml does: the one in a.yaml is used"), "{}", found[0].2);
+        assert_eq!((found[1].0, found[1].1.as_str()), (Severity::Error, "c.yaml"));
+        assert!(found[1].2.contains("other versions or schemas than a.yaml"), "{}", found[1].2);
+        assert!(out.iter().all(|d| d.secondary.len() == 1));
+        // The first one is used: `size` is an integer.
+        let Lookup::Found(s) = r.lookup("g.io/v1", "K") else { panic!() };
+        assert_eq!(s.properties["size"].ty, Some(Type::Integer));
     }
 
     #[test]
