@@ -31,7 +31,7 @@ use driftlint_yaml::{Node, NodeValue};
 
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document::Collection;
-use crate::schema::{Lookup, Mode, Registry, split_api_version};
+use crate::schema::{Lookup, Mode, Registry, is_builtin_group, split_api_version};
 use patches::{Avail, Schemas};
 
 /// One finding of a Composition, before it becomes a diagnostic.
@@ -200,6 +200,9 @@ fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: 
     let kind = text(node, "kind").unwrap_or_default();
     let message = match registry.lookup(api_version, kind) {
         Lookup::Found(s) => return Avail::Schema(s),
+        // As for instances: Kubernetes' built-in kinds and Crossplane's own API (a composed
+        // `Usage`) have no bundled schema, and loose mode does not flag them.
+        _ if mode == Mode::Loose && is_builtin_group(split_api_version(api_version).0) => return Avail::Missing,
         Lookup::NoVersion => {
             format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it")
         }

@@ -214,3 +214,15 @@ fn package_metadata_needs_no_schema() {
     let (code, found) = findings(dir.path(), &["--schema-mode", "strict", "."]);
     assert_eq!((code, found), (1, owned(&[("schema-not-found", "error", "other.yaml:2")])));
 }
+
+/// A composed `Usage` (Crossplane's own API, platform-ref-aws v1.3.0): loose mode does not flag
+/// its missing schema, as for instances of built-in kinds; strict mode does.
+#[test]
+fn composed_kinds_of_crossplanes_own_api() {
+    let usage = "        - fromFieldPath: spec.parameters.region\n          toFieldPath: spec.forProvider.region\n    - name: usage\n      base:\n        apiVersion: apiextensions.crossplane.io/v1alpha1\n        kind: Usage\n        spec:\n          of: {apiVersion: s3.aws.upbound.io/v1beta1, kind: Bucket}\n";
+    let dir = repo(&composition("", usage, ""));
+    let (code, found) = findings(dir.path(), &["--schemas", "schemas", "apis"]);
+    assert_eq!((code, found), (0, vec![]));
+    let (code, found) = findings(dir.path(), &["--schemas", "schemas", "--schema-mode", "strict", "apis"]);
+    assert_eq!((code, found), (1, owned(&[("schema-not-found", "error", "composition.yaml:22")])));
+}
