@@ -97,26 +97,18 @@ pub fn check(root: &Node, major: u8) -> Problems {
     if pipeline {
         for step in items(spec, "pipeline") {
             match super::pipeline::classify(step) {
-                super::pipeline::Step::PatchAndTransform(input) => {
-                    let key = step.entry("input").map_or(step.span.clone(), |(k, _)| k.span.clone());
-                    patch_and_transform(input, &key, &mut p);
-                }
+                super::pipeline::Step::PatchAndTransform(input) => patch_and_transform(input, &mut p),
                 super::pipeline::Step::BadInput { span, message } => p.add(&span, message),
-                super::pipeline::Step::Other { .. } => {}
+                super::pipeline::Step::Other { .. } | super::pipeline::Step::NoInput { .. } => {}
             }
         }
     }
     p
 }
 
-/// The input of a function-patch-and-transform step (`key` is its `input:`): the function's
-/// own rules (resources or environment patches, every resource named), then the same checks
-/// as a Resources-mode spec.
-fn patch_and_transform(input: &Node, key: &Range<usize>, p: &mut Problems) {
-    let env_patches = input.get("environment").is_some_and(|e| !items(e, "patches").is_empty());
-    if items(input, "resources").is_empty() && !env_patches {
-        p.add(key, "a patch-and-transform input needs at least one entry in `resources` (or environment patches)");
-    }
+/// The input of a function-patch-and-transform step: every resource named (as with functions
+/// in a Resources-mode spec), then the same checks as a Resources-mode spec.
+fn patch_and_transform(input: &Node, p: &mut Problems) {
     resource_names(input, true, p);
     body(input, patch_rules::Context::PtEnvironment, p);
 }

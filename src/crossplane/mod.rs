@@ -91,7 +91,21 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
         let mut bodies = Vec::new();
         for step in items(spec, "pipeline") {
             match pipeline::classify(step) {
-                pipeline::Step::PatchAndTransform(input) => bodies.push(input),
+                pipeline::Step::PatchAndTransform(input) => {
+                    let env_patches = input.get("environment").is_some_and(|e| !items(e, "patches").is_empty());
+                    if items(input, "resources").is_empty() && !env_patches {
+                        out.push(Finding {
+                            rule: Rule::CompositionSkipped,
+                            severity: Severity::Warning,
+                            span: key_span(step, "input").unwrap_or_else(|| step.span.clone()),
+                            message: "the patch-and-transform input has neither `resources` nor environment patches: the function fails on it".into(),
+                        });
+                    }
+                    bodies.push(input);
+                }
+                pipeline::Step::NoInput { span, message } => {
+                    out.push(Finding { rule: Rule::CompositionSkipped, severity: Severity::Warning, span, message });
+                }
                 pipeline::Step::Other { name, function } => out.push(Finding {
                     rule: Rule::CompositionSkipped,
                     severity: Severity::Note,

@@ -13,11 +13,13 @@
 //! Steps of other functions (go-templating, KCL, auto-ready, …) make resources driftlint cannot
 //! see offline: they are named in a note, never an error. A step that names
 //! patch-and-transform (its function's name, or the input's API group) with an input of another
-//! kind or version is a logical error: the function would fail on it.
+//! kind or version is a logical error: the function would fail on it. A step without input,
+//! and an input with neither resources nor environment patches, fail only when the function
+//! runs (Crossplane's webhook does not look into inputs): a `composition-skipped` warning each.
 
 use driftlint_yaml::Node;
 
-use super::text;
+use super::{key_span, text};
 use crate::schema::split_api_version;
 
 /// The input's API group and the one kind and version the function reads.
@@ -32,6 +34,9 @@ pub enum Step<'n> {
     PatchAndTransform(&'n Node),
     /// A patch-and-transform step whose input the function does not take: where, and why.
     BadInput { span: std::ops::Range<usize>, message: String },
+    /// A patch-and-transform step without input: the function fails at run time, but
+    /// Crossplane's webhook does not look into function inputs, so it is a warning.
+    NoInput { span: std::ops::Range<usize>, message: String },
     /// Any other function's step.
     Other { name: &'n str, function: &'n str },
 }
@@ -57,8 +62,8 @@ pub fn classify(step: &Node) -> Step<'_> {
     }
     let expected = format!("`apiVersion: {INPUT_GROUP}/{INPUT_VERSION}` and `kind: {INPUT_KIND}`");
     match input {
-        None => Step::BadInput {
-            span: step.span.clone(),
+        None => Step::NoInput {
+            span: key_span(step, "step").unwrap_or_else(|| step.span.clone()),
             message: format!(
                 "pipeline step `{name}` runs function-patch-and-transform without `input`: it needs a Resources input ({expected})"
             ),
@@ -112,6 +117,6 @@ mod tests {
             step("step: e\nfunctionRef: {name: f}\ninput: {apiVersion: pt.fn.crossplane.io/v1alpha9, kind: Resources}");
         assert!(matches!(classify(&wrong_version), Step::BadInput { .. }));
         let missing = step("step: f\nfunctionRef: {name: crossplane-contrib-function-patch-and-transform}");
-        assert!(matches!(classify(&missing), Step::BadInput { message, .. } if message.contains("without `input`")));
+        assert!(matches!(classify(&missing), Step::NoInput { message, .. } if message.contains("without `input`")));
     }
 }

@@ -251,7 +251,7 @@ fn design_doc_compositions_as_pipelines() {
 const NOT_MIRRORED: [(&str, &str); 4] = [
     ("logical-mixed-anonymous-then-named", "the function needs every resource named"),
     ("logical-mixed-named-then-anonymous", "the function needs every resource named"),
-    ("logical-mode-without-content", "an empty input is its own error (resources or environment patches)"),
+    ("logical-mode-without-content", "an empty Resources spec is an error, an empty input a warning"),
     ("logical-duplicate-names", "anonymous resources are errors under the function"),
 ];
 
@@ -343,6 +343,26 @@ fn steps_of_other_functions_are_notes_and_bad_inputs_errors() {
     std::fs::write(dir.path().join("c.yaml"), format!("{head}{bad}")).unwrap();
     let (code, found) = check(dir.path(), Some("strict"), &["c.yaml".into()]);
     assert_eq!((code, found), (1, vec![e("composition-invalid", 17)]));
+    // No input, or an input with nothing in it: the function fails at run time, but Crossplane's
+    // webhook does not look into inputs: a warning each, not a logical error.
+    let empty = "    - step: nothing\n      functionRef: {name: function-patch-and-transform}\n    - step: empty\n      functionRef: {name: function-patch-and-transform}\n      input: {apiVersion: pt.fn.crossplane.io/v1beta1, kind: Resources, resources: []}\n";
+    std::fs::write(dir.path().join("c.yaml"), format!("{head}{empty}")).unwrap();
+    let r = run_in(dir.path(), &["check", "--isolated", "--format", "json", "--schemas", "schemas", "c.yaml"], None);
+    let warnings: Vec<(String, u64)> = json(&r)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                format!("{}/{}", d["rule"].as_str().unwrap(), d["severity"].as_str().unwrap()),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        (r.code, warnings),
+        (0, vec![("composition-skipped/warning".into(), 11), ("composition-skipped/warning".into(), 15)])
+    );
     let unnamed = steps.replace("- name: rds\n            base", "- base");
     std::fs::write(dir.path().join("c.yaml"), format!("{head}{unnamed}")).unwrap();
     let (code, found) = check(dir.path(), Some("strict"), &["c.yaml".into()]);
