@@ -98,6 +98,8 @@ pub struct Config {
     pub schemas: Vec<String>,
     /// `schema-mode:` (`loose` or `strict`).
     pub schema_mode: Option<crate::schema::Mode>,
+    /// `crossplane-version:` (1 or 2), the Crossplane major version Compositions are read for.
+    pub crossplane_version: Option<u8>,
     /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`,
     /// `policy-inputs:`, `policy-all-namespaces:`.
     pub policy: PolicyConfig,
@@ -219,7 +221,7 @@ impl PolicyConfig {
 // ---- end of Rego policies ------------------------------------------------------------------
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 12] = [
+pub const FIELDS: [(&str, &str, &str); 13] = [
     (
         "reference",
         "string",
@@ -263,6 +265,11 @@ pub const FIELDS: [(&str, &str, &str); 12] = [
         "schema-mode",
         "schema-mode",
         "What a type without a schema is: loose (a warning, the default) or strict (an error).",
+    ),
+    (
+        "crossplane-version",
+        "crossplane-version",
+        "The Crossplane major version (1 or 2) Compositions are read for: under 2 a Composition without `mode` is a Pipeline. Default: 2 for a composite type defined by an apiextensions.crossplane.io/v2 XRD, else 1.",
     ),
 ];
 
@@ -398,6 +405,21 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                     Some(s) => Some(crate::schema::Mode::parse(&s).ok_or_else(|| {
                         invalid(value.span.start, format!("unknown schema mode `{s}` (expected loose or strict)"))
                     })?),
+                }
+            }
+            "crossplane-version" => {
+                config.crossplane_version = match &value.value {
+                    NodeValue::Null => None,
+                    NodeValue::Int(v @ (1 | 2)) => Some(*v as u8),
+                    _ => {
+                        return Err(invalid(
+                            value.span.start,
+                            format!(
+                                "unknown Crossplane version `{}` (expected 1 or 2)",
+                                value.raw().or(value.as_str()).unwrap_or(kind(value))
+                            ),
+                        ));
+                    }
                 }
             }
             other if d.policy_key(&mut config.policy, other, value)? => {}
@@ -674,6 +696,7 @@ impl Config {
         m.insert("schemas".into(), self.schemas.clone().into());
         let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
+        m.insert("crossplane-version".into(), self.crossplane_version.map_or(serde_json::Value::Null, Into::into));
         self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
@@ -720,6 +743,7 @@ pub fn json_schema() -> serde_json::Value {
             "strings" => json!({"type": "array", "items": {"type": "string"}}),
             "severity" => severity.clone(),
             "schema-mode" => json!({"enum": ["loose", "strict"]}),
+            "crossplane-version" => json!({"enum": [1, 2]}),
             "rules" => {
                 let rules: serde_json::Map<String, serde_json::Value> = Rule::ALL
                     .iter()
@@ -785,7 +809,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, crossplane-version, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -407,7 +407,9 @@ fn schema_setup(
         return Ok(Schemas { registry: None, diagnostics: Vec::new() });
     }
     let mode = settings.schema_mode.unwrap_or_default();
-    Ok(Schemas { registry: Some((loaded.registry, mode)), diagnostics: loaded.diagnostics })
+    let mut registry = loaded.registry;
+    registry.crossplane_version = settings.config.as_ref().and_then(|c| c.crossplane_version);
+    Ok(Schemas { registry: Some((registry, mode)), diagnostics: loaded.diagnostics })
 }
 
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the

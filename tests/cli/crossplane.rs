@@ -211,16 +211,17 @@ fn schemas_from_a_git_location_and_pipeline_note() {
     // A revision that does not exist stops the run.
     let r = run_in(dir.path(), &["check", "--isolated", "--schemas", "git:nope:defs", "invalid.yaml"], None);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
-    // mode: Pipeline: only the logical checks, and a note says so (strict, no schemas: no error).
+    // mode: Pipeline with a function driftlint cannot see into: only the logical checks, and a
+    // note names the step (strict, no schemas: no error).
     write(
         dir.path(),
         "pipeline.yaml",
-        "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata: {name: p}\nspec:\n  compositeTypeRef: {apiVersion: example.org/v1, kind: XThing}\n  mode: Pipeline\n  pipeline:\n    - step: render\n      functionRef: {name: function-patch-and-transform}\n",
+        "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata: {name: p}\nspec:\n  compositeTypeRef: {apiVersion: example.org/v1, kind: XThing}\n  mode: Pipeline\n  pipeline:\n    - step: render\n      functionRef: {name: function-go-templating}\n",
     );
     let r = run_in(
         dir.path(),
         &["check", "--isolated", "--format", "json", "--schema-mode", "strict", "pipeline.yaml"],
         None,
     );
-    assert_eq!((r.code, findings(&json(&r))), (0, owned(&[("composition-skipped", "note", "pipeline.yaml:6")])));
+    assert_eq!((r.code, findings(&json(&r))), (0, owned(&[("composition-skipped", "note", "pipeline.yaml:8")])));
 }

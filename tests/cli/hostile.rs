@@ -505,10 +505,7 @@ fn a_checked_crd_cannot_replace_a_trusted_or_built_in_schema() {
         "{found:#?}"
     );
     assert!(has("invalid-schema", "error", "pr/deployment.yaml", &["apps/Deployment", "built-in"]), "{found:#?}");
-    assert!(
-        has("invalid-schema", "warning", "pr/gadget-b.yaml", &["other.io/Gadget", "pr/gadget-a.yaml"]),
-        "{found:#?}"
-    );
+    assert!(has("invalid-schema", "error", "pr/gadget-b.yaml", &["other.io/Gadget", "pr/gadget-a.yaml"]), "{found:#?}");
 }
 
 /// A git directory of schemas is read whole: a CRD after 10,000 other files is still used

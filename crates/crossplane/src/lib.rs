@@ -10,9 +10,11 @@
 //!
 //! The mode comes from the Composition's `crossplane.io/composition-schema-aware-validation-mode`
 //! annotation, else from `--schema-mode`: a missing schema is a warning (loose: only the checks
-//! that need it are skipped) or an error (strict). A `mode: Pipeline` Composition is only
-//! checked at level 1 (functions make its resources); legacy `spec.functions` skip level 3.
-//! Truth: `../shared/conformance/crossplane/README.md`.
+//! that need it are skipped) or an error (strict); `warn` is loose with every finding of levels
+//! 2 and 3 a warning (Crossplane admits the Composition with warnings). In a `mode: Pipeline`
+//! Composition, each function-patch-and-transform step's input is checked at all three levels
+//! like a Resources-mode spec ([`pipeline`]); other functions' steps get a note each. Legacy
+//! `spec.functions` skip level 3. Truth: `../shared/conformance/crossplane/README.md`.
 //!
 //! Stands on the ground (`driftlint-core`) and the schema family's registry; must not know
 //! references, policies, git or the command line.
@@ -23,6 +25,7 @@ pub mod fieldpath;
 pub mod logical;
 pub mod patch_rules;
 pub mod patches;
+pub mod pipeline;
 pub mod render;
 pub mod types;
 
@@ -33,7 +36,7 @@ use driftlint_yaml::{Node, NodeValue};
 
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::Collection;
-use driftlint_schema::{Lookup, Mode, Registry, split_api_version};
+use driftlint_schema::{Lookup, Mode, Registry, is_builtin_group, split_api_version};
 use patches::{Avail, Schemas};
 
 /// One finding of a Composition, before it becomes a diagnostic.
@@ -66,7 +69,8 @@ pub fn run(coll: &Collection, registry: &Registry, default_mode: Mode) -> Vec<Di
 
 /// All findings of one Composition (`root` is its document).
 pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -> Vec<Finding> {
-    let problems = logical::check(root);
+    let major = crossplane_major(root, registry);
+    let problems = logical::check(root, major);
     if !problems.0.is_empty() {
         return problems
             .0
@@ -76,29 +80,59 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
     }
     let mut out = Vec::new();
     let Some(spec) = root.get("spec") else { return out };
-    if text(spec, "mode") == Some("Pipeline") {
-        // Functions produce the resources: nothing to look up or render.
-        out.push(skipped(
-            spec,
-            "mode",
-            "mode Pipeline: functions produce the resources, so only the logical checks ran",
-        ));
+    let annotation =
+        root.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| text(a, logical::MODE_ANNOTATION));
+    // `warn` (Crossplane's default since 1.14): the schema-aware checks run as in loose mode
+    // and their errors are only warnings (the webhook admits the Composition with warnings).
+    let warn_only = annotation == Some("warn");
+    let mode = annotation.and_then(Mode::parse).unwrap_or(if warn_only { Mode::Loose } else { default_mode });
+    // The bodies that declare resources and patches: the spec itself, or the input of each
+    // function-patch-and-transform step; other steps get a note each.
+    let pipeline = match text(spec, "mode") {
+        Some(mode) => mode == "Pipeline",
+        None => major >= 2,
+    };
+    let bodies: Vec<&Node> = if pipeline {
+        let mut bodies = Vec::new();
+        for step in items(spec, "pipeline") {
+            match pipeline::classify(step) {
+                pipeline::Step::PatchAndTransform(input) => {
+                    let env_patches = input.get("environment").is_some_and(|e| !items(e, "patches").is_empty());
+                    if items(input, "resources").is_empty() && !env_patches {
+                        out.push(Finding {
+                            rule: Rule::CompositionSkipped,
+                            severity: Severity::Warning,
+                            span: key_span(step, "input").unwrap_or_else(|| step.span.clone()),
+                            message: "the patch-and-transform input has neither `resources` nor environment patches: the function fails on it".into(),
+                        });
+                    }
+                    bodies.push(input);
+                }
+                pipeline::Step::NoInput { span, message } => {
+                    out.push(Finding { rule: Rule::CompositionSkipped, severity: Severity::Warning, span, message });
+                }
+                pipeline::Step::Other { name, function } => out.push(Finding {
+                    rule: Rule::CompositionSkipped,
+                    severity: Severity::Note,
+                    span: key_span(step, "step").unwrap_or_else(|| step.span.clone()),
+                    message: format!(
+                        "pipeline step `{name}` (function `{function}`) is not checked: its function makes resources that cannot be seen offline"
+                    ),
+                }),
+                // Reported by the logical checks.
+                pipeline::Step::BadInput { .. } => {}
+            }
+        }
+        bodies
+    } else {
+        vec![spec]
+    };
+    if bodies.is_empty() {
         return out;
     }
-    let mode = root
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| text(a, logical::MODE_ANNOTATION))
-        .and_then(Mode::parse)
-        .unwrap_or(default_mode);
     let xr =
         spec.get("compositeTypeRef").map_or(Avail::Missing, |r| lookup(registry, r, mode, "composite type", &mut out));
     let xr_kind = spec.get("compositeTypeRef").and_then(|r| text(r, "kind")).unwrap_or("the XR");
-    let patch_sets: HashMap<&str, &Node> =
-        items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
-    if let Some(env) = spec.get("environment") {
-        patches::check_environment(env, xr, xr_kind, &mut out);
-    }
     let legacy_functions = !items(spec, "functions").is_empty();
     if legacy_functions {
         out.push(skipped(
@@ -107,22 +141,75 @@ pub fn check_composition(root: &Node, registry: &Registry, default_mode: Mode) -
             "spec.functions run after the patches and may set any field: the rendered-base checks were skipped",
         ));
     }
+    let composition = Composition {
+        registry,
+        mode,
+        xr,
+        xr_kind,
+        render: !legacy_functions,
+        secret_ref_filled: spec.get("writeConnectionSecretsToNamespace").is_some(),
+    };
+    for body in bodies {
+        check_body(body, &composition, &mut out);
+    }
+    if warn_only {
+        for f in &mut out {
+            if f.severity == Severity::Error {
+                f.severity = Severity::Warning;
+            }
+        }
+    }
+    out
+}
+
+/// The Crossplane major version a Composition is read for: the configuration's
+/// `crossplane-version:`, else 2 when its composite type is defined by an
+/// `apiextensions.crossplane.io/v2` XRD (only Crossplane 2 serves those), else 1.
+pub fn crossplane_major(root: &Node, registry: &Registry) -> u8 {
+    if let Some(v) = registry.crossplane_version {
+        return v;
+    }
+    let r = root.get("spec").and_then(|s| s.get("compositeTypeRef"));
+    let (api_version, kind) =
+        r.map_or(("", ""), |r| (text(r, "apiVersion").unwrap_or(""), text(r, "kind").unwrap_or("")));
+    if registry.defined_by_v2_xrd(api_version, kind) { 2 } else { 1 }
+}
+
+/// What every body of one Composition shares.
+struct Composition<'r> {
+    registry: &'r Registry,
+    mode: Mode,
+    xr: Avail<'r>,
+    xr_kind: &'r str,
+    /// Whether the rendered bases are checked (not with legacy `spec.functions`).
+    render: bool,
+    secret_ref_filled: bool,
+}
+
+/// Levels 2 and 3 over one body: a Resources-mode spec, or a patch-and-transform step's input
+/// (`patchSets`, `environment.patches`, `resources` have the same shape in both).
+fn check_body<'n>(body: &'n Node, c: &Composition<'n>, out: &mut Vec<Finding>) {
+    let patch_sets: HashMap<&str, &Node> =
+        items(body, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
+    if let Some(env) = body.get("environment") {
+        patches::check_environment(env, c.xr, c.xr_kind, out);
+    }
     let mut expanded = patches::Expanded::default();
-    for resource in items(spec, "resources") {
+    for resource in items(body, "resources") {
         let Some((base_key, base)) = resource.entry("base") else { continue };
         let composed = if text(base, "apiVersion").is_some() && text(base, "kind").is_some() {
-            lookup(registry, base, mode, "composed resource", &mut out)
+            lookup(c.registry, base, c.mode, "composed resource", out)
         } else {
             Avail::Missing
         };
         let composed_kind = text(base, "kind").unwrap_or("the composed resource");
-        let schemas = Schemas { xr, composed, xr_kind, composed_kind };
-        let written = patches::check_resource(resource, &patch_sets, schemas, &mut expanded, &mut out);
-        if let (false, Avail::Schema(schema)) = (legacy_functions, composed) {
-            render::check_base(base_key, base, schema, &written, &mut out);
+        let schemas =
+            Schemas { xr: c.xr, composed, xr_kind: c.xr_kind, composed_kind, secret_ref_filled: c.secret_ref_filled };
+        let written = patches::check_resource(resource, &patch_sets, schemas, &mut expanded, out);
+        if let (true, Avail::Schema(schema)) = (c.render, composed) {
+            render::check_base(base_key, base, schema, &written, out);
         }
     }
-    out
 }
 
 /// The schema of the type `node`'s apiVersion and kind name; when there is none,
@@ -132,6 +219,9 @@ fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: 
     let kind = text(node, "kind").unwrap_or_default();
     let message = match registry.lookup(api_version, kind) {
         Lookup::Found(s) => return Avail::Schema(s),
+        // As for instances: Kubernetes' built-in kinds and Crossplane's own API (a composed
+        // `Usage`) have no bundled schema, and loose mode does not flag them.
+        _ if mode == Mode::Loose && is_builtin_group(split_api_version(api_version).0) => return Avail::Missing,
         Lookup::NoVersion => {
             format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it")
         }

@@ -37,13 +37,17 @@ impl Problems {
     }
 }
 
-/// Every logical problem of the Composition `root`.
-pub fn check(root: &Node) -> Problems {
+/// Every logical problem of the Composition `root`, read for Crossplane `major` (1 or 2: under
+/// 2 a Composition without `mode` is a Pipeline, and there is no Resources mode).
+pub fn check(root: &Node, major: u8) -> Problems {
     let mut p = Problems::default();
     if let Some((k, v)) = root.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| a.entry(MODE_ANNOTATION))
-        && !matches!(v.as_str(), Some("loose" | "strict"))
+        && !matches!(v.as_str(), Some("warn" | "loose" | "strict"))
     {
-        p.add(&k.span, format!("unknown validation mode `{}` (expected loose or strict)", v.raw().unwrap_or_default()));
+        p.add(
+            &k.span,
+            format!("unknown validation mode `{}` (expected warn, loose or strict)", v.raw().unwrap_or_default()),
+        );
     }
     let Some((spec_key, spec)) = root.entry("spec") else {
         p.add(&super::first_key(root), "a Composition needs `spec`");
@@ -58,7 +62,14 @@ pub fn check(root: &Node) -> Problems {
         }
     }
     let pipeline = match spec.entry("mode") {
-        None => false,
+        None => major >= 2,
+        Some((k, v)) if v.as_str() == Some("Resources") && major >= 2 => {
+            p.add(
+                &k.span,
+                "Crossplane 2 has no mode Resources (native patch and transform was removed): move the resources into a function-patch-and-transform step",
+            );
+            return p;
+        }
         Some((_, v)) if v.as_str() == Some("Resources") => false,
         Some((_, v)) if v.as_str() == Some("Pipeline") => true,
         Some((k, v)) => {
@@ -82,30 +93,52 @@ pub fn check(root: &Node) -> Problems {
             "set either `writeConnectionSecretsToNamespace` (deprecated) or `publishConnectionDetailsWithStoreConfigRef`, not both",
         );
     }
-    let patch_sets: HashSet<&str> = items(spec, "patchSets").iter().filter_map(|s| text(s, "name")).collect();
-    for set in items(spec, "patchSets") {
+    body(spec, patch_rules::Context::Environment, &mut p);
+    if pipeline {
+        for step in items(spec, "pipeline") {
+            match super::pipeline::classify(step) {
+                super::pipeline::Step::PatchAndTransform(input) => patch_and_transform(input, &mut p),
+                super::pipeline::Step::BadInput { span, message } => p.add(&span, message),
+                super::pipeline::Step::Other { .. } | super::pipeline::Step::NoInput { .. } => {}
+            }
+        }
+    }
+    p
+}
+
+/// The input of a function-patch-and-transform step: every resource named (as with functions
+/// in a Resources-mode spec), then the same checks as a Resources-mode spec.
+fn patch_and_transform(input: &Node, p: &mut Problems) {
+    resource_names(input, true, p);
+    body(input, patch_rules::Context::PtEnvironment, p);
+}
+
+/// The patchSets, resources and environment of a Resources-mode spec or a patch-and-transform
+/// input (`env` says which environment patch types are allowed).
+fn body(body: &Node, env: patch_rules::Context, p: &mut Problems) {
+    let patch_sets: HashSet<&str> = items(body, "patchSets").iter().filter_map(|s| text(s, "name")).collect();
+    for set in items(body, "patchSets") {
         if text(set, "name").is_none() {
             p.add(&set.span, "a patchSet needs `name`");
         }
         for patch in items(set, "patches") {
-            patch_rules::check_patch(patch, patch_rules::Context::PatchSet, &patch_sets, &mut p);
+            patch_rules::check_patch(patch, patch_rules::Context::PatchSet, &patch_sets, p);
         }
     }
-    for resource in items(spec, "resources") {
+    for resource in items(body, "resources") {
         for patch in items(resource, "patches") {
-            patch_rules::check_patch(patch, patch_rules::Context::Resource, &patch_sets, &mut p);
+            patch_rules::check_patch(patch, patch_rules::Context::Resource, &patch_sets, p);
         }
         for check in items(resource, "readinessChecks") {
-            readiness_check(check, &mut p);
+            readiness_check(check, p);
         }
         for detail in items(resource, "connectionDetails") {
             p.path(detail, "fromFieldPath");
         }
     }
-    if let Some(env) = spec.get("environment") {
-        environment(env, &patch_sets, &mut p);
+    if let Some(e) = body.get("environment") {
+        environment(e, env, &patch_sets, p);
     }
-    p
 }
 
 fn pipeline_steps(spec: &Node, spec_span: &Range<usize>, p: &mut Problems) {
@@ -213,7 +246,7 @@ fn readiness_check(check: &Node, p: &mut Problems) {
     }
 }
 
-fn environment(env: &Node, patch_sets: &HashSet<&str>, p: &mut Problems) {
+fn environment(env: &Node, ctx: patch_rules::Context, patch_sets: &HashSet<&str>, p: &mut Problems) {
     for source in items(env, "environmentConfigs") {
         let ty = match source.entry("type") {
             None => "Reference",
@@ -255,6 +288,6 @@ fn environment(env: &Node, patch_sets: &HashSet<&str>, p: &mut Problems) {
         }
     }
     for patch in items(env, "patches") {
-        patch_rules::check_patch(patch, patch_rules::Context::Environment, patch_sets, p);
+        patch_rules::check_patch(patch, ctx, patch_sets, p);
     }
 }

@@ -16,6 +16,8 @@ pub enum Context {
     PatchSet,
     /// `spec.environment.patches`.
     Environment,
+    /// A patch-and-transform input's `environment.patches`.
+    PtEnvironment,
 }
 
 /// The patch types Crossplane knows.
@@ -31,6 +33,17 @@ pub const PATCH_TYPES: [&str; 9] = [
     "CombineToEnvironment",
 ];
 
+/// The patch types between the XR and the environment: Crossplane's native environment takes
+/// the first four, function-patch-and-transform all six.
+const ENV_PATCH_TYPES: [&str; 6] = [
+    "FromCompositeFieldPath",
+    "ToCompositeFieldPath",
+    "CombineFromComposite",
+    "CombineToComposite",
+    "FromEnvironmentFieldPath",
+    "ToEnvironmentFieldPath",
+];
+
 /// A patch's type (`FromCompositeFieldPath` when omitted).
 pub fn patch_type(patch: &Node) -> &str {
     text(patch, "type").unwrap_or("FromCompositeFieldPath")
@@ -43,8 +56,11 @@ pub fn check_patch(patch: &Node, ctx: Context, patch_sets: &HashSet<&str>, p: &m
         p.add(&type_span, format!("unknown patch type `{ty}`"));
         return;
     }
-    let env_allowed = ["FromCompositeFieldPath", "ToCompositeFieldPath", "CombineFromComposite", "CombineToComposite"];
-    if ctx == Context::Environment && !env_allowed.contains(&ty) {
+    let env_allowed: &[&str] = match ctx {
+        Context::Environment => &ENV_PATCH_TYPES[..4],
+        _ => &ENV_PATCH_TYPES,
+    };
+    if matches!(ctx, Context::Environment | Context::PtEnvironment) && !env_allowed.contains(&ty) {
         p.add(&type_span, format!("environment patches cannot be of type {ty} (only {})", env_allowed.join(", ")));
         return;
     }

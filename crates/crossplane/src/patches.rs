@@ -54,6 +54,10 @@ pub struct Schemas<'a> {
     /// The kinds, for messages.
     pub xr_kind: &'a str,
     pub composed_kind: &'a str,
+    /// The Composition sets `writeConnectionSecretsToNamespace`: Crossplane (v1) fills in the
+    /// XR's `spec.writeConnectionSecretToRef` (name from its uid, that namespace) when it is
+    /// empty, so every XR has it.
+    pub secret_ref_filled: bool,
 }
 
 impl<'a> Schemas<'a> {
@@ -166,7 +170,7 @@ pub fn check_resource<'n>(
 
 /// Checks `spec.environment.patches` (between the XR and the environment).
 pub fn check_environment(env: &Node, xr: Avail, xr_kind: &str, out: &mut Vec<Finding>) {
-    let schemas = Schemas { xr, composed: Avail::Unchecked, xr_kind, composed_kind: "" };
+    let schemas = Schemas { xr, composed: Avail::Unchecked, xr_kind, composed_kind: "", secret_ref_filled: false };
     for patch in items(env, "patches") {
         check_patch(patch, true, schemas, out);
     }
@@ -184,8 +188,10 @@ fn path_finding(span: &Range<usize>, key: &str, v: &Node, kind: &str, why: &str)
 /// (reads, writes) of a patch type.
 fn sides(ty: &str, environment: bool) -> (Side, Side) {
     match (ty, environment) {
-        ("FromCompositeFieldPath" | "CombineFromComposite", true) => (Side::Xr, Side::Env),
-        ("ToCompositeFieldPath" | "CombineToComposite", true) => (Side::Env, Side::Xr),
+        // function-patch-and-transform also takes these two between the XR and the
+        // environment (its `ApplyEnvironmentPatch`); Crossplane's native environment does not.
+        ("FromCompositeFieldPath" | "CombineFromComposite" | "ToEnvironmentFieldPath", true) => (Side::Xr, Side::Env),
+        ("ToCompositeFieldPath" | "CombineToComposite" | "FromEnvironmentFieldPath", true) => (Side::Env, Side::Xr),
         ("FromCompositeFieldPath" | "CombineFromComposite", false) => (Side::Xr, Side::Composed),
         ("FromEnvironmentFieldPath" | "CombineFromEnvironment", _) => (Side::Env, Side::Composed),
         ("ToCompositeFieldPath" | "CombineToComposite", _) => (Side::Composed, Side::Xr),
@@ -221,7 +227,7 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
             Avail::Missing | Avail::Unchecked => source_type = VType::Unknown,
         }
         guaranteed = match (guaranteed, from, schemas.xr) {
-            (Some(g), Side::Xr, Avail::Schema(xr)) => Some(g && is_guaranteed(xr, &path)),
+            (Some(g), Side::Xr, Avail::Schema(xr)) => Some(g && is_guaranteed(xr, &path, schemas.secret_ref_filled)),
             _ => None,
         };
     }
@@ -278,8 +284,10 @@ fn check_patch(patch: &Node, environment: bool, schemas: Schemas, out: &mut Vec<
 }
 
 /// Whether every XR has the field at `path`: each field along it required by its parent
-/// (`spec` always), no index or map key; `metadata.name` and `metadata.uid` always.
-fn is_guaranteed(xr: &Schema, path: &[Segment]) -> bool {
+/// (`spec` always) or given a `default` (the API server applies it before Crossplane reads
+/// the XR), no index or map key; `metadata.name` and `metadata.uid` always; the connection
+/// secret reference when Crossplane fills it in (`secret_ref_filled`).
+fn is_guaranteed(xr: &Schema, path: &[Segment], secret_ref_filled: bool) -> bool {
     let field = |i: usize| match path.get(i) {
         Some(Segment::Field(f)) => Some(f.as_str()),
         _ => None,
@@ -287,12 +295,18 @@ fn is_guaranteed(xr: &Schema, path: &[Segment]) -> bool {
     if field(0) == Some("metadata") {
         return path.len() == 2 && matches!(field(1), Some("name" | "uid"));
     }
+    if secret_ref_filled
+        && (field(0), field(1)) == (Some("spec"), Some("writeConnectionSecretToRef"))
+        && (path.len() == 2 || (path.len() == 3 && matches!(field(2), Some("name" | "namespace"))))
+    {
+        return true;
+    }
     let mut node = xr;
     for (i, seg) in path.iter().enumerate() {
         let Segment::Field(name) = seg else { return false };
         let required = (i == 0 && name == "spec") || node.required.iter().any(|r| r == name);
         match node.properties.get(name) {
-            Some(child) if required => node = child,
+            Some(child) if required || child.default.is_some() => node = child,
             _ => return false,
         }
     }
@@ -326,7 +340,13 @@ mod tests {
         let spec = root.get("spec").unwrap();
         let patch_sets: HashMap<&str, &Node> =
             items(spec, "patchSets").iter().filter_map(|s| text(s, "name").map(|n| (n, s))).collect();
-        let schemas = Schemas { xr: Avail::Missing, composed: Avail::Missing, xr_kind: "X", composed_kind: "Thing" };
+        let schemas = Schemas {
+            xr: Avail::Missing,
+            composed: Avail::Missing,
+            xr_kind: "X",
+            composed_kind: "Thing",
+            secret_ref_filled: false,
+        };
         let mut expanded = Expanded::default();
         let mut out = Vec::new();
         let mut writes = 0;

@@ -75,6 +75,10 @@ impl Walk<'_> {
                 by_field.entry(f.as_str()).or_default().push((&p[1..], *w));
             }
         }
+        // An object the base does not have, with a `default` (upjet's `providerConfigRef:
+        // {name: default}`): when the patches into it do not fire, the API server gives it its
+        // default, so a required field set only by such patches is no warning.
+        let defaulted_object = base.is_none() && schema.default.is_some();
         for r in &schema.required {
             let in_base = base.and_then(|b| b.get(r)).is_some_and(|v| v.value != NodeValue::Null);
             let defaulted = schema.properties.get(r).is_some_and(|p| p.default.is_some());
@@ -91,7 +95,7 @@ impl Walk<'_> {
                     span: anchor.clone(),
                     message: format!("required field `{field}` is set neither by the base nor by any patch"),
                 });
-            } else if setters.iter().all(|w| w.guaranteed == Some(false)) {
+            } else if !defaulted_object && setters.iter().all(|w| w.guaranteed == Some(false)) {
                 for w in setters {
                     if self.warned.insert((w.to_span.start, w.to_span.end)) {
                         let field = if at.is_empty() { r.clone() } else { format!("{at}.{r}") };

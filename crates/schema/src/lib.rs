@@ -1,6 +1,6 @@
 //! Schemas for Kubernetes types: CustomResourceDefinitions (`apiextensions.k8s.io/v1`) and
-//! Crossplane CompositeResourceDefinitions (`apiextensions.crossplane.io/v1`, giving the XR
-//! and the claim), compiled once per kind and version per run into a [`Registry`]; the
+//! Crossplane CompositeResourceDefinitions (`apiextensions.crossplane.io/v1` and `v2`, giving
+//! the XR and the claim), compiled once per kind and version per run into a [`Registry`]; the
 //! structural validation of objects against them; and the schema pass of `driftlint check`.
 //!
 //! Where schemas come from (the inputs, `--schemas`, `schemas:` in the configuration) is
@@ -80,8 +80,8 @@ struct Origin {
     /// The definition's `spec.names.kind` (or `claimNames.kind`).
     span: std::ops::Range<usize>,
     trusted: bool,
-    /// A hash of the definition's `spec` (values, not places): the same definition read twice
-    /// (a schema directory that is also among the checked files) is no conflict.
+    /// A hash of the definition's `spec.versions` (values, not places): the same definition
+    /// read twice (a schema directory that is also among the checked files) is no conflict.
     content: u64,
 }
 
@@ -101,6 +101,11 @@ pub struct Registry {
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
     patterns: model::Patterns,
+    /// XR kinds defined by an `apiextensions.crossplane.io/v2` XRD.
+    v2_kinds: std::collections::HashSet<(String, String)>,
+    /// The Crossplane major version the repository targets when the configuration says it
+    /// (`crossplane-version:`); the Crossplane pass reads it.
+    pub crossplane_version: Option<u8>,
 }
 
 /// `(group, version)` of an apiVersion (`v1` is the core group `""`).
@@ -116,6 +121,13 @@ impl Registry {
     /// How many schemas were compiled so far (each CRD or XRD version once).
     pub fn compilations(&self) -> usize {
         self.compilations
+    }
+
+    /// Whether the XR kind of `api_version` and `kind` is defined by an
+    /// `apiextensions.crossplane.io/v2` XRD (so Crossplane 2 serves it).
+    pub fn defined_by_v2_xrd(&self, api_version: &str, kind: &str) -> bool {
+        let (group, _) = split_api_version(api_version);
+        self.v2_kinds.contains(&(group.to_string(), kind.to_string()))
     }
 
     pub fn lookup(&self, api_version: &str, kind: &str) -> Lookup<'_> {
@@ -139,9 +151,10 @@ impl Registry {
     pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
         let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
-        let xrd = match (api_version, kind) {
-            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => false,
-            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => true,
+        let (xrd, v2) = match (api_version, kind) {
+            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => (false, false),
+            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => (true, false),
+            ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => (true, true),
             _ => return false,
         };
         let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
@@ -155,7 +168,31 @@ impl Registry {
         let text = |n: Option<&Node>| n.and_then(Node::as_str).filter(|s| !s.is_empty()).map(str::to_string);
         let group = text(spec.get("group"));
         let kind = text(spec.get("names").and_then(|n| n.get("kind")));
-        let claim = if xrd { text(spec.get("claimNames").and_then(|n| n.get("kind"))) } else { None };
+        let claim = if xrd && !v2 { text(spec.get("claimNames").and_then(|n| n.get("kind"))) } else { None };
+        // v2: no claims (Crossplane's own validation refuses `claimNames`), and a scope.
+        let mut scope = xrd::Scope::Namespaced;
+        if v2 {
+            if let Some((k, _)) = spec.entry("claimNames") {
+                problem(
+                    out,
+                    &k.span,
+                    "claims aren't supported in apiextensions.crossplane.io/v2: `claimNames` gives no claim (use a v1 XRD, or drop it)".into(),
+                );
+            }
+            let written = spec.get("scope").and_then(Node::as_str);
+            scope = xrd::Scope::parse(written).unwrap_or_else(|| {
+                let span = spec.entry("scope").map_or(spec_key.span.clone(), |(k, _)| k.span.clone());
+                problem(
+                    out,
+                    &span,
+                    format!(
+                        "unknown XRD scope `{}` (expected Namespaced, Cluster or LegacyCluster): read as Namespaced",
+                        written.unwrap_or_default()
+                    ),
+                );
+                xrd::Scope::Namespaced
+            });
+        }
         let (Some(group), Some(kind)) = (group, kind) else {
             problem(out, &spec_key.span, format!("{what} without `spec.group` or `spec.names.kind`"));
             return true;
@@ -167,13 +204,16 @@ impl Registry {
         if let Some(claim) = &claim {
             names.push((claim.clone(), claim_span));
         }
-        // Decided before compiling: a definition that may not be used costs nothing more.
-        let content = content_hash(spec);
+        // Decided before compiling: a definition that may not be used costs nothing more. Two
+        // definitions are the same when their versions (names, schemas, served) are.
+        let content = spec.get("versions").map_or(0, content_hash);
         let mut usable = true;
         for (name, span) in &names {
             let origin = Origin { path: path.clone(), span: span.clone(), trusted: trust == Trust::Trusted, content };
             if !self.may_define(&group, name, &origin, what, out) {
+                // One finding per definition (not another for its claim).
                 usable = false;
+                break;
             }
         }
         if !usable {
@@ -212,7 +252,9 @@ impl Registry {
                 // A version without a schema accepts anything (Crossplane requires one for XRDs).
                 None => Schema::any(),
             };
-            if xrd {
+            if v2 {
+                composite.push(Version { name, served, schema: Arc::new(xrd::derive_v2(&compiled, scope)) });
+            } else if xrd {
                 let xr = Arc::new(xrd::derive(&compiled, xrd::Flavour::Composite));
                 composite.push(Version { name: name.clone(), served, schema: xr });
                 if claim.is_some() {
@@ -227,6 +269,9 @@ impl Registry {
         for ((name, span), versions) in names.into_iter().zip([composite, claims]) {
             let key = (group.clone(), name);
             if !self.kinds.contains_key(&key) {
+                if v2 {
+                    self.v2_kinds.insert(key.clone());
+                }
                 let origin = Origin { path: path.clone(), span, trusted: trust == Trust::Trusted, content };
                 self.origins.insert(key.clone(), origin);
                 self.kinds.insert(key, versions);
@@ -235,8 +280,10 @@ impl Registry {
         true
     }
 
-    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not (or a
-    /// checked duplicate) into `out`. Trusted duplicates are left alone: the first wins.
+    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not into
+    /// `out`. The first definition wins; a second one in another file is a warning naming both
+    /// when identical, an error when its versions or schemas differ (and always an error when a
+    /// checked file redefines a trusted kind).
     fn may_define(&self, group: &str, kind: &str, new: &Origin, what: &str, out: &mut Vec<Diagnostic>) -> bool {
         let shown = if group.is_empty() { kind.to_string() } else { format!("{group}/{kind}") };
         if !new.trusted && is_builtin_kind_group(group) {
@@ -252,11 +299,14 @@ impl Registry {
             return false;
         }
         let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return true };
-        if new.trusted || new.content == first.content {
+        let same = new.content == first.content;
+        // The same definition read twice (one file, or a schema directory that is also among
+        // the checked files) is no duplicate.
+        if same && (new.path == first.path || first.trusted != new.trusted) {
             return false;
         }
         let first_name = first.path.display();
-        let diag = if first.trusted {
+        let diag = if first.trusted && !new.trusted {
             Diagnostic::error(
                 Rule::InvalidSchema,
                 new.path.clone(),
@@ -264,13 +314,27 @@ impl Registry {
                 format!("{what} redefines `{shown}`, already defined by the trusted schema {first_name}: not used, the trusted one is"),
             )
             .with_secondary(first.path.clone(), Some(first.span.clone()), "the trusted definition")
-        } else {
+        } else if same {
             Diagnostic::new(
                 Rule::InvalidSchema,
                 Severity::Warning,
                 new.path.clone(),
                 Some(new.span.clone()),
-                format!("{what} defines `{shown}` again, as {first_name} does: the one in {first_name} is used"),
+                format!(
+                    "{what} defines `{shown}` again, identically, as {first_name} does: the one in {first_name} is used"
+                ),
+            )
+            .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
+        } else {
+            // Two different schemas for one kind: which one the cluster has depends on the order
+            // they are applied in.
+            Diagnostic::error(
+                Rule::InvalidSchema,
+                new.path.clone(),
+                Some(new.span.clone()),
+                format!(
+                    "{what} defines `{shown}` again, with other versions or schemas than {first_name}: the one in {first_name} is used"
+                ),
             )
             .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
         };
@@ -349,6 +413,14 @@ pub fn is_definition(api_version: &str, kind: &str) -> bool {
     )
 }
 
+/// API groups of package metadata: a Crossplane package's `crossplane.yaml`
+/// (`meta.pkg.crossplane.io` Configuration, Provider, Function) and an Upbound project's
+/// `upbound.yaml` (`meta.dev.upbound.io` Project). The package tooling reads them; no API
+/// server serves them, so there is no schema to look for (in either mode).
+pub fn is_package_metadata(api_version: &str) -> bool {
+    matches!(split_api_version(api_version).0, "meta.pkg.crossplane.io" | "meta.dev.upbound.io")
+}
+
 /// API groups of Kubernetes' built-in kinds (and of Crossplane's own API), not flagged as
 /// missing a schema in loose mode.
 pub fn is_builtin_group(group: &str) -> bool {
@@ -380,6 +452,39 @@ mod tests {
             r.add_document(&SourcePath::File("s.yaml".into()), &d.root, Trust::Trusted, &mut out);
         }
         (r, out)
+    }
+
+    /// Two definitions of one kind in two schema files: a warning naming both when identical,
+    /// an error when they differ; the first is used either way; one file read twice is silent.
+    #[test]
+    fn duplicate_definitions_name_both_files() {
+        let crd = |size: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  names: {{kind: K}}\n  versions:\n    - {{name: v1, served: true, schema: {{openAPIV3Schema: {{type: object, properties: {{size: {{type: {size}}}}}}}}}}}\n"
+            )
+        };
+        let add = |r: &mut Registry, file: &str, text: &str, out: &mut Vec<Diagnostic>| {
+            let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
+            r.add_document(&SourcePath::File(file.into()), &root, Trust::Trusted, out);
+        };
+        let mut r = Registry::default();
+        let mut out = Vec::new();
+        add(&mut r, "a.yaml", &crd("integer"), &mut out);
+        add(&mut r, "a.yaml", &crd("integer"), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        add(&mut r, "b.yaml", &crd("integer"), &mut out);
+        add(&mut r, "c.yaml", &crd("string"), &mut out);
+        let found: Vec<(Severity, String, String)> =
+            out.iter().map(|d| (d.severity, d.primary.path.display(), d.message.clone())).collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!((found[0].0, found[0].1.as_str()), (Severity::Warning, "b.yaml"));
+        assert!(found[0].2.contains("identically, as a.yaml does: the one in a.yaml is used"), "{}", found[0].2);
+        assert_eq!((found[1].0, found[1].1.as_str()), (Severity::Error, "c.yaml"));
+        assert!(found[1].2.contains("other versions or schemas than a.yaml"), "{}", found[1].2);
+        assert!(out.iter().all(|d| d.secondary.len() == 1));
+        // The first one is used: `size` is an integer.
+        let Lookup::Found(s) = r.lookup("g.io/v1", "K") else { panic!() };
+        assert_eq!(s.properties["size"].ty, Some(Type::Integer));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! `--schemas`, or lower the rule's level for them).
 
 use super::validate::{self, Options};
-use super::{Lookup, Mode, Registry, is_builtin_group, is_definition, split_api_version};
+use super::{Lookup, Mode, Registry, is_builtin_group, is_definition, is_package_metadata, split_api_version};
 use driftlint_core::diagnostic::{Diagnostic, Rule};
 use driftlint_core::document::{Collection, Document};
 
@@ -17,7 +17,7 @@ pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic
     let mut out = Vec::new();
     for doc in &coll.documents {
         let id = &doc.identity;
-        if is_definition(&id.api_version, &id.kind) {
+        if is_definition(&id.api_version, &id.kind) || is_package_metadata(&id.api_version) {
             continue;
         }
         let path = &coll.sources[doc.source].path;

@@ -11,6 +11,14 @@
 //! compositionUpdatePolicy, compositeDeletePolicy, resourceRef, publishConnectionDetailsTo and
 //! writeConnectionSecretToRef (name only). Both get status conditions, connectionDetails and
 //! claimConditionTypes.
+//!
+//! `apiextensions.crossplane.io/v2` XRDs (Crossplane 2, crossplane-runtime's `pkg/xcrd`) give
+//! no claim and have a `scope`: a `Namespaced` (the default) or `Cluster` XR keeps Crossplane's
+//! machinery under `spec.crossplane` (compositionRef, compositionSelector,
+//! compositionRevisionRef, compositionRevisionSelector, compositionUpdatePolicy, resourceRefs)
+//! and reports it under `status.crossplane`; a `LegacyCluster` XR has it directly under `spec`
+//! with claimRef and writeConnectionSecretToRef, as in v1 (no environmentConfigRefs nor
+//! publishConnectionDetailsTo any more).
 
 use super::model::{Schema, Type};
 
@@ -19,6 +27,128 @@ use super::model::{Schema, Type};
 pub enum Flavour {
     Composite,
     Claim,
+}
+
+/// The scope of a v2 XRD's composite resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Namespaced,
+    Cluster,
+    LegacyCluster,
+}
+
+impl Scope {
+    /// `spec.scope` as written (`None` when absent: `Namespaced`).
+    pub fn parse(text: Option<&str>) -> Option<Scope> {
+        match text {
+            None | Some("Namespaced") => Some(Scope::Namespaced),
+            Some("Cluster") => Some(Scope::Cluster),
+            Some("LegacyCluster") => Some(Scope::LegacyCluster),
+            Some(_) => None,
+        }
+    }
+}
+
+/// The full schema of a v2 XR of `scope`, from the XRD version's compiled `openAPIV3Schema`.
+pub fn derive_v2(xrd_schema: &Schema, scope: Scope) -> Schema {
+    let mut machinery = vec![
+        ("compositionRef", name_ref()),
+        ("compositionSelector", selector()),
+        ("compositionRevisionRef", name_ref()),
+        ("compositionRevisionSelector", selector()),
+        ("compositionUpdatePolicy", Schema::string_enum(&["Automatic", "Manual"])),
+        ("resourceRefs", Schema::array(resource_ref(scope != Scope::Namespaced))),
+    ];
+    let pending = Schema::array(pending_resource(scope != Scope::Namespaced));
+    let mut spec = keep(xrd_schema.properties.get("spec"));
+    let mut status = keep(xrd_schema.properties.get("status"));
+    for (k, v) in standard_status().into_iter().take(1) {
+        status.properties.insert(k.to_string(), v);
+    }
+    if scope == Scope::LegacyCluster {
+        machinery.extend([
+            (
+                "claimRef",
+                Schema::object(
+                    [("apiVersion", string()), ("kind", string()), ("namespace", string()), ("name", string())],
+                    &["apiVersion", "kind", "namespace", "name"],
+                ),
+            ),
+            (
+                "writeConnectionSecretToRef",
+                Schema::object([("name", string()), ("namespace", string())], &["name", "namespace"]),
+            ),
+        ]);
+        for (k, v) in machinery {
+            spec.properties.insert(k.to_string(), v);
+        }
+        for (k, v) in standard_status().into_iter().skip(1) {
+            status.properties.insert(k.to_string(), v);
+        }
+        status.properties.insert("pendingResources".into(), pending);
+    } else {
+        spec.properties.insert("crossplane".into(), Schema::object(machinery, &[]));
+        status.properties.insert("crossplane".into(), Schema::object([("pendingResources", pending)], &[]));
+    }
+    Schema::object(
+        [
+            ("apiVersion", Schema::of(Type::String)),
+            ("kind", Schema::of(Type::String)),
+            ("metadata", Schema::of(Type::Object)),
+            ("spec", spec),
+            ("status", status),
+        ],
+        &["spec"],
+    )
+}
+
+/// A v2 `resourceRefs` item (a namespaced XR's refs name no namespace).
+fn resource_ref(with_namespace: bool) -> Schema {
+    let mut s = Schema::object(
+        [
+            ("apiVersion", string()),
+            ("kind", string()),
+            ("name", string()),
+            ("resourceName", string()),
+            ("dependsOn", Schema::array(string())),
+        ],
+        &["apiVersion", "kind"],
+    );
+    if with_namespace {
+        s.properties.insert("namespace".into(), string());
+    }
+    s
+}
+
+/// A `pendingResources` item: what Crossplane holds back, and why.
+fn pending_resource(with_namespace: bool) -> Schema {
+    let requirement =
+        Schema::object([("name", string()), ("resourceName", string()), ("namespace", string())], &["name"]);
+    let depends = Schema::object(
+        [
+            ("type", Schema::string_enum(&["ComposedResource", "RequiredResource"])),
+            ("name", string()),
+            ("requirement", requirement),
+        ],
+        &[],
+    );
+    let mut s = Schema::object(
+        [
+            ("apiVersion", string()),
+            ("kind", string()),
+            ("name", string()),
+            ("resourceName", string()),
+            ("operation", Schema::string_enum(&["Create", "Delete"])),
+            ("reason", string()),
+            ("deadlocked", Schema::of(Type::Boolean)),
+            ("dependsOn", Schema::array(depends)),
+        ],
+        &["apiVersion", "kind", "resourceName", "operation"],
+    );
+    if with_namespace {
+        s.properties.insert("namespace".into(), string());
+    }
+    s
 }
 
 /// The full schema of an XR or claim, from the XRD version's compiled `openAPIV3Schema`.
@@ -137,6 +267,35 @@ fn standard_status() -> Vec<(&'static str, Schema)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn v2_machinery_under_spec_crossplane_or_at_the_top_for_legacy() {
+        let own = Schema::object(
+            [("spec", Schema::object([("parameters", Schema::of(Type::Object))], &["parameters"]))],
+            &[],
+        );
+        for scope in [Scope::Namespaced, Scope::Cluster] {
+            let xr = derive_v2(&own, scope);
+            let spec = &xr.properties["spec"];
+            assert_eq!(spec.required, ["parameters"]);
+            let machinery = &spec.properties["crossplane"];
+            assert!(machinery.properties.contains_key("compositionRef"), "{scope:?}");
+            assert!(!spec.properties.contains_key("compositionRef") && !spec.properties.contains_key("claimRef"));
+            assert!(!spec.properties.contains_key("writeConnectionSecretToRef"));
+            let refs = machinery.properties["resourceRefs"].items.as_deref().unwrap();
+            assert_eq!(refs.properties.contains_key("namespace"), scope == Scope::Cluster);
+            assert!(xr.properties["status"].properties["crossplane"].properties.contains_key("pendingResources"));
+            assert!(!xr.properties["status"].properties.contains_key("connectionDetails"));
+        }
+        let legacy = derive_v2(&own, Scope::LegacyCluster);
+        let spec = &legacy.properties["spec"];
+        assert!(!spec.properties.contains_key("crossplane"));
+        assert_eq!(spec.properties["writeConnectionSecretToRef"].required, ["name", "namespace"]);
+        assert!(spec.properties.contains_key("claimRef") && !spec.properties.contains_key("environmentConfigRefs"));
+        assert!(legacy.properties["status"].properties.contains_key("claimConditionTypes"));
+        assert_eq!(Scope::parse(None), Some(Scope::Namespaced));
+        assert_eq!(Scope::parse(Some("Namespace")), None);
+    }
 
     #[test]
     fn adds_the_standard_fields_per_flavour() {

@@ -32,9 +32,10 @@
 //! * Two keys that give the same JSON key: Go keeps one at random (map order); here the
 //!   later one wins, with a [`Warning::DuplicateKey`].
 //!
-//! Faithful to go-yaml v2 even where it surprises: a merge key `<<` is applied where it
-//! stands, so an explicit key written *before* `<<` is overwritten by the merged value; `<<`
-//! as a string value or key is written plain; characters outside the BMP are written as
+//! Faithful to go-yaml v2 even where it surprises: a quoted scalar's continuation lines may
+//! sit at any column (YAML 1.2 and saphyr-parser want them indented; see `quoted`); a merge
+//! key `<<` is applied where it stands, so an explicit key written *before* `<<` is
+//! overwritten by the merged value; `<<` as a string value or key is written plain; characters outside the BMP are written as
 //! `\U` escapes; mapping keys longer than 128 bytes are written as `? key` complex keys.
 
 mod emit;
@@ -46,6 +47,7 @@ mod load;
 mod mapping;
 mod node;
 mod pieces;
+mod quoted;
 mod scalar;
 mod simple;
 mod sort;

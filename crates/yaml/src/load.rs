@@ -13,6 +13,7 @@ use crate::error::{Error, ErrorKind, Warning};
 use crate::line_index::LineIndex;
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
+use crate::quoted;
 use crate::scalar::{Scalar, Tagged, decode_binary, parse_scalar, resolve_tagged};
 
 /// Resource limits for untrusted input. Exceeding one stops the stream with an [`Error`].
@@ -137,15 +138,25 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
         );
         return Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::NodeLimit, message, at, 0)) };
     }
-    let mut documents = Vec::new();
-    // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
-    // becomes an error at the end of what was read (the documents before it are kept).
-    let run =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Loader::new(text, limits).run(&mut documents).err()));
-    let mut error = run.unwrap_or_else(|_| {
-        let message = "internal YAML parser error".to_owned();
-        Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
-    });
+    let (mut documents, mut error) = read_events(text, limits);
+    // A quoted scalar's continuation line indented less than its block: go-yaml reads it, so
+    // the text is read again with those lines padded (see `quoted`).
+    if error.as_ref().is_some_and(|e| e.message == quoted::MESSAGE) {
+        let mut padding = quoted::Padding::default();
+        let mut readings = 1;
+        while let Some(e) = error.as_ref().filter(|e| e.message == quoted::MESSAGE)
+            && padding.may_read_again(readings, text.len())
+            && padding.pad_scalar(text, e.offset)
+        {
+            let padded = padding.apply(text);
+            (documents, error) = read_events(&padded, limits);
+            readings += 1;
+            padding.documents(&mut documents);
+            if let Some(e) = &mut error {
+                *e = located(text, e.kind, std::mem::take(&mut e.message), padding.error_offset(e), e.document);
+            }
+        }
+    }
     // A character YAML does not allow (NUL, ESC, …): go-yaml stops reading there ("control
     // characters are not allowed"), and saphyr either stops with whatever it expected next
     // ("unexpected end of stream") or reads on. Either way: the error is that character, and
@@ -162,6 +173,20 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
         error = Some(located(text, ErrorKind::Syntax, message, at, documents.len()));
     }
     Stream { documents, error }
+}
+
+/// One reading of `text` by saphyr: the documents before the first error, and that error.
+fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>) {
+    let mut documents = Vec::new();
+    // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
+    // becomes an error at the end of what was read (the documents before it are kept).
+    let run =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Loader::new(text, limits).run(&mut documents).err()));
+    let error = run.unwrap_or_else(|_| {
+        let message = "internal YAML parser error".to_owned();
+        Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
+    });
+    (documents, error)
 }
 
 /// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.

@@ -1,7 +1,10 @@
 //! Loader behaviour: spans, multi-document streams, pointers, anchors, merge keys,
 //! duplicate keys, errors and limits.
 
-use driftlint_yaml::{ErrorKind, Limits, LineIndex, NodeValue, ScalarStyle, Warning, parse_stream, parse_stream_with};
+use driftlint_yaml::{
+    ErrorKind, Limits, LineIndex, NodeValue, ScalarStyle, Warning, parse_stream, parse_stream_general,
+    parse_stream_with,
+};
 use serde_json::json;
 
 fn at<'a>(text: &'a str, span: &std::ops::Range<usize>) -> &'a str {
@@ -368,4 +371,39 @@ fn nan_and_inf_warn() {
     assert_eq!(doc.warnings.len(), 2);
     assert!(matches!(doc.warnings[0], Warning::NonFiniteFloat { .. }));
     assert_eq!(doc.root.to_json(), json!({"a": null, "b": null}));
+}
+
+/// go-yaml reads a quoted scalar's continuation lines at any column (only a document marker at
+/// column 0 ends it with an error); the shape of upbound's XRD descriptions (issue 26).
+#[test]
+fn quoted_continuation_lines_at_the_key_column() {
+    let text = "spec:\n  versions:\n  - name: v1\n    description: \"The network to\n    use, with é\n\n    more\"\n    other: 'one\n  two'\n    last: 1\n";
+    let stream = parse_stream(text);
+    assert_eq!(stream.error, None);
+    let root = &stream.documents[0].root;
+    assert_eq!(
+        root.to_json(),
+        json!({"spec": {"versions": [{"name": "v1", "description": "The network to use, with é\nmore", "other": "one two", "last": 1}]}})
+    );
+    // Spans are offsets of the original text.
+    let item = root.pointer("/spec/versions/0").unwrap();
+    let description = item.get("description").unwrap();
+    assert_eq!(at(text, &description.span), "\"The network to\n    use, with é\n\n    more\"");
+    let (last_key, last) = item.entry("last").unwrap();
+    assert_eq!((at(text, &last_key.span), at(text, &last.span)), ("last", "1"));
+    assert_eq!(LineIndex::new(text).line_column(text, last_key.span.start).line, 10);
+    assert_eq!(stream.documents[0].range, 0..text.len() - 1);
+    // The fast path agrees with the general loader.
+    assert_eq!(parse_stream_general(text, &Limits::default()), stream);
+    if let Some(values) = driftlint_yaml::parse_simple(text) {
+        assert_eq!(values, vec![root.to_json()]);
+    }
+    // A later error keeps its place in the original text.
+    let broken = "a: \"x\ny\"\nb: [\n";
+    let e = parse_stream(broken).error.unwrap();
+    assert_eq!((e.line, e.offset <= broken.len()), (4, true), "{e:?}");
+    // What go-yaml refuses stays refused: a document marker inside, an unclosed scalar.
+    for bad in ["a: \"x\n--- \ny\"\n", "a: \"x\n  y\n"] {
+        assert!(parse_stream(bad).error.is_some(), "{bad:?}");
+    }
 }

@@ -263,7 +263,10 @@ default branch.",
 with `--schemas` / `schemas:`) without a group, kind or versions, or a schema in it with a keyword \
 of the wrong type, a `pattern` that does not compile, or a `$ref` that loops or points nowhere. \
 The location is the offending key. The broken part accepts anything; the rest of the schema and \
-every other check still run. A document in a schema folder that is no definition gets a note.",
+every other check still run. A document in a schema folder that is no definition gets a note. Two \
+definitions of one kind in two files: a warning naming both when they are identical, an error when \
+their versions or schemas differ; the first one read is used (the configured schemas before the \
+checked files). An `apiextensions.crossplane.io/v2` XRD with `claimNames` or an unknown `scope`.",
         why: "A schema that cannot be read validates nothing: without this finding, objects of that \
 kind would look valid (or would all be reported as having no schema) for a reason nobody sees.",
         example_lang: "yaml",
@@ -356,8 +359,10 @@ all named or all anonymous (all named with functions), unique names and pipeline
 for the mode, not both `writeConnectionSecretsToNamespace` and \
 `publishConnectionDetailsWithStoreConfigRef`, the fields each patch, transform, readiness check \
 and environment source type needs, known type names, declared patchSet names, compiling regular \
-expressions (Go RE2), field paths that parse, a known mode annotation. A Composition with any such \
-error gets no schema checks. The location is the bad value's key, or the mapping (or list item) \
+expressions (Go RE2), field paths that parse, a known mode annotation (`warn`, `loose`, \
+`strict`). In `mode: Pipeline`, the same rules inside each function-patch-and-transform step's \
+`Resources` input (every resource named; an input of another kind or version is an error); under \
+Crossplane 2, no `mode: Resources`. A Composition with any such error gets no schema checks. The location is the bad value's key, or the mapping (or list item) \
 that lacks a field.",
         why: "Crossplane's webhook rejects the Composition, or the composition fails at run time.",
         example_lang: "yaml",
@@ -403,7 +408,11 @@ without the value (or is not created).",
 composed resource's CRD: a required field that is neither in the base, nor defaulted, nor written \
 by a patch is an error at the deepest base mapping on its path. A required field set only by \
 patches whose XR source field is not itself required is a warning at each such patch's \
-`toFieldPath`: a minimal XR leaves it empty.",
+`toFieldPath`: a minimal XR leaves it empty. An XR field is guaranteed when every field on its \
+path is required or has a schema `default`, and the XR's `spec.writeConnectionSecretToRef` is when \
+the Composition sets `writeConnectionSecretsToNamespace` (Crossplane fills it in); no warning \
+either for a required field of an object the base lacks and the schema defaults (upjet's \
+`providerConfigRef: {name: default}`).",
         why: "The provider's API server rejects the composed resource, so the XR never becomes ready.",
         example_lang: "yaml",
         example: "base:\n  spec:\n    forProvider:   # composition-required-field: region\n      dbInstanceClass: db.t2.small",
@@ -413,15 +422,16 @@ patches whose XR source field is not itself required is a warning at each such p
         rule: Rule::CompositionSkipped,
         default_severity: Severity::Note,
         summary: "Composition checks skipped because functions decide its resources",
-        what: "A Composition in `mode: Pipeline` is checked only at the logical level: its composition \
-functions produce the composed resources, so no schema is looked up and no patch or base is \
-checked. With the legacy `spec.functions` (Crossplane 1.11 to 1.13) the functions run after the \
+        what: "A `mode: Pipeline` step of a function other than function-patch-and-transform \
+(go-templating, KCL, auto-ready, …): the function produces resources that cannot be seen \
+offline, so the step is named in a note and nothing is looked up for it (patch-and-transform \
+steps are checked like Resources mode). With the legacy `spec.functions` (Crossplane 1.11 to 1.13) the functions run after the \
 patches and may set any field, so the rendered-base checks (unknown fields, types, required \
-fields) are skipped; patch paths and types are still checked. The location is `mode:` or \
-`functions:`. A note never fails a run.",
+fields) are skipped; patch paths and types are still checked. The location is the step's \
+`step:` or `functions:`. A note never fails a run.",
         why: "A clean result should not read as \"every check passed\" when some checks could not run.",
         example_lang: "yaml",
-        example: "spec:\n  mode: Pipeline   # composition-skipped: functions produce the resources\n  pipeline:\n    - step: patch-and-transform\n      functionRef: {name: function-patch-and-transform}",
+        example: "spec:\n  mode: Pipeline\n  pipeline:\n    - step: render   # composition-skipped: not checked\n      functionRef: {name: function-go-templating}",
         fix: "Nothing to fix. Validate what the functions render with `crossplane render` piped into \
 `driftlint check -`.",
     },
