@@ -26,6 +26,7 @@ pub mod logical;
 pub mod patch_rules;
 pub mod patches;
 pub mod pipeline;
+pub mod problems;
 pub mod render;
 pub mod types;
 

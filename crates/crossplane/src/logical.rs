@@ -12,30 +12,11 @@ use std::ops::Range;
 use driftlint_yaml::Node;
 
 use super::patch_rules;
+pub use super::problems::Problems;
 use super::{items, key_span, text};
 
 /// The annotation that picks a Composition's schema-aware validation mode.
 pub const MODE_ANNOTATION: &str = "crossplane.io/composition-schema-aware-validation-mode";
-
-/// The problems found so far.
-#[derive(Debug, Default)]
-pub struct Problems(pub Vec<(Range<usize>, String)>);
-
-impl Problems {
-    pub fn add(&mut self, span: &Range<usize>, message: impl Into<String>) {
-        self.0.push((span.clone(), message.into()));
-    }
-
-    /// A field path that must parse, at its key.
-    pub fn path(&mut self, parent: &Node, key: &str) {
-        if let Some((k, v)) = parent.entry(key) {
-            let path = v.as_str().unwrap_or_default();
-            if let Err(e) = super::fieldpath::parse(path) {
-                self.add(&k.span, format!("`{key}: {path}` is not a valid field path: {e}"));
-            }
-        }
-    }
-}
 
 /// Every logical problem of the Composition `root`, read for Crossplane `major` (1 or 2: under
 /// 2 a Composition without `mode` is a Pipeline, and there is no Resources mode).

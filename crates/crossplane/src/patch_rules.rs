@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use driftlint_yaml::Node;
 
-use super::logical::Problems;
+use super::problems::Problems;
 use super::{items, text};
 
 /// Where a patch is written.
