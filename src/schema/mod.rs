@@ -7,6 +7,7 @@
 //! [`load`]; what the pass reports is [`pass`]. This module does not know Compositions; the
 //! Crossplane pass uses the registry to look up the XR's and the composed resources' schemas.
 
+pub mod cel;
 pub mod format;
 pub mod load;
 pub mod model;

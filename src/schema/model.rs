@@ -99,6 +99,8 @@ pub struct Schema {
     pub preserve_unknown: bool,
     pub embedded_resource: bool,
     pub default: Option<Value>,
+    /// `x-kubernetes-validations`: CEL rules on this level's value (see `super::cel`).
+    pub validations: Vec<Arc<super::cel::Validation>>,
 }
 
 /// A `pattern`, compiled with Go's RE2 syntax.
@@ -331,6 +333,7 @@ impl<'a> Compiler<'a, '_> {
                 "x-kubernetes-preserve-unknown-fields" => s.preserve_unknown = self.flag(k, v),
                 "x-kubernetes-embedded-resource" => s.embedded_resource = self.flag(k, v),
                 "default" => s.default = Some(v.to_json()),
+                "x-kubernetes-validations" => s.validations = super::cel::compile_rules(v, k, &mut self.problems),
                 _ => {}
             }
         }
