@@ -31,7 +31,7 @@ pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
     for (k, v) in standard_status() {
         status.properties.insert(k.to_string(), v);
     }
-    Schema::object(
+    let mut root = Schema::object(
         [
             ("apiVersion", Schema::of(Type::String)),
             ("kind", Schema::of(Type::String)),
@@ -40,7 +40,10 @@ pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
             ("status", status),
         ],
         &["spec"],
-    )
+    );
+    // Crossplane copies the root's `x-kubernetes-validations` too (`spec`'s come with it).
+    root.validations = xrd_schema.validations.clone();
+    root
 }
 
 /// The XRD's own `spec`/`status` (properties and required), as an object.
