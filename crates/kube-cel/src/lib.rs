@@ -17,7 +17,8 @@ pub mod cost;
 pub mod ext;
 pub mod value;
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use cel::common::ast::{Expr, IdedExpr};
 use cel::{Context, Env, Value};
@@ -60,9 +61,9 @@ pub enum CompileError {
 #[derive(Debug)]
 pub struct Rule {
     source: String,
-    program: IdedExpr,
+    program: Arc<IdedExpr>,
     message: Option<String>,
-    message_program: Option<IdedExpr>,
+    message_program: Option<Arc<IdedExpr>>,
     pub field_path: Option<String>,
     pub reason: Option<String>,
 }
@@ -210,7 +211,35 @@ pub fn compile(spec: &RuleSpec<'_>) -> Result<Rule, CompileError> {
     })
 }
 
-fn compile_expression(text: &str, what: &str) -> Result<IdedExpr, CompileError> {
+/// Distinct expressions kept compiled per process: provider CRDs repeat the same rule across
+/// versions and scopes (the AWS provider's 2,712 rules are 613 distinct texts), and parsing
+/// is most of what compiling costs.
+const MAX_CACHED: usize = 100_000;
+
+fn compile_expression(text: &str, what: &str) -> Result<Arc<IdedExpr>, CompileError> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Result<Arc<IdedExpr>, CompileError>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(text) {
+        return hit.clone().map_err(|e| reword(e, what));
+    }
+    let result = compile_new(text).map(Arc::new);
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() < MAX_CACHED {
+        cache.insert(text.to_string(), result.clone());
+    }
+    result.map_err(|e| reword(e, what))
+}
+
+/// Errors are cached with the word "expression"; `what` names the field they came from.
+fn reword(e: CompileError, what: &str) -> CompileError {
+    match e {
+        CompileError::Invalid(m) => CompileError::Invalid(m.replacen("the expression", &format!("the {what}"), 1)),
+        other => other,
+    }
+}
+
+fn compile_new(text: &str) -> Result<IdedExpr, CompileError> {
+    let what = "expression";
     if text.trim().is_empty() {
         return Err(CompileError::Invalid(format!("the {what} is empty")));
     }
