@@ -7,8 +7,13 @@
 //! size of its body *before* the body runs (`step(cost) ? body : null`), so that once the
 //! budget is spent no further body runs, even in `all`/`exists`, which carry an error past
 //! later elements. The extension functions charge what they produce (the length of a string,
-//! the items of a list) and refuse to produce more than [`MAX_PRODUCED`]. The budget lives in
-//! a thread-local: one evaluation runs on one thread, start to end.
+//! the items of a list) and refuse to produce more than [`MAX_PRODUCED`]. Operators and
+//! functions whose work grows with their operands (`==`, `+`, `in`, `<`, every library
+//! function) get each operand that is not a literal passed through [`SIZE_FUNCTION`], which
+//! charges the operand's size (one per scalar, list item or map entry, one per 16 bytes of a
+//! string) and returns it untouched, so `self.list == self.other` inside a loop costs what
+//! it compares. Indexing, `size`, `has` and the logical operators are charged nothing more.
+//! The budget lives in a thread-local: one evaluation runs on one thread, start to end.
 
 use std::cell::Cell;
 
@@ -23,6 +28,9 @@ pub const MAX_STEPS: u64 = 1_000_000;
 pub const MAX_PRODUCED: usize = 1 << 20;
 /// What a regular-expression call costs beyond a step (compiling it).
 pub const REGEX_STEPS: u64 = 100;
+
+/// The internal function that charges an operand's size and gives it back.
+pub const SIZE_FUNCTION: &str = "__driftlint_size";
 
 /// The internal function the instrumentation calls. Not reachable from a rule's text in a way
 /// that matters: calling it only spends budget.
@@ -86,10 +94,98 @@ pub fn step<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, Executi
     Ok(CowVal::Owned(Box::new(CelBool::from(true))))
 }
 
+/// `__driftlint_size(x)`: charges the size of `x`, then is `x`.
+pub fn size<'b, 'v>(mut args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let v = args.pop().ok_or_else(|| ExecutionError::function_error(SIZE_FUNCTION, "no argument"))?;
+    let cap = LEFT.with(Cell::get).saturating_add(1);
+    charge(deep_size(v.as_ref(), cap))?;
+    Ok(v)
+}
+
+/// The size of `v`, counted up to `cap` (the walk stops there: the charge fails anyway).
+fn deep_size(v: &dyn cel::common::value::Val, cap: u64) -> u64 {
+    use cel::common::types::{CelList, CelMap, CelString};
+    if let Some(s) = v.downcast_ref::<CelString>() {
+        return s.inner().len() as u64 / 16;
+    }
+    let mut total = 1u64;
+    if let Some(l) = v.downcast_ref::<CelList>() {
+        for item in l.inner() {
+            total += 1 + deep_size(item.as_ref(), cap - total.min(cap));
+            if total >= cap {
+                return total;
+            }
+        }
+    } else if let Some(m) = v.downcast_ref::<CelMap>() {
+        for value in m.inner().values() {
+            total += 1 + deep_size(value.as_ref(), cap - total.min(cap));
+            if total >= cap {
+                return total;
+            }
+        }
+    } else {
+        // A scalar: its node's weight already paid for it.
+        return 0;
+    }
+    total
+}
+
+/// Names that prefix namespaced functions (`ip.isCanonical`).
+const NAMESPACES: &[&str] = &["ip", "strings", "lists", "math", "sets", "base64", "format", "cel"];
+
+/// Calls whose work does not grow with their operands (or that are charged otherwise).
+fn constant_cost(name: &str) -> bool {
+    matches!(
+        name,
+        operators::LOGICAL_AND
+            | operators::LOGICAL_OR
+            | operators::LOGICAL_NOT
+            | operators::CONDITIONAL
+            | operators::NEGATE
+            | operators::INDEX
+            | operators::OPT_INDEX
+            | operators::OPT_SELECT
+            | operators::NOT_STRICTLY_FALSE
+            | "size"
+            | "dyn"
+            | "type"
+            | "int"
+            | "uint"
+            | "double"
+            | "bool"
+            | "has"
+            | STEP_FUNCTION
+            | SIZE_FUNCTION
+    )
+}
+
+/// `x` → `__driftlint_size(x)`, unless `x` is a literal or a comprehension's accumulator
+/// (which the `cel` crate's fast paths must still recognise).
+fn measure(x: &mut IdedExpr, next_id: &mut u64) {
+    match &x.expr {
+        // A literal costs nothing more; a list or map literal's items are measured where they
+        // are operands themselves (and `accu + [x]` must stay as the `cel` crate expects it).
+        Expr::Literal(_) | Expr::List(_) | Expr::Map(_) => return,
+        Expr::Ident(name) if name.starts_with('@') || name.starts_with("__") => return,
+        // `ip.isCanonical(x)` is a call on the namespace `ip`, not on a value.
+        Expr::Ident(name) if NAMESPACES.contains(&name.as_str()) => return,
+        _ => {}
+    }
+    *next_id += 1;
+    let inner = std::mem::take(x);
+    *x = IdedExpr {
+        id: *next_id,
+        expr: Expr::Call(CallExpr { func_name: SIZE_FUNCTION.to_string(), target: None, args: vec![inner] }),
+    };
+}
+
 /// The static weight of an expression: one per node, more for regular expressions.
 pub fn weight(e: &IdedExpr) -> u64 {
     let own = match &e.expr {
         Expr::Call(c) if matches!(c.func_name.as_str(), "matches" | "find" | "findAll") => REGEX_STEPS,
+        // Literals, and the instrumentation's own calls, are free.
+        Expr::Literal(_) => 0,
+        Expr::Call(c) if c.func_name == SIZE_FUNCTION || c.func_name == STEP_FUNCTION => 0,
         _ => 1,
     };
     let mut total = own;
@@ -118,6 +214,12 @@ pub fn instrument(e: &mut IdedExpr, next_id: &mut u64) {
                 instrument(t, next_id);
             }
             c.args.iter_mut().for_each(|a| instrument(a, next_id));
+            if !constant_cost(&c.func_name) {
+                if let Some(t) = c.target.as_deref_mut() {
+                    measure(t, next_id);
+                }
+                c.args.iter_mut().for_each(|a| measure(a, next_id));
+            }
         }
         Expr::Comprehension(c) => {
             for part in [&mut c.iter_range, &mut c.accu_init, &mut c.loop_cond, &mut c.loop_step, &mut c.result] {

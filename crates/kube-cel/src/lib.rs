@@ -5,8 +5,9 @@
 //! level that carries it (`self`), typed by that level's schema through [`Shape`].
 //!
 //! The language is the `cel` crate's (parser, standard library, macros `has`, `all`, `exists`,
-//! `exists_one`, `map`, `filter`, cel-go's strings and lists extensions); [`ext`] adds the
-//! Kubernetes libraries it lacks (lists, regex, URLs, IPs/CIDRs, quantities). A rule that uses
+//! `exists_one`, `map`, `filter`, cel-go's lists extension); [`ext`] adds cel-go's strings
+//! extension with bounded results and the Kubernetes libraries the crate lacks (lists, regex,
+//! URLs, IPs/CIDRs, quantities). A rule that uses
 //! a function neither provides is [`CompileError::Unsupported`]: not evaluated, which the
 //! caller shows as a note, never as a violation. Evaluation is bounded by a step budget
 //! ([`cost`]), never by time.
@@ -124,14 +125,12 @@ const STD_FUNCTIONS: &[&str] = &[
     "split",
     "substring",
     "format",
-    "strings.quote",
     "reverse",
     "slice",
     "flatten",
     "distinct",
     "sort",
     "sortBy",
-    "lists.range",
     // Kubernetes libraries of [`ext`].
     "isSorted",
     "sum",
@@ -180,18 +179,14 @@ fn env() -> &'static Arc<Env> {
     ENV.get_or_init(|| {
         let mut env = Env::stdlib();
         // The registrations are static tables: a failure is a bug caught by every test.
-        env.add_extension(cel::extensions::strings).expect("strings extension");
         env.add_extension(cel::extensions::lists).expect("lists extension");
         ext::register(&mut env).expect("Kubernetes libraries");
         env.add_overload(cost::STEP_FUNCTION, "__driftlint_step/1", vec![cel::common::types::INT_TYPE], cost::step)
             .expect("step function");
+        env.add_overload(cost::SIZE_FUNCTION, "__driftlint_size/1", vec![cel::common::types::DYN_TYPE], cost::size)
+            .expect("size function");
         Arc::new(env)
     })
-}
-
-thread_local! {
-    /// The root context of this thread's evaluations (an evaluation adds `self` in a child).
-    static ROOT: Context<'static, 'static> = Context::with_env(env().clone());
 }
 
 /// Compiles `spec`.
@@ -371,14 +366,25 @@ fn check_names(e: &IdedExpr, bound: &mut Vec<String>) -> Result<(), CompileError
     Ok(())
 }
 
-/// `self` for evaluation: converted once per schema level, shared by its rules.
+/// `self` for evaluation: converted once per schema level, shared by its rules, and lent to
+/// each evaluation without a copy.
 pub struct Input {
-    value: Value,
+    value: Box<dyn cel::common::value::Val>,
 }
 
 impl Input {
     pub fn new<S: Shape>(json: &serde_json::Value, shape: Option<&S>) -> Input {
-        Input { value: value::to_cel(json, shape) }
+        let value = value::to_cel(json, shape);
+        // Every value `to_cel` builds has a `Val` form.
+        let value = Box::<dyn cel::common::value::Val>::try_from(value)
+            .unwrap_or_else(|_| Box::new(cel::common::types::CelNull));
+        Input { value }
+    }
+}
+
+impl cel::context::VariableResolver for Input {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<cel::common::value::CowVal<'b, 'b>> {
+        (variable == "self").then(|| cel::common::value::CowVal::Borrowed(self.value.as_ref()))
     }
 }
 
@@ -418,11 +424,9 @@ impl Rule {
 fn run(program: &IdedExpr, input: &Input) -> Result<Value, String> {
     cost::reset();
     cost::charge(cost::weight(program)).map_err(|e| e.to_string())?;
-    let result = ROOT.with(|root| {
-        let mut ctx = root.new_inner_scope();
-        ctx.add_variable_from_value("self", input.value.clone());
-        Value::resolve(program, &ctx)
-    });
+    let mut ctx = Context::with_env(env().clone());
+    ctx.set_variable_resolver(input);
+    let result = Value::resolve(program, &ctx);
     if cost::exhausted() {
         return Err(format!(
             "not evaluated to the end: it exceeded the cost bound of {} steps (or produced more than {} items)",

@@ -172,9 +172,24 @@ fn the_step_budget_stops_nested_comprehensions_and_is_fresh_for_each_evaluation(
     // Quadratic is within the bound (90,000 iterations), and the budget was reset.
     assert_eq!(eval_untyped("self.a.all(x, self.a.all(y, x + y >= 0))", &input).unwrap(), Outcome::Ok);
     assert!(cost::spent() > 90_000 && cost::spent() < cost::MAX_STEPS, "{}", cost::spent());
-    // `map` of `map` builds 90,000 items, `exists` stops early; all charged per iteration.
-    let o = eval_untyped("self.a.map(x, self.a.map(y, y)).exists(l, size(l) == 300)", &input).unwrap();
+    // `map` of `map` builds 40,000 items, charged per iteration and again as `exists`' operand.
+    let small = json!({"a": (0..200).collect::<Vec<i64>>()});
+    let o = eval_untyped("self.a.map(x, self.a.map(y, y)).exists(l, size(l) == 200)", &small).unwrap();
     assert_eq!(o, Outcome::Ok);
+    // Operands are charged by size: comparing two 300-item lists 300 times is 180,000 more.
+    let before = {
+        eval_untyped("self.a.all(x, true)", &input).unwrap();
+        cost::spent()
+    };
+    eval_untyped("self.a.all(x, self.a == self.a)", &input).unwrap();
+    assert!(cost::spent() > before + 180_000, "{} vs {before}", cost::spent());
+    // A string built by nested `replace` stops at the produced-size bound, whatever its text.
+    let o = eval_untyped(
+        "self.s.replace('', self.s).replace('', self.s).replace('', self.s).replace('', self.s).size() > 0",
+        &json!({"s": "x".repeat(64)}),
+    )
+    .unwrap();
+    assert!(matches!(&o, Outcome::Error(m) if m.contains("cost bound")), "{o:?}");
 }
 
 #[test]

@@ -1,8 +1,6 @@
 //! Kubernetes' CEL extension libraries that the `cel` crate lacks (k8s.io/apiserver
-//! `pkg/cel/library`): lists, regex, URLs, IPs and CIDRs, quantities. The strings library
-//! (`lowerAscii`, `split`, `join`, `replace`, `trim`, `indexOf`, `substring`, `charAt`,
-//! `format`, …) is the `cel` crate's own, which follows cel-go's `ext.Strings()` as Kubernetes
-//! does.
+//! `pkg/cel/library`): lists, regex, URLs, IPs and CIDRs, quantities; and cel-go's strings
+//! extension, which the `cel` crate has but without a bound on what its functions produce.
 //!
 //! Each function takes and gives `cel::Value`s; a wrong argument type is an evaluation error
 //! naming the function, never a panic. What a function produces is charged to the rule's cost
@@ -12,6 +10,7 @@ pub mod ip;
 pub mod lists;
 pub mod quantity;
 pub mod regex;
+pub mod strings;
 pub mod url;
 
 use cel::common::types::{DYN_TYPE, LIST_TYPE, STRING_TYPE};
@@ -44,6 +43,7 @@ pub fn string_arg<'a>(function: &str, v: &'a Value) -> Result<&'a str, Execution
 
 /// Registers every library of this module on `env`.
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
+    strings::register(env)?;
     lists::register(env)?;
     regex::register(env)?;
     url::register(env)?;
