@@ -108,6 +108,9 @@ impl driftlint_cel::Shape for Schema {
     fn items(&self) -> Option<&Self> {
         self.items.as_deref()
     }
+    fn is_named(&self, key: &str) -> bool {
+        self.properties.contains_key(key)
+    }
     fn defaults(&self, f: &mut dyn FnMut(&str, &Value)) {
         for (k, p) in &self.properties {
             if let Some(d) = &p.default {

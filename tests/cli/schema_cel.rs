@@ -221,3 +221,22 @@ fn a_runaway_rule_stops_at_its_cost_bound_with_a_warning() {
     // Not a timing test: 125 million iterations unbounded would take minutes.
     assert!(started.elapsed().as_secs() < 60);
 }
+
+/// The AWS provider's EKS PodIdentityAssociation: `namespace` is a CEL keyword, so Kubernetes
+/// binds the property as `__namespace__`, and upjet's rule reads it so. A map's keys
+/// (`additionalProperties`) stay as written.
+#[test]
+fn escaped_property_names_as_provider_rules_use_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "type: object\nproperties:\n  spec:\n    type: object\n    x-kubernetes-validations:\n      - rule: has(self.forProvider.__namespace__) && self.forProvider.tags['a.b'] == 'x'\n        message: spec.forProvider.namespace is a required parameter\n    properties:\n      forProvider:\n        type: object\n        properties:\n          namespace: {type: string}\n          tags: {type: object, additionalProperties: {type: string}}\n";
+    write(dir.path(), "schemas/p.yaml", &crd("Pod", schema));
+    let doc = |fp: &str| {
+        format!("apiVersion: test.org/v1alpha1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  forProvider:\n{fp}")
+    };
+    write(dir.path(), "ok.yaml", &doc("    namespace: default\n    tags: {a.b: x}\n"));
+    write(dir.path(), "bad.yaml", &doc("    tags: {a.b: x}\n"));
+    assert_eq!(check(dir.path(), &["ok.yaml"]), (0, vec![]));
+    let (code, found) = check(dir.path(), &["bad.yaml"]);
+    assert_eq!((code, found.len()), (1, 1), "{found:?}");
+    assert!(found[0].3.contains("namespace is a required parameter"), "{found:?}");
+}

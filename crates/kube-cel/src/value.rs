@@ -5,6 +5,9 @@
 //! a `default` is there with it, since the API server defaults before it validates. Strings
 //! with `format: date-time`/`duration` stay strings here (Kubernetes makes them timestamps and
 //! durations; a rule comparing them as such is then an evaluation error, shown as a warning).
+//! A named property whose name is a CEL keyword or holds `.`, `-`, `/` or `__` is bound under
+//! Kubernetes' escaped name (`namespace` → `__namespace__`, `a.b` → `a__dot__b`); the keys of
+//! a map (`additionalProperties`) are not escaped.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,6 +26,65 @@ pub trait Shape {
     fn items(&self) -> Option<&Self>;
     /// Calls `f` for each named property with a `default`.
     fn defaults(&self, f: &mut dyn FnMut(&str, &Json));
+    /// Whether `key` is a named property (`properties`), whose name Kubernetes escapes.
+    fn is_named(&self, _key: &str) -> bool {
+        false
+    }
+}
+
+/// CEL's reserved words, which Kubernetes escapes as `__word__` in property names.
+const RESERVED: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+
+/// A property name as a rule names it (apiserver's `cel.Escape`); unchanged when it cannot be
+/// escaped (such a property is not accessible by name in Kubernetes either).
+pub fn escape(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        return format!("__{name}__");
+    }
+    let mut chars = name.chars();
+    let valid_first = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || "_.-/".contains(c));
+    if !valid_first || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_.-/".contains(c)) {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        if let Some(r) = rest.strip_prefix("__") {
+            out.push_str("__underscores__");
+            rest = r;
+            continue;
+        }
+        match c {
+            '.' => out.push_str("__dot__"),
+            '-' => out.push_str("__dash__"),
+            '/' => out.push_str("__slash__"),
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// No schema: JSON's own types (used by tests and the differential table).
@@ -81,11 +143,11 @@ fn convert<S: Shape>(json: &Json, shape: Option<&S>, depth: usize) -> Value {
                 if v.is_null() {
                     continue;
                 }
-                map.insert(Key::String(Arc::new(k.clone())), convert(v, child, depth + 1));
+                map.insert(Key::String(Arc::new(name(shape, k))), convert(v, child, depth + 1));
             }
             if let Some(s) = shape {
                 s.defaults(&mut |k, d| {
-                    let key = Key::String(Arc::new(k.to_string()));
+                    let key = Key::String(Arc::new(name(shape, k)));
                     if !map.contains_key(&key) {
                         let child = s.property(k);
                         map.insert(key, convert(d, child, depth + 1));
@@ -94,5 +156,12 @@ fn convert<S: Shape>(json: &Json, shape: Option<&S>, depth: usize) -> Value {
             }
             Value::Map(Map { map: Arc::new(map) })
         }
+    }
+}
+
+fn name<S: Shape>(shape: Option<&S>, key: &str) -> String {
+    match shape {
+        Some(s) if s.is_named(key) => escape(key),
+        _ => key.to_string(),
     }
 }

@@ -217,3 +217,15 @@ fn hostile_texts_are_compile_errors_without_overflowing_a_small_stack() {
         .join()
         .unwrap();
 }
+
+/// Kubernetes' escaping of property names (apiserver `cel.Escape`), as provider CRDs rely on:
+/// the AWS provider's EKS PodIdentityAssociation rule reads `self.forProvider.__namespace__`.
+#[test]
+fn property_names_are_escaped_as_kubernetes_does() {
+    use driftlint_cel::value::escape;
+    assert_eq!(escape("namespace"), "__namespace__");
+    assert_eq!(escape("a.b-c/d"), "a__dot__b__dash__c__slash__d");
+    assert_eq!(escape("x__y"), "x__underscores__y");
+    assert_eq!(escape("plain"), "plain");
+    assert_eq!(escape("9lives"), "9lives");
+}
