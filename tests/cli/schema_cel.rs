@@ -198,7 +198,7 @@ fn transition_and_unsupported_rules_are_noted_once_per_run() {
 }
 
 /// A rule whose cost grows with the cube of a list: Kubernetes would refuse it at CRD
-/// creation by its estimated cost; offline it stops at the step budget with a warning, fast.
+/// creation by its estimated cost; offline it stops at the step budget with a warning.
 #[test]
 fn a_runaway_rule_stops_at_its_cost_bound_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
@@ -213,13 +213,11 @@ fn a_runaway_rule_stops_at_its_cost_bound_with_a_warning() {
             items.join(", ")
         ),
     );
-    let started = std::time::Instant::now();
     let (code, found) = check(dir.path(), &["t.yaml"]);
     let at: Vec<(&str, &str, &str)> = found.iter().map(|f| (f.0.as_str(), f.1.as_str(), f.2.as_str())).collect();
     assert_eq!((code, at), (0, vec![("schema-cel-violation", "warning", "t.yaml:5")]), "{found:?}");
+    // (125 million iterations unbounded: the run would take minutes.)
     assert!(found[0].3.contains("cost bound"), "{found:?}");
-    // Not a timing test: 125 million iterations unbounded would take minutes.
-    assert!(started.elapsed().as_secs() < 60);
 }
 
 /// The AWS provider's EKS PodIdentityAssociation: `namespace` is a CEL keyword, so Kubernetes

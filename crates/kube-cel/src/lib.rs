@@ -206,21 +206,29 @@ pub fn compile(spec: &RuleSpec<'_>) -> Result<Rule, CompileError> {
     })
 }
 
-/// Distinct expressions kept compiled per process: provider CRDs repeat the same rule across
-/// versions and scopes (the AWS provider's 2,712 rules are 613 distinct texts), and parsing
-/// is most of what compiling costs.
-const MAX_CACHED: usize = 100_000;
+/// Bytes of expression text kept compiled per process: provider CRDs repeat the same rule
+/// across versions and scopes (the AWS provider's 2,712 rules are 613 distinct texts), and
+/// parsing is most of what compiling costs. The compiled trees are shared with the schemas
+/// that hold them; past this many bytes of keys, new texts are compiled but not kept.
+const MAX_CACHED_BYTES: usize = 16 << 20;
+
+#[derive(Default)]
+struct Cache {
+    compiled: HashMap<String, Result<Arc<IdedExpr>, CompileError>>,
+    bytes: usize,
+}
 
 fn compile_expression(text: &str, what: &str) -> Result<Arc<IdedExpr>, CompileError> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Result<Arc<IdedExpr>, CompileError>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(text) {
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).compiled.get(text) {
         return hit.clone().map_err(|e| reword(e, what));
     }
     let result = compile_new(text).map(Arc::new);
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.len() < MAX_CACHED {
-        cache.insert(text.to_string(), result.clone());
+    if cache.bytes + text.len() <= MAX_CACHED_BYTES {
+        cache.bytes += text.len();
+        cache.compiled.insert(text.to_string(), result.clone());
     }
     result.map_err(|e| reword(e, what))
 }
@@ -245,7 +253,10 @@ fn compile_new(text: &str) -> Result<IdedExpr, CompileError> {
         )));
     }
     if nesting(text) > MAX_NESTING {
-        return Err(CompileError::Invalid(format!("the {what} nests brackets deeper than {MAX_NESTING} levels")));
+        return Err(CompileError::Invalid(format!(
+            "the {what} nests brackets deeper than {MAX_NESTING} levels, or chains more than {} `&&`/`||`",
+            MAX_NESTING * 8
+        )));
     }
     let program = env()
         .compile(text)
