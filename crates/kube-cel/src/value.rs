@@ -148,10 +148,7 @@ fn convert<S: Shape>(json: &Json, shape: Option<&S>, depth: usize) -> Value {
             if let Some(s) = shape {
                 s.defaults(&mut |k, d| {
                     let key = Key::String(Arc::new(name(shape, k)));
-                    if !map.contains_key(&key) {
-                        let child = s.property(k);
-                        map.insert(key, convert(d, child, depth + 1));
-                    }
+                    map.entry(key).or_insert_with(|| convert(d, s.property(k), depth + 1));
                 });
             }
             Value::Map(Map { map: Arc::new(map) })
