@@ -136,7 +136,7 @@ fn xrd_rules_validate_the_composite_and_the_claim() {
     write(
         dir.path(),
         "schemas/xrd.yaml",
-        "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nmetadata:\n  name: xdatabases.test.org\nspec:\n  group: test.org\n  names: {kind: XDatabase, plural: xdatabases}\n  claimNames: {kind: Database, plural: databases}\n  versions:\n    - name: v1alpha1\n      served: true\n      referenceable: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              type: object\n              x-kubernetes-validations:\n                - rule: \"self.storageGB >= 20 || self.engine != 'postgres'\"\n                  message: postgres needs at least 20 GB\n              properties:\n                engine: {type: string}\n                storageGB: {type: integer}\n",
+        "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nmetadata:\n  name: xdatabases.test.org\nspec:\n  group: test.org\n  names: {kind: XDatabase, plural: xdatabases}\n  claimNames: {kind: Database, plural: databases}\n  versions:\n    - name: v1alpha1\n      served: true\n      referenceable: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          x-kubernetes-validations:\n            - rule: size(self.metadata.name) <= 10\n              message: names have at most 10 characters\n          properties:\n            spec:\n              type: object\n              x-kubernetes-validations:\n                - rule: \"self.storageGB >= 20 || self.engine != 'postgres'\"\n                  message: postgres needs at least 20 GB\n              properties:\n                engine: {type: string}\n                storageGB: {type: integer}\n",
     );
     write(
         dir.path(),
@@ -153,6 +153,16 @@ fn xrd_rules_validate_the_composite_and_the_claim() {
     let at: Vec<(&str, &str)> = found.iter().map(|f| (f.0.as_str(), f.2.as_str())).collect();
     assert_eq!(at, [("schema-cel-violation", "claim.yaml:6"), ("schema-cel-violation", "xr.yaml:5")], "{found:?}");
     assert!(found.iter().all(|f| f.3.contains("postgres needs at least 20 GB")), "{found:?}");
+    // A rule on the XRD's root is the XR's (and the claim's) root rule too.
+    write(
+        dir.path(),
+        "long.yaml",
+        "apiVersion: test.org/v1alpha1\nkind: XDatabase\nmetadata:\n  name: a-much-longer-name\nspec:\n  engine: mysql\n",
+    );
+    let (code, found) = check(dir.path(), &["long.yaml"]);
+    let at: Vec<(&str, &str)> = found.iter().map(|f| (f.0.as_str(), f.2.as_str())).collect();
+    assert_eq!((code, at), (1, vec![("schema-cel-violation", "long.yaml:1")]), "{found:?}");
+    assert!(found[0].3.contains("names have at most 10 characters"), "{found:?}");
 }
 
 #[test]
