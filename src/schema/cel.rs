@@ -98,6 +98,64 @@ pub fn compile_rules(node: &Node, key: &Node, problems: &mut Vec<SchemaProblem>)
     out
 }
 
+/// Drops the rules of `schema` (a level just compiled) that select a field its schema does
+/// not have, as a problem at the rule's line: Kubernetes refuses such a CRD ("undefined
+/// field"). Only levels that list their `properties` and accept nothing else are checked, and
+/// only `self.a.b` chains; a map, `x-kubernetes-preserve-unknown-fields`, an untyped or
+/// embedded level ends the check (anything may be there). At the root (`root`), Kubernetes
+/// adds `apiVersion`, `kind` and `metadata` whatever the schema lists.
+pub fn check_fields(schema: &mut Schema, root: bool, problems: &mut Vec<SchemaProblem>) {
+    if schema.validations.is_empty() {
+        return;
+    }
+    let mut kept = Vec::with_capacity(schema.validations.len());
+    for v in std::mem::take(&mut schema.validations) {
+        let undefined = match &v.compiled {
+            Ok(rule) => rule
+                .self_paths()
+                .into_iter()
+                .filter(|p| {
+                    !(root && p.first().is_some_and(|f| matches!(f.as_str(), "apiVersion" | "kind" | "metadata")))
+                })
+                .find_map(|path| undefined_field(schema, &path)),
+            Err(_) => None,
+        };
+        match undefined {
+            Some(field) => problems.push(SchemaProblem {
+                span: v.span.clone(),
+                message: format!(
+                    "CEL rule `{}`: undefined field `{field}` (the schema has no such property)",
+                    v.source
+                ),
+            }),
+            None => kept.push(v),
+        }
+    }
+    schema.validations = kept;
+}
+
+/// The first name of `path` that a closed object level of `schema` does not define.
+fn undefined_field(schema: &Schema, path: &[String]) -> Option<String> {
+    let mut at = schema;
+    for name in path {
+        let closed = at.ty == Some(Type::Object)
+            && !at.properties.is_empty()
+            && at.additional.is_none()
+            && !at.preserve_unknown
+            && !at.embedded_resource
+            && !at.int_or_string;
+        if !closed {
+            return None;
+        }
+        let found = at.properties.iter().find(|(k, _)| driftlint_cel::value::escape(k) == *name);
+        match found {
+            Some((_, child)) => at = child,
+            None => return Some(name.clone()),
+        }
+    }
+    None
+}
+
 impl driftlint_cel::Shape for Schema {
     fn is_number(&self) -> bool {
         self.ty == Some(Type::Number)

@@ -337,6 +337,8 @@ impl<'a> Compiler<'a, '_> {
                 _ => {}
             }
         }
+        // CEL rules naming a field the level does not have (now that its properties are known).
+        super::cel::check_fields(&mut s, depth == 0, &mut self.problems);
         // The exclusive flags qualify the bounds, whatever their order in the mapping.
         if let Some(b) = &mut s.minimum {
             b.exclusive = node.get("exclusiveMinimum").is_some_and(|v| v.value == NodeValue::Bool(true));

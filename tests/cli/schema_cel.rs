@@ -168,7 +168,7 @@ fn xrd_rules_validate_the_composite_and_the_claim() {
 #[test]
 fn a_rule_that_does_not_compile_is_invalid_schema_at_its_line() {
     let dir = tempfile::tempdir().unwrap();
-    let schema = "type: object\nproperties:\n  spec:\n    type: object\n    x-kubernetes-validations:\n      - rule: self.size >\n      - rule: size(self.name) < 10 && other == 1\n      - rule: size(self.name) < 3\n    properties:\n      name: {type: string}\n";
+    let schema = "type: object\nproperties:\n  spec:\n    type: object\n    x-kubernetes-validations:\n      - rule: self.size >\n      - rule: size(self.name) < 10 && other == 1\n      - rule: size(self.name) < 3\n      - rule: has(self.nmae) || self.labels.anything == 'x'\n    properties:\n      name: {type: string}\n      labels: {type: object, additionalProperties: {type: string}}\n";
     write(dir.path(), "schemas/t.yaml", &crd("T", schema));
     write(
         dir.path(),
@@ -181,11 +181,18 @@ fn a_rule_that_does_not_compile_is_invalid_schema_at_its_line() {
     // Schema lines: the CRD's 14-line head, then the schema (rule keys on its lines 6 and 7).
     assert_eq!(
         at,
-        [("invalid-schema", "t.yaml:20"), ("invalid-schema", "t.yaml:21"), ("schema-cel-violation", "t.yaml:5")],
+        [
+            ("invalid-schema", "t.yaml:20"),
+            ("invalid-schema", "t.yaml:21"),
+            ("invalid-schema", "t.yaml:23"),
+            ("schema-cel-violation", "t.yaml:5")
+        ],
         "{found:?}"
     );
     assert!(found[0].3.contains("does not compile"), "{found:?}");
     assert!(found[1].3.contains("undeclared reference to `other`"), "{found:?}");
+    // A misspelt field is refused as Kubernetes refuses it; a map's keys are not checked.
+    assert!(found[2].3.contains("undefined field `nmae`"), "{found:?}");
 }
 
 #[test]

@@ -405,6 +405,19 @@ impl Rule {
         &self.source
     }
 
+    /// The field paths the rule (and its `messageExpression`) selects from `self` by name,
+    /// `has()` tests included: `self.a.b` gives `[a, b]` (names as written, escaped). For the
+    /// caller's check against the schema (Kubernetes refuses a rule naming a field the
+    /// schema does not have).
+    pub fn self_paths(&self) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        collect_paths(&self.program, &mut out);
+        if let Some(m) = &self.message_program {
+            collect_paths(m, &mut out);
+        }
+        out
+    }
+
     /// Evaluates the rule with `self` bound to `input`.
     pub fn evaluate(&self, input: &Input) -> Outcome {
         match run(&self.program, input) {
@@ -486,5 +499,50 @@ pub fn show(v: &Value) -> String {
             format!("{{{}}}", entries.into_iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", "))
         }
         other => format!("<{}>", other.type_of()),
+    }
+}
+
+/// The `self.a.b…` chains of `e`, longest only.
+fn collect_paths(e: &IdedExpr, out: &mut Vec<Vec<String>>) {
+    fn chain(e: &IdedExpr) -> Option<Vec<String>> {
+        match &e.expr {
+            Expr::Ident(n) if n == "self" => Some(Vec::new()),
+            Expr::Select(s) => {
+                let mut c = chain(&s.operand)?;
+                c.push(s.field.clone());
+                Some(c)
+            }
+            _ => None,
+        }
+    }
+    match &e.expr {
+        Expr::Select(s) => {
+            if let Some(c) = chain(e) {
+                out.push(c);
+            } else {
+                collect_paths(&s.operand, out);
+            }
+        }
+        Expr::Call(c) => {
+            if let Some(t) = c.target.as_deref() {
+                collect_paths(t, out);
+            }
+            c.args.iter().for_each(|a| collect_paths(a, out));
+        }
+        Expr::Comprehension(c) => {
+            for part in [&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result] {
+                collect_paths(part, out);
+            }
+        }
+        Expr::List(l) => l.elements.iter().for_each(|x| collect_paths(x, out)),
+        Expr::Map(m) => {
+            for entry in &m.entries {
+                if let cel::common::ast::EntryExpr::MapEntry(me) = &entry.expr {
+                    collect_paths(&me.key, out);
+                    collect_paths(&me.value, out);
+                }
+            }
+        }
+        _ => {}
     }
 }
