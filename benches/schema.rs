@@ -12,7 +12,9 @@
 //! - `schemas only`: no reference, `--schemas schemas/`;
 //!
 //! and prints the overhead of the schema pass, then loads the schemas and validates every
-//! document once more, printing how many schemas were compiled for how many objects.
+//! document once more, printing how many schemas were compiled for how many objects. Last, the
+//! same CRDs with three CEL rules (`x-kubernetes-validations`) on `spec`: loading and
+//! validating with rules, against the figures without.
 //!
 //! ```text
 //! cargo bench --bench schema            # 200 files, 20 CRDs, 15 runs each
@@ -106,6 +108,39 @@ fn main() {
     {
         println!("{name:>14}: min {:7.2} ms, median {:7.2} ms", ms(t.0), ms(t.1));
     }
+
+    // The same kinds with CEL rules.
+    let cel = dir.path().join("schemas-cel");
+    std::fs::create_dir_all(&cel).expect("a directory");
+    for k in 0..KINDS {
+        std::fs::write(cel.join(format!("crd-{k}.yaml")), crd_with_rules(k)).expect("a file");
+    }
+    let cel_arg = [cel.display().to_string()];
+    let cel_loaded = driftlint::schema::load::load(&cel_arg, &PathBuf::from("."), &coll).expect("schemas load");
+    let cel_found = driftlint::schema::pass::run(&coll, &cel_loaded.registry, driftlint::schema::Mode::Loose);
+    let cel_load = time(runs, || {
+        std::hint::black_box(driftlint::schema::load::load(&cel_arg, &PathBuf::from("."), &coll).expect("load"));
+    });
+    let cel_validate = time(runs, || {
+        std::hint::black_box(driftlint::schema::pass::run(&coll, &cel_loaded.registry, driftlint::schema::Mode::Loose));
+    });
+    let custom = coll.documents.iter().filter(|d| d.identity.kind.starts_with("Widget")).count();
+    println!("with 3 CEL rules per CRD ({custom} objects of those kinds, {} findings):", cel_found.len());
+    for (name, t) in [("load+compile", cel_load), ("validate", cel_validate)] {
+        println!("{name:>14}: min {:7.2} ms, median {:7.2} ms", ms(t.0), ms(t.1));
+    }
+    let per_rule = (cel_validate.0.as_secs_f64() - validate.0.as_secs_f64()).max(0.0) / (custom * 3).max(1) as f64;
+    println!("CEL cost (minimums): {:.2} µs per object-rule", per_rule * 1e6);
+}
+
+/// [`crd`] with three rules on `spec`: upjet's shape, a cross-field rule, a list rule.
+fn crd_with_rules(k: usize) -> String {
+    let rules = "              x-kubernetes-validations:\n                - rule: \"!('*' in ['*']) || has(self.region) || has(self.extra)\"\n                  message: region is a required parameter\n                - rule: self.size <= 50 || self.tier == 'large'\n                  message: sizes above 50 need tier large\n                - rule: \"!has(self.ports) || self.ports.all(p, p.port > 0 && p.port < 65536)\"\n";
+    crd(k).replacen(
+        "              required: [size, region]\n",
+        &format!("              required: [size, region]\n{rules}"),
+        1,
+    )
 }
 
 /// The CRD of kind `k`: `Widget{k}` in `bench.example.org`.

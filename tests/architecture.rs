@@ -14,11 +14,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Leaves: formats we implement ourselves.
     ("driftlint-yaml", &[]),
     ("driftlint-gotmpl", &["driftlint-yaml"]),
+    // Kubernetes' CEL environment over the `cel` crate.
+    ("driftlint-cel", &[]),
     // The ground.
     ("driftlint-core", &["driftlint-yaml"]),
     ("driftlint-git", &["driftlint-core"]),
     // The check families.
-    ("driftlint-schema", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl"]),
+    ("driftlint-schema", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl", "driftlint-cel"]),
     ("driftlint-crossplane", &["driftlint-core", "driftlint-schema", "driftlint-yaml", "driftlint-gotmpl"]),
     ("driftlint-policy", &["driftlint-core", "driftlint-git", "driftlint-yaml"]),
     ("driftlint-reference", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl"]),

@@ -10,6 +10,7 @@ mod git_scope;
 mod hostile;
 mod hostile_scope;
 mod jobs;
+mod schema_cel;
 
 mod layouts;
 mod ls;

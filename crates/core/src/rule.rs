@@ -49,6 +49,8 @@ pub enum Rule {
     SchemaInvalidValue,
     /// No schema for an object's (or a Composition's) type.
     SchemaNotFound,
+    /// A CEL rule (`x-kubernetes-validations`) of the object's schema is false.
+    SchemaCelViolation,
     /// A logical error in a Crossplane Composition.
     CompositionInvalid,
     /// A Composition field path that the schema of its object does not have.
@@ -73,7 +75,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 34] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -97,6 +99,7 @@ impl Rule {
         Rule::SchemaRequiredMissing,
         Rule::SchemaInvalidValue,
         Rule::SchemaNotFound,
+        Rule::SchemaCelViolation,
         Rule::CompositionInvalid,
         Rule::CompositionPatchPath,
         Rule::CompositionPatchType,
@@ -134,6 +137,7 @@ impl Rule {
             Rule::SchemaRequiredMissing => "schema-required-missing",
             Rule::SchemaInvalidValue => "schema-invalid-value",
             Rule::SchemaNotFound => "schema-not-found",
+            Rule::SchemaCelViolation => "schema-cel-violation",
             Rule::CompositionInvalid => "composition-invalid",
             Rule::CompositionPatchPath => "composition-patch-path",
             Rule::CompositionPatchType => "composition-patch-type",

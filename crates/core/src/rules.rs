@@ -46,6 +46,16 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
     (Rule::InvalidSchema, Severity::Note, "for a file given as schemas that holds no definition (it is not used)"),
     (Rule::SchemaNotFound, Severity::Error, "in strict mode (`--schema-mode strict`, or the Composition's annotation)"),
     (
+        Rule::SchemaCelViolation,
+        Severity::Warning,
+        "when the rule cannot be evaluated on the object (an evaluation error, or its cost bound)",
+    ),
+    (
+        Rule::SchemaCelViolation,
+        Severity::Note,
+        "once per run for a rule not evaluated: a transition rule (`oldSelf`), or one calling a function driftlint does not provide",
+    ),
+    (
         Rule::CompositionRequiredField,
         Severity::Warning,
         "when the field is set only by patches whose composite-resource source is not required",

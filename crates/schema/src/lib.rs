@@ -11,6 +11,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod cel;
 pub mod format;
 pub mod load;
 pub mod model;

@@ -99,6 +99,8 @@ pub struct Schema {
     pub preserve_unknown: bool,
     pub embedded_resource: bool,
     pub default: Option<Value>,
+    /// `x-kubernetes-validations`: CEL rules on this level's value (see `super::cel`).
+    pub validations: Vec<Arc<super::cel::Validation>>,
 }
 
 /// A `pattern`, compiled with Go's RE2 syntax.
@@ -331,9 +333,12 @@ impl<'a> Compiler<'a, '_> {
                 "x-kubernetes-preserve-unknown-fields" => s.preserve_unknown = self.flag(k, v),
                 "x-kubernetes-embedded-resource" => s.embedded_resource = self.flag(k, v),
                 "default" => s.default = Some(v.to_json()),
+                "x-kubernetes-validations" => s.validations = super::cel::compile_rules(v, k, &mut self.problems),
                 _ => {}
             }
         }
+        // CEL rules naming a field the level does not have (now that its properties are known).
+        super::cel::check_fields(&mut s, depth == 0, &mut self.problems);
         // The exclusive flags qualify the bounds, whatever their order in the mapping.
         if let Some(b) = &mut s.minimum {
             b.exclusive = node.get("exclusiveMinimum").is_some_and(|v| v.value == NodeValue::Bool(true));

@@ -15,6 +15,8 @@ use driftlint_core::document::{Collection, Document};
 /// Validates every instance of `coll`.
 pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // CEL rules noted as not evaluated (once per run each).
+    let mut noted = std::collections::HashSet::new();
     for doc in &coll.documents {
         let id = &doc.identity;
         if is_definition(&id.api_version, &id.kind) || is_package_metadata(&id.api_version) {
@@ -24,8 +26,13 @@ pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic
         match registry.lookup(&id.api_version, &id.kind) {
             Lookup::Found(schema) => {
                 for f in validate::validate_object(&doc.node, schema, Options { required: true }) {
+                    if let Some(key) = f.once
+                        && !noted.insert(key)
+                    {
+                        continue;
+                    }
                     out.push(
-                        Diagnostic::error(f.rule, path.clone(), Some(f.span), f.message)
+                        Diagnostic::new(f.rule, f.severity, path.clone(), Some(f.span), f.message)
                             .with_object(id.cr_id(), Some(f.pointer)),
                     );
                 }

@@ -12,9 +12,10 @@ use std::ops::Range;
 use driftlint_yaml::{Node, NodeValue};
 use serde_json::Value;
 
+use super::cel::{self as schema_cel, Validation};
 use super::format;
 use super::model::{Bound, Schema, Type};
-use driftlint_core::diagnostic::Rule;
+use driftlint_core::diagnostic::{Rule, Severity};
 
 /// How deep an instance is followed (YAML nesting is bounded by the parser; this bounds the
 /// walk whatever the parser allows).
@@ -28,13 +29,20 @@ pub struct Finding {
     pub message: String,
     /// The field concerned, as a JSON pointer.
     pub pointer: String,
+    /// Errors but for CEL rules: a rule that could not be evaluated is a warning, one that is
+    /// not evaluated at all a note.
+    pub severity: Severity,
+    /// For a note about a rule that is not evaluated: that rule (its address), so that the
+    /// pass notes it once per run rather than once per object.
+    pub once: Option<usize>,
 }
 
 /// What the walk reports.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Report missing required fields as `schema-required-missing` (a Composition's base has
-    /// its own rule for them, computed with its patches).
+    /// its own rule for them, computed with its patches), and evaluate the schema's CEL rules:
+    /// both are about the whole object, which a base is not (patches fill it in).
     pub required: bool,
 }
 
@@ -91,7 +99,66 @@ struct Walker {
 
 impl Walker {
     fn push(&mut self, rule: Rule, span: &Range<usize>, pointer: &str, message: String) {
-        self.out.push(Finding { rule, span: span.clone(), message, pointer: pointer.to_string() });
+        self.out.push(Finding {
+            rule,
+            span: span.clone(),
+            message,
+            pointer: pointer.to_string(),
+            severity: Severity::Error,
+            once: None,
+        });
+    }
+
+    /// Evaluates the CEL rules of `schema` with `self` bound to `node`.
+    fn cel(&mut self, node: &Node, schema: &Schema, at: &Range<usize>, pointer: &str) {
+        let json = node.to_json();
+        let input = driftlint_cel::Input::new(&json, Some(schema));
+        for v in &schema.validations {
+            let rule = match &v.compiled {
+                Ok(rule) => rule,
+                Err(skipped) => {
+                    let msg = format!(
+                        "CEL rule `{}` of {}'s schema is not evaluated: {}",
+                        v.source,
+                        show(pointer),
+                        skipped.why()
+                    );
+                    self.note(v, at, pointer, msg);
+                    continue;
+                }
+            };
+            match rule.evaluate(&input) {
+                driftlint_cel::Outcome::Ok => {}
+                driftlint_cel::Outcome::Violated(message) => {
+                    let span = rule.field_path.as_deref().and_then(|fp| schema_cel::field_path_span(node, fp));
+                    let reason = rule.reason.as_deref().map_or_else(String::new, |r| format!(" ({r})"));
+                    let msg = format!("{}: {message}{reason} (CEL rule `{}`)", show(pointer), v.source);
+                    self.push(Rule::SchemaCelViolation, span.as_ref().unwrap_or(at), pointer, msg);
+                }
+                driftlint_cel::Outcome::Error(e) => {
+                    let msg = format!("CEL rule `{}` could not be evaluated on {}: {e}", v.source, show(pointer));
+                    self.out.push(Finding {
+                        rule: Rule::SchemaCelViolation,
+                        span: at.clone(),
+                        message: msg,
+                        pointer: pointer.to_string(),
+                        severity: Severity::Warning,
+                        once: None,
+                    });
+                }
+            }
+        }
+    }
+
+    fn note(&mut self, v: &std::sync::Arc<Validation>, at: &Range<usize>, pointer: &str, message: String) {
+        self.out.push(Finding {
+            rule: Rule::SchemaCelViolation,
+            span: at.clone(),
+            message,
+            pointer: pointer.to_string(),
+            severity: Severity::Note,
+            once: Some(std::sync::Arc::as_ptr(v) as usize),
+        });
     }
 
     /// `at` is where a problem of this value is shown; `anchor` where a field missing from it is.
@@ -119,6 +186,10 @@ impl Walker {
         }
         if let Some(problem) = value_problem(node, schema) {
             self.push(Rule::SchemaInvalidValue, at, pointer, format!("{}: {problem}", show(pointer)));
+        }
+        if self.opts.required && !schema.validations.is_empty() {
+            // The document's own rules are shown at its first key, as a missing field is.
+            self.cel(node, schema, if pointer.is_empty() { anchor } else { at }, pointer);
         }
         match &node.value {
             NodeValue::Mapping(entries) => {

@@ -90,7 +90,7 @@ pub fn derive_v2(xrd_schema: &Schema, scope: Scope) -> Schema {
         spec.properties.insert("crossplane".into(), Schema::object(machinery, &[]));
         status.properties.insert("crossplane".into(), Schema::object([("pendingResources", pending)], &[]));
     }
-    Schema::object(
+    let mut root = Schema::object(
         [
             ("apiVersion", Schema::of(Type::String)),
             ("kind", Schema::of(Type::String)),
@@ -99,7 +99,10 @@ pub fn derive_v2(xrd_schema: &Schema, scope: Scope) -> Schema {
             ("status", status),
         ],
         &["spec"],
-    )
+    );
+    // Crossplane copies the root's `x-kubernetes-validations` too (`spec`'s come with it).
+    root.validations = xrd_schema.validations.clone();
+    root
 }
 
 /// A v2 `resourceRefs` item (a namespaced XR's refs name no namespace).
@@ -161,7 +164,7 @@ pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
     for (k, v) in standard_status() {
         status.properties.insert(k.to_string(), v);
     }
-    Schema::object(
+    let mut root = Schema::object(
         [
             ("apiVersion", Schema::of(Type::String)),
             ("kind", Schema::of(Type::String)),
@@ -170,7 +173,10 @@ pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
             ("status", status),
         ],
         &["spec"],
-    )
+    );
+    // Crossplane copies the root's `x-kubernetes-validations` too (`spec`'s come with it).
+    root.validations = xrd_schema.validations.clone();
+    root
 }
 
 /// The XRD's own `spec`/`status` (properties and required), as an object.

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::rule::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 33] = [
+pub(super) static DOCS: [RuleDoc; 34] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -349,6 +349,22 @@ loose mode a reviewer should at least know.",
         example: "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: SecurityGroup   # schema-not-found: no CRD or XRD defines it",
         fix: "Give the CRD or XRD with `--schemas PATH` (files, folders or `git:REV:PATH`) or \
 `schemas:` in `.driftlint.yaml`, or fix a misspelt apiVersion or kind.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaCelViolation,
+        default_severity: Severity::Error,
+        summary: "An object breaks a CEL rule (`x-kubernetes-validations`) of its schema",
+        what: "A rule of a CRD's or XRD's schema, at any level, that is false for the object, evaluated \
+offline with Kubernetes' CEL environment (`self` bound to the value at the rule's level, `has()`, the \
+Kubernetes libraries for strings, lists, regex, URLs, IPs and quantities). The message is the \
+rule's `message` (or its evaluated `messageExpression`), with its `reason`. The location is the \
+value's key, or the field its `fieldPath` names. A rule that cannot be evaluated on the object \
+(an evaluation error, its cost bound) is a warning; a transition rule (`oldSelf`) or one that \
+calls a function driftlint does not provide is a note, once per run.",
+        why: "The API server rejects the object (`crossplane beta validate` reports it too).",
+        example_lang: "yaml",
+        example: "spec:   # schema-cel-violation: replicas should be in between minReplicas and maxReplicas\n  replicas: 50\n  minReplicas: 3\n  maxReplicas: 10",
+        fix: "Change the object so that the rule holds; the rule's text is in the message.",
     },
     RuleDoc {
         rule: Rule::CompositionInvalid,

@@ -1,0 +1,108 @@
+//! Kubernetes' lists library (`k8s.io/apiserver/pkg/cel/library/lists.go`): `isSorted`,
+//! `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists of comparable values.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use cel::common::value::CowVal;
+use cel::{DeclarationError, Env, Value};
+
+use super::{LIST, Res, bad, give, member, values};
+use crate::cost;
+
+pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
+    member(env, "isSorted", LIST, 0, is_sorted)?;
+    member(env, "sum", LIST, 0, sum)?;
+    member(env, "min", LIST, 0, min)?;
+    member(env, "max", LIST, 0, max)?;
+    member(env, "indexOf", LIST, 1, index_of)?;
+    member(env, "lastIndexOf", LIST, 1, last_index_of)?;
+    Ok(())
+}
+
+fn list_of(function: &str, v: &Value) -> Result<Arc<Vec<Value>>, cel::ExecutionError> {
+    match v {
+        Value::List(l) => {
+            cost::charge(l.len() as u64 + 1)?;
+            Ok(l.clone())
+        }
+        other => Err(bad(function, format!("expects a list, not {}", other.type_of()))),
+    }
+}
+
+/// Orders two list elements of one comparable type; mixed or uncomparable types are errors
+/// (Kubernetes declares these functions for `list(T)` with `T` comparable).
+fn order(function: &str, a: &Value, b: &Value) -> Result<Ordering, cel::ExecutionError> {
+    a.partial_cmp(b).ok_or_else(|| bad(function, format!("cannot compare {} with {}", a.type_of(), b.type_of())))
+}
+
+fn is_sorted<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let l = list_of("isSorted", &a[0])?;
+    for w in l.windows(2) {
+        if order("isSorted", &w[0], &w[1])? == Ordering::Greater {
+            return give(Value::Bool(false));
+        }
+    }
+    give(Value::Bool(true))
+}
+
+fn sum<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let l = list_of("sum", &a[0])?;
+    // An empty list sums to the zero of its element type; untyped here, so int 0.
+    let Some(first) = l.first() else { return give(Value::Int(0)) };
+    let mut acc = match first {
+        Value::Int(_) => Value::Int(0),
+        Value::UInt(_) => Value::UInt(0),
+        Value::Float(_) => Value::Float(0.0),
+        other => return Err(bad("sum", format!("cannot sum a list of {}", other.type_of()))),
+    };
+    for x in l.iter() {
+        acc = match (&acc, x) {
+            (Value::Int(s), Value::Int(i)) => {
+                Value::Int(s.checked_add(*i).ok_or_else(|| bad("sum", "integer overflow"))?)
+            }
+            (Value::UInt(s), Value::UInt(i)) => {
+                Value::UInt(s.checked_add(*i).ok_or_else(|| bad("sum", "integer overflow"))?)
+            }
+            (Value::Float(s), Value::Float(f)) => Value::Float(s + f),
+            _ => return Err(bad("sum", format!("mixed element types {} and {}", acc.type_of(), x.type_of()))),
+        };
+    }
+    give(acc)
+}
+
+fn extreme<'b, 'v>(function: &str, args: Vec<CowVal<'b, 'v>>, want: Ordering) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let l = list_of(function, &a[0])?;
+    let Some(mut best) = l.first().cloned() else {
+        return Err(bad(function, "called on an empty list"));
+    };
+    for x in l.iter().skip(1) {
+        if order(function, x, &best)? == want {
+            best = x.clone();
+        }
+    }
+    give(best)
+}
+
+fn min<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    extreme("min", args, Ordering::Less)
+}
+
+fn max<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    extreme("max", args, Ordering::Greater)
+}
+
+fn index_of<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let l = list_of("indexOf", &a[0])?;
+    give(Value::Int(l.iter().position(|x| *x == a[1]).map_or(-1, |i| i as i64)))
+}
+
+fn last_index_of<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let l = list_of("lastIndexOf", &a[0])?;
+    give(Value::Int(l.iter().rposition(|x| *x == a[1]).map_or(-1, |i| i as i64)))
+}
