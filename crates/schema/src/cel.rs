@@ -17,34 +17,7 @@ use driftlint_yaml::{Node, NodeValue};
 use serde_json::Value;
 
 use super::model::{Schema, SchemaProblem, Type};
-
-/// One `x-kubernetes-validations` entry.
-#[derive(Debug)]
-pub struct Validation {
-    /// The rule's text, for messages.
-    pub source: String,
-    /// The `rule:` key in the schema's file.
-    pub span: Range<usize>,
-    pub compiled: Result<driftlint_cel::Rule, Skipped>,
-}
-
-/// Why a rule is not evaluated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Skipped {
-    Transition,
-    Unsupported(String),
-}
-
-impl Skipped {
-    pub fn why(&self) -> String {
-        match self {
-            Skipped::Transition => {
-                "it is a transition rule (it uses `oldSelf`): there is no previous object offline".into()
-            }
-            Skipped::Unsupported(why) => why.clone(),
-        }
-    }
-}
+pub use super::model::{Skipped, Validation};
 
 /// The rules of `node` (an `x-kubernetes-validations` list), problems into `problems`.
 pub fn compile_rules(node: &Node, key: &Node, problems: &mut Vec<SchemaProblem>) -> Vec<Arc<Validation>> {

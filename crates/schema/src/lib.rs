@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cel;
+pub mod compile;
 pub mod format;
 pub mod load;
 pub mod model;
@@ -101,7 +102,7 @@ pub struct Registry {
     origins: HashMap<(String, String), Origin>,
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
-    patterns: model::Patterns,
+    patterns: compile::Patterns,
     /// XR kinds defined by an `apiextensions.crossplane.io/v2` XRD.
     v2_kinds: std::collections::HashSet<(String, String)>,
     /// The Crossplane major version the repository targets when the configuration says it
@@ -244,7 +245,7 @@ impl Registry {
             let compiled = match own {
                 Some(node) => {
                     self.compilations += 1;
-                    let (schema, problems) = model::compile_with(node, &mut self.patterns);
+                    let (schema, problems) = compile::compile_with(node, &mut self.patterns);
                     for p in problems {
                         problem(out, &p.span, format!("schema of `{kind}` {name}: {}", p.message));
                     }

@@ -335,11 +335,10 @@ fn escape(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model;
 
     fn lines(text: &str, schema: &str) -> Vec<(Rule, usize)> {
         let schema_root = driftlint_yaml::parse_stream(schema).documents.remove(0).root;
-        let (schema, problems) = model::compile(&schema_root);
+        let (schema, problems) = crate::compile::compile(&schema_root);
         assert!(problems.is_empty());
         let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
         validate_object(&root, &schema, Options { required: true })
