@@ -229,7 +229,8 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         }),
         &options,
     );
-    let schemas = schema_setup(settings, &early, &mut files)?;
+    let used = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
+    let schemas = schema_setup(settings, &early, used.as_ref(), &mut files)?;
     let mut policy = match policy_work {
         true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
         false => None,
@@ -394,9 +395,10 @@ fn may_hold_definition(text: &str) -> bool {
 fn schema_setup(
     settings: &Settings,
     early: &document::Collection,
+    used: Option<&std::collections::HashSet<String>>,
     files: &mut locate::Files,
 ) -> Result<Schemas, CheckError> {
-    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, early)?;
+    let loaded = crate::schema::load::load_for(&settings.schemas, &settings.git_start, early, used)?;
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {

@@ -74,8 +74,7 @@ fn mirror_document(doc: &[&str], first: usize, spec: usize, out: &mut Vec<String
         .find(|&j| !doc[j].is_empty() && !doc[j].starts_with(' ') && !doc[j].starts_with('#'))
         .unwrap_or(doc.len());
     let mut children: Vec<(String, usize, usize)> = Vec::new();
-    for j in spec + 1..spec_end {
-        let l = doc[j];
+    for (j, l) in doc.iter().enumerate().take(spec_end).skip(spec + 1) {
         if l.starts_with("  ") && !l.starts_with("   ") && !l.trim_start().starts_with('#') {
             let key = l.trim_start().split(':').next().unwrap_or_default().to_string();
             if let Some(last) = children.last_mut() {
@@ -112,17 +111,14 @@ fn mirror_document(doc: &[&str], first: usize, spec: usize, out: &mut Vec<String
             ] {
                 out.push(h.into());
             }
-            for (key, start, end) in children.iter().filter(|c| MOVED.contains(&c.0.as_str())) {
-                let _ = key;
-                for j in *start..*end {
-                    let l = doc[j];
+            for (_, start, end) in children.iter().filter(|c| MOVED.contains(&c.0.as_str())) {
+                for (j, l) in doc.iter().enumerate().take(*end).skip(*start) {
                     emit(j, if l.is_empty() { String::new() } else { format!("      {l}") }, out, map);
                 }
             }
             continue;
         }
-        for j in *start..*end {
-            let l = doc[j];
+        for (j, l) in doc.iter().enumerate().take(*end).skip(*start) {
             let l = if key == "mode" { l.replace("mode: Resources", "mode: Pipeline") } else { l.to_string() };
             emit(j, l, out, map);
         }

@@ -130,3 +130,21 @@ fn crossplane_version_in_the_configuration() {
         r.stderr
     );
 }
+
+/// Two XRDs for one kind among the checked files: identical, a warning naming both files and
+/// the one used; different, an error; the first one is used either way.
+#[test]
+fn duplicate_xrds_name_both_files() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a/xrd.yaml", &xrd("v2", ""));
+    write(dir.path(), "b/xrd.yaml", &xrd("v2", ""));
+    let r = run_in(dir.path(), &["check", "--isolated", "--format", "json", "a", "b"], None);
+    let v = json(&r);
+    let d = &v["diagnostics"][0];
+    assert_eq!((r.code, d["rule"].as_str(), d["severity"].as_str()), (0, Some("invalid-schema"), Some("warning")));
+    let message = d["message"].as_str().unwrap();
+    assert!(message.contains("example.org/XNetwork") && message.contains("the one in a/xrd.yaml is used"), "{message}");
+    write(dir.path(), "b/xrd.yaml", &xrd("v2", "").replace("region: {type: string}", "region: {type: integer}"));
+    let (code, found) = check(dir.path(), &["--isolated", "a", "b"]);
+    assert_eq!((code, found), (1, owned(&[("invalid-schema", "error", "xrd.yaml:7")])));
+}
