@@ -55,6 +55,10 @@ pub enum Rule {
     SchemaInvalidValue,
     /// No schema for an object's (or a Composition's) type.
     SchemaNotFound,
+    /// An apiVersion/kind of a built-in API group that the chosen Kubernetes version lacks.
+    UnknownKind,
+    /// An apiVersion of a built-in kind that Kubernetes removed.
+    RemovedApiVersion,
     /// A logical error in a Crossplane Composition.
     CompositionInvalid,
     /// A Composition field path that the schema of its object does not have.
@@ -79,7 +83,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 35] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -103,6 +107,8 @@ impl Rule {
         Rule::SchemaRequiredMissing,
         Rule::SchemaInvalidValue,
         Rule::SchemaNotFound,
+        Rule::UnknownKind,
+        Rule::RemovedApiVersion,
         Rule::CompositionInvalid,
         Rule::CompositionPatchPath,
         Rule::CompositionPatchType,
@@ -140,6 +146,8 @@ impl Rule {
             Rule::SchemaRequiredMissing => "schema-required-missing",
             Rule::SchemaInvalidValue => "schema-invalid-value",
             Rule::SchemaNotFound => "schema-not-found",
+            Rule::UnknownKind => "unknown-kind",
+            Rule::RemovedApiVersion => "removed-api-version",
             Rule::CompositionInvalid => "composition-invalid",
             Rule::CompositionPatchPath => "composition-patch-path",
             Rule::CompositionPatchType => "composition-patch-type",

@@ -98,6 +98,8 @@ pub struct Config {
     pub schemas: Vec<String>,
     /// `schema-mode:` (`loose` or `strict`).
     pub schema_mode: Option<crate::schema::Mode>,
+    /// `kubernetes-version:`, a bundled version (`1.31`): whose built-in kinds are validated.
+    pub kubernetes_version: Option<&'static str>,
     /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`,
     /// `policy-inputs:`, `policy-all-namespaces:`.
     pub policy: PolicyConfig,
@@ -219,7 +221,7 @@ impl PolicyConfig {
 // ---- end of Rego policies ------------------------------------------------------------------
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 12] = [
+pub const FIELDS: [(&str, &str, &str); 13] = [
     (
         "reference",
         "string",
@@ -263,6 +265,11 @@ pub const FIELDS: [(&str, &str, &str); 12] = [
         "schema-mode",
         "schema-mode",
         "What a type without a schema is: loose (a warning, the default) or strict (an error).",
+    ),
+    (
+        "kubernetes-version",
+        "kubernetes-version",
+        "The Kubernetes version (MAJOR.MINOR, quoted) whose built-in kinds objects are validated against; one of the bundled versions, by default the newest.",
     ),
 ];
 
@@ -398,6 +405,20 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                     Some(s) => Some(crate::schema::Mode::parse(&s).ok_or_else(|| {
                         invalid(value.span.start, format!("unknown schema mode `{s}` (expected loose or strict)"))
                     })?),
+                }
+            }
+            "kubernetes-version" => {
+                config.kubernetes_version = match &value.value {
+                    NodeValue::Null => None,
+                    NodeValue::String(s) => Some(driftlint_kube_schemas::parse_version(s).ok_or_else(|| {
+                        invalid(value.span.start, crate::schema::builtin::unknown_version_message(s))
+                    })?),
+                    _ => {
+                        return Err(invalid(
+                            value.span.start,
+                            format!("expected a quoted version such as \"1.31\", found {}", kind(value)),
+                        ));
+                    }
                 }
             }
             other if d.policy_key(&mut config.policy, other, value)? => {}
@@ -674,6 +695,7 @@ impl Config {
         m.insert("schemas".into(), self.schemas.clone().into());
         let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
+        m.insert("kubernetes-version".into(), self.kubernetes_version.map_or(serde_json::Value::Null, Into::into));
         self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
@@ -720,6 +742,7 @@ pub fn json_schema() -> serde_json::Value {
             "strings" => json!({"type": "array", "items": {"type": "string"}}),
             "severity" => severity.clone(),
             "schema-mode" => json!({"enum": ["loose", "strict"]}),
+            "kubernetes-version" => json!({"type": "string", "enum": driftlint_kube_schemas::versions()}),
             "rules" => {
                 let rules: serde_json::Map<String, serde_json::Value> = Rule::ALL
                     .iter()

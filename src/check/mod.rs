@@ -76,6 +76,9 @@ pub struct Settings {
     pub schemas: Vec<String>,
     /// `--schema-mode` / `schema-mode:`; `None` is loose.
     pub schema_mode: Option<crate::schema::Mode>,
+    /// `--kubernetes-version` / `kubernetes-version:`: whose built-in kinds are validated;
+    /// `None` is the newest bundled version.
+    pub kubernetes_version: Option<&'static str>,
     /// Rego policies (the policy pass) and Fybrik scenarios.
     pub policy: crate::policy::conftest::Settings,
     /// Record which templates each object matched ([`Report::correlations`]'s `objects`):
@@ -365,12 +368,13 @@ fn holding(sources: &[Source], may_hold: impl Fn(&str) -> bool + Sync) -> Vec<So
 }
 
 /// Whether the schema and Composition passes run: when schemas are known (configured, or
-/// definitions among the inputs), when a schema mode is set, or when there is no reference
+/// definitions among the inputs), when a schema mode or Kubernetes version is set, or when there is no reference
 /// (then they are the check). A drift-only setup is not flooded with `schema-not-found`.
 fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
     settings.reference.is_none()
         || !settings.schemas.is_empty()
         || settings.schema_mode.is_some()
+        || settings.kubernetes_version.is_some()
         || definitions_in_inputs
 }
 
@@ -396,7 +400,10 @@ fn schema_setup(
     early: &document::Collection,
     files: &mut locate::Files,
 ) -> Result<Schemas, CheckError> {
-    let loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, early)?;
+    let mut loaded = crate::schema::load::load(&settings.schemas, &settings.git_start, early)?;
+    if let Some(version) = settings.kubernetes_version {
+        loaded.registry.set_kubernetes_version(version);
+    }
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {

@@ -77,6 +77,16 @@ pub struct SchemaArgs {
     /// Composition's `crossplane.io/composition-schema-aware-validation-mode` annotation wins.
     #[arg(long, value_name = "MODE", value_parser = ["loose", "strict"], help_heading = "Schemas")]
     pub schema_mode: Option<String>,
+    /// The Kubernetes version whose built-in kinds (Deployment, Service, …) objects are
+    /// validated against, offline: one of the bundled versions (MAJOR.MINOR; default: the
+    /// newest). Replaces `kubernetes-version:`.
+    #[arg(long, value_name = "X.Y", value_parser = parse_kubernetes_version, help_heading = "Schemas")]
+    pub kubernetes_version: Option<&'static str>,
+}
+
+/// `--kubernetes-version`: a bundled version.
+fn parse_kubernetes_version(text: &str) -> std::result::Result<&'static str, String> {
+    driftlint_kube_schemas::parse_version(text).ok_or_else(|| crate::schema::builtin::unknown_version_message(text))
 }
 
 impl SchemaArgs {
@@ -356,6 +366,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         config: cfg.file.is_some().then(|| cfg.clone()),
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
+        kubernetes_version: args.schema.kubernetes_version.or(cfg.kubernetes_version),
         policy: args.policy.settings(cfg)?,
         // Scoped runs ask for them (`check::scope::check_scoped`).
         object_correlations: false,

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 33] = [
+pub(super) static DOCS: [RuleDoc; 35] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -277,9 +277,10 @@ in Go RE2 syntax.",
         default_severity: Severity::Error,
         summary: "A field that the object's schema does not define",
         what: "A key of an object (an instance manifest, or a Composition's base) that its CRD or \
-XRD schema does not define, where the schema neither preserves unknown fields \
-(`x-kubernetes-preserve-unknown-fields`) nor allows any key (`additionalProperties`). `metadata` \
-is never checked (the API server owns it), and an `x-kubernetes-embedded-resource` object also \
+XRD schema, or a built-in kind's bundled schema, does not define, where the schema neither preserves unknown fields \
+(`x-kubernetes-preserve-unknown-fields`) nor allows any key (`additionalProperties`). A custom \
+resource's `metadata` is not checked (the API server owns it; a built-in kind's is, against \
+Kubernetes' `ObjectMeta`), and an `x-kubernetes-embedded-resource` object also \
 takes `apiVersion`, `kind` and `metadata`. The location is the unknown key.",
         why: "The API server prunes unknown fields silently: a misspelt field (`engin` for `engine`) is \
 dropped on apply, and the setting the author meant never takes effect.",
@@ -339,13 +340,48 @@ kind no known CRD/XRD defines, or whose version it does not list or does not ser
 `loose` mode (the default; checks that need the schema are skipped), an error in `strict` mode \
 (`--schema-mode`, `schema-mode:`, or a Composition's \
 `crossplane.io/composition-schema-aware-validation-mode` annotation). Kubernetes' built-in kinds \
-are not flagged in loose mode; strict mode flags them too. The location is the `kind:` line.",
+have bundled schemas (see `unknown-kind` for one the chosen version lacks); the few built-in \
+groups driftlint bundles none for (`metrics.k8s.io`) are not flagged in loose mode. The location \
+is the `kind:` line.",
         why: "An object without a schema is not validated at all: in strict mode that is a failure, in \
 loose mode a reviewer should at least know.",
         example_lang: "yaml",
         example: "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: SecurityGroup   # schema-not-found: no CRD or XRD defines it",
         fix: "Give the CRD or XRD with `--schemas PATH` (files, folders or `git:REV:PATH`) or \
 `schemas:` in `.driftlint.yaml`, or fix a misspelt apiVersion or kind.",
+    },
+    RuleDoc {
+        rule: Rule::UnknownKind,
+        default_severity: Severity::Error,
+        summary: "An apiVersion and kind that the chosen Kubernetes version does not serve",
+        what: "An object of one of Kubernetes' own API groups (`v1`, `apps/v1`, `networking.k8s.io/v1`, \
+…) whose kind the chosen Kubernetes version (`--kubernetes-version`, `kubernetes-version:`, by \
+default the newest bundled one) does not have in that apiVersion: a misspelt kind (`Servce`), a \
+kind in the wrong group (`v1 Deployment`), or an API version added after the chosen release. \
+The help names the closest kinds. Whatever `--schema-mode` says, since the API server rejects \
+the object. The location is the `kind:` line.",
+        why: "`kubectl apply` fails with `no matches for kind`, after the change was merged; a linter \
+that only skips unknown types lets the typo through with a green check.",
+        example_lang: "yaml",
+        example: "apiVersion: v1\nkind: Servce   # unknown-kind: did you mean `v1 Service`?",
+        fix: "Correct the kind or apiVersion as suggested; if the cluster runs another Kubernetes \
+version, say which with `--kubernetes-version`.",
+    },
+    RuleDoc {
+        rule: Rule::RemovedApiVersion,
+        default_severity: Severity::Error,
+        summary: "An apiVersion of a built-in kind that Kubernetes has removed",
+        what: "An object whose apiVersion Kubernetes served once but no longer serves in the chosen \
+version (`extensions/v1beta1 Ingress`, `batch/v1beta1 CronJob`, `policy/v1beta1 \
+PodSecurityPolicy`): the message names the Kubernetes version that removed it and the \
+apiVersion that replaces it, from the bundled versions and, for older removals, from \
+Kubernetes' deprecated API migration guide. The location is the `apiVersion:` line.",
+        why: "The API server rejects the object outright; upgrading a cluster past the removal breaks \
+every deploy of the file.",
+        example_lang: "yaml",
+        example: "apiVersion: extensions/v1beta1   # removed-api-version: removed in 1.22 (use networking.k8s.io/v1)\nkind: Ingress",
+        fix: "Move to the replacement apiVersion and adapt the fields that changed (Kubernetes' \
+deprecation guide lists them), or remove an object that has no replacement.",
     },
     RuleDoc {
         rule: Rule::CompositionInvalid,

@@ -7,6 +7,7 @@
 //! [`load`]; what the pass reports is [`pass`]. This module does not know Compositions; the
 //! Crossplane pass uses the registry to look up the XR's and the composed resources' schemas.
 
+pub mod builtin;
 pub mod format;
 pub mod load;
 pub mod model;
@@ -97,6 +98,23 @@ pub struct Registry {
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
     patterns: model::Patterns,
+    /// Kubernetes' built-in kinds of the chosen version (`--kubernetes-version`), compiled on
+    /// first use: after the trusted definitions, before the checked ones (which may not
+    /// define a built-in group's kinds at all).
+    builtins: builtin::Builtins,
+}
+
+/// What [`Registry::resolve`] found for an object's type.
+#[derive(Debug)]
+pub enum Resolved<'a> {
+    /// A CRD's or XRD's schema.
+    Defined(&'a Schema),
+    /// A built-in kind's bundled schema.
+    Builtin(&'a Schema),
+    /// A built-in API group, but no kind of this version of Kubernetes.
+    UnknownBuiltin(builtin::Unknown),
+    /// Nothing: no definition of the kind, or not of this version.
+    Missing(Lookup<'a>),
 }
 
 /// `(group, version)` of an apiVersion (`v1` is the core group `""`).
@@ -112,6 +130,36 @@ impl Registry {
     /// How many schemas were compiled so far (each CRD or XRD version once).
     pub fn compilations(&self) -> usize {
         self.compilations
+    }
+
+    /// Validates built-in kinds as Kubernetes `version` (a bundled one) has them.
+    pub fn set_kubernetes_version(&mut self, version: &'static str) {
+        self.builtins = builtin::Builtins::new(version);
+    }
+
+    /// The Kubernetes version whose built-in kinds are known.
+    pub fn kubernetes_version(&self) -> &'static str {
+        self.builtins.version()
+    }
+
+    /// The schema of an object's type in trust order: the definitions (trusted ones first; a
+    /// checked one never holds a built-in group's kind), then Kubernetes' built-in kinds.
+    pub fn resolve(&self, api_version: &str, kind: &str) -> Resolved<'_> {
+        let found = self.lookup(api_version, kind);
+        if let Lookup::Found(s) = found {
+            return Resolved::Defined(s);
+        }
+        let (group, version) = split_api_version(api_version);
+        if let Some(s) = self.builtins.lookup(group, version, kind) {
+            return Resolved::Builtin(s);
+        }
+        if matches!(found, Lookup::NoKind)
+            && !kind.is_empty()
+            && let Some(why) = self.builtins.unknown(group, version, kind)
+        {
+            return Resolved::UnknownBuiltin(why);
+        }
+        Resolved::Missing(found)
     }
 
     pub fn lookup(&self, api_version: &str, kind: &str) -> Lookup<'_> {
@@ -331,7 +379,7 @@ fn is_builtin_kind_group(group: &str) -> bool {
         "scheduling.k8s.io",
         "storage.k8s.io",
     ];
-    GROUPS.contains(&group)
+    GROUPS.contains(&group) || builtin::is_bundled_group(group)
 }
 
 /// Kinds the schema pass never asks a schema for: the definitions themselves and
