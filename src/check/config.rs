@@ -791,6 +791,17 @@ mod tests {
     }
 
     #[test]
+    fn kubernetes_version_is_a_quoted_bundled_version() {
+        let c = parse_config(Path::new("dir/.driftlint.yaml"), "kubernetes-version: \"1.31\"\n").unwrap();
+        assert_eq!(c.kubernetes_version, Some("1.31"));
+        assert!(c.to_yaml().contains("kubernetes-version: '1.31'") || c.to_yaml().contains("kubernetes-version: \"1.31\""), "{}", c.to_yaml());
+        // 1.30 unquoted is the number 1.3.
+        assert!(err("kubernetes-version: 1.30\n").contains("expected a quoted version such as \"1.31\", found a number"), "{}", err("kubernetes-version: 1.30\n"));
+        let e = err("kubernetes-version: \"1.12\"\n");
+        assert!(e.starts_with("dir/.driftlint.yaml:1:21: Kubernetes version `1.12` is not bundled"), "{e}");
+    }
+
+    #[test]
     fn decodes_every_key() {
         let text = "reference: ../ref\ninclude: ['*.yaml']\nexclude: [tmp/]\ndiff-config: dc.yaml\noverrides: o.yaml\n\
                     rules: {value-drift: warning, unexpected-field: off}\nformat: json\nfail-level: warning\n\
@@ -808,7 +819,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, kubernetes-version, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),
