@@ -794,9 +794,17 @@ mod tests {
     fn kubernetes_version_is_a_quoted_bundled_version() {
         let c = parse_config(Path::new("dir/.driftlint.yaml"), "kubernetes-version: \"1.31\"\n").unwrap();
         assert_eq!(c.kubernetes_version, Some("1.31"));
-        assert!(c.to_yaml().contains("kubernetes-version: '1.31'") || c.to_yaml().contains("kubernetes-version: \"1.31\""), "{}", c.to_yaml());
+        assert!(
+            c.to_yaml().contains("kubernetes-version: '1.31'") || c.to_yaml().contains("kubernetes-version: \"1.31\""),
+            "{}",
+            c.to_yaml()
+        );
         // 1.30 unquoted is the number 1.3.
-        assert!(err("kubernetes-version: 1.30\n").contains("expected a quoted version such as \"1.31\", found a number"), "{}", err("kubernetes-version: 1.30\n"));
+        assert!(
+            err("kubernetes-version: 1.30\n").contains("expected a quoted version such as \"1.31\", found a number"),
+            "{}",
+            err("kubernetes-version: 1.30\n")
+        );
         let e = err("kubernetes-version: \"1.12\"\n");
         assert!(e.starts_with("dir/.driftlint.yaml:1:21: Kubernetes version `1.12` is not bundled"), "{e}");
     }

@@ -172,7 +172,9 @@ for that document may be wrong.",
         default_severity: Severity::Note,
         summary: "A YAML document is not a Kubernetes object and was skipped",
         what: "A document in an input file that has no `apiVersion` and `kind`, or is not a mapping \
-(a values file, a kustomization, a list of strings).",
+(a values file, a kustomization, a list of strings). A mapping that has an object's parts \
+(`apiVersion`, `kind`, `metadata` or `spec`) but lacks `apiVersion` or `kind` is an error: a \
+manifest that lost its type, which the API server rejects.",
         why: "Such documents are skipped, never silently: the note says which ones so that a typo in \
 `kind` does not hide a resource from the check.",
         example_lang: "yaml",

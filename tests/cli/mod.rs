@@ -7,6 +7,7 @@ mod git_scope;
 mod hostile;
 mod hostile_scope;
 mod jobs;
+mod kubeconform_parity;
 
 mod layouts;
 mod ls;
