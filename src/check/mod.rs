@@ -107,6 +107,8 @@ pub struct Report {
     /// The manifest files checked (paths as reported): what [`named::keep_named`] tells from
     /// the reference's, the configuration's and the policies' files.
     pub inputs: Vec<PathBuf>,
+    /// What the schema pass validated, when it ran.
+    pub coverage: Option<crate::schema::coverage::Coverage>,
 }
 
 /// A check that could not run.
@@ -272,6 +274,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         suppression: mut suppression_diags,
         objects,
         annotations,
+        coverage,
     } = batched;
 
     // The findings in pass order (the sort below decides the order shown).
@@ -302,7 +305,16 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects: objects.unwrap_or_default(), correlations, pinned, inputs })
+    let coverage = schemas.registry.is_some().then_some(coverage);
+    Ok(Report {
+        diagnostics: diags,
+        sources,
+        objects: objects.unwrap_or_default(),
+        correlations,
+        pinned,
+        inputs,
+        coverage,
+    })
 }
 
 /// The ranges of `sources` checked together: consecutive sources up to [`BATCH_BYTES`] of text

@@ -458,6 +458,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         scope_notes: &scope_notes,
         markdown_template: markdown_template.as_deref(),
         fail_level,
+        coverage: result.coverage.as_ref(),
         ..report::Options::default()
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;

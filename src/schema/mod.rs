@@ -8,6 +8,7 @@
 //! Crossplane pass uses the registry to look up the XR's and the composed resources' schemas.
 
 pub mod builtin;
+pub mod coverage;
 pub mod format;
 pub mod load;
 pub mod model;
@@ -160,6 +161,29 @@ impl Registry {
             return Resolved::UnknownBuiltin(why);
         }
         Resolved::Missing(found)
+    }
+
+    /// Which schema an object of this type is validated against, in words (`driftlint ls`):
+    /// `Kubernetes 1.37 built-in`, `CRD in crds/widget.yaml`, or why there is none.
+    pub fn describe(&self, api_version: &str, kind: &str) -> String {
+        if is_definition(api_version, kind) {
+            return "none (a definition: compiled, not validated)".into();
+        }
+        let (group, _) = split_api_version(api_version);
+        match self.resolve(api_version, kind) {
+            Resolved::Defined(_) => match self.origins.get(&(group.to_string(), kind.to_string())) {
+                Some(o) if o.trusted => format!("{} (trusted)", o.path.display()),
+                Some(o) => o.path.display(),
+                None => "a definition".into(),
+            },
+            Resolved::Builtin(_) => format!("Kubernetes {} built-in", self.kubernetes_version()),
+            Resolved::UnknownBuiltin(builtin::Unknown::Removed { removed_in, .. }) => {
+                format!("none (removed in Kubernetes {removed_in})")
+            }
+            Resolved::UnknownBuiltin(_) => format!("none (not a kind of Kubernetes {})", self.kubernetes_version()),
+            Resolved::Missing(Lookup::NoVersion) => "none (its definition does not serve this version)".into(),
+            Resolved::Missing(_) => "none".into(),
+        }
     }
 
     pub fn lookup(&self, api_version: &str, kind: &str) -> Lookup<'_> {

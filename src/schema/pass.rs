@@ -11,6 +11,7 @@
 //! that driftlint does not bundle (the `metrics.k8s.io` kinds) is not flagged in loose mode.
 
 use super::builtin::Unknown;
+use super::coverage::Coverage;
 use super::validate::{self, Options};
 use super::{Lookup, Mode, Registry, Resolved, Schema, is_builtin_group, is_definition, split_api_version};
 use crate::diagnostic::{Diagnostic, Rule};
@@ -19,14 +20,25 @@ use crate::input::SourcePath;
 
 /// Validates every instance of `coll`.
 pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic> {
+    run_counted(coll, registry, mode, &mut Coverage::default())
+}
+
+/// [`run`], adding what was validated to `coverage`.
+pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage: &mut Coverage) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for doc in &coll.documents {
         let id = &doc.identity;
         if is_definition(&id.api_version, &id.kind) {
+            coverage.not_validated += 1;
             continue;
         }
         let path = &coll.sources[doc.source].path;
-        match registry.resolve(&id.api_version, &id.kind) {
+        let resolved = registry.resolve(&id.api_version, &id.kind);
+        match &resolved {
+            Resolved::Defined(_) | Resolved::Builtin(_) => coverage.validated += 1,
+            _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,
+        }
+        match resolved {
             Resolved::Defined(schema) => validate(doc, path, schema, false, &mut out),
             Resolved::Builtin(schema) => validate(doc, path, schema, true, &mut out),
             Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry.kubernetes_version(), why)),

@@ -1,4 +1,5 @@
 mod batches;
+mod builtin;
 mod check;
 mod compare;
 mod crossplane;
