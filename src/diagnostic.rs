@@ -59,6 +59,18 @@ pub enum Rule {
     UnknownKind,
     /// An apiVersion of a built-in kind that Kubernetes removed.
     RemovedApiVersion,
+    /// A workload's selector that is empty or does not select its pod template.
+    SelectorMismatch,
+    /// Two containers, volumes or ports with one name.
+    DuplicateName,
+    /// An object, container or port name of the wrong syntax.
+    InvalidName,
+    /// A label or annotation key or value of the wrong syntax.
+    InvalidLabel,
+    /// A port number out of range, an unknown protocol, unnamed Service ports.
+    InvalidPort,
+    /// A resource request or limit that is no quantity, or a request above its limit.
+    InvalidResources,
     /// A logical error in a Crossplane Composition.
     CompositionInvalid,
     /// A Composition field path that the schema of its object does not have.
@@ -83,7 +95,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 35] = [
+    pub const ALL: [Rule; 41] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -109,6 +121,12 @@ impl Rule {
         Rule::SchemaNotFound,
         Rule::UnknownKind,
         Rule::RemovedApiVersion,
+        Rule::SelectorMismatch,
+        Rule::DuplicateName,
+        Rule::InvalidName,
+        Rule::InvalidLabel,
+        Rule::InvalidPort,
+        Rule::InvalidResources,
         Rule::CompositionInvalid,
         Rule::CompositionPatchPath,
         Rule::CompositionPatchType,
@@ -148,6 +166,12 @@ impl Rule {
             Rule::SchemaNotFound => "schema-not-found",
             Rule::UnknownKind => "unknown-kind",
             Rule::RemovedApiVersion => "removed-api-version",
+            Rule::SelectorMismatch => "selector-mismatch",
+            Rule::DuplicateName => "duplicate-name",
+            Rule::InvalidName => "invalid-name",
+            Rule::InvalidLabel => "invalid-label",
+            Rule::InvalidPort => "invalid-port",
+            Rule::InvalidResources => "invalid-resources",
             Rule::CompositionInvalid => "composition-invalid",
             Rule::CompositionPatchPath => "composition-patch-path",
             Rule::CompositionPatchType => "composition-patch-type",

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::diagnostic::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 35] = [
+pub(super) static DOCS: [RuleDoc; 41] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -384,6 +384,93 @@ every deploy of the file.",
         example: "apiVersion: extensions/v1beta1   # removed-api-version: removed in 1.22 (use networking.k8s.io/v1)\nkind: Ingress",
         fix: "Move to the replacement apiVersion and adapt the fields that changed (Kubernetes' \
 deprecation guide lists them), or remove an object that has no replacement.",
+    },
+    RuleDoc {
+        rule: Rule::SelectorMismatch,
+        default_severity: Severity::Error,
+        summary: "A workload's selector that is empty or does not select its own pod template",
+        what: "A Deployment's, StatefulSet's, DaemonSet's or ReplicaSet's `spec.selector` (of a built-in \
+kind, validated offline) that is empty, or whose `matchLabels` and `matchExpressions` the pod \
+template's `spec.template.metadata.labels` do not satisfy. Mirrors the API server's \
+`ValidateDeploymentSpec` and friends (\"`selector` does not match template `labels`\"). The \
+location is the `selector:` key.",
+        why: "The API server rejects the object; `kubectl apply` fails at deploy time, not in review.",
+        example_lang: "yaml",
+        example: "spec:\n  selector:   # selector-mismatch: `app: web` not met\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: api}",
+        fix: "Make the selector and the template's labels agree (the selector of an existing workload is \
+immutable: change the labels).",
+    },
+    RuleDoc {
+        rule: Rule::DuplicateName,
+        default_severity: Severity::Error,
+        summary: "Two containers, volumes or ports of one object with the same name",
+        what: "In a pod spec (a Pod, or the template of a workload, Job or CronJob): two containers with one \
+name (init and ephemeral containers included), two volumes with one name, two ports of one \
+container with one name; in a Service, two ports with one name. Mirrors the API server's \
+\"Duplicate value\" validations. The location is the second `name`.",
+        why: "The API server rejects the object; with a merge patch the second entry would silently replace \
+the first.",
+        example_lang: "yaml",
+        example: "containers:\n  - name: web\n    image: nginx\n  - name: web      # duplicate-name\n    image: envoy",
+        fix: "Give each its own name.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidName,
+        default_severity: Severity::Error,
+        summary: "An object, container or port name that Kubernetes does not accept",
+        what: "`metadata.name` that is not a DNS-1123 subdomain (lowercase letters, digits, `-` and `.`, at \
+most 253 characters), a DNS-1035 label for a Service, a DNS-1123 label for a Namespace (RBAC \
+objects, which take path-segment names, are not checked); a container name that is no DNS-1123 \
+label; a container port name that is no IANA service name (at most 15 characters, a letter \
+among them); a Service port name that is no DNS-1123 label. Mirrors apimachinery's \
+`IsDNS1123Subdomain`, `IsDNS1035Label`, `IsDNS1123Label` and `IsValidPortName`. The location \
+is the name.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "metadata:\n  name: Web_Frontend   # invalid-name: not a DNS-1123 subdomain",
+        fix: "Use lowercase letters, digits and `-`.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidLabel,
+        default_severity: Severity::Error,
+        summary: "A label or annotation key or value that Kubernetes does not accept",
+        what: "A label key (`[prefix/]name`: the prefix a DNS-1123 subdomain, the name at most 63 letters, \
+digits, `-`, `_`, `.`, alphanumeric at both ends) or value (empty, or like a key's name) in \
+`metadata.labels`, a pod template's labels or a selector's `matchLabels`, or an annotation key \
+of the wrong syntax. Mirrors apimachinery's `IsQualifiedName` and `IsValidLabelValue`. The \
+location is the key or the value.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "labels:\n  tier: -frontend   # invalid-label: must start with a letter or digit",
+        fix: "Shorten or respell the key or value; free text belongs in an annotation's value.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidPort,
+        default_severity: Severity::Error,
+        summary: "A port number, protocol or Service port that Kubernetes does not accept",
+        what: "A `containerPort`, `port` or `targetPort` outside 1–65535 (a `hostPort` or `nodePort` may be 0), a \
+`protocol` other than `TCP`, `UDP`, `SCTP`, a named `targetPort` that is no IANA service name, \
+or a Service with several ports not all named. Mirrors the API server's port validations. The \
+location is the value, or the port for a missing name.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "ports:\n  - containerPort: 80800   # invalid-port: not a port number",
+        fix: "Use a port number in range, one of the three protocols, and name every port of a Service with \
+several.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidResources,
+        default_severity: Severity::Error,
+        summary: "A resource request or limit that is no quantity, or a request above its limit",
+        what: "In a container's `resources`, a request or limit that is not a Kubernetes quantity (`500m`, \
+`1.5`, `128Mi`, `1G`, `1e3`; not `1Gb` or `one`), a negative one, or a request above the \
+limit of the same resource. Mirrors `resource.ParseQuantity` and the API server's \
+\"must be less than or equal to limit\". The location is the value.",
+        why: "The API server rejects the object; a unit typo (`Gb`) is a common cause of failed rollouts.",
+        example_lang: "yaml",
+        example: "resources:\n  requests: {memory: 1Gb}   # invalid-resources: not a quantity",
+        fix: "Use a quantity with a Kubernetes suffix (`Ki`, `Mi`, `Gi`, `m`, `k`, `M`, `G`) and keep each \
+request at most its limit.",
     },
     RuleDoc {
         rule: Rule::CompositionInvalid,

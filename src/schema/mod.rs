@@ -13,6 +13,7 @@ pub mod format;
 pub mod load;
 pub mod model;
 pub mod pass;
+pub mod server;
 pub mod validate;
 pub mod xrd;
 

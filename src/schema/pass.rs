@@ -79,6 +79,15 @@ fn validate(doc: &Document, path: &SourcePath, schema: &Schema, builtin: bool, o
                 .with_object(doc.identity.cr_id(), Some(f.pointer)),
         );
     }
+    if builtin {
+        let (group, _) = split_api_version(&doc.identity.api_version);
+        for f in super::server::check(&doc.node, group, &doc.identity.kind) {
+            out.push(
+                Diagnostic::error(f.rule, path.clone(), Some(f.span), f.message)
+                    .with_object(doc.identity.cr_id(), Some(f.pointer)),
+            );
+        }
+    }
 }
 
 /// `unknown-kind` or `removed-api-version` at the `kind:` (or `apiVersion:` for a removed

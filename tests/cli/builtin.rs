@@ -149,3 +149,30 @@ fn reports_say_what_was_validated() {
     let r = run_in(dir.path(), &["check", "--format", "concise", "w.yaml"], None);
     assert_eq!(r.stdout, "1 object, none validated: no schema for example.org/v1 Widget: 1\n", "{}", r.stderr);
 }
+
+#[test]
+fn what_the_api_server_rejects_beyond_the_schema_has_rules_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "d.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: Web\nspec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: web\n          image: nginx\n          resources:\n            requests: {memory: 1Gb}\n        - name: web\n          image: envoy\n          ports: [{containerPort: 80800}]\n",
+    );
+    let r = run_in(dir.path(), &["check", "--isolated", "--format", "json", "d.yaml"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let owned = |v: &[(&str, u64)]| v.iter().map(|(r, l)| (r.to_string(), *l)).collect::<Vec<_>>();
+    assert_eq!(
+        errors(&json(&r)),
+        owned(&[
+            ("invalid-name", 4),
+            ("selector-mismatch", 6),
+            ("invalid-resources", 16),
+            ("duplicate-name", 17),
+            ("invalid-port", 19),
+        ])
+    );
+    // Each is explained.
+    let r = run_in(dir.path(), &["explain", "selector-mismatch"], None);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("ValidateDeploymentSpec"), "{}", r.stdout);
+}

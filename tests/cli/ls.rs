@@ -65,7 +65,11 @@ fn human_output_has_file_line_and_identity() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("fixtures/repo/app/frontend.yaml:26:1: v1 Service web/frontend [schema: "), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("fixtures/repo/app/frontend.yaml:26:1: v1 Service web/frontend [schema: "),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.ends_with("2 object(s) in 1 source(s)\n"), "{}", r.stdout);
 }
 
