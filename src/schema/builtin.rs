@@ -23,6 +23,9 @@ use super::model::{Schema, Type};
 /// recursive one (`JSONSchemaProps`) is cut where it repeats.
 const MAX_DEPTH: usize = 64;
 
+/// `(group, version, kind)` → its schema, compiled on first use.
+type Table = HashMap<(String, String, String), OnceLock<Arc<Schema>>>;
+
 /// The built-in kinds of one Kubernetes version, compiled on first use.
 #[derive(Debug, Default)]
 pub struct Builtins {
@@ -30,7 +33,7 @@ pub struct Builtins {
     version: Option<&'static str>,
     /// `(group, version, kind)` → its compiled schema; the map is built on first use (it needs
     /// the bundle's index), each schema on its kind's first lookup.
-    kinds: OnceLock<HashMap<(String, String, String), OnceLock<Arc<Schema>>>>,
+    kinds: OnceLock<Table>,
 }
 
 /// Why a built-in group's apiVersion/kind has no bundled schema.
@@ -54,7 +57,7 @@ impl Builtins {
         self.version.unwrap_or_else(bundled::default_version)
     }
 
-    fn table(&self) -> &HashMap<(String, String, String), OnceLock<Arc<Schema>>> {
+    fn table(&self) -> &Table {
         self.kinds.get_or_init(|| {
             bundled::kinds(self.version())
                 .into_iter()

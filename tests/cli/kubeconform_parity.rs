@@ -20,9 +20,12 @@ const KUBECONFORM_RULES: [&str; 7] = [
     "not-kubernetes-object",
 ];
 
+/// Per file: (rule, line) of each error.
+type Errors = BTreeMap<String, Vec<(String, u64)>>;
+
 /// Per file of one version directory: (rule, line) of each error driftlint reports of the
 /// rules kubeconform has.
-fn errors(version: &str) -> BTreeMap<String, Vec<(String, u64)>> {
+fn errors(version: &str) -> Errors {
     let dir = root().join(SET);
     let r = run_in(&dir, &["check", "--isolated", "--format", "json", "--kubernetes-version", version, version], None);
     assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
@@ -43,8 +46,7 @@ fn driftlint_agrees_with_kubeconform_document_for_document() {
         verdicts.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect()).collect();
     assert!(rows.len() >= 30, "the set has at least 30 documents");
     let versions: BTreeSet<&str> = rows.iter().map(|r| r[1]).collect();
-    let found: BTreeMap<&str, BTreeMap<String, Vec<(String, u64)>>> =
-        versions.iter().map(|v| (*v, errors(v))).collect();
+    let found: BTreeMap<&str, Errors> = versions.iter().map(|v| (*v, errors(v))).collect();
     let mut disagreements = Vec::new();
     let (mut valid, mut invalid, mut loose_only) = (0, 0, 0);
     for row in &rows {
