@@ -208,9 +208,12 @@ impl Registry {
     pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
         let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
-        let xrd = match (api_version, kind) {
-            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => false,
-            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => true,
+        // `apiextensions.k8s.io/v1beta1` (removed in Kubernetes 1.22, still in charts): one
+        // `spec.validation.openAPIV3Schema` for every version, and `spec.version` for one.
+        let (xrd, v1beta1) = match (api_version, kind) {
+            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => (false, false),
+            ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition") => (false, true),
+            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => (true, false),
             _ => return false,
         };
         let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
@@ -248,8 +251,25 @@ impl Registry {
         if !usable {
             return true;
         }
-        let versions = match spec.entry("versions") {
-            Some((_, v)) if matches!(&v.value, NodeValue::Sequence(items) if !items.is_empty()) => v,
+        let shared = if v1beta1 { spec.get("validation").and_then(|v| v.get("openAPIV3Schema")) } else { None };
+        // (name, served, schema) of each version.
+        let mut listed: Vec<(String, bool, Option<&Node>)> = Vec::new();
+        match spec.entry("versions") {
+            Some((_, v)) if matches!(&v.value, NodeValue::Sequence(items) if !items.is_empty()) => {
+                let NodeValue::Sequence(items) = &v.value else { return true };
+                for item in items {
+                    let Some(name) = text(item.get("name")) else {
+                        problem(out, &item.span, format!("a version of `{kind}` without `name`"));
+                        continue;
+                    };
+                    let served = !matches!(item.get("served").map(|s| &s.value), Some(NodeValue::Bool(false)));
+                    let own = item.get("schema").and_then(|s| s.get("openAPIV3Schema"));
+                    listed.push((name, served, own.or(shared)));
+                }
+            }
+            _ if v1beta1 && text(spec.get("version")).is_some() => {
+                listed.push((text(spec.get("version")).unwrap_or_default(), true, shared));
+            }
             Some((k, _)) => {
                 problem(out, &k.span, format!("{what} `{kind}` has no versions: it gives no schema"));
                 return true;
@@ -258,17 +278,10 @@ impl Registry {
                 problem(out, &spec_key.span, format!("{what} `{kind}` has no `versions`: it gives no schema"));
                 return true;
             }
-        };
-        let NodeValue::Sequence(items) = &versions.value else { return true };
+        }
         let mut composite = Vec::new();
         let mut claims = Vec::new();
-        for item in items {
-            let Some(name) = text(item.get("name")) else {
-                problem(out, &item.span, format!("a version of `{kind}` without `name`"));
-                continue;
-            };
-            let served = !matches!(item.get("served").map(|s| &s.value), Some(NodeValue::Bool(false)));
-            let own = item.get("schema").and_then(|s| s.get("openAPIV3Schema"));
+        for (name, served, own) in listed {
             let compiled = match own {
                 Some(node) => {
                     self.compilations += 1;
@@ -462,6 +475,21 @@ mod tests {
         assert!(matches!(r.lookup("g.io/v3", "K"), Lookup::NoVersion));
         assert!(matches!(r.lookup("other.io/v1", "K"), Lookup::NoKind));
         assert_eq!(r.compilations(), 2);
+    }
+
+    #[test]
+    fn v1beta1_crds_share_their_validation_across_versions() {
+        let (r, diags) = registry(
+            "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  version: v1\n  names: {kind: Old}\n  validation:\n    openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}\n---\napiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  names: {kind: Two}\n  versions: [{name: v1, served: true}, {name: v2, served: false}]\n  validation:\n    openAPIV3Schema: {type: object, properties: {spec: {type: string}}}\n",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(
+            matches!(r.lookup("g.io/v1", "Old"), Lookup::Found(s) if s.properties["spec"].properties.contains_key("size"))
+        );
+        assert!(
+            matches!(r.lookup("g.io/v1", "Two"), Lookup::Found(s) if s.properties["spec"].ty == Some(Type::String))
+        );
+        assert!(matches!(r.lookup("g.io/v2", "Two"), Lookup::NoVersion));
     }
 
     #[test]
