@@ -100,6 +100,8 @@ pub struct Config {
     pub schema_mode: Option<crate::schema::Mode>,
     /// `kubernetes-version:`, a bundled version (`1.31`): whose built-in kinds are validated.
     pub kubernetes_version: Option<&'static str>,
+    /// `schema-locations:`: kubeconform-style JSON schema directories or path templates.
+    pub schema_locations: Vec<String>,
     /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`,
     /// `policy-inputs:`, `policy-all-namespaces:`.
     pub policy: PolicyConfig,
@@ -221,7 +223,7 @@ impl PolicyConfig {
 // ---- end of Rego policies ------------------------------------------------------------------
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 13] = [
+pub const FIELDS: [(&str, &str, &str); 14] = [
     (
         "reference",
         "string",
@@ -270,6 +272,11 @@ pub const FIELDS: [(&str, &str, &str); 13] = [
         "kubernetes-version",
         "kubernetes-version",
         "The Kubernetes version (MAJOR.MINOR, quoted) whose built-in kinds objects are validated against; one of the bundled versions, by default the newest.",
+    ),
+    (
+        "schema-locations",
+        "strings",
+        "kubeconform-style JSON schema directories or path templates ({{ .ResourceKind }}{{ .KindSuffix }}.json…), relative to this file; local only, trusted.",
     ),
 ];
 
@@ -407,6 +414,7 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                     })?),
                 }
             }
+            "schema-locations" => config.schema_locations = d.strings(value)?,
             "kubernetes-version" => {
                 config.kubernetes_version = match &value.value {
                     NodeValue::Null => None,
@@ -696,6 +704,7 @@ impl Config {
         let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
         m.insert("kubernetes-version".into(), self.kubernetes_version.map_or(serde_json::Value::Null, Into::into));
+        m.insert("schema-locations".into(), self.schema_locations.clone().into());
         self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
@@ -827,7 +836,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, kubernetes-version, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, kubernetes-version, schema-locations, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -79,6 +79,8 @@ pub struct Settings {
     /// `--kubernetes-version` / `kubernetes-version:`: whose built-in kinds are validated;
     /// `None` is the newest bundled version.
     pub kubernetes_version: Option<&'static str>,
+    /// `--schema-location` / `schema-locations:`: kubeconform-style JSON schema locations.
+    pub schema_locations: Vec<String>,
     /// Rego policies (the policy pass) and Fybrik scenarios.
     pub policy: crate::policy::conftest::Settings,
     /// Record which templates each object matched ([`Report::correlations`]'s `objects`):
@@ -387,6 +389,7 @@ fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
         || !settings.schemas.is_empty()
         || settings.schema_mode.is_some()
         || settings.kubernetes_version.is_some()
+        || !settings.schema_locations.is_empty()
         || definitions_in_inputs
 }
 
@@ -416,6 +419,7 @@ fn schema_setup(
     if let Some(version) = settings.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
     }
+    loaded.registry.set_locations(&settings.schema_locations);
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {

@@ -82,6 +82,11 @@ pub struct SchemaArgs {
     /// newest). Replaces `kubernetes-version:`.
     #[arg(long, value_name = "X.Y", value_parser = parse_kubernetes_version, help_heading = "Schemas")]
     pub kubernetes_version: Option<&'static str>,
+    /// A kubeconform-style directory of JSON schemas, or a path template with kubeconform's
+    /// variables (`{{ .ResourceKind }}{{ .KindSuffix }}.json`…); local paths only, trusted,
+    /// repeatable (added to `schema-locations:`).
+    #[arg(long = "schema-location", value_name = "TEMPLATE", help_heading = "Schemas")]
+    pub schema_locations: Vec<String>,
 }
 
 /// `--kubernetes-version`: a bundled version.
@@ -103,6 +108,22 @@ impl SchemaArgs {
             }
         }
         out.extend(self.schemas.iter().cloned());
+        Ok(out)
+    }
+
+    /// `schema-locations:` of the file (relative to it, confined to its repository) followed
+    /// by `--schema-location`; remote ones are refused (driftlint reads no network).
+    fn locations(&self, cfg: &Config) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for s in &cfg.schema_locations {
+            out.push(cfg.confined("schema-locations", s)?.display().to_string());
+        }
+        out.extend(self.schema_locations.iter().cloned());
+        if let Some(remote) = out.iter().find(|l| l.starts_with("http://") || l.starts_with("https://")) {
+            anyhow::bail!(
+                "schema location {remote}: only local directories and files are read (driftlint reads no network)"
+            );
+        }
         Ok(out)
     }
 
@@ -367,6 +388,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
         kubernetes_version: args.schema.kubernetes_version.or(cfg.kubernetes_version),
+        schema_locations: args.schema.locations(cfg)?,
         policy: args.policy.settings(cfg)?,
         // Scoped runs ask for them (`check::scope::check_scoped`).
         object_correlations: false,

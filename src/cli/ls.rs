@@ -153,8 +153,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The schemas `check` would use: the configuration's `schemas:` (trusted), the definitions
-/// among the inputs, and the built-in kinds of its `kubernetes-version:`.
+/// The schemas `check` would use: the configuration's `schemas:` and `schema-locations:`
+/// (trusted), the definitions among the inputs, and the built-in kinds of its
+/// `kubernetes-version:`.
 fn schemas(cfg: &crate::check::config::Config, collection: &Collection) -> Result<crate::schema::Registry> {
     let mut locations = Vec::new();
     for s in &cfg.schemas {
@@ -169,6 +170,11 @@ fn schemas(cfg: &crate::check::config::Config, collection: &Collection) -> Resul
     if let Some(version) = cfg.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
     }
+    let mut templates = Vec::new();
+    for s in &cfg.schema_locations {
+        templates.push(cfg.confined("schema-locations", s)?.display().to_string());
+    }
+    loaded.registry.set_locations(&templates);
     Ok(loaded.registry)
 }
 

@@ -11,6 +11,7 @@ pub mod builtin;
 pub mod coverage;
 pub mod format;
 pub mod load;
+pub mod location;
 pub mod model;
 pub mod pass;
 pub mod server;
@@ -104,6 +105,8 @@ pub struct Registry {
     /// first use: after the trusted definitions, before the checked ones (which may not
     /// define a built-in group's kinds at all).
     builtins: builtin::Builtins,
+    /// kubeconform-style schema directories (`--schema-location`), trusted.
+    locations: location::Locations,
 }
 
 /// What [`Registry::resolve`] found for an object's type.
@@ -113,6 +116,8 @@ pub enum Resolved<'a> {
     Defined(&'a Schema),
     /// A built-in kind's bundled schema.
     Builtin(&'a Schema),
+    /// A schema from a kubeconform-style location.
+    Located(Arc<Schema>),
     /// A built-in API group, but no kind of this version of Kubernetes.
     UnknownBuiltin(builtin::Unknown),
     /// Nothing: no definition of the kind, or not of this version.
@@ -139,19 +144,36 @@ impl Registry {
         self.builtins = builtin::Builtins::new(version);
     }
 
+    /// Looks types up in kubeconform-style schema locations too (after the trusted
+    /// definitions, before the built-in kinds).
+    pub fn set_locations(&mut self, written: &[String]) {
+        self.locations = location::Locations::new(written);
+    }
+
     /// The Kubernetes version whose built-in kinds are known.
     pub fn kubernetes_version(&self) -> &'static str {
         self.builtins.version()
     }
 
-    /// The schema of an object's type in trust order: the definitions (trusted ones first; a
-    /// checked one never holds a built-in group's kind), then Kubernetes' built-in kinds.
+    /// The schema of an object's type in trust order: the trusted definitions, the
+    /// `--schema-location` files, the checked definitions (which never hold a built-in group's
+    /// kind), then Kubernetes' built-in kinds.
     pub fn resolve(&self, api_version: &str, kind: &str) -> Resolved<'_> {
         let found = self.lookup(api_version, kind);
-        if let Lookup::Found(s) = found {
+        let (group, version) = split_api_version(api_version);
+        let trusted_found = |o: Option<&Origin>| o.is_some_and(|o| o.trusted);
+        // A checked definition comes after the trusted locations.
+        if let Lookup::Found(s) = &found
+            && trusted_found(self.origins.get(&(group.to_string(), kind.to_string())))
+        {
             return Resolved::Defined(s);
         }
-        let (group, version) = split_api_version(api_version);
+        if let Some(s) = self.locations.lookup(self.kubernetes_version(), group, version, kind) {
+            return Resolved::Located(s);
+        }
+        if let Lookup::Found(s) = &found {
+            return Resolved::Defined(s);
+        }
         if let Some(s) = self.builtins.lookup(group, version, kind) {
             return Resolved::Builtin(s);
         }
@@ -178,6 +200,7 @@ impl Registry {
                 None => "a definition".into(),
             },
             Resolved::Builtin(_) => format!("Kubernetes {} built-in", self.kubernetes_version()),
+            Resolved::Located(_) => "a --schema-location file (trusted)".into(),
             Resolved::UnknownBuiltin(builtin::Unknown::Removed { removed_in, .. }) => {
                 format!("none (removed in Kubernetes {removed_in})")
             }

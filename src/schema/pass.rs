@@ -35,12 +35,13 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
         let path = &coll.sources[doc.source].path;
         let resolved = registry.resolve(&id.api_version, &id.kind);
         match &resolved {
-            Resolved::Defined(_) | Resolved::Builtin(_) => coverage.validated += 1,
+            Resolved::Defined(_) | Resolved::Builtin(_) | Resolved::Located(_) => coverage.validated += 1,
             _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,
         }
         match resolved {
             Resolved::Defined(schema) => validate(doc, path, schema, false, &mut out),
             Resolved::Builtin(schema) => validate(doc, path, schema, true, &mut out),
+            Resolved::Located(schema) => validate(doc, path, &schema, true, &mut out),
             Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry.kubernetes_version(), why)),
             Resolved::Missing(missing) => {
                 let (group, _) = split_api_version(&id.api_version);
@@ -63,8 +64,9 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
     out
 }
 
-/// The findings of `doc` against `schema`; a built-in kind's `metadata` too (its schema is
-/// Kubernetes' `ObjectMeta`, which a CRD's is not).
+/// The findings of `doc` against `schema`; with `builtin` (a bundled or a JSON schema, not a
+/// CRD's), its `metadata` too (Kubernetes' `ObjectMeta` there) and, for a built-in group's
+/// kind, what the API server rejects beyond the schema ([`super::server`]).
 fn validate(doc: &Document, path: &SourcePath, schema: &Schema, builtin: bool, out: &mut Vec<Diagnostic>) {
     let mut findings = validate::validate_object(&doc.node, schema, Options { required: true });
     if builtin
@@ -79,8 +81,8 @@ fn validate(doc: &Document, path: &SourcePath, schema: &Schema, builtin: bool, o
                 .with_object(doc.identity.cr_id(), Some(f.pointer)),
         );
     }
-    if builtin {
-        let (group, _) = split_api_version(&doc.identity.api_version);
+    let (group, _) = split_api_version(&doc.identity.api_version);
+    if builtin && super::builtin::is_bundled_group(group) {
         for f in super::server::check(&doc.node, group, &doc.identity.kind) {
             out.push(
                 Diagnostic::error(f.rule, path.clone(), Some(f.span), f.message)

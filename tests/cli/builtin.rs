@@ -176,3 +176,34 @@ fn what_the_api_server_rejects_beyond_the_schema_has_rules_of_its_own() {
     assert_eq!(r.code, 0);
     assert!(r.stdout.contains("ValidateDeploymentSpec"), "{}", r.stdout);
 }
+
+#[test]
+fn kubeconform_style_schema_locations_are_trusted_local_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    super::copy_dir(&super::root().join("fixtures/schema-location"), &dir.path().join("schemas"));
+    write(
+        dir.path(),
+        "w.yaml",
+        "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w, labels: {a: b}}\nspec:\n  size: \"3\"\n  colour: green\n  port: http\n  extra: 1\n",
+    );
+    let template = "schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json";
+    let r =
+        run_in(dir.path(), &["check", "--isolated", "--format", "json", "--schema-location", template, "w.yaml"], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let owned = |v: &[(&str, u64)]| v.iter().map(|(r, l)| (r.to_string(), *l)).collect::<Vec<_>>();
+    assert_eq!(
+        errors(&json(&r)),
+        owned(&[("schema-type-mismatch", 5), ("schema-invalid-value", 6), ("schema-unknown-field", 8)])
+    );
+    // From the configuration file too (relative to it); `ls` names the source.
+    write(dir.path(), ".driftlint.yaml", &format!("schema-locations: ['{template}']\n"));
+    let r = run_in(dir.path(), &["check", "--format", "json", "w.yaml"], None);
+    assert_eq!(errors(&json(&r)).len(), 3, "{}", r.stdout);
+    let r = run_in(dir.path(), &["ls", "w.yaml"], None);
+    assert!(r.stdout.contains("[schema: a --schema-location file (trusted)]"), "{}", r.stdout);
+    // Remote locations are refused.
+    let r =
+        run_in(dir.path(), &["check", "--isolated", "--schema-location", "https://example.org/s.json", "w.yaml"], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("only local directories and files are read"), "{}", r.stderr);
+}
