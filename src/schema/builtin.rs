@@ -156,23 +156,36 @@ pub fn is_bundled_group(group: &str) -> bool {
         .contains(group)
 }
 
-/// Compiles one bundled kind's schema into the model.
+/// Compiles one kind's JSON schema (bundled, or from a `--schema-location`) into the model.
+/// A definition is expanded in place wherever it is used, within [`MAX_NODES`] nodes in all
+/// (the largest built-in kind, PodList, has about 2,100): a graph of definitions that each
+/// use the next twice is cut there and accepts anything below, rather than growing
+/// exponentially.
 pub fn compile(kind: &bundled::KindSchema) -> Schema {
-    let mut c = Compiler { definitions: &kind.definitions, stack: Vec::new(), done: HashMap::new() };
+    let mut c = Compiler { definitions: &kind.definitions, stack: Vec::new(), done: HashMap::new(), nodes: 0 };
     c.definition(&kind.root)
 }
+
+/// Compiled nodes per kind, copies of reused definitions included.
+pub const MAX_NODES: usize = super::model::MAX_NODES;
 
 struct Compiler<'a> {
     definitions: &'a HashMap<String, Arc<Value>>,
     /// The definitions being compiled (a repeat is a recursive type: cut there).
     stack: Vec<&'a str>,
-    /// Definitions compiled so far (outside any cut), reused by copy.
-    done: HashMap<&'a str, Schema>,
+    /// Definitions compiled so far (outside any cut) and their node counts, reused by copy.
+    done: HashMap<&'a str, (Schema, usize)>,
+    /// Nodes made so far, against [`MAX_NODES`].
+    nodes: usize,
 }
 
 impl<'a> Compiler<'a> {
     fn definition(&mut self, name: &'a str) -> Schema {
-        if let Some(s) = self.done.get(name) {
+        if let Some((s, n)) = self.done.get(name) {
+            if self.nodes + n > MAX_NODES {
+                return Schema::any();
+            }
+            self.nodes += n;
             return s.clone();
         }
         let Some(body) = self.definitions.get(name) else { return Schema::any() };
@@ -180,13 +193,18 @@ impl<'a> Compiler<'a> {
             return Schema::any();
         }
         self.stack.push(name);
+        let before = self.nodes;
         let s = self.node(body);
         self.stack.pop();
-        self.done.insert(name, s.clone());
+        self.done.insert(name, (s.clone(), self.nodes - before));
         s
     }
 
     fn node(&mut self, v: &'a Value) -> Schema {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Schema::any();
+        }
         let Value::Object(map) = v else { return Schema::any() };
         if let Some(Value::String(target)) = map.get("$ref") {
             return self.definition(target);
@@ -292,6 +310,36 @@ mod tests {
     fn int_or_string_quantities_and_open_maps() {
         let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: i\n      ports: [{containerPort: 80}]\n      resources:\n        limits: {cpu: 0.5, memory: 1Gi}\n        requests: {cpu: [1]}\n      livenessProbe:\n        httpGet: {port: http}\n      readinessProbe:\n        httpGet: {port: 8080}\n      startupProbe:\n        httpGet: {port: true}\n  nodeSelector: {any-key: v}\n";
         assert_eq!(findings("1.30", text), [(Rule::SchemaTypeMismatch, 12), (Rule::SchemaTypeMismatch, 18)]);
+    }
+
+    #[test]
+    fn every_bundled_kind_compiles_within_the_node_budget() {
+        let mut largest = (0, String::new());
+        for kube in [bundled::versions()[0], bundled::default_version()] {
+            for k in bundled::kinds(kube) {
+                let s = bundled::schema(kube, &k.group, &k.version, &k.kind).unwrap();
+                let mut c = Compiler { definitions: &s.definitions, stack: Vec::new(), done: HashMap::new(), nodes: 0 };
+                c.definition(&s.root);
+                assert!(c.nodes < MAX_NODES / 4, "{kube} {k:?}: {} nodes", c.nodes);
+                largest = largest.max((c.nodes, format!("{kube} {}", k.kind)));
+            }
+        }
+        // PodList, about 2,100 nodes in 1.37.
+        assert!(largest.0 > 1_000, "{largest:?}");
+    }
+
+    #[test]
+    fn an_exponential_definition_graph_is_cut_at_the_node_budget() {
+        let mut definitions = HashMap::new();
+        for i in 0..40 {
+            let next = format!("d{}", i + 1);
+            let body = serde_json::json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}}});
+            definitions.insert(format!("d{i}"), Arc::new(body));
+        }
+        definitions.insert("d40".to_string(), Arc::new(serde_json::json!({"type": "string"})));
+        let kind = bundled::KindSchema { root: "d0".into(), definitions };
+        let s = compile(&kind);
+        assert_eq!(s.ty, Some(Type::Object));
     }
 
     #[test]
