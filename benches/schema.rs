@@ -10,11 +10,13 @@
 //!   does not run);
 //! - `drift+schemas`: the same with `--schemas schemas/`;
 //! - `schemas only`: no reference, `--schemas schemas/`;
+//! - `drift+built-ins`: the reference and `--kubernetes-version` (no CRDs: the schema pass
+//!   validates only the built-in kinds, against the bundled schemas, issue 25);
 //!
-//! and prints the overhead of the schema pass, then loads the schemas and validates every
-//! document once more, printing how many schemas were compiled for how many objects. Last, the
-//! same CRDs with three CEL rules (`x-kubernetes-validations`) on `spec`: loading and
-//! validating with rules, against the figures without.
+//! and prints the overhead of the schema pass and of the built-in kinds alone, then loads the
+//! schemas and validates every document once more, printing how many schemas were compiled for
+//! how many objects. Last, the same CRDs with three CEL rules (`x-kubernetes-validations`) on
+//! `spec`: loading and validating with rules, against the figures without.
 //!
 //! ```text
 //! cargo bench --bench schema            # 200 files, 20 CRDs, 15 runs each
@@ -54,6 +56,7 @@ fn main() {
     };
     let with_schemas = Settings { schemas: vec![schemas.display().to_string()], ..base.clone() };
     let schemas_only = Settings { reference: None, ..with_schemas.clone() };
+    let builtins = Settings { kubernetes_version: Some(driftlint_kube_schemas::default_version()), ..base.clone() };
 
     let mut counts = Vec::new();
     let mut timed = |settings: &Settings| {
@@ -65,12 +68,17 @@ fn main() {
     let drift = timed(&base);
     let both = timed(&with_schemas);
     let alone = timed(&schemas_only);
+    let kube = timed(&builtins);
     println!("{files} files, {objects} objects, {KINDS} CRDs, {runs} runs; findings: {counts:?}");
-    for (name, t) in [("drift only", drift), ("drift+schemas", both), ("schemas only", alone)] {
-        println!("{name:>14}: min {:7.2} ms, median {:7.2} ms", ms(t.0), ms(t.1));
+    for (name, t) in
+        [("drift only", drift), ("drift+schemas", both), ("schemas only", alone), ("drift+built-ins", kube)]
+    {
+        println!("{name:>15}: min {:7.2} ms, median {:7.2} ms", ms(t.0), ms(t.1));
     }
     let overhead = (both.1.as_secs_f64() / drift.1.as_secs_f64() - 1.0) * 100.0;
     println!("schema pass overhead (medians): {overhead:+.1}%");
+    let overhead = (kube.1.as_secs_f64() / drift.1.as_secs_f64() - 1.0) * 100.0;
+    println!("built-in kinds alone (medians): {overhead:+.1}%");
 
     // Compiled once per kind: one load, every document validated.
     let collected = driftlint::input::load_sources(&[repo], &driftlint::input::WalkOptions::default());

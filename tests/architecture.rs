@@ -16,11 +16,23 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("driftlint-gotmpl", &["driftlint-yaml"]),
     // Kubernetes' CEL environment over the `cel` crate.
     ("driftlint-cel", &[]),
+    // Kubernetes' built-in kinds' schemas, bundled per version.
+    ("driftlint-kube-schemas", &[]),
     // The ground.
     ("driftlint-core", &["driftlint-yaml"]),
     ("driftlint-git", &["driftlint-core"]),
     // The check families.
-    ("driftlint-schema", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl", "driftlint-cel"]),
+    (
+        "driftlint-schema",
+        &[
+            "driftlint-core",
+            "driftlint-git",
+            "driftlint-yaml",
+            "driftlint-gotmpl",
+            "driftlint-cel",
+            "driftlint-kube-schemas",
+        ],
+    ),
     ("driftlint-crossplane", &["driftlint-core", "driftlint-schema", "driftlint-yaml", "driftlint-gotmpl"]),
     ("driftlint-policy", &["driftlint-core", "driftlint-git", "driftlint-yaml"]),
     ("driftlint-reference", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl"]),
@@ -36,6 +48,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "driftlint-crossplane",
             "driftlint-policy",
             "driftlint-reference",
+            "driftlint-kube-schemas",
         ],
     ),
 ];

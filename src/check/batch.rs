@@ -46,6 +46,8 @@ pub struct Found {
     /// Ids of every object, in input order, when they are recorded (`Some`).
     pub objects: Option<Vec<String>>,
     pub annotations: suppress::Annotations,
+    /// What the schema pass validated (when it runs).
+    pub coverage: crate::schema::coverage::Coverage,
 }
 
 /// A batch parsed and compared, waiting for its findings.
@@ -235,8 +237,10 @@ fn report(
         name(drift.batch(&coll, comparison.as_mut(), files));
     }
     if let Some((registry, mode)) = schemas {
-        let (schema, composition) =
-            (crate::schema::pass::run(&coll, registry, *mode), crate::crossplane::run(&coll, registry, *mode));
+        let (schema, composition) = (
+            crate::schema::pass::run_counted(&coll, registry, *mode, &mut found.coverage),
+            crate::crossplane::run(&coll, registry, *mode),
+        );
         name(&schema);
         name(&composition);
         found.schema.extend(schema);

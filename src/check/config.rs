@@ -100,6 +100,10 @@ pub struct Config {
     pub schema_mode: Option<crate::schema::Mode>,
     /// `crossplane-version:` (1 or 2), the Crossplane major version Compositions are read for.
     pub crossplane_version: Option<u8>,
+    /// `kubernetes-version:`, a bundled version (`1.31`): whose built-in kinds are validated.
+    pub kubernetes_version: Option<&'static str>,
+    /// `schema-locations:`: kubeconform-style JSON schema directories or path templates.
+    pub schema_locations: Vec<String>,
     /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`,
     /// `policy-inputs:`, `policy-all-namespaces:`.
     pub policy: PolicyConfig,
@@ -221,7 +225,7 @@ impl PolicyConfig {
 // ---- end of Rego policies ------------------------------------------------------------------
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 13] = [
+pub const FIELDS: [(&str, &str, &str); 15] = [
     (
         "reference",
         "string",
@@ -270,6 +274,16 @@ pub const FIELDS: [(&str, &str, &str); 13] = [
         "crossplane-version",
         "crossplane-version",
         "The Crossplane major version (1 or 2) Compositions are read for: under 2 a Composition without `mode` is a Pipeline. Default: 2 for a composite type defined by an apiextensions.crossplane.io/v2 XRD, else 1.",
+    ),
+    (
+        "kubernetes-version",
+        "kubernetes-version",
+        "The Kubernetes version (MAJOR.MINOR, quoted) whose built-in kinds objects are validated against; one of the bundled versions, by default the newest.",
+    ),
+    (
+        "schema-locations",
+        "strings",
+        "kubeconform-style JSON schema directories or path templates ({{ .ResourceKind }}{{ .KindSuffix }}.json…), relative to this file; local only, trusted.",
     ),
 ];
 
@@ -418,6 +432,21 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                                 "unknown Crossplane version `{}` (expected 1 or 2)",
                                 value.raw().or(value.as_str()).unwrap_or(kind(value))
                             ),
+                        ));
+                    }
+                }
+            }
+            "schema-locations" => config.schema_locations = d.strings(value)?,
+            "kubernetes-version" => {
+                config.kubernetes_version = match &value.value {
+                    NodeValue::Null => None,
+                    NodeValue::String(s) => Some(driftlint_kube_schemas::parse_version(s).ok_or_else(|| {
+                        invalid(value.span.start, crate::schema::builtin::unknown_version_message(s))
+                    })?),
+                    _ => {
+                        return Err(invalid(
+                            value.span.start,
+                            format!("expected a quoted version such as \"1.31\", found {}", kind(value)),
                         ));
                     }
                 }
@@ -697,6 +726,8 @@ impl Config {
         let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
         m.insert("crossplane-version".into(), self.crossplane_version.map_or(serde_json::Value::Null, Into::into));
+        m.insert("kubernetes-version".into(), self.kubernetes_version.map_or(serde_json::Value::Null, Into::into));
+        m.insert("schema-locations".into(), self.schema_locations.clone().into());
         self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
     }
@@ -744,6 +775,7 @@ pub fn json_schema() -> serde_json::Value {
             "severity" => severity.clone(),
             "schema-mode" => json!({"enum": ["loose", "strict"]}),
             "crossplane-version" => json!({"enum": [1, 2]}),
+            "kubernetes-version" => json!({"type": "string", "enum": driftlint_kube_schemas::versions()}),
             "rules" => {
                 let rules: serde_json::Map<String, serde_json::Value> = Rule::ALL
                     .iter()
@@ -792,6 +824,25 @@ mod tests {
     }
 
     #[test]
+    fn kubernetes_version_is_a_quoted_bundled_version() {
+        let c = parse_config(Path::new("dir/.driftlint.yaml"), "kubernetes-version: \"1.31\"\n").unwrap();
+        assert_eq!(c.kubernetes_version, Some("1.31"));
+        assert!(
+            c.to_yaml().contains("kubernetes-version: '1.31'") || c.to_yaml().contains("kubernetes-version: \"1.31\""),
+            "{}",
+            c.to_yaml()
+        );
+        // 1.30 unquoted is the number 1.3.
+        assert!(
+            err("kubernetes-version: 1.30\n").contains("expected a quoted version such as \"1.31\", found a number"),
+            "{}",
+            err("kubernetes-version: 1.30\n")
+        );
+        let e = err("kubernetes-version: \"1.12\"\n");
+        assert!(e.starts_with("dir/.driftlint.yaml:1:21: Kubernetes version `1.12` is not bundled"), "{e}");
+    }
+
+    #[test]
     fn decodes_every_key() {
         let text = "reference: ../ref\ninclude: ['*.yaml']\nexclude: [tmp/]\ndiff-config: dc.yaml\noverrides: o.yaml\n\
                     rules: {value-drift: warning, unexpected-field: off}\nformat: json\nfail-level: warning\n\
@@ -809,7 +860,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, crossplane-version, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, crossplane-version, kubernetes-version, schema-locations, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

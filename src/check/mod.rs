@@ -76,6 +76,11 @@ pub struct Settings {
     pub schemas: Vec<String>,
     /// `--schema-mode` / `schema-mode:`; `None` is loose.
     pub schema_mode: Option<crate::schema::Mode>,
+    /// `--kubernetes-version` / `kubernetes-version:`: whose built-in kinds are validated;
+    /// `None` is the newest bundled version.
+    pub kubernetes_version: Option<&'static str>,
+    /// `--schema-location` / `schema-locations:`: kubeconform-style JSON schema locations.
+    pub schema_locations: Vec<String>,
     /// Rego policies (the policy pass) and Fybrik scenarios.
     pub policy: crate::policy::conftest::Settings,
     /// Record which templates each object matched ([`Report::correlations`]'s `objects`):
@@ -104,6 +109,8 @@ pub struct Report {
     /// The manifest files checked (paths as reported): what [`named::keep_named`] tells from
     /// the reference's, the configuration's and the policies' files.
     pub inputs: Vec<PathBuf>,
+    /// What the schema pass validated, when it ran.
+    pub coverage: Option<crate::schema::coverage::Coverage>,
 }
 
 /// A check that could not run.
@@ -270,6 +277,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         suppression: mut suppression_diags,
         objects,
         annotations,
+        coverage,
     } = batched;
 
     // The findings in pass order (the sort below decides the order shown).
@@ -300,7 +308,16 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
-    Ok(Report { diagnostics: diags, sources, objects: objects.unwrap_or_default(), correlations, pinned, inputs })
+    let coverage = schemas.registry.is_some().then_some(coverage);
+    Ok(Report {
+        diagnostics: diags,
+        sources,
+        objects: objects.unwrap_or_default(),
+        correlations,
+        pinned,
+        inputs,
+        coverage,
+    })
 }
 
 /// The ranges of `sources` checked together: consecutive sources up to [`BATCH_BYTES`] of text
@@ -366,12 +383,14 @@ fn holding(sources: &[Source], may_hold: impl Fn(&str) -> bool + Sync) -> Vec<So
 }
 
 /// Whether the schema and Composition passes run: when schemas are known (configured, or
-/// definitions among the inputs), when a schema mode is set, or when there is no reference
+/// definitions among the inputs), when a schema mode or Kubernetes version is set, or when there is no reference
 /// (then they are the check). A drift-only setup is not flooded with `schema-not-found`.
 fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
     settings.reference.is_none()
         || !settings.schemas.is_empty()
         || settings.schema_mode.is_some()
+        || settings.kubernetes_version.is_some()
+        || !settings.schema_locations.is_empty()
         || definitions_in_inputs
 }
 
@@ -399,6 +418,11 @@ fn schema_setup(
     files: &mut locate::Files,
 ) -> Result<Schemas, CheckError> {
     let loaded = crate::schema::load::load_for(&settings.schemas, &settings.git_start, early, used)?;
+    let mut loaded = loaded;
+    if let Some(version) = settings.kubernetes_version {
+        loaded.registry.set_kubernetes_version(version);
+    }
+    loaded.registry.set_locations(&settings.schema_locations);
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {

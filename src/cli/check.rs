@@ -77,6 +77,21 @@ pub struct SchemaArgs {
     /// Composition's `crossplane.io/composition-schema-aware-validation-mode` annotation wins.
     #[arg(long, value_name = "MODE", value_parser = ["loose", "strict"], help_heading = "Schemas")]
     pub schema_mode: Option<String>,
+    /// The Kubernetes version whose built-in kinds (Deployment, Service, …) objects are
+    /// validated against, offline: one of the bundled versions (MAJOR.MINOR; default: the
+    /// newest). Replaces `kubernetes-version:`.
+    #[arg(long, value_name = "X.Y", value_parser = parse_kubernetes_version, help_heading = "Schemas")]
+    pub kubernetes_version: Option<&'static str>,
+    /// A kubeconform-style directory of JSON schemas, or a path template with kubeconform's
+    /// variables (`{{ .ResourceKind }}{{ .KindSuffix }}.json`…); local paths only, trusted,
+    /// repeatable (added to `schema-locations:`).
+    #[arg(long = "schema-location", value_name = "TEMPLATE", help_heading = "Schemas")]
+    pub schema_locations: Vec<String>,
+}
+
+/// `--kubernetes-version`: a bundled version.
+fn parse_kubernetes_version(text: &str) -> std::result::Result<&'static str, String> {
+    driftlint_kube_schemas::parse_version(text).ok_or_else(|| crate::schema::builtin::unknown_version_message(text))
 }
 
 impl SchemaArgs {
@@ -93,6 +108,22 @@ impl SchemaArgs {
             }
         }
         out.extend(self.schemas.iter().cloned());
+        Ok(out)
+    }
+
+    /// `schema-locations:` of the file (relative to it, confined to its repository) followed
+    /// by `--schema-location`; remote ones are refused (driftlint reads no network).
+    fn locations(&self, cfg: &Config) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for s in &cfg.schema_locations {
+            out.push(cfg.confined("schema-locations", s)?.display().to_string());
+        }
+        out.extend(self.schema_locations.iter().cloned());
+        if let Some(remote) = out.iter().find(|l| l.starts_with("http://") || l.starts_with("https://")) {
+            anyhow::bail!(
+                "schema location {remote}: only local directories and files are read (driftlint reads no network)"
+            );
+        }
         Ok(out)
     }
 
@@ -356,6 +387,8 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         config: cfg.file.is_some().then(|| cfg.clone()),
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
+        kubernetes_version: args.schema.kubernetes_version.or(cfg.kubernetes_version),
+        schema_locations: args.schema.locations(cfg)?,
         policy: args.policy.settings(cfg)?,
         // Scoped runs ask for them (`check::scope::check_scoped`).
         object_correlations: false,
@@ -446,6 +479,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         scope_notes: &scope_notes,
         markdown_template: markdown_template.as_deref(),
         fail_level,
+        coverage: result.coverage.as_ref(),
         ..report::Options::default()
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;

@@ -49,6 +49,9 @@ struct ObjectEntry<'a> {
     item: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     origin: Option<OriginEntry<'a>>,
+    /// The schema `check` validates the object against (a definition's file, `Kubernetes X.Y
+    /// built-in`), or why there is none.
+    schema: String,
 }
 
 #[derive(Serialize)]
@@ -95,8 +98,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let mut collection = document::collect(collected.sources, &opts);
     collection.diagnostics.extend(collected.diagnostics);
     let lines = Lines::new(&collection);
+    let registry = schemas(&cfg, &collection)?;
 
-    let objects: Vec<ObjectEntry> = collection.documents.iter().map(|d| lines.object(&collection, d)).collect();
+    let objects: Vec<ObjectEntry> = collection
+        .documents
+        .iter()
+        .map(|d| {
+            let mut entry = lines.object(&collection, d);
+            entry.schema = registry.describe(&d.identity.api_version, &d.identity.kind);
+            entry
+        })
+        .collect();
     let diagnostics: Vec<DiagnosticEntry> =
         collection.diagnostics.iter().map(|d| lines.diagnostic(&collection, d)).collect();
 
@@ -120,6 +132,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                         _ => line.push_str(&format!(" (from {})", origin.origin.path)),
                     }
                 }
+                line.push_str(&format!(" [schema: {}]", o.schema));
                 // File names, names and origins come from the checked repository.
                 writeln!(out, "{}", escape::text(&line))?;
             }
@@ -138,6 +151,31 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     // key, an unsupported value) is reported, and is `check`'s business to fail on.
     let failed = collection.diagnostics.iter().any(|d| matches!(d.rule, Rule::IoError | Rule::YamlSyntaxError));
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The schemas `check` would use: the configuration's `schemas:` and `schema-locations:`
+/// (trusted), the definitions among the inputs, and the built-in kinds of its
+/// `kubernetes-version:`.
+fn schemas(cfg: &crate::check::config::Config, collection: &Collection) -> Result<crate::schema::Registry> {
+    let mut locations = Vec::new();
+    for s in &cfg.schemas {
+        if crate::git::is_location(s) {
+            cfg.confined_location("schemas", s)?;
+            locations.push(s.clone());
+        } else {
+            locations.push(cfg.confined("schemas", s)?.display().to_string());
+        }
+    }
+    let mut loaded = crate::schema::load::load(&locations, &cfg.dir, collection)?;
+    if let Some(version) = cfg.kubernetes_version {
+        loaded.registry.set_kubernetes_version(version);
+    }
+    let mut templates = Vec::new();
+    for s in &cfg.schema_locations {
+        templates.push(cfg.confined("schema-locations", s)?.display().to_string());
+    }
+    loaded.registry.set_locations(&templates);
+    Ok(loaded.registry)
 }
 
 /// Line indexes of every source, built once per listing.
@@ -174,6 +212,7 @@ impl Lines {
             document: d.doc_index,
             item: d.item_index,
             origin,
+            schema: String::new(),
         }
     }
 

@@ -13,6 +13,7 @@ use super::escape;
 use super::{Counts, SourceResolver, sorted};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::input::SourcePath;
+use crate::schema::coverage::Coverage;
 
 /// Labels further apart than this many lines get a snippet each rather than one snippet with
 /// everything in between (which would cost time in proportion to the gap).
@@ -20,6 +21,16 @@ const MAX_SNIPPET_LINES: usize = 40;
 
 /// rustc-style snippets for every unsuppressed finding, then [`summary_line`].
 pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool) -> String {
+    render_human_counted(diags, sources, color, None)
+}
+
+/// [`render_human`], the summary line saying what the schema pass validated.
+pub fn render_human_counted(
+    diags: &[Diagnostic],
+    sources: &SourceResolver,
+    color: bool,
+    coverage: Option<&Coverage>,
+) -> String {
     let mut out = String::new();
     let written = write_human(
         &mut |piece| {
@@ -29,6 +40,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool)
         diags,
         sources,
         color,
+        coverage,
     );
     debug_assert!(written.is_ok(), "a String takes every piece");
     out
@@ -41,6 +53,7 @@ pub fn write_human(
     diags: &[Diagnostic],
     sources: &SourceResolver,
     color: bool,
+    coverage: Option<&Coverage>,
 ) -> std::io::Result<()> {
     use rayon::prelude::*;
     let renderer = if color { Renderer::styled() } else { Renderer::plain() };
@@ -61,13 +74,18 @@ pub fn write_human(
         let _ = write!(out, "   = reason: {}\n\n", one_line(reason));
         sink(&out)?;
     }
-    sink(&summary_line(diags, color))?;
+    sink(&summary_line_counted(diags, color, coverage))?;
     sink("\n")
 }
 
 /// One line per unsuppressed finding (`path:line:col: severity[rule]: message`), then
 /// [`summary_line`].
 pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String {
+    render_concise_counted(diags, sources, None)
+}
+
+/// [`render_concise`], the summary line saying what the schema pass validated.
+pub fn render_concise_counted(diags: &[Diagnostic], sources: &SourceResolver, coverage: Option<&Coverage>) -> String {
     let mut out = String::new();
     let ordered = sorted(diags);
     // Suppressed findings last, each with its reason.
@@ -89,7 +107,7 @@ pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String 
             }
         }
     }
-    out.push_str(&summary_line(diags, false));
+    out.push_str(&summary_line_counted(diags, false, coverage));
     out.push('\n');
     out
 }
@@ -110,6 +128,13 @@ fn one_line(text: &str) -> String {
 
 /// `found 3 errors, 1 warning (1 suppressed)`, or `no problems found` when nothing counts.
 pub fn summary_line(diags: &[Diagnostic], color: bool) -> String {
+    summary_line_counted(diags, color, None)
+}
+
+/// [`summary_line`] followed by what the schema pass validated (`; 12 objects: 10 validated
+/// against a schema, …`); when it validated nothing and nothing was found, not "no problems
+/// found" but `3 objects, none validated: no schema for …`.
+pub fn summary_line_counted(diags: &[Diagnostic], color: bool, coverage: Option<&Coverage>) -> String {
     let c = Counts::of(diags);
     let mut parts = Vec::new();
     for (n, one, many) in
@@ -119,10 +144,17 @@ pub fn summary_line(diags: &[Diagnostic], color: bool) -> String {
             parts.push(format!("{n} {}", if n == 1 { one } else { many }));
         }
     }
-    let mut line =
-        if parts.is_empty() { "no problems found".to_string() } else { format!("found {}", parts.join(", ")) };
+    let unchecked = coverage.filter(|v| v.validated == 0 && v.objects() > 0);
+    let mut line = match (parts.is_empty(), unchecked) {
+        (true, Some(v)) => v.sentence(),
+        (true, None) => "no problems found".to_string(),
+        (false, _) => format!("found {}", parts.join(", ")),
+    };
     if c.suppressed > 0 {
         let _ = write!(line, " ({} suppressed)", c.suppressed);
+    }
+    if let Some(v) = coverage.filter(|v| !(parts.is_empty() && unchecked.is_some()) && v.objects() > 0) {
+        let _ = write!(line, "; {}", v.sentence());
     }
     if color {
         let style = if c.errors > 0 {

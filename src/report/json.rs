@@ -15,8 +15,17 @@ pub const JSON_SCHEMA_VERSION: u32 = 1;
 struct Report<'a> {
     version: u32,
     tool: Tool<'a>,
-    summary: Counts,
+    summary: Summary,
     diagnostics: Vec<Item<'a>>,
+}
+
+/// The counts of findings, and of the objects the schema pass validated when it ran.
+#[derive(Serialize)]
+struct Summary {
+    #[serde(flatten)]
+    counts: Counts,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objects: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -106,7 +115,7 @@ pub fn write_json(
     let report = Report {
         version: JSON_SCHEMA_VERSION,
         tool: Tool { name: "driftlint", version: opts.tool_version },
-        summary: Counts::of(diags),
+        summary: Summary { counts: Counts::of(diags), objects: opts.coverage.map(|c| c.to_json()) },
         diagnostics,
     };
     serde_json::to_writer_pretty(&mut *out, &report)?;

@@ -11,7 +11,7 @@
 use minijinja::Environment;
 use serde::Serialize;
 
-use super::{Counts, Error, Options, SourceResolver, escape, rank_key, sorted, summary_line};
+use super::{Counts, Error, Options, SourceResolver, escape, rank_key, sorted};
 use crate::diagnostic::Diagnostic;
 
 /// The built-in template. A template sees:
@@ -208,7 +208,10 @@ pub fn render_markdown(diags: &[Diagnostic], sources: &SourceResolver, opts: &Op
     env.add_template("summary.md", source).map_err(|e| Error::Template(e.to_string()))?;
     let template = env.get_template("summary.md").map_err(|e| Error::Template(e.to_string()))?;
 
-    let summary = Summary { counts: Counts::of(diags), line: safe(summary_line(diags, false)) };
+    let summary = Summary {
+        counts: Counts::of(diags),
+        line: safe(super::human::summary_line_counted(diags, false, opts.coverage)),
+    };
     let ordered = sorted(diags);
     let rows: Vec<Row> = ordered.iter().map(|d| row(d, sources)).collect();
     // Rows by importance, to drop the least important first while keeping report order.

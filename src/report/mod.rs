@@ -202,6 +202,8 @@ pub struct Options<'a> {
     /// The lowest severity that fails the run: JUnit test cases fail as the run does.
     pub fail_level: Severity,
     pub limits: Limits,
+    /// What the schema pass validated, when it ran: the summaries count it.
+    pub coverage: Option<&'a crate::schema::coverage::Coverage>,
 }
 
 impl Default for Options<'_> {
@@ -217,6 +219,7 @@ impl Default for Options<'_> {
             scope_notes: &[],
             fail_level: Severity::Error,
             limits: Limits::default(),
+            coverage: None,
         }
     }
 }
@@ -224,8 +227,8 @@ impl Default for Options<'_> {
 /// Renders `diags` in `format`. The result ends with a newline unless it is empty.
 pub fn render(format: Format, diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> Result<String, Error> {
     Ok(match format {
-        Format::Human => render_human(diags, sources, opts.color),
-        Format::Concise => render_concise(diags, sources),
+        Format::Human => human::render_human_counted(diags, sources, opts.color, opts.coverage),
+        Format::Concise => human::render_concise_counted(diags, sources, opts.coverage),
         Format::Json => render_json(diags, sources, opts),
         Format::Sarif => render_sarif(diags, sources, opts),
         Format::Github => render_github(diags, sources, opts),
@@ -260,7 +263,13 @@ pub fn write_outputs(
         // The longest outputs are written as they are rendered, not held whole in memory.
         let streamed: Option<Box<Writer>> = match output.format {
             Format::Human => Some(Box::new(|out: &mut dyn Write| {
-                human::write_human(&mut |piece| out.write_all(piece.as_bytes()), diags, sources, opts.color)
+                human::write_human(
+                    &mut |piece| out.write_all(piece.as_bytes()),
+                    diags,
+                    sources,
+                    opts.color,
+                    opts.coverage,
+                )
             })),
             Format::Json => Some(Box::new(|out: &mut dyn Write| json::write_json(out, diags, sources, &opts))),
             _ => None,

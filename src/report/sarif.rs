@@ -446,6 +446,11 @@ fn log(results: Vec<sarif::Result>, truncated: bool, uris: &Uris, opts: &Options
     let mut run = sarif::Run::builder().tool(driver).results(results).build();
     run.original_uri_base_ids = uris.base_ids();
     run.column_kind = Some(sarif::ResultColumnKind::UnicodeCodePoints.to_string().into());
+    // What the schema pass validated: driftlint's own property (`objects`), as in the JSON.
+    if let Some(coverage) = opts.coverage {
+        let props = std::collections::BTreeMap::from([("objects".to_string(), coverage.to_json())]);
+        run.properties = Some(sarif::PropertyBag::builder().additional_properties(props).build());
+    }
     let log =
         sarif::Sarif::builder().schema(SCHEMA_URI).version(sarif::Version::V2_1_0.to_string()).runs(vec![run]).build();
     let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();

@@ -61,11 +61,15 @@ fn human_output_has_file_line_and_identity() {
     let r = run(&["ls", "fixtures/repo/app/frontend.yaml"]);
     assert_eq!(r.code, 0);
     assert!(
-        r.stdout.contains("fixtures/repo/app/frontend.yaml:2:1: apps/v1 Deployment web/frontend\n"),
+        r.stdout.contains("fixtures/repo/app/frontend.yaml:2:1: apps/v1 Deployment web/frontend [schema: Kubernetes "),
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("fixtures/repo/app/frontend.yaml:26:1: v1 Service web/frontend\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("fixtures/repo/app/frontend.yaml:26:1: v1 Service web/frontend [schema: "),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.ends_with("2 object(s) in 1 source(s)\n"), "{}", r.stdout);
 }
 

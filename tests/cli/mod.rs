@@ -1,4 +1,5 @@
 mod batches;
+mod builtin;
 mod check;
 mod compare;
 mod crossplane;
@@ -10,6 +11,7 @@ mod git_scope;
 mod hostile;
 mod hostile_scope;
 mod jobs;
+mod kubeconform_parity;
 mod schema_cel;
 
 mod layouts;

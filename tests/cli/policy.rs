@@ -206,7 +206,10 @@ fn configuration_keys_and_data_files() {
                 "package k8s\nimport rego.v1\nwarn contains m if {\n  input.spec.replicas > data.max\n  m := \"too many\"\n}\n",
             ),
             ("limits.json", "{\"max\": 3}"),
-            ("m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec:\n  replicas: 5\n"),
+            (
+                "m.yaml",
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec:\n  replicas: 5\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+            ),
         ],
     );
     let r = run_in(dir.path(), &["check", "--format", "json", "m.yaml"], None);
@@ -366,7 +369,8 @@ fn exceptions_exempt_rules_by_name_without_prefix_warnings_included() {
             ),
             (
                 "m.yaml",
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n",
+                // Not `y`: a YAML 1.1 boolean, which the built-in schema rejects as a name.
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\n",
             ),
         ],
     );

@@ -94,7 +94,8 @@ fn the_differential_set_agrees_with_opa() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n";
+// A complete Deployment: the built-in kinds are validated too (issue 25).
+const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n";
 
 /// `check --format json` in `dir` with `args` after the policy flags; the findings as
 /// (rule, file:line, message).

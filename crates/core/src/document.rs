@@ -340,6 +340,31 @@ fn take_object(
             Some(i) => format!("item {i} of the List in document {}", doc_index + 1),
             None => format!("document {}", doc_index + 1),
         };
+        // A mapping with an object's parts but no type is a broken manifest, not a values file:
+        // the API server (and kubeconform) reject it.
+        let parts: Vec<&str> = ["apiVersion", "kind", "metadata", "spec"]
+            .into_iter()
+            .filter(|k| object.get(*k).is_some_and(|v| !v.is_null()))
+            .collect();
+        if object.is_object() && !parts.is_empty() {
+            let missing: Vec<&str> = [("apiVersion", &identity.api_version), ("kind", &identity.kind)]
+                .into_iter()
+                .filter(|(_, v)| v.is_empty())
+                .map(|(k, _)| k)
+                .collect();
+            diags.push(Diagnostic::new(
+                Rule::NotKubernetesObject,
+                crate::diagnostic::Severity::Error,
+                source.path.clone(),
+                Some(node.span.start..node.span.start),
+                format!(
+                    "{what} has `{}` but no `{}`: a manifest without its type; skipped",
+                    parts.join("`, `"),
+                    missing.join("` or `")
+                ),
+            ));
+            return;
+        }
         diags.push(Diagnostic::of(
             Rule::NotKubernetesObject,
             source.path.clone(),

@@ -51,6 +51,22 @@ pub enum Rule {
     SchemaNotFound,
     /// A CEL rule (`x-kubernetes-validations`) of the object's schema is false.
     SchemaCelViolation,
+    /// An apiVersion/kind of a built-in API group that the chosen Kubernetes version lacks.
+    UnknownKind,
+    /// An apiVersion of a built-in kind that Kubernetes removed.
+    RemovedApiVersion,
+    /// A workload's selector that is empty or does not select its pod template.
+    SelectorMismatch,
+    /// Two containers, volumes or ports with one name.
+    DuplicateName,
+    /// An object, container or port name of the wrong syntax.
+    InvalidName,
+    /// A label or annotation key or value of the wrong syntax.
+    InvalidLabel,
+    /// A port number out of range, an unknown protocol, unnamed Service ports.
+    InvalidPort,
+    /// A resource request or limit that is no quantity, or a request above its limit.
+    InvalidResources,
     /// A logical error in a Crossplane Composition.
     CompositionInvalid,
     /// A Composition field path that the schema of its object does not have.
@@ -75,7 +91,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 34] = [
+    pub const ALL: [Rule; 42] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -100,6 +116,14 @@ impl Rule {
         Rule::SchemaInvalidValue,
         Rule::SchemaNotFound,
         Rule::SchemaCelViolation,
+        Rule::UnknownKind,
+        Rule::RemovedApiVersion,
+        Rule::SelectorMismatch,
+        Rule::DuplicateName,
+        Rule::InvalidName,
+        Rule::InvalidLabel,
+        Rule::InvalidPort,
+        Rule::InvalidResources,
         Rule::CompositionInvalid,
         Rule::CompositionPatchPath,
         Rule::CompositionPatchType,
@@ -138,6 +162,14 @@ impl Rule {
             Rule::SchemaInvalidValue => "schema-invalid-value",
             Rule::SchemaNotFound => "schema-not-found",
             Rule::SchemaCelViolation => "schema-cel-violation",
+            Rule::UnknownKind => "unknown-kind",
+            Rule::RemovedApiVersion => "removed-api-version",
+            Rule::SelectorMismatch => "selector-mismatch",
+            Rule::DuplicateName => "duplicate-name",
+            Rule::InvalidName => "invalid-name",
+            Rule::InvalidLabel => "invalid-label",
+            Rule::InvalidPort => "invalid-port",
+            Rule::InvalidResources => "invalid-resources",
             Rule::CompositionInvalid => "composition-invalid",
             Rule::CompositionPatchPath => "composition-patch-path",
             Rule::CompositionPatchType => "composition-patch-type",

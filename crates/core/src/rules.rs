@@ -37,6 +37,11 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
         "when the overlapping templates differ in how well they match and the closest one was used (a choice, not a tie)",
     ),
     (Rule::UnmatchedResource, Severity::Note, "when every candidate template declined the object with `doNotMatch`"),
+    (
+        Rule::NotKubernetesObject,
+        Severity::Error,
+        "when the document has `apiVersion`, `kind`, `metadata` or `spec` but lacks `apiVersion` or `kind`: a manifest missing its type",
+    ),
     (Rule::InvalidReference, Severity::Warning, "for what kube-compare only warns about in a reference"),
     (
         Rule::IoError,

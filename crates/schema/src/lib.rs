@@ -11,12 +11,16 @@
 
 #![forbid(unsafe_code)]
 
+pub mod builtin;
 pub mod cel;
 pub mod compile;
+pub mod coverage;
 pub mod format;
 pub mod load;
+pub mod location;
 pub mod model;
 pub mod pass;
+pub mod server;
 pub mod validate;
 pub mod xrd;
 
@@ -108,6 +112,27 @@ pub struct Registry {
     /// The Crossplane major version the repository targets when the configuration says it
     /// (`crossplane-version:`); the Crossplane pass reads it.
     pub crossplane_version: Option<u8>,
+    /// Kubernetes' built-in kinds of the chosen version (`--kubernetes-version`), compiled on
+    /// first use: after the trusted definitions, before the checked ones (which may not
+    /// define a built-in group's kinds at all).
+    builtins: builtin::Builtins,
+    /// kubeconform-style schema directories (`--schema-location`), trusted.
+    locations: location::Locations,
+}
+
+/// What [`Registry::resolve`] found for an object's type.
+#[derive(Debug)]
+pub enum Resolved<'a> {
+    /// A CRD's or XRD's schema.
+    Defined(&'a Schema),
+    /// A built-in kind's bundled schema.
+    Builtin(&'a Schema),
+    /// A schema from a kubeconform-style location.
+    Located(Arc<Schema>),
+    /// A built-in API group, but no kind of this version of Kubernetes.
+    UnknownBuiltin(builtin::Unknown),
+    /// Nothing: no definition of the kind, or not of this version.
+    Missing(Lookup<'a>),
 }
 
 /// `(group, version)` of an apiVersion (`v1` is the core group `""`).
@@ -132,6 +157,77 @@ impl Registry {
         self.v2_kinds.contains(&(group.to_string(), kind.to_string()))
     }
 
+    /// Validates built-in kinds as Kubernetes `version` (a bundled one) has them.
+    pub fn set_kubernetes_version(&mut self, version: &'static str) {
+        self.builtins = builtin::Builtins::new(version);
+    }
+
+    /// Looks types up in kubeconform-style schema locations too (after the trusted
+    /// definitions, before the built-in kinds).
+    pub fn set_locations(&mut self, written: &[String]) {
+        self.locations = location::Locations::new(written);
+    }
+
+    /// The Kubernetes version whose built-in kinds are known.
+    pub fn kubernetes_version(&self) -> &'static str {
+        self.builtins.version()
+    }
+
+    /// The schema of an object's type in trust order: the trusted definitions, the
+    /// `--schema-location` files, the checked definitions (which never hold a built-in group's
+    /// kind), then Kubernetes' built-in kinds.
+    pub fn resolve(&self, api_version: &str, kind: &str) -> Resolved<'_> {
+        let found = self.lookup(api_version, kind);
+        let (group, version) = split_api_version(api_version);
+        let trusted_found = |o: Option<&Origin>| o.is_some_and(|o| o.trusted);
+        // A checked definition comes after the trusted locations.
+        if let Lookup::Found(s) = &found
+            && trusted_found(self.origins.get(&(group.to_string(), kind.to_string())))
+        {
+            return Resolved::Defined(s);
+        }
+        if let Some(s) = self.locations.lookup(self.kubernetes_version(), group, version, kind) {
+            return Resolved::Located(s);
+        }
+        if let Lookup::Found(s) = &found {
+            return Resolved::Defined(s);
+        }
+        if let Some(s) = self.builtins.lookup(group, version, kind) {
+            return Resolved::Builtin(s);
+        }
+        if matches!(found, Lookup::NoKind)
+            && !kind.is_empty()
+            && let Some(why) = self.builtins.unknown(group, version, kind)
+        {
+            return Resolved::UnknownBuiltin(why);
+        }
+        Resolved::Missing(found)
+    }
+
+    /// Which schema an object of this type is validated against, in words (`driftlint ls`):
+    /// `Kubernetes 1.37 built-in`, `CRD in crds/widget.yaml`, or why there is none.
+    pub fn describe(&self, api_version: &str, kind: &str) -> String {
+        if is_definition(api_version, kind) {
+            return "none (a definition: compiled, not validated)".into();
+        }
+        let (group, _) = split_api_version(api_version);
+        match self.resolve(api_version, kind) {
+            Resolved::Defined(_) => match self.origins.get(&(group.to_string(), kind.to_string())) {
+                Some(o) if o.trusted => format!("{} (trusted)", o.path.display()),
+                Some(o) => o.path.display(),
+                None => "a definition".into(),
+            },
+            Resolved::Builtin(_) => format!("Kubernetes {} built-in", self.kubernetes_version()),
+            Resolved::Located(_) => "a --schema-location file (trusted)".into(),
+            Resolved::UnknownBuiltin(builtin::Unknown::Removed { removed_in, .. }) => {
+                format!("none (removed in Kubernetes {removed_in})")
+            }
+            Resolved::UnknownBuiltin(_) => format!("none (not a kind of Kubernetes {})", self.kubernetes_version()),
+            Resolved::Missing(Lookup::NoVersion) => "none (its definition does not serve this version)".into(),
+            Resolved::Missing(_) => "none".into(),
+        }
+    }
+
     pub fn lookup(&self, api_version: &str, kind: &str) -> Lookup<'_> {
         let (group, version) = split_api_version(api_version);
         let Some(versions) = self.kinds.get(&(group.to_string(), kind.to_string())) else { return Lookup::NoKind };
@@ -153,10 +249,11 @@ impl Registry {
     pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
         let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
-        let (xrd, v2) = match (api_version, kind) {
-            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => (false, false),
-            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => (true, false),
-            ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => (true, true),
+        let (xrd, v2, v1beta1) = match (api_version, kind) {
+            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => (false, false, false),
+            ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition") => (false, false, true),
+            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => (true, false, false),
+            ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => (true, true, false),
             _ => return false,
         };
         let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
@@ -221,8 +318,25 @@ impl Registry {
         if !usable {
             return true;
         }
-        let versions = match spec.entry("versions") {
-            Some((_, v)) if matches!(&v.value, NodeValue::Sequence(items) if !items.is_empty()) => v,
+        let shared = if v1beta1 { spec.get("validation").and_then(|v| v.get("openAPIV3Schema")) } else { None };
+        // (name, served, schema) of each version.
+        let mut listed: Vec<(String, bool, Option<&Node>)> = Vec::new();
+        match spec.entry("versions") {
+            Some((_, v)) if matches!(&v.value, NodeValue::Sequence(items) if !items.is_empty()) => {
+                let NodeValue::Sequence(items) = &v.value else { return true };
+                for item in items {
+                    let Some(name) = text(item.get("name")) else {
+                        problem(out, &item.span, format!("a version of `{kind}` without `name`"));
+                        continue;
+                    };
+                    let served = !matches!(item.get("served").map(|s| &s.value), Some(NodeValue::Bool(false)));
+                    let own = item.get("schema").and_then(|s| s.get("openAPIV3Schema"));
+                    listed.push((name, served, own.or(shared)));
+                }
+            }
+            _ if v1beta1 && text(spec.get("version")).is_some() => {
+                listed.push((text(spec.get("version")).unwrap_or_default(), true, shared));
+            }
             Some((k, _)) => {
                 problem(out, &k.span, format!("{what} `{kind}` has no versions: it gives no schema"));
                 return true;
@@ -231,17 +345,10 @@ impl Registry {
                 problem(out, &spec_key.span, format!("{what} `{kind}` has no `versions`: it gives no schema"));
                 return true;
             }
-        };
-        let NodeValue::Sequence(items) = &versions.value else { return true };
+        }
         let mut composite = Vec::new();
         let mut claims = Vec::new();
-        for item in items {
-            let Some(name) = text(item.get("name")) else {
-                problem(out, &item.span, format!("a version of `{kind}` without `name`"));
-                continue;
-            };
-            let served = !matches!(item.get("served").map(|s| &s.value), Some(NodeValue::Bool(false)));
-            let own = item.get("schema").and_then(|s| s.get("openAPIV3Schema"));
+        for (name, served, own) in listed {
             let compiled = match own {
                 Some(node) => {
                     self.compilations += 1;
@@ -401,7 +508,7 @@ fn is_builtin_kind_group(group: &str) -> bool {
         "scheduling.k8s.io",
         "storage.k8s.io",
     ];
-    GROUPS.contains(&group)
+    GROUPS.contains(&group) || builtin::is_bundled_group(group)
 }
 
 /// Kinds the schema pass never asks a schema for: the definitions themselves and
@@ -500,6 +607,21 @@ mod tests {
         assert!(matches!(r.lookup("g.io/v3", "K"), Lookup::NoVersion));
         assert!(matches!(r.lookup("other.io/v1", "K"), Lookup::NoKind));
         assert_eq!(r.compilations(), 2);
+    }
+
+    #[test]
+    fn v1beta1_crds_share_their_validation_across_versions() {
+        let (r, diags) = registry(
+            "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  version: v1\n  names: {kind: Old}\n  validation:\n    openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}\n---\napiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  names: {kind: Two}\n  versions: [{name: v1, served: true}, {name: v2, served: false}]\n  validation:\n    openAPIV3Schema: {type: object, properties: {spec: {type: string}}}\n",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(
+            matches!(r.lookup("g.io/v1", "Old"), Lookup::Found(s) if s.properties["spec"].properties.contains_key("size"))
+        );
+        assert!(
+            matches!(r.lookup("g.io/v1", "Two"), Lookup::Found(s) if s.properties["spec"].ty == Some(Type::String))
+        );
+        assert!(matches!(r.lookup("g.io/v2", "Two"), Lookup::NoVersion));
     }
 
     #[test]

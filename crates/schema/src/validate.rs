@@ -54,6 +54,15 @@ pub fn validate_object(root: &Node, schema: &Schema, opts: Options) -> Vec<Findi
     w.out
 }
 
+/// Validates one field of an object: `value` against `schema`, problems of the value itself at
+/// `key`, at JSON pointer `pointer` (a built-in kind's `metadata`, which [`validate_object`]
+/// leaves to the API server for custom resources).
+pub fn validate_field(key: &Node, value: &Node, schema: &Schema, pointer: &str, opts: Options) -> Vec<Finding> {
+    let mut w = Walker { opts, out: Vec::new() };
+    w.value(value, schema, &key.span, &key.span, pointer, 1, false);
+    w.out
+}
+
 /// The span that stands for a mapping without a key of its own: its first key (the document's
 /// first line that is not a comment or `---`), else the node.
 pub fn first_key_span(node: &Node) -> Range<usize> {
@@ -179,7 +188,12 @@ impl Walker {
         // A null is pruned by the API server (then defaulted): it is no value of any type.
         let Some(actual) = json_type(node) else { return };
         if !type_accepts(schema, actual) {
-            let expected = if schema.int_or_string { "integer or string" } else { schema.ty.map_or("", Type::name) };
+            let expected = match (schema.int_or_string, schema.ty) {
+                // A quantity (`oneOf` string or number in Kubernetes' JSON schemas).
+                (true, Some(Type::Number)) => "number or string",
+                (true, _) => "integer or string",
+                (false, ty) => ty.map_or("", Type::name),
+            };
             let msg = format!("{} must be {expected}, not {}", show(pointer), actual.name());
             self.push(Rule::SchemaTypeMismatch, at, pointer, msg);
             return;

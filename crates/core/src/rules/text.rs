@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::rule::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 34] = [
+pub(super) static DOCS: [RuleDoc; 42] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -172,7 +172,9 @@ for that document may be wrong.",
         default_severity: Severity::Note,
         summary: "A YAML document is not a Kubernetes object and was skipped",
         what: "A document in an input file that has no `apiVersion` and `kind`, or is not a mapping \
-(a values file, a kustomization, a list of strings).",
+(a values file, a kustomization, a list of strings). A mapping that has an object's parts \
+(`apiVersion`, `kind`, `metadata` or `spec`) but lacks `apiVersion` or `kind` is an error: a \
+manifest that lost its type, which the API server rejects.",
         why: "Such documents are skipped, never silently: the note says which ones so that a typo in \
 `kind` does not hide a resource from the check.",
         example_lang: "yaml",
@@ -280,9 +282,10 @@ in Go RE2 syntax.",
         default_severity: Severity::Error,
         summary: "A field that the object's schema does not define",
         what: "A key of an object (an instance manifest, or a Composition's base) that its CRD or \
-XRD schema does not define, where the schema neither preserves unknown fields \
-(`x-kubernetes-preserve-unknown-fields`) nor allows any key (`additionalProperties`). `metadata` \
-is never checked (the API server owns it), and an `x-kubernetes-embedded-resource` object also \
+XRD schema, or a built-in kind's bundled schema, does not define, where the schema neither preserves unknown fields \
+(`x-kubernetes-preserve-unknown-fields`) nor allows any key (`additionalProperties`). A custom \
+resource's `metadata` is not checked (the API server owns it; a built-in kind's is, against \
+Kubernetes' `ObjectMeta`), and an `x-kubernetes-embedded-resource` object also \
 takes `apiVersion`, `kind` and `metadata`. The location is the unknown key.",
         why: "The API server prunes unknown fields silently: a misspelt field (`engin` for `engine`) is \
 dropped on apply, and the setting the author meant never takes effect.",
@@ -342,7 +345,9 @@ kind no known CRD/XRD defines, or whose version it does not list or does not ser
 `loose` mode (the default; checks that need the schema are skipped), an error in `strict` mode \
 (`--schema-mode`, `schema-mode:`, or a Composition's \
 `crossplane.io/composition-schema-aware-validation-mode` annotation). Kubernetes' built-in kinds \
-are not flagged in loose mode; strict mode flags them too. The location is the `kind:` line.",
+have bundled schemas (see `unknown-kind` for one the chosen version lacks); the few built-in \
+groups driftlint bundles none for (`metrics.k8s.io`) are not flagged in loose mode. The location \
+is the `kind:` line.",
         why: "An object without a schema is not validated at all: in strict mode that is a failure, in \
 loose mode a reviewer should at least know.",
         example_lang: "yaml",
@@ -365,6 +370,126 @@ calls a function driftlint does not provide is a note, once per run.",
         example_lang: "yaml",
         example: "spec:   # schema-cel-violation: replicas should be in between minReplicas and maxReplicas\n  replicas: 50\n  minReplicas: 3\n  maxReplicas: 10",
         fix: "Change the object so that the rule holds; the rule's text is in the message.",
+    },
+    RuleDoc {
+        rule: Rule::UnknownKind,
+        default_severity: Severity::Error,
+        summary: "An apiVersion and kind that the chosen Kubernetes version does not serve",
+        what: "An object of one of Kubernetes' own API groups (`v1`, `apps/v1`, `networking.k8s.io/v1`, \
+…) whose kind the chosen Kubernetes version (`--kubernetes-version`, `kubernetes-version:`, by \
+default the newest bundled one) does not have in that apiVersion: a misspelt kind (`Servce`), a \
+kind in the wrong group (`v1 Deployment`), or an API version added after the chosen release. \
+The help names the closest kinds. Whatever `--schema-mode` says, since the API server rejects \
+the object. The location is the `kind:` line.",
+        why: "`kubectl apply` fails with `no matches for kind`, after the change was merged; a linter \
+that only skips unknown types lets the typo through with a green check.",
+        example_lang: "yaml",
+        example: "apiVersion: v1\nkind: Servce   # unknown-kind: did you mean `v1 Service`?",
+        fix: "Correct the kind or apiVersion as suggested; if the cluster runs another Kubernetes \
+version, say which with `--kubernetes-version`.",
+    },
+    RuleDoc {
+        rule: Rule::RemovedApiVersion,
+        default_severity: Severity::Error,
+        summary: "An apiVersion of a built-in kind that Kubernetes has removed",
+        what: "An object whose apiVersion Kubernetes served once but no longer serves in the chosen \
+version (`extensions/v1beta1 Ingress`, `batch/v1beta1 CronJob`, `policy/v1beta1 \
+PodSecurityPolicy`): the message names the Kubernetes version that removed it and the \
+apiVersion that replaces it, from the bundled versions and, for older removals, from \
+Kubernetes' deprecated API migration guide. The location is the `apiVersion:` line.",
+        why: "The API server rejects the object outright; upgrading a cluster past the removal breaks \
+every deploy of the file.",
+        example_lang: "yaml",
+        example: "apiVersion: extensions/v1beta1   # removed-api-version: removed in 1.22 (use networking.k8s.io/v1)\nkind: Ingress",
+        fix: "Move to the replacement apiVersion and adapt the fields that changed (Kubernetes' \
+deprecation guide lists them), or remove an object that has no replacement.",
+    },
+    RuleDoc {
+        rule: Rule::SelectorMismatch,
+        default_severity: Severity::Error,
+        summary: "A workload's selector that is empty or does not select its own pod template",
+        what: "A Deployment's, StatefulSet's, DaemonSet's or ReplicaSet's `spec.selector` (of a built-in \
+kind, validated offline) that is empty, or whose `matchLabels` and `matchExpressions` the pod \
+template's `spec.template.metadata.labels` do not satisfy. Mirrors the API server's \
+`ValidateDeploymentSpec` and friends (\"`selector` does not match template `labels`\"). The \
+location is the `selector:` key.",
+        why: "The API server rejects the object; `kubectl apply` fails at deploy time, not in review.",
+        example_lang: "yaml",
+        example: "spec:\n  selector:   # selector-mismatch: `app: web` not met\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: api}",
+        fix: "Make the selector and the template's labels agree (the selector of an existing workload is \
+immutable: change the labels).",
+    },
+    RuleDoc {
+        rule: Rule::DuplicateName,
+        default_severity: Severity::Error,
+        summary: "Two containers, volumes or ports of one object with the same name",
+        what: "In a pod spec (a Pod, or the template of a workload, Job or CronJob): two containers with one \
+name (init and ephemeral containers included), two volumes with one name, two ports of one \
+container with one name; in a Service, two ports with one name. Mirrors the API server's \
+\"Duplicate value\" validations. The location is the second `name`.",
+        why: "The API server rejects the object; with a merge patch the second entry would silently replace \
+the first.",
+        example_lang: "yaml",
+        example: "containers:\n  - name: web\n    image: nginx\n  - name: web      # duplicate-name\n    image: envoy",
+        fix: "Give each its own name.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidName,
+        default_severity: Severity::Error,
+        summary: "An object, container or port name that Kubernetes does not accept",
+        what: "`metadata.name` that is not a DNS-1123 subdomain (lowercase letters, digits, `-` and `.`, at \
+most 253 characters), a DNS-1035 label for a Service, a DNS-1123 label for a Namespace (RBAC \
+objects, which take path-segment names, are not checked); a container name that is no DNS-1123 \
+label; a container port name that is no IANA service name (at most 15 characters, a letter \
+among them); a Service port name that is no DNS-1123 label. Mirrors apimachinery's \
+`IsDNS1123Subdomain`, `IsDNS1035Label`, `IsDNS1123Label` and `IsValidPortName`. The location \
+is the name.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "metadata:\n  name: Web_Frontend   # invalid-name: not a DNS-1123 subdomain",
+        fix: "Use lowercase letters, digits and `-`.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidLabel,
+        default_severity: Severity::Error,
+        summary: "A label or annotation key or value that Kubernetes does not accept",
+        what: "A label key (`[prefix/]name`: the prefix a DNS-1123 subdomain, the name at most 63 letters, \
+digits, `-`, `_`, `.`, alphanumeric at both ends) or value (empty, or like a key's name) in \
+`metadata.labels`, a pod template's labels or a selector's `matchLabels`, or an annotation key \
+of the wrong syntax. Mirrors apimachinery's `IsQualifiedName` and `IsValidLabelValue`. The \
+location is the key or the value.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "labels:\n  tier: -frontend   # invalid-label: must start with a letter or digit",
+        fix: "Shorten or respell the key or value; free text belongs in an annotation's value.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidPort,
+        default_severity: Severity::Error,
+        summary: "A port number, protocol or Service port that Kubernetes does not accept",
+        what: "A `containerPort`, `port` or `targetPort` outside 1–65535 (a `hostPort` or `nodePort` may be 0), a \
+`protocol` other than `TCP`, `UDP`, `SCTP`, a named `targetPort` that is no IANA service name, \
+or a Service with several ports not all named. Mirrors the API server's port validations. The \
+location is the value, or the port for a missing name.",
+        why: "The API server rejects the object.",
+        example_lang: "yaml",
+        example: "ports:\n  - containerPort: 80800   # invalid-port: not a port number",
+        fix: "Use a port number in range, one of the three protocols, and name every port of a Service with \
+several.",
+    },
+    RuleDoc {
+        rule: Rule::InvalidResources,
+        default_severity: Severity::Error,
+        summary: "A resource request or limit that is no quantity, or a request above its limit",
+        what: "In a container's `resources`, a request or limit that is not a Kubernetes quantity (`500m`, \
+`1.5`, `128Mi`, `1G`, `1e3`; not `1Gb` or `one`), a negative one, or a request above the \
+limit of the same resource. Mirrors `resource.ParseQuantity` and the API server's \
+\"must be less than or equal to limit\". The location is the value.",
+        why: "The API server rejects the object; a unit typo (`Gb`) is a common cause of failed rollouts.",
+        example_lang: "yaml",
+        example: "resources:\n  requests: {memory: 1Gb}   # invalid-resources: not a quantity",
+        fix: "Use a quantity with a Kubernetes suffix (`Ki`, `Mi`, `Gi`, `m`, `k`, `M`, `G`) and keep each \
+request at most its limit.",
     },
     RuleDoc {
         rule: Rule::CompositionInvalid,
