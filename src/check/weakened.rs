@@ -96,6 +96,39 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
             flag(at(key), format!("`{key}` no longer lists `{gone}`"));
         }
     }
+    // Trusted schemas win over the bundled built-in kinds and the checked CRDs: one more of them
+    // can replace any kind's validation with a laxer one.
+    for (key, was, is) in
+        [("schemas", &base.schemas, &now.schemas), ("schema-locations", &base.schema_locations, &now.schema_locations)]
+    {
+        for added in is.iter().filter(|x| !was.contains(x)) {
+            flag(
+                at(key),
+                format!(
+                    "`{key}` adds `{added}`: trusted schemas, which replace the built-in kinds' and the checked definitions'"
+                ),
+            );
+        }
+    }
+    for gone in base.schema_locations.iter().filter(|x| !now.schema_locations.contains(x)) {
+        flag(at("schema-locations"), format!("`schema-locations` no longer lists `{gone}`"));
+    }
+    if now.kubernetes_version != base.kubernetes_version {
+        flag(
+            at("kubernetes-version"),
+            format!(
+                "`kubernetes-version` changed from {} to {}: built-in kinds are validated as another release has them",
+                base.kubernetes_version.map_or("the default".to_string(), |v| format!("`{v}`")),
+                now.kubernetes_version.map_or("the default".to_string(), |v| format!("`{v}`"))
+            ),
+        );
+    }
+    if now.crossplane_version != base.crossplane_version {
+        flag(
+            at("crossplane-version"),
+            "`crossplane-version` changed: Compositions are read for another Crossplane release".into(),
+        );
+    }
     if base.policy.all_namespaces == Some(true) && now.policy.all_namespaces != Some(true) {
         flag(
             at("policy-all-namespaces"),
@@ -251,6 +284,21 @@ policy-all-namespaces: false
                 (2, "`policy-all-namespaces` turned off: only the listed namespaces' rules run".to_string())
             ]
         );
+        assert!(lines(base, base).is_empty());
+    }
+
+    #[test]
+    fn trusted_schemas_added_and_version_changes_are_weakenings() {
+        let base = "schemas: [crds]\nkubernetes-version: \"1.37\"\n";
+        let found = lines(
+            base,
+            "schemas: [crds, permissive]\nschema-locations: [kc]\nkubernetes-version: \"1.30\"\ncrossplane-version: 2\n",
+        );
+        let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
+        assert!(at(1, "`schemas` adds `permissive`"), "{found:?}");
+        assert!(at(2, "`schema-locations` adds `kc`"), "{found:?}");
+        assert!(at(3, "`kubernetes-version` changed from `1.37` to `1.30`"), "{found:?}");
+        assert!(at(4, "`crossplane-version` changed"), "{found:?}");
         assert!(lines(base, base).is_empty());
     }
 
