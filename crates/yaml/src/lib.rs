@@ -39,6 +39,7 @@
 
 mod emit;
 mod emit_scalar;
+mod emit_writer;
 mod error;
 mod gofmt;
 mod line_index;
