@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 use crate::budget::Budget;
 use crate::value::{FuncError, Value};
 
+mod args;
 mod convert;
 pub(crate) mod cost;
 mod crypto;
