@@ -207,6 +207,11 @@ pub trait Object: fmt::Debug {
     fn method_params(&self, _name: &str) -> Option<(&'static [Param], Option<Param>)> {
         None
     }
+    /// The integer underneath a named Go integer type (`time.Month`, `time.Weekday`), which
+    /// spf13/cast's `ToInt64`/`ToFloat64` read as that integer; `None` for every other type.
+    fn int_value(&self) -> Option<i64> {
+        None
+    }
     /// `%v` form: what Go's fmt prints, honouring `String()`/`Error()` methods.
     fn display(&self) -> String;
     /// `%#v` form; defaults to the `%v` form.
