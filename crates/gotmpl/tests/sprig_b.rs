@@ -499,7 +499,7 @@ fn month_and_weekday_convert_like_integers() {
     let t = call("toDate", &[s("2006-01-02"), s("2024-03-05")]).unwrap();
     let month = obj(&t, "Month", &[]).unwrap();
     let weekday = obj(&t, "Weekday", &[]).unwrap();
-    assert_eq!(show("int", &[month.clone()]), "3");
+    assert_eq!(show("int", std::slice::from_ref(&month)), "3");
     assert_eq!(show("add", &[weekday, i(1)]), "3");
     assert_eq!(show("float64", &[month]), "3");
     assert_eq!(show("int", &[t]), "0");
