@@ -6,6 +6,8 @@
 //! Locations are UTC, `Local`, a fixed offset (what parsing `+02:00` gives) or an IANA zone
 //! (jiff's bundled tz database). `Local` behaves as UTC: kube-compare's corpus runs with
 //! `TZ=UTC`, and a linter's output must not depend on the machine it runs on.
+//!
+//! This module knows nothing of template values or the function table.
 
 use std::rc::Rc;
 
