@@ -4,8 +4,9 @@
 //! are `int64`, Sprig returns `[]string` or `map[string]string` in places, a missing map key is
 //! an *invalid* `reflect.Value` (printed `<no value>`) while a JSON `null` inside a map is a nil
 //! `interface{}`. This module owns the representation and the type-level helpers (type names,
-//! truth, `reflect.DeepEqual`, JSON decoding with kube-compare's number rule). It knows nothing
-//! about parsing or executing templates.
+//! the parameter types functions declare, truth, `reflect.DeepEqual`, JSON decoding with
+//! kube-compare's number rule). It knows nothing about parsing or executing templates, nor about
+//! the function library.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -52,6 +53,24 @@ impl IntKind {
             IntKind::Uint | IntKind::Uint8 | IntKind::Uint16 | IntKind::Uint32 | IntKind::Uint64 | IntKind::Uintptr
         )
     }
+}
+
+/// A Go parameter type as text/template checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// `interface{}`: anything; a missing value arrives as [`Value::Nil`].
+    Any,
+    String,
+    Bool,
+    Int(IntKind),
+    Float64,
+    /// `[]interface{}`; a missing value arrives as a nil list.
+    List,
+    /// `map[string]interface{}`; a missing value arrives as a nil map.
+    Map,
+    /// A named type provided by an [`Object`], matched by `%T` name
+    /// (`"time.Time"`, `"sprig.certificate"`).
+    Named(&'static str),
 }
 
 /// A Go static type, as far as templates can observe it (`%T`, `typeOf`, `reflect.DeepEqual`,
@@ -185,7 +204,12 @@ pub trait Object: fmt::Debug {
     /// The Go parameter types of a method (fixed, then variadic), when the type declares them:
     /// the executor then converts and checks arguments exactly as for table functions
     /// (`expected string; found 5`). `None` passes arguments as `interface {}` values.
-    fn method_params(&self, _name: &str) -> Option<(&'static [crate::funcs::Param], Option<crate::funcs::Param>)> {
+    fn method_params(&self, _name: &str) -> Option<(&'static [Param], Option<Param>)> {
+        None
+    }
+    /// The integer underneath a named Go integer type (`time.Month`, `time.Weekday`), which
+    /// spf13/cast's `ToInt64`/`ToFloat64` read as that integer; `None` for every other type.
+    fn int_value(&self) -> Option<i64> {
         None
     }
     /// `%v` form: what Go's fmt prints, honouring `String()`/`Error()` methods.

@@ -493,6 +493,19 @@ fn clock() -> i64 {
 }
 
 #[test]
+fn month_and_weekday_convert_like_integers() {
+    // spf13/cast reads a `time.Month` or `time.Weekday` as its number (Sprig's `int`, `add`,
+    // `float64`); any other object converts to 0.
+    let t = call("toDate", &[s("2006-01-02"), s("2024-03-05")]).unwrap();
+    let month = obj(&t, "Month", &[]).unwrap();
+    let weekday = obj(&t, "Weekday", &[]).unwrap();
+    assert_eq!(show("int", std::slice::from_ref(&month)), "3");
+    assert_eq!(show("add", &[weekday, i(1)]), "3");
+    assert_eq!(show("float64", &[month]), "3");
+    assert_eq!(show("int", &[t]), "0");
+}
+
+#[test]
 fn now_is_the_current_time() {
     let before = clock();
     let now = call("now", &[]).unwrap();

@@ -1,10 +1,11 @@
 //! `sigs.k8s.io/yaml.Marshal` for a `serde_json::Value`: Go JSON encoding, then go-yaml v2's
 //! emitter (`emitterc.go`) in block style.
 //!
-//! This is not a general YAML emitter. It reproduces the state go-yaml's emitter keeps (column,
-//! `whitespace`, `indention`, the indent stack) for exactly the events `yaml.Marshal` produces
-//! from JSON data, so that diffs against kube-compare's output match byte for byte. Scalar
-//! style decisions live in `emit_scalar`.
+//! This is not a general YAML emitter. It reproduces go-yaml's emitter for exactly the events
+//! `yaml.Marshal` produces from JSON data, so that diffs against kube-compare's output match
+//! byte for byte. Scalar analysis and the scalar writers live in `emit_scalar`, the state
+//! go-yaml keeps about the output (column, `whitespace`, `indention`, the indent stack) in
+//! `emit_writer`.
 //!
 //! It runs twice per candidate template and CR in `driftlint compare`, so the common case is
 //! cut short where the outcome is provably the same: one-line ASCII words skip the full scalar
@@ -18,6 +19,7 @@ use std::fmt::Write as _;
 use serde_json::{Number, Value};
 
 use crate::emit_scalar::{Analysis, Style, plain_allowed_by_resolver, quick_style};
+use crate::emit_writer::{WIDTH, Writer};
 use crate::gofmt::{format_g, format_json_float};
 use crate::scalar::{Scalar, parse_scalar};
 use crate::sort::sort_keys_by;
@@ -26,13 +28,6 @@ use crate::sort::sort_keys_by;
 mod differential;
 #[cfg(test)]
 mod reference;
-
-/// go-yaml's `best_indent` and `best_width`.
-pub(crate) const INDENT: isize = 2;
-pub(crate) const WIDTH: usize = 80;
-
-/// Indentation is written from this run of spaces.
-const SPACES: &str = "                                                                ";
 
 /// Writes `value` as `sigs.k8s.io/yaml.Marshal` does, including the final newline.
 ///
@@ -52,9 +47,9 @@ pub fn to_yaml_string(value: &Value) -> String {
     let mut e = Emitter::new();
     e.node(value, Context::ROOT);
     // DOCUMENT-END: go-yaml writes an indent, i.e. the final line break.
-    e.indent = -1;
-    e.write_indent();
-    e.out
+    e.w.indent = -1;
+    e.w.write_indent();
+    e.w.out
 }
 
 /// Where a node sits (go-yaml's `root_context`, `mapping_context`, `simple_key_context`).
@@ -72,85 +67,16 @@ impl Context {
 }
 
 pub(crate) struct Emitter<'a> {
-    pub(crate) out: String,
-    /// Column in characters.
-    pub(crate) column: usize,
-    /// The last thing written was whitespace (or nothing): indicators need no space before.
-    pub(crate) whitespace: bool,
-    /// Only indentation has been written on this line so far.
-    pub(crate) indention: bool,
-    pub(crate) indent: isize,
-    indents: Vec<isize>,
+    /// The text written so far and go-yaml's state about it.
+    w: Writer,
     /// The entries of the mappings being written, innermost last (one buffer for all levels).
     entries: Vec<(&'a str, &'a Value)>,
 }
 
 impl<'a> Emitter<'a> {
     fn new() -> Self {
-        Emitter {
-            // Capacities stay below glibc's large-chunk size (1 KiB with its header), which
-            // cannot come from the per-thread cache and makes malloc consolidate its fast bins
-            // (for programs on glibc's allocator; driftlint's binary uses mimalloc).
-            out: String::with_capacity(1000),
-            column: 0,
-            whitespace: true,
-            indention: true,
-            indent: -1,
-            indents: Vec::with_capacity(16),
-            entries: Vec::with_capacity(40),
-        }
-    }
-
-    /// `yaml_emitter_increase_indent`.
-    pub(crate) fn increase_indent(&mut self, flow: bool, indentless: bool) {
-        self.indents.push(self.indent);
-        if self.indent < 0 {
-            self.indent = if flow { INDENT } else { 0 };
-        } else if !indentless {
-            self.indent += INDENT;
-        }
-    }
-
-    pub(crate) fn pop_indent(&mut self) {
-        self.indent = self.indents.pop().unwrap_or(-1);
-    }
-
-    pub(crate) fn put(&mut self, c: char) {
-        self.out.push(c);
-        self.column += 1;
-    }
-
-    pub(crate) fn put_break(&mut self) {
-        self.out.push('\n');
-        self.column = 0;
-    }
-
-    /// `yaml_emitter_write_indent`: a line break unless we are at a fresh indentation, then
-    /// spaces up to the indent.
-    pub(crate) fn write_indent(&mut self) {
-        let indent = self.indent.max(0) as usize;
-        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
-            self.put_break();
-        }
-        while self.column < indent {
-            let n = (indent - self.column).min(SPACES.len());
-            self.out.push_str(&SPACES[..n]);
-            self.column += n;
-        }
-        self.whitespace = true;
-        self.indention = true;
-    }
-
-    /// `yaml_emitter_write_indicator`.
-    pub(crate) fn write_indicator(&mut self, s: &str, need_ws: bool, is_ws: bool, is_indention: bool) {
-        if need_ws && !self.whitespace {
-            self.put(' ');
-        }
-        // Indicators are ASCII: bytes are columns.
-        self.out.push_str(s);
-        self.column += s.len();
-        self.whitespace = is_ws;
-        self.indention = self.indention && is_indention;
+        // The entries' capacity stays below glibc's large-chunk size, as the writer's do.
+        Emitter { w: Writer::new(), entries: Vec::with_capacity(40) }
     }
 
     fn node(&mut self, value: &'a Value, ctx: Context) {
@@ -165,28 +91,28 @@ impl<'a> Emitter<'a> {
             Value::Object(map) if map.is_empty() => self.empty_flow("{", "}"),
             Value::Array(items) => {
                 // A sequence that is a mapping value right after `key:` is not indented.
-                let indentless = ctx.mapping && !self.indention;
-                self.increase_indent(false, indentless);
+                let indentless = ctx.mapping && !self.w.indention;
+                self.w.increase_indent(false, indentless);
                 for item in items {
-                    self.write_indent();
-                    self.write_indicator("-", true, false, true);
+                    self.w.write_indent();
+                    self.w.write_indicator("-", true, false, true);
                     self.node(item, Context::ITEM);
                 }
-                self.pop_indent();
+                self.w.pop_indent();
             }
             Value::Object(map) => {
-                self.increase_indent(false, false);
+                self.w.increase_indent(false, false);
                 let start = self.entries.len();
                 self.entries.extend(map.iter().map(|(k, v)| (k.as_str(), v)));
                 sort_keys_by(&mut self.entries[start..], |(k, _)| k);
                 for i in start..self.entries.len() {
                     let (key, v) = self.entries[i];
-                    self.write_indent();
+                    self.w.write_indent();
                     self.key(key);
                     self.node(v, Context::VALUE);
                 }
                 self.entries.truncate(start);
-                self.pop_indent();
+                self.w.pop_indent();
             }
         }
     }
@@ -199,7 +125,7 @@ impl<'a> Emitter<'a> {
             Some(Style::Plain) if short => {
                 // A simple key is written without line folding.
                 self.write_word(key);
-                self.write_indicator(":", false, false, false);
+                self.w.write_indicator(":", false, false, false);
                 return;
             }
             // Quick-style text has no breaks.
@@ -212,12 +138,12 @@ impl<'a> Emitter<'a> {
         };
         if simple {
             self.write_scalar(key, style, Context::SIMPLE_KEY);
-            self.write_indicator(":", false, false, false);
+            self.w.write_indicator(":", false, false, false);
         } else {
-            self.write_indicator("?", true, false, true);
+            self.w.write_indicator("?", true, false, true);
             self.write_scalar(key, style, Context::VALUE);
-            self.write_indent();
-            self.write_indicator(":", true, false, true);
+            self.w.write_indent();
+            self.w.write_indicator(":", true, false, true);
         }
     }
 
@@ -225,7 +151,7 @@ impl<'a> Emitter<'a> {
     fn string(&mut self, value: &str, ctx: Context) {
         let style = match quick_style(value) {
             // Folding happens only at a space past column 80: none when the text ends before.
-            Some(Style::Plain) if self.column + 1 + value.len() <= WIDTH || !value.contains(' ') => {
+            Some(Style::Plain) if self.w.column + 1 + value.len() <= WIDTH || !value.contains(' ') => {
                 return self.write_word(value);
             }
             Some(style) => style,
@@ -238,50 +164,50 @@ impl<'a> Emitter<'a> {
     /// what `write_plain` does for it, in one go (bytes are columns).
     fn write_word(&mut self, word: &str) {
         debug_assert!(word.is_ascii());
-        if !self.whitespace {
-            self.put(' ');
+        if !self.w.whitespace {
+            self.w.put(' ');
         }
-        self.out.push_str(word);
-        self.column += word.len();
-        self.whitespace = false;
-        self.indention = false;
+        self.w.out.push_str(word);
+        self.w.column += word.len();
+        self.w.whitespace = false;
+        self.w.indention = false;
     }
 
     fn write_number(&mut self, n: &Number) {
-        if !self.whitespace {
-            self.put(' ');
+        if !self.w.whitespace {
+            self.w.put(' ');
         }
-        let before = self.out.len();
+        let before = self.w.out.len();
         if let Some(i) = n.as_i64() {
-            let _ = write!(self.out, "{i}");
+            let _ = write!(self.w.out, "{i}");
         } else if let Some(u) = n.as_u64() {
-            let _ = write!(self.out, "{u}");
+            let _ = write!(self.w.out, "{u}");
         } else {
-            self.out.push_str(&float_text(n.as_f64().unwrap_or(0.0)));
+            self.w.out.push_str(&float_text(n.as_f64().unwrap_or(0.0)));
         }
         // Number text is ASCII: bytes are columns.
-        self.column += self.out.len() - before;
-        self.whitespace = false;
-        self.indention = false;
+        self.w.column += self.w.out.len() - before;
+        self.w.whitespace = false;
+        self.w.indention = false;
     }
 
     /// `[]` and `{}`: go-yaml switches to flow style for empty collections.
     fn empty_flow(&mut self, open: &str, close: &str) {
-        self.write_indicator(open, true, true, false);
-        self.write_indicator(close, false, false, false);
+        self.w.write_indicator(open, true, true, false);
+        self.w.write_indicator(close, false, false, false);
     }
 
     /// `yaml_emitter_emit_scalar` once the style is chosen.
     fn write_scalar(&mut self, value: &str, style: Style, ctx: Context) {
-        self.increase_indent(true, false);
+        self.w.increase_indent(true, false);
         let breaks = !ctx.simple_key;
         match style {
-            Style::Plain => self.write_plain(value, breaks),
-            Style::SingleQuoted => self.write_single_quoted(value, breaks),
-            Style::DoubleQuoted => self.write_double_quoted(value, breaks),
-            Style::Literal => self.write_literal(value),
+            Style::Plain => self.w.write_plain(value, breaks),
+            Style::SingleQuoted => self.w.write_single_quoted(value, breaks),
+            Style::DoubleQuoted => self.w.write_double_quoted(value, breaks),
+            Style::Literal => self.w.write_literal(value),
         }
-        self.pop_indent();
+        self.w.pop_indent();
     }
 }
 

@@ -2,7 +2,7 @@
 //! (`yaml_emitter_analyze_scalar`, `write_plain_scalar`, `write_single_quoted_scalar`,
 //! `write_double_quoted_scalar`, `write_literal_scalar`), including the 80-column folding.
 
-use crate::emit::{Emitter, INDENT, WIDTH};
+use crate::emit_writer::{INDENT, WIDTH, Writer};
 use crate::scalar::{is_base60_float, parse_scalar};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +197,7 @@ impl Analysis {
     }
 }
 
-impl Emitter<'_> {
+impl Writer {
     /// go-yaml's `write`: one character, one column.
     fn write_char(&mut self, c: char) {
         self.out.push(c);

@@ -40,6 +40,7 @@
 
 mod emit;
 mod emit_scalar;
+mod emit_writer;
 mod error;
 mod gofmt;
 mod line_index;
@@ -52,14 +53,16 @@ mod scalar;
 mod simple;
 mod sort;
 mod spanned;
+mod stream;
 
 pub use emit::to_yaml_string;
 pub use error::{Error, ErrorKind, Warning};
 pub use gofmt::{format_g as format_float_g, format_json_float};
 pub use line_index::{LineColumn, LineIndex};
-pub use load::{Document, Limits, Stream, parse_stream, parse_stream_general, parse_stream_plain, parse_stream_with};
+pub use load::{parse_stream, parse_stream_general, parse_stream_plain, parse_stream_with};
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
 pub use pieces::{document_pieces, ends_open, join_pieces};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
 pub use simple::{parse_simple, parse_simple_documents};
 pub use sort::{key_cmp, key_less};
+pub use stream::{Document, Limits, Stream};

@@ -14,8 +14,8 @@
 
 use std::ops::Range;
 
-use crate::load::{Document, Stream};
 use crate::node::{Node, NodeValue};
+use crate::stream::{Document, Stream};
 
 /// The byte ranges of the pieces of `text`, in order, covering it (one piece when it has no
 /// document start marker after its first line).

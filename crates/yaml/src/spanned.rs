@@ -6,8 +6,9 @@
 //! subset line by line and answers `None` for anything else, so that the caller falls back
 //! to the general loader. Whenever it answers, the [`Stream`] is the one the general loader
 //! gives: same documents and ranges, same nodes with the same spans, styles and raw texts,
-//! same warnings (it shares scalar resolution, `dash_before` and mapping assembly with
-//! `load`), and never an error (texts that would fail are left to the general loader).
+//! same warnings (it shares scalar resolution, the node builders of `stream` and mapping
+//! assembly with `load`), and never an error (texts that would fail are left to the general
+//! loader).
 //!
 //! The subset (LF line endings; no tabs, carriage returns or other control characters):
 //! * blank lines, whole-line comments, comments after a value, and `---` alone at column 0;
@@ -24,11 +25,11 @@
 //! and an empty explicit document's root is the next `---`.
 
 use crate::error::Warning;
-use crate::load::{Document, Limits, Stream, dash_before, scalar_node};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
 use crate::simple::{find_pair, find_value_colon, has_pair, plain_ok};
+use crate::stream::{Document, Limits, Stream, dash_before, scalar_node};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
 /// [`Limits::max_depth`] with an error); it also bounds this module's recursion.

@@ -17,7 +17,7 @@ pub fn to_int64(v: &Value) -> i64 {
         Value::Float(f) => float_to_int64(*f),
         Value::String(s) => parse_go_int(trim_zero_decimal(s), 0).unwrap_or(0),
         Value::Bool(b) => i64::from(*b),
-        Value::Object(o) => super::date::month_or_weekday_number(o.as_ref()).unwrap_or(0),
+        Value::Object(o) => o.int_value().unwrap_or(0),
         _ => 0,
     }
 }
@@ -41,7 +41,7 @@ pub fn to_float64(v: &Value) -> f64 {
         Value::Float(f) => *f,
         Value::String(s) => parse_go_float(s).unwrap_or(0.0),
         Value::Bool(b) => f64::from(u8::from(*b)),
-        Value::Object(o) => super::date::month_or_weekday_number(o.as_ref()).map_or(0.0, |n| n as f64),
+        Value::Object(o) => o.int_value().map_or(0.0, |n| n as f64),
         _ => 0.0,
     }
 }

@@ -13,8 +13,8 @@ use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
 use hmac::Mac;
 use rand_core::{OsRng, RngCore};
 
+use super::args::{from_bytes, int_arg, str_arg};
 use super::encoding::{b64_decode, b64_encode};
-use super::strings::{from_bytes, int_arg, str_arg};
 use super::{Ctx, Param, Registry};
 use crate::value::{FuncError, IntKind, Value};
 

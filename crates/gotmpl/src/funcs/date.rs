@@ -4,20 +4,21 @@
 //!
 //! Sprig decides what a "date" argument is with a Go type switch: `time.Time`, `int`, `int32`
 //! and `int64` (Unix seconds) are dates; anything else, a float64 or a numeric string included,
-//! silently means *now*. The submodules hold Go's `time` pieces: [`time`] the `time.Time` object,
+//! silently means *now*. The submodules hold Go's `time` pieces: [`instant`] the instant, its
+//! location and calendar arithmetic, [`time`] the `time.Time` object and its companion types,
 //! [`layout`] reference-time formatting and parsing, [`duration`] `Duration` text.
 
 mod duration;
+mod instant;
 mod layout;
 mod time;
 
-use time::GoTime;
-pub(crate) use time::month_or_weekday_number;
+use instant::GoTime;
 
 use super::convert::int_of_kinds;
 use super::{Ctx, Param, Registry};
 use crate::value::{FuncError, IntKind, Value};
-use time::Loc;
+use instant::Loc;
 
 pub(super) fn register(r: &mut Registry) {
     const TIME: Param = Param::Named("time.Time");

@@ -8,7 +8,7 @@
 
 use sha1::Digest;
 
-use super::strings::{bytes_arg, str_arg};
+use super::args::{bytes_arg, str_arg};
 use super::{Param, Registry};
 use crate::value::Value;
 

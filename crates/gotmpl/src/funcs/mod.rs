@@ -12,8 +12,9 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::budget::Budget;
-use crate::value::{FuncError, IntKind, Value};
+use crate::value::{FuncError, Value};
 
+mod args;
 mod convert;
 pub(crate) mod cost;
 mod crypto;
@@ -29,27 +30,11 @@ pub mod regex;
 mod semver;
 mod strings;
 
+/// The parameter types live with the values they describe (`value` must not know the library).
+pub use crate::value::Param;
 pub use convert::*;
 /// Go `encoding/json` string quoting (`appendString`), shared with the main crate's JSON writer.
 pub use kube::json::quote_into as go_json_quote;
-
-/// A Go parameter type as text/template checks it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Param {
-    /// `interface{}`: anything; a missing value arrives as [`Value::Nil`].
-    Any,
-    String,
-    Bool,
-    Int(IntKind),
-    Float64,
-    /// `[]interface{}`; a missing value arrives as a nil list.
-    List,
-    /// `map[string]interface{}`; a missing value arrives as a nil map.
-    Map,
-    /// A named type provided by an [`crate::value::Object`], matched by `%T` name
-    /// (`"time.Time"`, `"sprig.certificate"`).
-    Named(&'static str),
-}
 
 /// The signature of a function implementation. `args` already match the declared parameters
 /// (variadic arguments follow the fixed ones).

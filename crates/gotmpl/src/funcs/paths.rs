@@ -4,7 +4,7 @@
 
 mod url;
 
-use super::strings::str_arg;
+use super::args::str_arg;
 use super::{Param, Registry};
 use crate::value::Value;
 

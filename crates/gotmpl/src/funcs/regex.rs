@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use regex::Regex;
 
-use super::strings::{go_quote, int_arg, str_arg};
+use super::args::{go_quote, int_arg, str_arg};
 use super::{Ctx, Param, Registry};
 use crate::value::{FuncError, IntKind, Type, Value};
 

@@ -3,16 +3,14 @@
 //!
 //! Go strings are byte strings: `trunc`, `substr`, `abbrev` and `wrap` count bytes and may cut a
 //! UTF-8 sequence in half. Our strings are UTF-8, so a cut sequence becomes U+FFFD (see
-//! [`args::from_bytes`]). Go panics (negative `repeat` count, out-of-range `substr`) become
+//! [`from_bytes`]). Go panics (negative `repeat` count, out-of-range `substr`) become
 //! errors carrying Go's panic text.
 
-mod args;
 mod case;
 
 use std::collections::BTreeMap;
 
-pub(super) use args::{bytes_arg, from_bytes, go_quote, int_arg, str_arg, strslice, strval};
-
+use super::args::{bytes_arg, from_bytes, go_quote, int_arg, str_arg, strslice, strval};
 use super::{Ctx, Param, Registry};
 use crate::fmt::sprint_value;
 use crate::value::{FuncError, IntKind, Type, Value};

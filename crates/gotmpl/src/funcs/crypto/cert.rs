@@ -20,8 +20,8 @@ use rand_core::{OsRng, RngCore};
 use sha1::Digest;
 
 use super::der::*;
+use crate::funcs::args::{from_bytes, go_quote, int_arg, str_arg, strval};
 use crate::funcs::encoding::b64_decode;
-use crate::funcs::strings::{from_bytes, go_quote, int_arg, str_arg, strval};
 use crate::funcs::{Ctx, Param, Registry};
 use crate::value::{FuncError, IntKind, Object, Value};
 

@@ -2,8 +2,8 @@
 //! `x509.CreateCertificate` emits for Sprig's template, `pkix.Name{CommonName}`, X.509 times,
 //! and Go's `pem.Encode`/`pem.Decode`.
 
+use crate::funcs::args::from_bytes;
 use crate::funcs::encoding::{b64_decode, b64_encode};
-use crate::funcs::strings::from_bytes;
 use crate::value::FuncError;
 
 pub(super) fn pem_encode(label: &str, der: &[u8]) -> String {

@@ -3,7 +3,7 @@
 //! and parse errors (`parsing time "x" as "2006": cannot parse "x" as "2006"`).
 
 use super::duration::time_quote;
-use super::time::{DAY_NAMES, GoTime, Loc, MONTH_NAMES, days_in, is_leap};
+use super::instant::{DAY_NAMES, GoTime, Loc, MONTH_NAMES, days_in, is_leap};
 
 pub(crate) const RFC3339_NANO: &str = "2006-01-02T15:04:05.999999999Z07:00";
 

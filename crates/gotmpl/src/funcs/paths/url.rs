@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::funcs::Ctx;
-use crate::funcs::strings::{go_quote, str_arg};
+use crate::funcs::args::{go_quote, str_arg};
 use crate::value::{FuncError, Value};
 
 #[derive(Clone, Copy, PartialEq, Eq)]

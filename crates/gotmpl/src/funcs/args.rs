@@ -1,4 +1,4 @@
-//! Argument access and the Go conversions the sprig-a functions share: Sprig's `strval` and
+//! Argument access and the Go conversions the function families share: Sprig's `strval` and
 //! `strslice`, Go's `strconv.Quote`, and byte-level string slicing.
 //!
 //! The executor has already checked every argument against the declared [`Param`]s, so these
