@@ -129,7 +129,7 @@ fn main() {
     }
 
     let t = Instant::now();
-    let inputs: Vec<regorus::Value> = values.iter().map(|v| engine::to_value(v).expect("converts")).collect();
+    let inputs: Vec<_> = values.iter().map(|v| engine::to_value(v).expect("converts")).collect();
     let convert = t.elapsed();
 
     let queries: Vec<String> = RULES.iter().map(|r| format!("data.main.{r}")).collect();

@@ -16,8 +16,8 @@
 use std::ops::Range;
 
 use crate::error::{Error, Warning};
-use crate::load::Document;
 use crate::node::{Node, NodeValue};
+use crate::stream::Document;
 
 /// The message saphyr-parser gives for an under-indented continuation line.
 pub(crate) const MESSAGE: &str = "invalid indentation in quoted scalar";
