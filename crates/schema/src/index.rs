@@ -11,6 +11,11 @@
 //! full loader reads the same strings at those keys (or, for a value that is not a string
 //! there, defines no kind at all).
 //!
+//! The scan stops at `spec.versions` once it has what it needs (controller-gen and Crossplane
+//! write `versions` last): a key after it (a `claimNames` below the versions, a duplicate) is
+//! not seen, which is why [`crate::load`] skips a document only when the text scan of its
+//! `kind:` values agrees that it names no used kind.
+//!
 //! What it must not know: what a definition's schemas say (that is [`crate::compile`]).
 
 /// What a document's first lines say it is.
@@ -142,6 +147,8 @@ pub fn scan_header(piece: &str) -> Option<Header> {
         names_indent = None;
         seen_names.clear();
         match key {
+            // The versions hold the bulk of a definition (its schemas): the header is read.
+            "versions" if group.is_some() && names_kind.is_some() && api_version.is_some() && kind.is_some() => break,
             "group" => {
                 group = Some(scalar(rest)?);
                 after_scalar = Some(indent);
@@ -267,7 +274,7 @@ mod tests {
             CRD.replace("kind: Thing\n", "kind: *k\n"),
             "{\"apiVersion\": \"apiextensions.k8s.io/v1\", \"kind\": \"CustomResourceDefinition\"}".to_string(),
             CRD.replace("  scope: Cluster\n", "  group: other.io\n"),
-            format!("{CRD}---\n"),
+            format!("--- !tag\n{}", &CRD[4..]),
             // Odd indentation, a tab, a definition without names.
             CRD.replace("    listKind: ThingList\n", "   listKind: ThingList\n"),
             CRD.replace("    plural: things\n", "\tplural: things\n"),

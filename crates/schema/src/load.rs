@@ -343,4 +343,18 @@ mod tests {
         let loaded = load_for(&at, dir.path(), &Collection::default(), Some(&used)).unwrap();
         assert!(loaded.diagnostics.iter().any(|d| d.rule == Rule::YamlSyntaxError), "{:?}", loaded.diagnostics);
     }
+
+    /// The header scan stops at `versions`: a claim named below them is still found by the
+    /// text scan, and the XRD is read.
+    #[test]
+    fn a_claim_named_after_the_versions_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let xrd = "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nspec:\n  group: p.org\n  names:\n    kind: XNet\n  versions:\n  - name: v1\n    served: true\n    referenceable: true\n    schema:\n      openAPIV3Schema: {type: object}\n  claimNames:\n    kind: Net\n";
+        std::fs::write(dir.path().join("xrd.yaml"), xrd).unwrap();
+        let used: HashSet<String> = ["Net".to_string()].into();
+        let loaded =
+            load_for(&[dir.path().display().to_string()], dir.path(), &Collection::default(), Some(&used)).unwrap();
+        assert!(matches!(loaded.registry.lookup("p.org/v1", "Net"), crate::Lookup::Found(_)));
+        assert_eq!(loaded.skipped, 0);
+    }
 }
