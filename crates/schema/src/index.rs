@@ -285,8 +285,7 @@ mod tests {
         }
         // Everything the scan reads, the full loader reads alike.
         let root = driftlint_yaml::parse_stream(CRD).documents.remove(0).root;
-        let at =
-            |path: &[&str]| path.iter().fold(Some(&root), |n, k| n.and_then(|n| n.get(k))).and_then(|n| n.as_str());
+        let at = |path: &[&str]| path.iter().try_fold(&root, |n, k| n.get(k)).and_then(|n| n.as_str());
         assert_eq!(at(&["spec", "group"]), Some("g.io"));
         assert_eq!(at(&["spec", "names", "kind"]), Some("Thing"));
     }
