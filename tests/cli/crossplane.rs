@@ -137,7 +137,9 @@ fn bad_schemas_are_diagnostics_at_their_line_and_other_checks_still_run() {
     write(
         dir.path(),
         "widget.yaml",
-        "apiVersion: example.org/v1\nkind: Widget\nspec:\n  size: big\n  a: {anything: 1}\n",
+        // An object of the XRD's kind: configured definitions of kinds no input uses are not
+        // read (nor are their problems reported).
+        "apiVersion: example.org/v1\nkind: Widget\nspec:\n  size: big\n  a: {anything: 1}\n---\napiVersion: example.org/v1\nkind: X\n",
     );
     let r =
         run_in(dir.path(), &["check", "--isolated", "--format", "json", "--schemas", "schemas", "widget.yaml"], None);

@@ -3,6 +3,7 @@ mod builtin;
 mod check;
 mod compare;
 mod crossplane;
+mod crossplane_crds;
 mod crossplane_pipeline;
 mod crossplane_shapes;
 mod crossplane_v2;

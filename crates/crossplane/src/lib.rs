@@ -37,7 +37,7 @@ use driftlint_yaml::{Node, NodeValue};
 
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::Collection;
-use driftlint_schema::{Lookup, Mode, Registry, is_builtin_group, split_api_version};
+use driftlint_schema::{Lookup, Mode, Registry, Resolved, is_builtin_group, split_api_version};
 use patches::{Avail, Schemas};
 
 /// One finding of a Composition, before it becomes a diagnostic.
@@ -213,15 +213,22 @@ fn check_body<'n>(body: &'n Node, c: &Composition<'n>, out: &mut Vec<Finding>) {
     }
 }
 
-/// The schema of the type `node`'s apiVersion and kind name; when there is none,
-/// `schema-not-found` at its `kind:`.
+/// The schema of the type `node`'s apiVersion and kind name: a CRD's or XRD's, else the
+/// bundled schema of a Kubernetes built-in kind (a composed `v1 ConfigMap` is validated as an
+/// instance of it is); when there is none, `schema-not-found` at its `kind:`.
 fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: &mut Vec<Finding>) -> Avail<'r> {
     let api_version = text(node, "apiVersion").unwrap_or_default();
     let kind = text(node, "kind").unwrap_or_default();
-    let message = match registry.lookup(api_version, kind) {
+    let found = registry.lookup(api_version, kind);
+    if !matches!(found, Lookup::Found(_))
+        && let Resolved::Builtin(s) = registry.resolve(api_version, kind)
+    {
+        return Avail::Schema(s);
+    }
+    let message = match found {
         Lookup::Found(s) => return Avail::Schema(s),
-        // As for instances: Kubernetes' built-in kinds and Crossplane's own API (a composed
-        // `Usage`) have no bundled schema, and loose mode does not flag them.
+        // As for instances: Crossplane's own API (a composed `Usage`) and built-in kinds of
+        // another Kubernetes version have no bundled schema, and loose mode does not flag them.
         _ if mode == Mode::Loose && is_builtin_group(split_api_version(api_version).0) => return Avail::Missing,
         Lookup::NoVersion => {
             format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it")

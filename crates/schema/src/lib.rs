@@ -16,6 +16,7 @@ pub mod cel;
 pub mod compile;
 pub mod coverage;
 pub mod format;
+pub mod index;
 pub mod load;
 pub mod location;
 pub mod model;

@@ -7,16 +7,19 @@
 //! win; a checked definition of a kind they (or Kubernetes itself) define is an error, see
 //! [`Registry::add_document`].
 //!
-//! A provider's CRDs are thousands of files (provider-upjet-aws: 2,065 files, 102 MB) of which a
-//! repository uses a few kinds. Above [`LARGE_SCHEMAS`] bytes of configured schemas, a file
-//! whose text names no kind that an input names ([`kinds_named`]) is neither parsed nor kept:
-//! its definitions could not be looked up anyway, and its own problems are not reported.
+//! A provider's CRDs are thousands of files (provider-upjet-aws: 2,065 files, 102 MB), or one
+//! file bundling them all, of which a repository uses a few kinds. When the kinds the inputs
+//! name are known ([`kinds_named`]), each configured file is cut into its documents
+//! ([`driftlint_yaml::document_pieces`]) and each document's header read by a line scan
+//! ([`crate::index`]); a definition of none of those kinds is neither parsed nor compiled
+//! (its definitions could not be looked up anyway, and its own problems are not reported), and
+//! a file left with none is not kept.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use super::{Registry, Trust};
+use super::{Registry, Trust, index};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::Collection;
 use driftlint_core::input::{self, Source, SourcePath, WalkOptions};
@@ -29,10 +32,9 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// The schema files read (not inputs), for showing diagnostics in them.
     pub sources: Vec<Source>,
+    /// Configured definitions neither parsed nor compiled: they define no kind the inputs name.
+    pub skipped: usize,
 }
-
-/// Configured schemas above this many bytes are read only for the kinds the inputs name.
-pub const LARGE_SCHEMAS: usize = 16 << 20;
 
 /// Loads the definitions at `locations` (as written: a path, or a git location found from
 /// `git_start`; trusted), then those among `coll`'s documents (checked).
@@ -41,7 +43,7 @@ pub fn load(locations: &[String], git_start: &Path, coll: &Collection) -> Result
 }
 
 /// [`load`], where `used` (from [`kinds_named`] over every input) are the only kinds the run
-/// can look up: above [`LARGE_SCHEMAS`], configured files defining none of them are skipped.
+/// can look up: configured definitions of none of them are skipped, at any size.
 pub fn load_for(
     locations: &[String],
     git_start: &Path,
@@ -61,14 +63,11 @@ pub fn load_for(
         };
         all.extend(sources);
     }
-    let large = all.iter().map(|s| s.text.len()).sum::<usize>() > LARGE_SCHEMAS;
     for source in all {
-        if let (true, Some(used)) = (large, used)
-            && defines_only_unused(&source.text, used)
-        {
-            continue;
+        match used {
+            Some(used) => add_used(&mut out, source, used),
+            None => add_source(&mut out, source),
         }
-        add_source(&mut out, source);
     }
     for doc in &coll.documents {
         let path = &coll.sources[doc.source].path;
@@ -122,23 +121,45 @@ fn defines_only_unused(text: &str, used: &HashSet<String>) -> bool {
     }
 }
 
+/// Adds the definitions in one schema file that define a kind of `used`; the file is kept when
+/// any document of it was read. A document is read whole unless its header
+/// ([`index::scan_header`]) says it is a definition of other kinds only and its text names none
+/// of `used` either ([`defines_only_unused`], a second opinion that sees every `kind:`). A piece
+/// that does not load alone as it loads in the whole text (an error, a warning) makes the
+/// whole file load as [`add_source`] does.
+fn add_used(out: &mut Loaded, source: Source, used: &HashSet<String>) {
+    let text = &source.text;
+    let mut documents = Vec::new();
+    let mut skipped = 0;
+    for piece in driftlint_yaml::document_pieces(text) {
+        let piece_text = &text[piece.clone()];
+        if let Some(header) = index::scan_header(piece_text)
+            && header.is_definition()
+            && !header.defines.iter().any(|k| used.contains(k))
+            && defines_only_unused(piece_text, used)
+        {
+            skipped += 1;
+            continue;
+        }
+        match driftlint_yaml::join_pieces(&[piece], vec![driftlint_yaml::parse_stream(piece_text)]) {
+            // A document whose root is a scalar may run on into the next piece in a whole load.
+            Some(stream) if !stream.documents.last().is_some_and(driftlint_yaml::ends_open) => {
+                documents.extend(stream.documents);
+            }
+            _ => return add_source(out, source),
+        }
+    }
+    out.skipped += skipped;
+    add_documents(out, &source.path, &documents);
+    if documents.iter().any(|d| !matches!(d.root.value, driftlint_yaml::NodeValue::Null)) {
+        out.sources.push(source);
+    }
+}
+
 /// Adds every definition in one schema file.
 fn add_source(out: &mut Loaded, source: Source) {
     let stream = driftlint_yaml::parse_stream(&source.text);
-    for doc in &stream.documents {
-        if matches!(doc.root.value, driftlint_yaml::NodeValue::Null) {
-            continue;
-        }
-        if !out.registry.add_document(&source.path, &doc.root, Trust::Trusted, &mut out.diagnostics) {
-            out.diagnostics.push(Diagnostic::new(
-                Rule::InvalidSchema,
-                Severity::Note,
-                source.path.clone(),
-                Some(doc.root.span.start..doc.root.span.start),
-                "not a CustomResourceDefinition or CompositeResourceDefinition: not used as a schema",
-            ));
-        }
-    }
+    add_documents(out, &source.path, &stream.documents);
     if let Some(err) = &stream.error {
         out.diagnostics.push(Diagnostic::error(
             Rule::YamlSyntaxError,
@@ -148,6 +169,25 @@ fn add_source(out: &mut Loaded, source: Source) {
         ));
     }
     out.sources.push(source);
+}
+
+/// Adds the definitions among `documents` of the schema file at `path` (trusted); a note for
+/// any other document.
+fn add_documents(out: &mut Loaded, path: &SourcePath, documents: &[driftlint_yaml::Document]) {
+    for doc in documents {
+        if matches!(doc.root.value, driftlint_yaml::NodeValue::Null) {
+            continue;
+        }
+        if !out.registry.add_document(path, &doc.root, Trust::Trusted, &mut out.diagnostics) {
+            out.diagnostics.push(Diagnostic::new(
+                Rule::InvalidSchema,
+                Severity::Note,
+                path.clone(),
+                Some(doc.root.span.start..doc.root.span.start),
+                "not a CustomResourceDefinition or CompositeResourceDefinition: not used as a schema",
+            ));
+        }
+    }
 }
 
 /// The YAML and JSON files a git location names: the file, or every one below the directory.
@@ -225,5 +265,96 @@ mod tests {
         // Not a definition, or kinds the scan cannot read: kept.
         assert!(!defines_only_unused("apiVersion: v1\nkind: Queue\n", &used));
         assert!(!defines_only_unused(&format!("{}  x: {{kind: *a}}\n", crd("Queue")), &used));
+    }
+
+    fn crd(kind: &str, ty: &str) -> String {
+        format!(
+            "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {kind}s.g.io\nspec:\n  group: g.io\n  names:\n    kind: {kind}\n    plural: {kind}s\n  versions:\n  - name: v1\n    served: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          size: {{type: {ty}}}\n"
+        )
+    }
+
+    /// One file bundling many CRDs: only the used kind's document is parsed and compiled, at
+    /// any size; its problems are reported at their place in the whole file; duplicates of the
+    /// used kind are still reported, those of unused kinds are not.
+    #[test]
+    fn one_bundled_file_compiles_only_the_used_kinds() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = format!(
+            "{}{}{}{}",
+            crd("Queue", "string"),
+            crd("Bucket", "nonsense"),
+            crd("Topic", "nonsense"),
+            crd("Queue", "integer")
+        );
+        std::fs::write(dir.path().join("all.yaml"), &bundle).unwrap();
+        std::fs::write(dir.path().join("more.yaml"), crd("Bucket", "nonsense") + &crd("Topic", "string")).unwrap();
+        let used: HashSet<String> = ["Bucket".to_string()].into();
+        let at = [dir.path().display().to_string()];
+        let loaded = load_for(&at, dir.path(), &Collection::default(), Some(&used)).unwrap();
+        assert_eq!(
+            loaded.registry.compilations(),
+            1,
+            "the first Bucket definition only (a duplicate is never compiled)"
+        );
+        assert_eq!(loaded.skipped, 4);
+        assert!(matches!(loaded.registry.lookup("g.io/v1", "Bucket"), crate::Lookup::Found(_)));
+        assert!(matches!(loaded.registry.lookup("g.io/v1", "Queue"), crate::Lookup::NoKind));
+        let mut found: Vec<(String, String, Severity)> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let r = d.primary.range.clone().unwrap();
+                let text = if d.primary.path.display().ends_with("all.yaml") { &bundle } else { "" };
+                (d.primary.path.display(), text.get(r).unwrap_or("").to_string(), d.severity)
+            })
+            .collect();
+        found.sort();
+        // The bad type in all.yaml at its own place; the second Bucket named as a duplicate.
+        assert_eq!(found.len(), 2, "{:?}", loaded.diagnostics);
+        assert!(found.iter().any(|(p, t, _)| p.ends_with("all.yaml") && t == "type"), "{found:?}");
+        assert!(
+            loaded.diagnostics.iter().any(|d| d.primary.path.display().ends_with("more.yaml")
+                && d.message.contains("defines `g.io/Bucket` again")),
+            "{:?}",
+            loaded.diagnostics
+        );
+        let used_one = loaded.diagnostics.iter().flat_map(|d| &d.secondary).next().unwrap();
+        assert_eq!(&bundle[used_one.range.clone().unwrap()], "Bucket");
+        assert_eq!(loaded.sources.len(), 2);
+        // Without the kinds of the inputs, everything is read, as before.
+        let all = load_for(&at, dir.path(), &Collection::default(), None).unwrap();
+        assert_eq!((all.registry.compilations(), all.skipped), (3, 0));
+        assert!(all.diagnostics.iter().any(|d| d.message.contains("g.io/Queue")), "{:?}", all.diagnostics);
+        // The used kind's problem at the same place as when the whole file is parsed.
+        let bucket = |l: &Loaded| {
+            l.diagnostics.iter().find(|d| d.message.contains("schema of `Bucket`")).map(|d| d.primary.clone())
+        };
+        assert_eq!(bucket(&loaded), bucket(&all));
+    }
+
+    /// A piece that does not load alone as in the whole text makes the whole file load.
+    #[test]
+    fn a_file_with_a_syntax_error_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = crd("Queue", "string") + "---\nkey: [unclosed\n";
+        std::fs::write(dir.path().join("s.yaml"), &text).unwrap();
+        let used: HashSet<String> = ["Bucket".to_string()].into();
+        let at = [dir.path().display().to_string()];
+        let loaded = load_for(&at, dir.path(), &Collection::default(), Some(&used)).unwrap();
+        assert!(loaded.diagnostics.iter().any(|d| d.rule == Rule::YamlSyntaxError), "{:?}", loaded.diagnostics);
+    }
+
+    /// The header scan stops at `versions`: a claim named below them is still found by the
+    /// text scan, and the XRD is read.
+    #[test]
+    fn a_claim_named_after_the_versions_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let xrd = "apiVersion: apiextensions.crossplane.io/v1\nkind: CompositeResourceDefinition\nspec:\n  group: p.org\n  names:\n    kind: XNet\n  versions:\n  - name: v1\n    served: true\n    referenceable: true\n    schema:\n      openAPIV3Schema: {type: object}\n  claimNames:\n    kind: Net\n";
+        std::fs::write(dir.path().join("xrd.yaml"), xrd).unwrap();
+        let used: HashSet<String> = ["Net".to_string()].into();
+        let loaded =
+            load_for(&[dir.path().display().to_string()], dir.path(), &Collection::default(), Some(&used)).unwrap();
+        assert!(matches!(loaded.registry.lookup("p.org/v1", "Net"), crate::Lookup::Found(_)));
+        assert_eq!(loaded.skipped, 0);
     }
 }

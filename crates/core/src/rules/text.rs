@@ -517,7 +517,7 @@ that lacks a field.",
         what: "A patch's `fromFieldPath`, `toFieldPath` (defaulting to fromFieldPath) or combine \
 variable, a connection detail's `fromFieldPath` or a readiness check's `fieldPath` that does not \
 exist in the schema of the object it reads or writes: the XR (from its XRD, with Crossplane's \
-standard fields) or the composed resource (from its CRD). `metadata` name, generateName, namespace, \
+standard fields) or the composed resource (from its CRD, or a built-in kind's bundled schema). `metadata` name, generateName, namespace, \
 uid, labels and annotations are always known; environment paths are not checked. PatchSet patches \
 are checked for each resource that uses them.",
         why: "A patch to a path that does not exist is rejected or never has an effect: a wrong-case \
