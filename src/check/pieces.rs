@@ -1,0 +1,238 @@
+//! One large text (a `kustomize build` or `helm template` stream on standard input, a big
+//! rendered file) checked a few documents at a time, as many small files are: its documents
+//! are cut into runs of pieces ([`driftlint_yaml::document_pieces`]) and each run is a batch of
+//! its own, so only a window of runs' trees is in memory, not the whole stream's.
+//!
+//! Cutting must not change what is reported: every finding's byte range is the whole text's
+//! (lines, snippets, SARIF, suppressions and fingerprints stay those of one load), documents
+//! keep their numbers, and helm's `# Source:` comments are read from the whole text. So a text
+//! is cut only when one load of it and the loads of its runs agree, which is checked first, a
+//! run at a time, without keeping any tree: no run has a YAML error, none but the last ends
+//! with a scalar root, and the whole is far inside the loader's node budget. (A warning — a
+//! duplicate key, a key or number JSON cannot hold — is about one document's own content,
+//! which the whole load reads alike: it is kept, its ranges made the whole text's.) Any
+//! other text is one batch, parsed in one go, as before. A policy input is never cut (its
+//! empty documents are inputs of their own, counted per file).
+//!
+//! Owns which texts are cut and where; knows nothing of the passes.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::document::{self, Place};
+use crate::input::Source;
+
+/// A text at least this large is cut into runs of pieces (when it can be).
+const CUT_FROM: usize = 64 * 1024;
+
+/// The sizes of cutting: texts from `from` bytes are cut in runs of about `run` bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub from: usize,
+    pub run: usize,
+}
+
+impl Sizes {
+    /// The run's sizes: a run of about a batch's bytes. `DRIFTLINT_PIECE_BYTES` (hidden, for
+    /// tests: `0` never cuts, `N` cuts texts over `N` bytes into runs of `N`) sets both.
+    pub fn of_run(batch_bytes: usize) -> Option<Sizes> {
+        match std::env::var("DRIFTLINT_PIECE_BYTES").ok().and_then(|v| v.parse::<usize>().ok()) {
+            Some(0) => None,
+            Some(n) => Some(Sizes { from: n + 1, run: n }),
+            None => Some(Sizes { from: CUT_FROM, run: batch_bytes }),
+        }
+    }
+}
+
+/// One batch of a run: a range of sources, or a run of one source's pieces.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub sources: Range<usize>,
+    /// For a run of a cut source (`sources` is that one source): where the run is.
+    pub place: Option<Place>,
+}
+
+/// The batches of `ranges` (of `sources`) with every large source that can be cut replaced
+/// by the runs of its pieces.
+pub fn plan(
+    sources: &[Source],
+    ranges: Vec<Range<usize>>,
+    opts: &document::Options,
+    sizes: Option<Sizes>,
+) -> Vec<Batch> {
+    let mut out = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        let single = (range.len() == 1).then(|| &sources[range.start]);
+        let places = match (single, sizes) {
+            (Some(source), Some(sizes))
+                if source.text.len() >= sizes.from
+                    && !opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path)) =>
+            {
+                cut(&source.text, sizes.run)
+            }
+            _ => None,
+        };
+        match places {
+            Some(places) => {
+                out.extend(places.into_iter().map(|place| Batch { sources: range.clone(), place: Some(place) }))
+            }
+            None => out.push(Batch { sources: range, place: None }),
+        }
+    }
+    out
+}
+
+/// The source a run's batch stages: the whole text's bytes from the run's `base` to its end.
+pub fn run_source(whole: &Source, place: &Place) -> Source {
+    Source { path: whole.path.clone(), text: whole.text[place.base..place.piece.end].to_string() }
+}
+
+/// What loading one run tells about the whole text.
+struct Scan {
+    documents: usize,
+    /// The end of its last document (whole text's offsets), when it has one.
+    last_end: Option<usize>,
+    /// Its last document is empty (its end is then the next run's `---`).
+    last_empty: bool,
+    nodes: usize,
+}
+
+/// The runs of `text`, or `None` when it is one run or cutting could change what one load
+/// gives.
+fn cut(text: &str, run: usize) -> Option<Vec<Place>> {
+    let limits = driftlint_yaml::Limits::default();
+    if text.len() > limits.max_bytes {
+        return None;
+    }
+    let runs = group(&driftlint_yaml::document_pieces(text), run.max(1));
+    if runs.len() < 2 {
+        return None;
+    }
+    let last = runs.len() - 1;
+    let scans: Vec<Scan> = runs
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let stream = driftlint_yaml::parse_stream(&text[r.clone()]);
+            // A warning (a duplicate key, a key or number JSON cannot hold) is about one
+            // document's own content, which a whole load reads the same.
+            if stream.error.is_some() {
+                return None;
+            }
+            let end = stream.documents.last();
+            if i < last && end.is_some_and(driftlint_yaml::ends_open) {
+                return None;
+            }
+            Some(Scan {
+                documents: stream.documents.len(),
+                last_end: end.map(|d| d.range.end + r.start),
+                last_empty: end
+                    .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
+                nodes: stream.documents.iter().map(|d| nodes(&d.root)).sum(),
+            })
+        })
+        .collect::<Option<_>>()?;
+    // Far inside the whole load's node budget, so that it would not have stopped either.
+    if scans.iter().map(|s| s.nodes).sum::<usize>() > limits.max_nodes / 2 {
+        return None;
+    }
+    let mut places = Vec::with_capacity(runs.len());
+    let (mut first_doc, mut prev_end) = (0, 0);
+    for (i, (r, scan)) in runs.iter().zip(&scans).enumerate() {
+        let next = runs.get(i + 1).map(|n| n.start);
+        places.push(Place { base: prev_end.min(r.start), piece: r.clone(), first_doc, prev_end, next });
+        first_doc += scan.documents;
+        if let Some(end) = scan.last_end {
+            prev_end = match next {
+                Some(n) if scan.last_empty => n + 3,
+                _ => end,
+            };
+        }
+    }
+    Some(places)
+}
+
+/// The nodes of a tree.
+fn nodes(node: &driftlint_yaml::Node) -> usize {
+    1 + match &node.value {
+        driftlint_yaml::NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
+        driftlint_yaml::NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
+        _ => 0,
+    }
+}
+
+/// Consecutive `pieces` joined into runs of at most `target` bytes (a larger piece is a run
+/// of its own).
+fn group(pieces: &[Range<usize>], target: usize) -> Vec<Range<usize>> {
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    for p in pieces {
+        match runs.last_mut() {
+            Some(last) if last.len() + p.len() <= target => last.end = p.end,
+            _ => runs.push(p.clone()),
+        }
+    }
+    runs
+}
+
+/// The documents of the inputs that `may_hold` something the run needs before its batches
+/// (reference indexes, definitions, lookups' objects), as [`document::collect`] of those
+/// sources gives them, but of a cut source only its runs that may hold it are parsed: one
+/// lookup target in a large stream does not load the whole stream at once.
+pub fn collect_holding(
+    sources: &[Source],
+    batches: &[Batch],
+    opts: &document::Options,
+    may_hold: impl Fn(&str) -> bool + Sync,
+) -> document::Collection {
+    // Each source that may hold, in input order, with the runs of it that may (`None`: all).
+    let mut picked: Vec<(usize, Option<Vec<Place>>)> = Vec::new();
+    for b in batches {
+        match &b.place {
+            None => picked.extend(b.sources.clone().filter(|&i| may_hold(&sources[i].text)).map(|i| (i, None))),
+            Some(place) if may_hold(&sources[b.sources.start].text[place.piece.clone()]) => match picked.last_mut() {
+                Some((i, Some(runs))) if *i == b.sources.start => runs.push(place.clone()),
+                _ => picked.push((b.sources.start, Some(vec![place.clone()]))),
+            },
+            Some(_) => {}
+        }
+    }
+    let parsed: Vec<(Source, document::Parsed)> = picked
+        .into_par_iter()
+        .map(|(i, runs)| {
+            let source = sources[i].clone();
+            let whole = |s: &Source| document::parse_sources(std::slice::from_ref(s), opts);
+            let parsed = match runs {
+                None => whole(&source),
+                Some(runs) => {
+                    let mut out = document::Parsed::default();
+                    for run in runs {
+                        // The source holds the whole text: offsets need no base.
+                        let place = Place { base: 0, ..run };
+                        let Some((docs, diags, inputs)) = document::parse_piece(0, &source, &place, opts) else {
+                            out = whole(&source);
+                            break;
+                        };
+                        out.0.extend(docs);
+                        out.1.extend(diags);
+                        out.2.extend(inputs);
+                    }
+                    out
+                }
+            };
+            (source, parsed)
+        })
+        .collect();
+    let mut coll = document::Collection::default();
+    for (source, (mut docs, diags, mut inputs)) in parsed {
+        let idx = coll.sources.len();
+        for d in docs.iter_mut().chain(inputs.iter_mut()) {
+            d.source = idx;
+        }
+        coll.sources.push(source);
+        coll.documents.append(&mut docs);
+        coll.diagnostics.extend(diags);
+        coll.inputs.append(&mut inputs);
+    }
+    coll
+}
