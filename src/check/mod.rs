@@ -235,12 +235,6 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         // A large text is cut into runs of documents, each a batch (`pieces`).
         pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
     };
-        eprintln!(
-            "whole={whole} batches={} cut={}",
-            batches.len(),
-            batches.iter().filter(|b| b.place.is_some()).count()
-        );
-    }
     let early = pieces::collect_holding(&sources, &batches, &options, |text| {
         (with_reference && drift::may_hold_reference_keys(text))
             || may_hold_definition(text)
