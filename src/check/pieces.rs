@@ -11,8 +11,9 @@
 //! with a scalar root, and the whole is far inside the loader's node budget. (A warning — a
 //! duplicate key, a key or number JSON cannot hold — is about one document's own content,
 //! which the whole load reads alike: it is kept, its ranges made the whole text's.) Any
-//! other text is one batch, parsed in one go, as before. A policy input is never cut (its
-//! empty documents are inputs of their own, counted per file).
+//! other text is one batch, parsed in one go, as before. A policy input is cut only when it
+//! holds a Kubernetes object (a file without any has its empty documents as inputs of their
+//! own, which is known only once the whole file is read).
 //!
 //! Owns which texts are cut and where; knows nothing of the passes.
 
@@ -65,11 +66,9 @@ pub fn plan(
     for range in ranges {
         let single = (range.len() == 1).then(|| &sources[range.start]);
         let places = match (single, sizes) {
-            (Some(source), Some(sizes))
-                if source.text.len() >= sizes.from
-                    && !opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path)) =>
-            {
-                cut(&source.text, sizes.run)
+            (Some(source), Some(sizes)) if source.text.len() >= sizes.from => {
+                let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
+                cut(&source.text, sizes.run, policy_input)
             }
             _ => None,
         };
@@ -96,11 +95,13 @@ struct Scan {
     /// Its last document is empty (its end is then the next run's `---`).
     last_empty: bool,
     nodes: usize,
+    /// It holds a Kubernetes object (looked for in policy inputs only).
+    objects: bool,
 }
 
 /// The runs of `text`, or `None` when it is one run or cutting could change what one load
 /// gives.
-fn cut(text: &str, run: usize) -> Option<Vec<Place>> {
+fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     let limits = driftlint_yaml::Limits::default();
     if text.len() > limits.max_bytes {
         return None;
@@ -130,6 +131,7 @@ fn cut(text: &str, run: usize) -> Option<Vec<Place>> {
                 last_empty: end
                     .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
                 nodes: stream.documents.iter().map(|d| nodes(&d.root)).sum(),
+                objects: policy_input && stream.documents.iter().any(|d| is_object(&d.root)),
             })
         })
         .collect::<Option<_>>()?;
@@ -137,11 +139,14 @@ fn cut(text: &str, run: usize) -> Option<Vec<Place>> {
     if scans.iter().map(|s| s.nodes).sum::<usize>() > limits.max_nodes / 2 {
         return None;
     }
+    if policy_input && !scans.iter().any(|s| s.objects) {
+        return None;
+    }
     let mut places = Vec::with_capacity(runs.len());
     let (mut first_doc, mut prev_end) = (0, 0);
     for (i, (r, scan)) in runs.iter().zip(&scans).enumerate() {
         let next = runs.get(i + 1).map(|n| n.start);
-        places.push(Place { base: prev_end.min(r.start), piece: r.clone(), first_doc, prev_end, next });
+        places.push(Place { base: prev_end.min(r.start), piece: r.clone(), first_doc, prev_end, next, policy_input });
         first_doc += scan.documents;
         if let Some(end) = scan.last_end {
             prev_end = match next {
@@ -151,6 +156,14 @@ fn cut(text: &str, run: usize) -> Option<Vec<Place>> {
         }
     }
     Some(places)
+}
+
+/// Whether a document's root is a Kubernetes object by itself (a `List`, whose items may be
+/// none, does not count).
+fn is_object(root: &driftlint_yaml::Node) -> bool {
+    let value = root.to_json();
+    let named = |key: &str| value.get(key).and_then(serde_json::Value::as_str).filter(|s| !s.is_empty());
+    named("apiVersion").is_some() && named("kind").is_some_and(|k| !k.ends_with("List"))
 }
 
 /// The nodes of a tree.

@@ -215,13 +215,17 @@ pub struct Place {
     pub prev_end: usize,
     /// Where the next piece starts, when there is one.
     pub next: Option<usize>,
+    /// The text is a policy input ([`PolicyInputs`]) that holds Kubernetes objects: its
+    /// other documents are inputs of the policy pass, its empty ones are not.
+    pub policy_input: bool,
 }
 
 /// The objects of one piece of a large text, as one load of the whole text gives them: the
 /// same documents and warnings, byte ranges in the whole text, document numbers and helm
 /// origins. `source` holds the whole text's bytes from `place.base` to the piece's end. The
 /// caller has made sure the whole text loads without an error, that the piece ends with no scalar root
-/// (see [`driftlint_yaml::join_pieces`]) and that the source is no policy input; `None` when
+/// (see [`driftlint_yaml::join_pieces`]) and, for a policy input, that it holds an object
+/// ([`Place::policy_input`]); `None` when
 /// the piece turns out otherwise.
 pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -> Option<Parsed> {
     let from = place.piece.start.checked_sub(place.base)?;
@@ -244,7 +248,7 @@ pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -
         doc.root.span = next..next + 3;
     }
     let mut out = Parsed::default();
-    take_stream(idx, source, place.clone(), stream, false, opts, &mut out);
+    take_stream(idx, source, place.clone(), stream, place.policy_input, opts, &mut out);
     Some(out)
 }
 
@@ -273,7 +277,8 @@ fn take_stream(
     out: &mut Parsed,
 ) {
     let (docs, diags, inputs) = out;
-    let Place { base, first_doc, mut prev_end, .. } = place;
+    // A piece of a policy input with objects elsewhere in the text keeps no empty document.
+    let Place { base, first_doc, mut prev_end, policy_input: objects_elsewhere, .. } = place;
     let (objects_before, inputs_before) = (docs.len(), inputs.len());
     // A policy input's empty documents are `null` inputs (conftest), unless the file holds
     // Kubernetes objects: a manifest's stray `---` keeps today's treatment (no input).
@@ -297,7 +302,7 @@ fn take_stream(
         let (node, sink) = (doc.root, Sink { policy_input, inputs: &mut *inputs });
         take_object(idx, source, doc_index, None, node, helm.as_deref(), opts, docs, diags, sink);
     }
-    if docs.len() == objects_before {
+    if docs.len() == objects_before && !objects_elsewhere {
         // Each empty document in its place among the file's other inputs.
         for (at, doc) in empties.into_iter().rev() {
             inputs.insert(at.max(inputs_before), doc);
