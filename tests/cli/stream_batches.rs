@@ -61,8 +61,8 @@ deny contains msg if {
 ";
 
 /// A reference, a policy, the files helm's and kustomize's comments name, and a rendered
-/// stream: drifted ConfigMaps (one suppressed by its annotation, one with an invalid
-/// suppression), ones a policy denies, helm `# Source:` comments and kustomize origins,
+/// stream: drifted ConfigMaps (one suppressed by its annotation, one by an annotation without
+/// a reason), ones a policy denies, helm `# Source:` comments and kustomize origins,
 /// Widgets against a CRD in the stream, a duplicate key, a document that is no object, and
 /// empty documents.
 fn layout(dir: &Path) -> String {
@@ -98,6 +98,7 @@ fn layout(dir: &Path) -> String {
                 let _ = write!(stream, "---\n# Source: chart/templates/cm.yaml\n");
             }
             1 => {
+                stream.push_str("---\n");
                 annotations.push_str("    config.kubernetes.io/origin: |\n      path: base/cms.yaml\n");
                 let _ = write!(
                     base,
@@ -153,15 +154,20 @@ fn check(dir: &Path, pieces: usize, args: &[&str], stdin: &str) -> (Option<i32>,
 /// one job and with the default) and whole: the same bytes.
 fn same_cut_and_whole(dir: &Path, stream: &str) {
     std::fs::write(dir.join("rendered.yaml"), stream).unwrap();
-    for format in ["json", "sarif", "human", "concise", "junit", "markdown", "github"] {
+    // With the policy pass the input's documents that are no objects are policy inputs;
+    // without a reference they are notes that name their document's number.
+    let formats = ["json", "sarif", "human", "concise", "junit", "markdown", "github"];
+    let passes: [&[&str]; 2] = [&["-r", "reference", "--policy", "policy"], &[]];
+    for (format, passes) in formats.into_iter().flat_map(|f| passes.map(|p| (f, p))) {
         for input in ["-", "rendered.yaml"] {
-            let args = ["--isolated", "-r", "reference", "--policy", "policy", "--format", format, input];
+            let args: Vec<&str> =
+                ["--isolated", "--format", format, input].into_iter().chain(passes.iter().copied()).collect();
             let whole = check(dir, 0, &args, stream);
             assert_eq!(whole.0, Some(1), "{format}: {}", whole.1);
             for run in [150, 400] {
                 let cut = check(dir, run, &args, stream);
                 assert_eq!(cut, whole, "{format} of {input}, cut in runs of {run} bytes");
-                let one_job: Vec<&str> = ["--jobs", "1"].into_iter().chain(args).collect();
+                let one_job: Vec<&str> = ["--jobs", "1"].into_iter().chain(args.iter().copied()).collect();
                 assert_eq!(check(dir, run, &one_job, stream), whole, "{format} of {input}, one job, runs of {run}");
             }
         }
@@ -180,17 +186,13 @@ fn a_stream_checked_in_runs_reports_what_one_batch_reports() {
         &["--isolated", "-r", "reference", "--policy", "policy", "--format", "json", "-"],
         &stream,
     );
-    for rule in [
-        "value-drift",
-        "schema-type-mismatch",
-        "policy-deny",
-        "duplicate-key",
-        "unexpected-field",
-    ] {
+    for rule in ["value-drift", "schema-type-mismatch", "policy-deny", "duplicate-key", "unexpected-field"] {
         assert!(json.contains(&format!("\"{rule}\"")), "no {rule}:\n{json}");
     }
     assert!(json.contains("base/cms.yaml") && json.contains("chart/templates/cm.yaml"), "{json}");
     assert!(json.contains("\"suppressed\": \"known\""), "the annotation suppressed a finding:\n{json}");
+    let (_, json) = check(dir.path(), 150, &["--isolated", "--format", "json", "-"], &stream);
+    assert!(json.contains("document 37 is not a Kubernetes object"), "{json}");
 }
 
 #[test]
