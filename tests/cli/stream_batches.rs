@@ -186,13 +186,20 @@ fn a_stream_checked_in_runs_reports_what_one_batch_reports() {
         &["--isolated", "-r", "reference", "--policy", "policy", "--format", "json", "-"],
         &stream,
     );
-    for rule in ["value-drift", "schema-type-mismatch", "policy-deny", "duplicate-key", "unexpected-field"] {
+    for rule in [
+        "value-drift",
+        "schema-type-mismatch",
+        "policy-deny",
+        "duplicate-key",
+        "invalid-suppression",
+        "unmatched-resource",
+    ] {
         assert!(json.contains(&format!("\"{rule}\"")), "no {rule}:\n{json}");
     }
     assert!(json.contains("base/cms.yaml") && json.contains("chart/templates/cm.yaml"), "{json}");
     assert!(json.contains("\"suppressed\": \"known\""), "the annotation suppressed a finding:\n{json}");
     let (_, json) = check(dir.path(), 150, &["--isolated", "--format", "json", "-"], &stream);
-    assert!(json.contains("document 37 is not a Kubernetes object"), "{json}");
+    assert!(json.contains("document 38 is not a Kubernetes object"), "{json}");
 }
 
 #[test]
