@@ -249,3 +249,65 @@ pub fn collect_holding(
     }
     coll
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::SourcePath;
+
+    fn source(text: &str) -> Source {
+        Source { path: SourcePath::Stdin, text: text.to_string() }
+    }
+
+    /// The objects' (document number, range, identity) and the diagnostics' ranges.
+    fn shown(parsed: &document::Parsed) -> (Vec<(usize, Range<usize>, String)>, Vec<Option<Range<usize>>>) {
+        (
+            parsed.0.iter().map(|d| (d.doc_index, d.range.clone(), d.identity.cr_id())).collect(),
+            parsed.1.iter().map(|d| d.primary.range.clone()).collect(),
+        )
+    }
+
+    #[test]
+    fn runs_parse_as_the_whole_text_does() {
+        let mut text = String::from("# lead\n");
+        for i in 0..40 {
+            text.push_str(&format!(
+                "---\n# Source: c/t{i}.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m{i}\n"
+            ));
+            if i % 9 == 4 {
+                text.push_str("  name: twice\n---\n---\nvalues: 1\n");
+            }
+        }
+        let whole = source(&text);
+        let opts = document::Options::default();
+        let places = cut(&text, 200, false).expect("a clean stream is cut");
+        assert!(places.len() > 5, "{places:?}");
+        let mut joined = document::Parsed::default();
+        for place in &places {
+            let (docs, diags, inputs) =
+                document::parse_piece(0, &run_source(&whole, place), place, &opts).expect("each run loads");
+            joined.0.extend(docs);
+            joined.1.extend(diags);
+            joined.2.extend(inputs);
+        }
+        let one = document::parse_sources_here(std::slice::from_ref(&whole), &opts);
+        assert_eq!(shown(&joined), shown(&one));
+        assert_eq!(joined.1.len(), 8, "duplicate keys and documents that are no objects");
+        let helm =
+            |p: &document::Parsed| p.0.iter().map(|d| d.origin.as_ref().map(|o| o.path.clone())).collect::<Vec<_>>();
+        assert_eq!(helm(&joined), helm(&one));
+    }
+
+    #[test]
+    fn texts_a_run_could_read_otherwise_are_not_cut() {
+        let clean = "kind: A\n---\nkind: B\n---\nkind: C\n";
+        assert!(cut(clean, 8, false).is_some());
+        // An error in a run; a scalar root that a whole load reads on past `---`; one run.
+        assert!(cut("kind: A\n---\nkind: [\n---\nkind: C\n", 8, false).is_none());
+        assert!(cut("---\n >\na\n---\nkind: B\n", 4, false).is_none());
+        assert!(cut(clean, 1000, false).is_none());
+        // A policy input without any object: its empty documents are inputs; not cut.
+        assert!(cut("a: 1\n---\n---\nb: 2\n", 4, true).is_none());
+        assert!(cut("apiVersion: v1\nkind: A\n---\n---\nb: 2\n", 4, true).is_some());
+    }
+}
