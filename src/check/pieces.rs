@@ -259,8 +259,11 @@ mod tests {
         Source { path: SourcePath::Stdin, text: text.to_string() }
     }
 
-    /// The objects' (document number, range, identity) and the diagnostics' ranges.
-    fn shown(parsed: &document::Parsed) -> (Vec<(usize, Range<usize>, String)>, Vec<Option<Range<usize>>>) {
+    /// An object's document number, range and identity.
+    type Shown = (usize, Range<usize>, String);
+
+    /// The objects' [`Shown`] and the diagnostics' ranges.
+    fn shown(parsed: &document::Parsed) -> (Vec<Shown>, Vec<Option<Range<usize>>>) {
         (
             parsed.0.iter().map(|d| (d.doc_index, d.range.clone(), d.identity.cr_id())).collect(),
             parsed.1.iter().map(|d| d.primary.range.clone()).collect(),
