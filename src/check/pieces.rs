@@ -142,7 +142,7 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     if policy_input && !scans.iter().any(|s| s.objects) {
         return None;
     }
-    let mut places = Vec::with_capacity(runs.len());
+    let mut places: Vec<Place> = Vec::with_capacity(runs.len());
     let (mut first_doc, mut prev_end) = (0, 0);
     for (i, (r, scan)) in runs.iter().zip(&scans).enumerate() {
         let next = runs.get(i + 1).map(|n| n.start);
@@ -155,7 +155,9 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
             };
         }
     }
-    Some(places)
+    // A run's copy starts at its base (a document's end, so a character boundary; a text
+    // where it is not is simply not cut).
+    places.iter().all(|p| text.is_char_boundary(p.base)).then_some(places)
 }
 
 /// Whether a document's root is a Kubernetes object by itself (a `List`, whose items may be
