@@ -277,7 +277,7 @@ mod tests {
         let mut text = String::from("# lead\n");
         for i in 0..40 {
             text.push_str(&format!(
-                "---\n# Source: c/t{i}.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m{i}\n"
+                "---\n# Source: c/t{i}.yaml\n# é ü\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m{i}\n"
             ));
             if i % 9 == 4 {
                 text.push_str("  name: twice\n---\n---\nvalues: 1\n");
