@@ -10,10 +10,10 @@
 //! output does not depend on how the stages interleave.
 
 use std::collections::{BTreeMap, HashSet};
-use std::ops::Range;
 use std::sync::Mutex;
 
 use super::locate::Files;
+use super::pieces::{self, Batch};
 use super::{CheckError, drift, suppress};
 use crate::diagnostic::Diagnostic;
 use crate::document::{self, Collection};
@@ -52,7 +52,7 @@ pub struct Found {
 
 /// A batch parsed and compared, waiting for its findings.
 struct Staged {
-    range: Range<usize>,
+    batch: Batch,
     coll: Collection,
     comparison: Option<Comparison>,
 }
@@ -68,30 +68,71 @@ type Spent = (Vec<document::Document>, Option<Comparison>);
 /// batches, each batch a task on one thread, while this thread reports them in input order;
 /// this thread spawns a batch's task only while fewer than one batch a thread is staged ahead
 /// of the one being reported, so memory stays bounded and no pool thread ever waits.
-pub fn run(
-    sources: &mut [Source],
-    batches: Vec<Range<usize>>,
-    passes: Passes,
-    found: &mut Found,
-) -> Result<(), CheckError> {
+///
+/// A run of a cut source's pieces ([`pieces`]) is staged from a copy of its own bytes; the
+/// whole text stays in `sources` and is lent to the batch while it is reported, so findings
+/// are located and shown against the whole text. The whole text of a file is dropped once
+/// its last run is reported, when no run's findings point into it.
+pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &mut Found) -> Result<(), CheckError> {
     let Passes { compare, mut drift, schemas, mut policy, files, options, keep } = passes;
     let keep = &keep;
     let keep_objects = policy.is_some();
     let workers = rayon::current_num_threads();
-    let inputs: Vec<Input> =
-        batches.into_iter().map(|range| (range.clone(), sources[range].iter_mut().map(take).collect())).collect();
-    let mut report_in_place = |staged: Staged| -> Result<Spent, CheckError> {
-        let (range, texts, spent) =
+    // The last run of each cut source, and whether a run's findings pointed into it.
+    let last_runs: HashSet<(usize, usize)> = batches
+        .iter()
+        .filter_map(|b| b.place.as_ref().filter(|p| p.next.is_none()).map(|p| (b.sources.start, p.piece.start)))
+        .collect();
+    let mut named_cut: HashSet<usize> = HashSet::new();
+    let inputs: Vec<Input> = batches
+        .into_iter()
+        .map(|batch| {
+            let taken = match &batch.place {
+                Some(place) => vec![pieces::run_source(&sources[batch.sources.start], place)],
+                None => sources[batch.sources.clone()].iter_mut().map(take).collect(),
+            };
+            (batch, taken)
+        })
+        .collect();
+    let mut report_in_place = |mut staged: Staged| -> Result<Spent, CheckError> {
+        let cut = staged.batch.place.as_ref().map(|p| (staged.batch.sources.start, p.piece.start));
+        if let Some((i, _)) = cut {
+            // The whole text, lent for the report (the run's copy is dropped).
+            if let Some(source) = staged.coll.sources.first_mut() {
+                source.text = std::mem::take(&mut sources[i].text);
+            }
+        }
+        let (batch, texts, named, spent) =
             report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)?;
-        for (slot, source) in sources[range].iter_mut().zip(texts) {
-            *slot = source;
+        match cut {
+            Some((i, start)) => {
+                if let Some(source) = texts.into_iter().next() {
+                    sources[i].text = source.text;
+                }
+                if named {
+                    named_cut.insert(i);
+                }
+                let source = &mut sources[i];
+                if last_runs.contains(&(i, start))
+                    && !named_cut.contains(&i)
+                    && matches!(source.path, SourcePath::File(_))
+                    && !keep.contains(&source.path)
+                {
+                    source.text = String::new();
+                }
+            }
+            None => {
+                for (slot, source) in sources[batch.sources].iter_mut().zip(texts) {
+                    *slot = source;
+                }
+            }
         }
         Ok(spent)
     };
     if workers <= 1 || inputs.len() <= 1 {
         let parallel = workers > 1;
-        for (range, taken) in inputs {
-            drop(report_in_place(stage(range, taken, compare, options, keep_objects, parallel))?);
+        for (batch, taken) in inputs {
+            drop(report_in_place(stage(batch, taken, compare, options, keep_objects, parallel))?);
         }
         return Ok(());
     }
@@ -113,7 +154,7 @@ pub fn run(
     // for work.)
     rayon::in_place_scope(|scope| {
         let spent = &spent;
-        let spawn = |i: usize, (range, taken): Input| {
+        let spawn = |i: usize, (batch, taken): Input| {
             let tx = tx.clone();
             scope.spawn(move |_| {
                 let thread = rayon::current_thread_index().filter(|t| *t < spent.len());
@@ -125,7 +166,7 @@ pub fn run(
                 // wait for this batch for ever. The receiver is gone only when the run
                 // stopped at an error.
                 let staged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    stage(range, taken, compare, options, keep_objects, false)
+                    stage(batch, taken, compare, options, keep_objects, false)
                 }));
                 let _ = tx.send((i, thread, staged));
             });
@@ -180,8 +221,9 @@ pub fn run(
     })
 }
 
-/// A batch's place in the run's sources, and its sources (moved out of the run's list).
-type Input = (Range<usize>, Vec<Source>);
+/// A batch's place in the run's sources, and its sources (moved out of the run's list, or a
+/// copy of a run's bytes).
+type Input = (Batch, Vec<Source>);
 
 /// A source moved out of the run's list, an empty one left in its place until it comes back.
 fn take(source: &mut Source) -> Source {
@@ -192,24 +234,30 @@ fn take(source: &mut Source) -> Source {
 /// pass, `keep_objects`, reads them after); with `parallel`, over rayon's pool, else on the
 /// calling thread.
 fn stage(
-    range: Range<usize>,
+    batch: Batch,
     sources: Vec<Source>,
     compare: &drift::Compare,
     options: &document::Options,
     keep_objects: bool,
     parallel: bool,
 ) -> Staged {
-    let (documents, diagnostics, inputs) = if parallel {
+    // A run was checked to load as the whole text does (`pieces::plan`).
+    let piece =
+        batch.place.as_ref().and_then(|p| sources.first().and_then(|s| document::parse_piece(0, s, p, options)));
+    let (documents, diagnostics, inputs) = if let Some(parsed) = piece {
+        parsed
+    } else if parallel {
         document::parse_sources(&sources, options)
     } else {
         document::parse_sources_here(&sources, options)
     };
     let mut coll = Collection { sources, documents, diagnostics, inputs };
     let comparison = compare.batch(&mut coll, !keep_objects, parallel);
-    Staged { range, coll, comparison }
+    Staged { batch, coll, comparison }
 }
 
-/// The findings of one staged batch; gives its sources back, and what is left to free.
+/// The findings of one staged batch; gives its sources back, whether findings point into its
+/// first source, and what is left to free.
 fn report(
     staged: Staged,
     drift: Option<&mut drift::Run>,
@@ -218,8 +266,8 @@ fn report(
     files: &mut Files,
     keep: &HashSet<SourcePath>,
     found: &mut Found,
-) -> Result<(Range<usize>, Vec<Source>, Spent), CheckError> {
-    let Staged { range, mut coll, mut comparison } = staged;
+) -> Result<(Batch, Vec<Source>, bool, Spent), CheckError> {
+    let Staged { batch, mut coll, mut comparison } = staged;
     if let Some(objects) = &mut found.objects {
         objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
     }
@@ -256,12 +304,19 @@ fn report(
     // A report shows lines of the files its findings point into, and only those: the text of
     // a clean file is dropped here (the source stays, empty), so a run holds the texts of the
     // files with findings, not of every file checked.
+    // (A cut source's whole text is dropped by the caller, after its last run.)
     let documents = coll.documents;
     let mut sources = coll.sources;
-    for source in &mut sources {
-        if matches!(source.path, SourcePath::File(_)) && !named.contains(&source.path) && !keep.contains(&source.path) {
-            source.text = String::new();
+    let first_named = sources.first().is_some_and(|s| named.contains(&s.path));
+    if batch.place.is_none() {
+        for source in &mut sources {
+            if matches!(source.path, SourcePath::File(_))
+                && !named.contains(&source.path)
+                && !keep.contains(&source.path)
+            {
+                source.text = String::new();
+            }
         }
     }
-    Ok((range, sources, (documents, comparison)))
+    Ok((batch, sources, first_named, (documents, comparison)))
 }

@@ -18,6 +18,7 @@ pub mod config;
 pub mod drift;
 mod layout;
 pub mod named;
+mod pieces;
 pub mod pinned;
 pub mod scope;
 pub mod suppress;
@@ -228,14 +229,17 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let whole = (policy_work && settings.policy.combine)
         || engine.as_ref().is_some_and(|e| e.uses_lookups() && !e.view_is_sparse());
     let lookups = engine.as_ref().filter(|e| e.uses_lookups() && !whole);
-    let early = document::collect(
-        holding(&sources, |text| {
-            (with_reference && drift::may_hold_reference_keys(text))
-                || may_hold_definition(text)
-                || lookups.is_some_and(|e| e.may_hold_view_member(text))
-        }),
-        &options,
-    );
+    let batches = if whole {
+        vec![pieces::Batch { sources: 0..sources.len(), place: None }]
+    } else {
+        // A large text is cut into runs of documents, each a batch (`pieces`).
+        pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
+    };
+    let early = pieces::collect_holding(&sources, &batches, &options, |text| {
+        (with_reference && drift::may_hold_reference_keys(text))
+            || may_hold_definition(text)
+            || lookups.is_some_and(|e| e.may_hold_view_member(text))
+    });
     let used = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
     let schemas = schema_setup(settings, &early, used.as_ref(), &mut files)?;
     let mut policy = match policy_work {
@@ -243,8 +247,6 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         false => None,
     };
     let view = lookups.map(|e| drift::view(e, &early.documents));
-    #[allow(clippy::single_range_in_vec_init)] // One batch of every source, not a list of indexes.
-    let batches = if whole { vec![0..sources.len()] } else { batches(&sources) };
     let index = if with_reference { drift::reference_index(&early.documents) } else { ReferenceIndex::default() };
     drop(early);
     let (compare, mut drift) = match found {
@@ -373,13 +375,6 @@ fn policy_inputs(settings: &Settings) -> Result<Option<document::PolicyInputs>, 
         Some(built)
     };
     Ok(Some(document::PolicyInputs { named, globs, root }))
-}
-
-/// Copies of the sources whose text `may_hold` says may hold something the batches need first
-/// (texts scanned in parallel, kept in order).
-fn holding(sources: &[Source], may_hold: impl Fn(&str) -> bool + Sync) -> Vec<Source> {
-    use rayon::prelude::*;
-    sources.par_iter().filter(|s| may_hold(&s.text)).cloned().collect()
 }
 
 /// Whether the schema and Composition passes run: when schemas are known (configured, or

@@ -23,6 +23,7 @@ mod policy_conftest;
 mod policy_engine;
 mod policy_stress;
 mod special_files;
+mod stream_batches;
 mod template;
 mod template_budget;
 

@@ -196,20 +196,103 @@ const PIECES_FROM: usize = 64 * 1024;
 
 /// `parallel`: a large multi-document text is loaded piece by piece on rayon's pool.
 fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out: &mut Parsed) {
-    let (docs, diags, inputs) = out;
     let stream = if parallel { load_in_pieces(&source.text) } else { driftlint_yaml::parse_stream(&source.text) };
-    let mut prev_end = 0;
     let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
+    take_stream(idx, source, Place::default(), stream, policy_input, opts, out);
+}
+
+/// Where a piece of a larger text is (see [`parse_piece`]); all offsets are the whole text's.
+#[derive(Clone, Debug, Default)]
+pub struct Place {
+    /// Where the text held by the piece's [`Source`] starts in the whole text.
+    pub base: usize,
+    /// The piece's byte range in the whole text (`base <= start`).
+    pub piece: Range<usize>,
+    /// How many YAML documents the whole text has before the piece.
+    pub first_doc: usize,
+    /// Where the whole text's document before the piece ends (the text between it and the
+    /// piece's first document may hold helm's `# Source:`); `base` is at most this.
+    pub prev_end: usize,
+    /// Where the next piece starts, when there is one.
+    pub next: Option<usize>,
+    /// The text is a policy input ([`PolicyInputs`]) that holds Kubernetes objects: its
+    /// other documents are inputs of the policy pass, its empty ones are not.
+    pub policy_input: bool,
+}
+
+/// The objects of one piece of a large text, as one load of the whole text gives them: the
+/// same documents and warnings, byte ranges in the whole text, document numbers and helm
+/// origins. `source` holds the whole text's bytes from `place.base` to the piece's end. The
+/// caller has made sure the whole text loads without an error, that the piece ends with no scalar root
+/// (see [`driftlint_yaml::join_pieces`]) and, for a policy input, that it holds an object
+/// ([`Place::policy_input`]); `None` when
+/// the piece turns out otherwise.
+pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -> Option<Parsed> {
+    let from = place.piece.start.checked_sub(place.base)?;
+    let text = source.text.get(from..)?;
+    let mut loaded = driftlint_yaml::parse_stream(text);
+    // `join_pieces` takes no warnings: they are set aside and shifted here (a warning is about
+    // its document's own content, which the whole load reads alike).
+    let warnings: Vec<Vec<driftlint_yaml::Warning>> =
+        loaded.documents.iter_mut().map(|d| std::mem::take(&mut d.warnings)).collect();
+    let mut stream = driftlint_yaml::join_pieces(std::slice::from_ref(&place.piece), vec![loaded])?;
+    for (doc, warnings) in stream.documents.iter_mut().zip(warnings) {
+        doc.warnings = warnings.into_iter().map(|w| shifted(w, place.piece.start)).collect();
+    }
+    // An empty document at the piece's end is, loaded whole, the next piece's `---`.
+    if let (Some(next), Some(doc)) = (place.next, stream.documents.last_mut())
+        && matches!(doc.root.value, NodeValue::Null)
+        && doc.root.span.is_empty()
+    {
+        doc.range.end = next + 3;
+        doc.root.span = next..next + 3;
+    }
+    let mut out = Parsed::default();
+    take_stream(idx, source, place.clone(), stream, place.policy_input, opts, &mut out);
+    Some(out)
+}
+
+/// `w` with its ranges moved `by` bytes on.
+fn shifted(w: driftlint_yaml::Warning, by: usize) -> driftlint_yaml::Warning {
+    use driftlint_yaml::Warning;
+    let shift = |r: Range<usize>| r.start + by..r.end + by;
+    match w {
+        Warning::DuplicateKey { key, first, duplicate } => {
+            Warning::DuplicateKey { key, first: shift(first), duplicate: shift(duplicate) }
+        }
+        Warning::UnsupportedKey { key, span } => Warning::UnsupportedKey { key, span: shift(span) },
+        Warning::NonFiniteFloat { span } => Warning::NonFiniteFloat { span: shift(span) },
+    }
+}
+
+/// The objects and diagnostics of a loaded `stream` of `source` (whose text starts at
+/// `place.base` of the whole text).
+fn take_stream(
+    idx: usize,
+    source: &Source,
+    place: Place,
+    stream: driftlint_yaml::Stream,
+    policy_input: bool,
+    opts: &Options,
+    out: &mut Parsed,
+) {
+    let (docs, diags, inputs) = out;
+    // A piece of a policy input with objects elsewhere in the text keeps no empty document.
+    let Place { base, first_doc, mut prev_end, policy_input: objects_elsewhere, .. } = place;
     let (objects_before, inputs_before) = (docs.len(), inputs.len());
     // A policy input's empty documents are `null` inputs (conftest), unless the file holds
     // Kubernetes objects: a manifest's stray `---` keeps today's treatment (no input).
     let mut empties = Vec::new();
     for (doc_index, doc) in stream.documents.into_iter().enumerate() {
+        let doc_index = first_doc + doc_index;
         for w in &doc.warnings {
             diags.push(warning(&source.path, w));
         }
         // The text between the previous document and this object holds helm's `# Source:`.
-        let lead = &source.text[prev_end.min(doc.root.span.start)..doc.root.span.start];
+        let lead = source
+            .text
+            .get(prev_end.min(doc.root.span.start).saturating_sub(base)..doc.root.span.start.saturating_sub(base))
+            .unwrap_or_default();
         prev_end = doc.range.end;
         if policy_input && matches!(doc.root.value, NodeValue::Null) {
             empties.push((inputs.len(), policy_document(idx, doc_index, None, doc.root)));
@@ -219,7 +302,7 @@ fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out
         let (node, sink) = (doc.root, Sink { policy_input, inputs: &mut *inputs });
         take_object(idx, source, doc_index, None, node, helm.as_deref(), opts, docs, diags, sink);
     }
-    if docs.len() == objects_before {
+    if docs.len() == objects_before && !objects_elsewhere {
         // Each empty document in its place among the file's other inputs.
         for (at, doc) in empties.into_iter().rev() {
             inputs.insert(at.max(inputs_before), doc);

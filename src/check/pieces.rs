@@ -1,0 +1,318 @@
+//! One large text (a `kustomize build` or `helm template` stream on standard input, a big
+//! rendered file) checked a few documents at a time, as many small files are: its documents
+//! are cut into runs of pieces ([`driftlint_yaml::document_pieces`]) and each run is a batch of
+//! its own, so only a window of runs' trees is in memory, not the whole stream's.
+//!
+//! Cutting must not change what is reported: every finding's byte range is the whole text's
+//! (lines, snippets, SARIF, suppressions and fingerprints stay those of one load), documents
+//! keep their numbers, and helm's `# Source:` comments are read from the whole text. So a text
+//! is cut only when one load of it and the loads of its runs agree, which is checked first, a
+//! run at a time, without keeping any tree: no run has a YAML error, none but the last ends
+//! with a scalar root, and the whole is far inside the loader's node budget. (A warning — a
+//! duplicate key, a key or number JSON cannot hold — is about one document's own content,
+//! which the whole load reads alike: it is kept, its ranges made the whole text's.) Any
+//! other text is one batch, parsed in one go, as before. A policy input is cut only when it
+//! holds a Kubernetes object (a file without any has its empty documents as inputs of their
+//! own, which is known only once the whole file is read).
+//!
+//! Owns which texts are cut and where; knows nothing of the passes.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::document::{self, Place};
+use crate::input::Source;
+
+/// A text at least this large is cut into runs of pieces (when it can be).
+const CUT_FROM: usize = 64 * 1024;
+
+/// The sizes of cutting: texts from `from` bytes are cut in runs of about `run` bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub from: usize,
+    pub run: usize,
+}
+
+impl Sizes {
+    /// The run's sizes: a run of about a batch's bytes. `DRIFTLINT_PIECE_BYTES` (hidden, for
+    /// tests: `0` never cuts, `N` cuts texts over `N` bytes into runs of `N`) sets both.
+    pub fn of_run(batch_bytes: usize) -> Option<Sizes> {
+        match std::env::var("DRIFTLINT_PIECE_BYTES").ok().and_then(|v| v.parse::<usize>().ok()) {
+            Some(0) => None,
+            Some(n) => Some(Sizes { from: n + 1, run: n }),
+            None => Some(Sizes { from: CUT_FROM, run: batch_bytes }),
+        }
+    }
+}
+
+/// One batch of a run: a range of sources, or a run of one source's pieces.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub sources: Range<usize>,
+    /// For a run of a cut source (`sources` is that one source): where the run is.
+    pub place: Option<Place>,
+}
+
+/// The batches of `ranges` (of `sources`) with every large source that can be cut replaced
+/// by the runs of its pieces.
+pub fn plan(
+    sources: &[Source],
+    ranges: Vec<Range<usize>>,
+    opts: &document::Options,
+    sizes: Option<Sizes>,
+) -> Vec<Batch> {
+    let mut out = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        let single = (range.len() == 1).then(|| &sources[range.start]);
+        let places = match (single, sizes) {
+            (Some(source), Some(sizes)) if source.text.len() >= sizes.from => {
+                let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
+                cut(&source.text, sizes.run, policy_input)
+            }
+            _ => None,
+        };
+        match places {
+            Some(places) => {
+                out.extend(places.into_iter().map(|place| Batch { sources: range.clone(), place: Some(place) }))
+            }
+            None => out.push(Batch { sources: range, place: None }),
+        }
+    }
+    out
+}
+
+/// The source a run's batch stages: the whole text's bytes from the run's `base` to its end.
+pub fn run_source(whole: &Source, place: &Place) -> Source {
+    Source { path: whole.path.clone(), text: whole.text[place.base..place.piece.end].to_string() }
+}
+
+/// What loading one run tells about the whole text.
+struct Scan {
+    documents: usize,
+    /// The end of its last document (whole text's offsets), when it has one.
+    last_end: Option<usize>,
+    /// Its last document is empty (its end is then the next run's `---`).
+    last_empty: bool,
+    nodes: usize,
+    /// It holds a Kubernetes object (looked for in policy inputs only).
+    objects: bool,
+}
+
+/// The runs of `text`, or `None` when it is one run or cutting could change what one load
+/// gives.
+fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
+    let limits = driftlint_yaml::Limits::default();
+    if text.len() > limits.max_bytes {
+        return None;
+    }
+    let runs = group(&driftlint_yaml::document_pieces(text), run.max(1));
+    if runs.len() < 2 {
+        return None;
+    }
+    let last = runs.len() - 1;
+    let scans: Vec<Scan> = runs
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let stream = driftlint_yaml::parse_stream(&text[r.clone()]);
+            // A warning (a duplicate key, a key or number JSON cannot hold) is about one
+            // document's own content, which a whole load reads the same.
+            if stream.error.is_some() {
+                return None;
+            }
+            let end = stream.documents.last();
+            if i < last && end.is_some_and(driftlint_yaml::ends_open) {
+                return None;
+            }
+            Some(Scan {
+                documents: stream.documents.len(),
+                last_end: end.map(|d| d.range.end + r.start),
+                last_empty: end
+                    .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
+                nodes: stream.documents.iter().map(|d| nodes(&d.root)).sum(),
+                objects: policy_input && stream.documents.iter().any(|d| is_object(&d.root)),
+            })
+        })
+        .collect::<Option<_>>()?;
+    // Far inside the whole load's node budget, so that it would not have stopped either.
+    if scans.iter().map(|s| s.nodes).sum::<usize>() > limits.max_nodes / 2 {
+        return None;
+    }
+    if policy_input && !scans.iter().any(|s| s.objects) {
+        return None;
+    }
+    let mut places: Vec<Place> = Vec::with_capacity(runs.len());
+    let (mut first_doc, mut prev_end) = (0, 0);
+    for (i, (r, scan)) in runs.iter().zip(&scans).enumerate() {
+        let next = runs.get(i + 1).map(|n| n.start);
+        places.push(Place { base: prev_end.min(r.start), piece: r.clone(), first_doc, prev_end, next, policy_input });
+        first_doc += scan.documents;
+        if let Some(end) = scan.last_end {
+            prev_end = match next {
+                Some(n) if scan.last_empty => n + 3,
+                _ => end,
+            };
+        }
+    }
+    // A run's copy starts at its base (a document's end, so a character boundary; a text
+    // where it is not is simply not cut).
+    places.iter().all(|p| text.is_char_boundary(p.base)).then_some(places)
+}
+
+/// Whether a document's root is a Kubernetes object by itself (a `List`, whose items may be
+/// none, does not count).
+fn is_object(root: &driftlint_yaml::Node) -> bool {
+    let value = root.to_json();
+    let named = |key: &str| value.get(key).and_then(serde_json::Value::as_str).filter(|s| !s.is_empty());
+    named("apiVersion").is_some() && named("kind").is_some_and(|k| !k.ends_with("List"))
+}
+
+/// The nodes of a tree.
+fn nodes(node: &driftlint_yaml::Node) -> usize {
+    1 + match &node.value {
+        driftlint_yaml::NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
+        driftlint_yaml::NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
+        _ => 0,
+    }
+}
+
+/// Consecutive `pieces` joined into runs of at most `target` bytes (a larger piece is a run
+/// of its own).
+fn group(pieces: &[Range<usize>], target: usize) -> Vec<Range<usize>> {
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    for p in pieces {
+        match runs.last_mut() {
+            Some(last) if last.len() + p.len() <= target => last.end = p.end,
+            _ => runs.push(p.clone()),
+        }
+    }
+    runs
+}
+
+/// The documents of the inputs that `may_hold` something the run needs before its batches
+/// (reference indexes, definitions, lookups' objects), as [`document::collect`] of those
+/// sources gives them, but of a cut source only its runs that may hold it are parsed: one
+/// lookup target in a large stream does not load the whole stream at once.
+pub fn collect_holding(
+    sources: &[Source],
+    batches: &[Batch],
+    opts: &document::Options,
+    may_hold: impl Fn(&str) -> bool + Sync,
+) -> document::Collection {
+    // Each source that may hold, in input order, with the runs of it that may (`None`: all).
+    let mut picked: Vec<(usize, Option<Vec<Place>>)> = Vec::new();
+    for b in batches {
+        match &b.place {
+            None => picked.extend(b.sources.clone().filter(|&i| may_hold(&sources[i].text)).map(|i| (i, None))),
+            Some(place) if may_hold(&sources[b.sources.start].text[place.piece.clone()]) => match picked.last_mut() {
+                Some((i, Some(runs))) if *i == b.sources.start => runs.push(place.clone()),
+                _ => picked.push((b.sources.start, Some(vec![place.clone()]))),
+            },
+            Some(_) => {}
+        }
+    }
+    let parsed: Vec<(Source, document::Parsed)> = picked
+        .into_par_iter()
+        .map(|(i, runs)| {
+            let source = sources[i].clone();
+            let whole = |s: &Source| document::parse_sources(std::slice::from_ref(s), opts);
+            let parsed = match runs {
+                None => whole(&source),
+                Some(runs) => {
+                    let mut out = document::Parsed::default();
+                    for run in runs {
+                        // The source holds the whole text: offsets need no base.
+                        let place = Place { base: 0, ..run };
+                        let Some((docs, diags, inputs)) = document::parse_piece(0, &source, &place, opts) else {
+                            out = whole(&source);
+                            break;
+                        };
+                        out.0.extend(docs);
+                        out.1.extend(diags);
+                        out.2.extend(inputs);
+                    }
+                    out
+                }
+            };
+            (source, parsed)
+        })
+        .collect();
+    let mut coll = document::Collection::default();
+    for (source, (mut docs, diags, mut inputs)) in parsed {
+        let idx = coll.sources.len();
+        for d in docs.iter_mut().chain(inputs.iter_mut()) {
+            d.source = idx;
+        }
+        coll.sources.push(source);
+        coll.documents.append(&mut docs);
+        coll.diagnostics.extend(diags);
+        coll.inputs.append(&mut inputs);
+    }
+    coll
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::SourcePath;
+
+    fn source(text: &str) -> Source {
+        Source { path: SourcePath::Stdin, text: text.to_string() }
+    }
+
+    /// An object's document number, range and identity.
+    type Shown = (usize, Range<usize>, String);
+
+    /// The objects' [`Shown`] and the diagnostics' ranges.
+    fn shown(parsed: &document::Parsed) -> (Vec<Shown>, Vec<Option<Range<usize>>>) {
+        (
+            parsed.0.iter().map(|d| (d.doc_index, d.range.clone(), d.identity.cr_id())).collect(),
+            parsed.1.iter().map(|d| d.primary.range.clone()).collect(),
+        )
+    }
+
+    #[test]
+    fn runs_parse_as_the_whole_text_does() {
+        let mut text = String::from("# lead\n");
+        for i in 0..40 {
+            text.push_str(&format!(
+                "---\n# Source: c/t{i}.yaml\n# é ü\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m{i}\n"
+            ));
+            if i % 9 == 4 {
+                text.push_str("  name: twice\n---\n---\nvalues: 1\n");
+            }
+        }
+        let whole = source(&text);
+        let opts = document::Options::default();
+        let places = cut(&text, 200, false).expect("a clean stream is cut");
+        assert!(places.len() > 5, "{places:?}");
+        let mut joined = document::Parsed::default();
+        for place in &places {
+            let (docs, diags, inputs) =
+                document::parse_piece(0, &run_source(&whole, place), place, &opts).expect("each run loads");
+            joined.0.extend(docs);
+            joined.1.extend(diags);
+            joined.2.extend(inputs);
+        }
+        let one = document::parse_sources_here(std::slice::from_ref(&whole), &opts);
+        assert_eq!(shown(&joined), shown(&one));
+        assert_eq!(joined.1.len(), 8, "duplicate keys and documents that are no objects");
+        let helm =
+            |p: &document::Parsed| p.0.iter().map(|d| d.origin.as_ref().map(|o| o.path.clone())).collect::<Vec<_>>();
+        assert_eq!(helm(&joined), helm(&one));
+    }
+
+    #[test]
+    fn texts_a_run_could_read_otherwise_are_not_cut() {
+        let clean = "kind: A\n---\nkind: B\n---\nkind: C\n";
+        assert!(cut(clean, 8, false).is_some());
+        // An error in a run; a scalar root that a whole load reads on past `---`; one run.
+        assert!(cut("kind: A\n---\nkind: [\n---\nkind: C\n", 8, false).is_none());
+        assert!(cut("---\n >\na\n---\nkind: B\n", 4, false).is_none());
+        assert!(cut(clean, 1000, false).is_none());
+        // A policy input without any object: its empty documents are inputs; not cut.
+        assert!(cut("a: 1\n---\n---\nb: 2\n", 4, true).is_none());
+        assert!(cut("apiVersion: v1\nkind: A\n---\n---\nb: 2\n", 4, true).is_some());
+    }
+}

@@ -1,0 +1,216 @@
+//! One large stream on standard input (or one large file) is checked a run of documents at a
+//! time (`src/check/pieces.rs`); what is reported must be byte for byte what checking it as one
+//! batch reports, in every format. `DRIFTLINT_PIECE_BYTES` (a hidden knob) sets the size of a
+//! run here: `0` never cuts a text (one batch, as before), a small number cuts this stream into
+//! many runs.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const METADATA: &str = "apiVersion: v2
+parts:
+  - name: base
+    components:
+      - name: settings
+        anyOf:
+          - path: configmap.yaml
+";
+const CONFIGMAP: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .metadata.name }}
+  namespace: {{ .metadata.namespace }}
+data:
+  level: info
+";
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size:
+                  type: integer
+";
+const POLICY: &str = "package main
+
+import rego.v1
+
+deny contains msg if {
+\tinput.kind == \"ConfigMap\"
+\tinput.data.level == \"trace\"
+\tmsg := sprintf(\"%s traces\", [input.metadata.name])
+}
+";
+
+/// A reference, a policy, the files helm's and kustomize's comments name, and a rendered
+/// stream: drifted ConfigMaps (one suppressed by its annotation, one by an annotation without
+/// a reason), ones a policy denies, helm `# Source:` comments and kustomize origins,
+/// Widgets against a CRD in the stream, a duplicate key, a document that is no object, and
+/// empty documents.
+fn layout(dir: &Path) -> String {
+    std::fs::create_dir_all(dir.join("reference")).unwrap();
+    std::fs::write(dir.join("reference/metadata.yaml"), METADATA).unwrap();
+    std::fs::write(dir.join("reference/configmap.yaml"), CONFIGMAP).unwrap();
+    std::fs::create_dir_all(dir.join("policy")).unwrap();
+    std::fs::write(dir.join("policy/trace.rego"), POLICY).unwrap();
+    std::fs::create_dir_all(dir.join("chart/templates")).unwrap();
+    std::fs::write(
+        dir.join("chart/templates/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\ndata:\n  level: {{ .Values.level }}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("base")).unwrap();
+    let mut base = String::new();
+    let mut stream = String::from("# rendered\n");
+    for i in 0..60 {
+        let level = match i % 7 {
+            0 => "debug",
+            3 => "trace",
+            _ => "info",
+        };
+        let mut annotations = String::new();
+        if i == 14 {
+            annotations.push_str("    driftlint.io/ignore: \"value-drift: known\"\n");
+        }
+        if i == 21 {
+            annotations.push_str("    driftlint.io/ignore: \"value-drift\"\n");
+        }
+        match i % 3 {
+            0 => {
+                let _ = write!(stream, "---\n# Source: chart/templates/cm.yaml\n");
+            }
+            1 => {
+                stream.push_str("---\n");
+                annotations.push_str("    config.kubernetes.io/origin: |\n      path: base/cms.yaml\n");
+                let _ = write!(
+                    base,
+                    "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i}\ndata:\n  level: x\n"
+                );
+            }
+            _ => stream.push_str("---\n"),
+        }
+        let annotations = if annotations.is_empty() { String::new() } else { format!("  annotations:\n{annotations}") };
+        let _ = write!(
+            stream,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i}\n  namespace: apps\n{annotations}data:\n  level: {level}\n"
+        );
+        if i == 10 {
+            stream.push_str("---\n---\n# only a comment\n");
+        }
+        if i == 30 {
+            let _ = write!(stream, "---\n{CRD}");
+            stream.push_str("---\nreplicaCount: 3\n");
+        }
+        if i % 11 == 5 {
+            let _ = write!(
+                stream,
+                "---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w-{i}\n  namespace: apps\nspec:\n  size: big\n  size: huge\n"
+            );
+        }
+    }
+    std::fs::write(dir.join("base/cms.yaml"), base).unwrap();
+    stream
+}
+
+/// `driftlint ARGS` in `dir` with `stdin`, `DRIFTLINT_PIECE_BYTES` set to `pieces`: exit code
+/// and standard output.
+fn check(dir: &Path, pieces: usize, args: &[&str], stdin: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_driftlint"))
+        .arg("check")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .env("DRIFTLINT_PIECE_BYTES", pieces.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.stderr.is_empty() || out.status.code() == Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// Every format, for the stream on stdin and as a file, cut (in runs of a few documents, with
+/// one job and with the default) and whole: the same bytes.
+fn same_cut_and_whole(dir: &Path, stream: &str) {
+    std::fs::write(dir.join("rendered.yaml"), stream).unwrap();
+    // With the policy pass the input's documents that are no objects are policy inputs;
+    // without a reference they are notes that name their document's number.
+    let formats = ["json", "sarif", "human", "concise", "junit", "markdown", "github"];
+    let passes: [&[&str]; 2] = [&["-r", "reference", "--policy", "policy"], &[]];
+    for (format, passes) in formats.into_iter().flat_map(|f| passes.map(|p| (f, p))) {
+        for input in ["-", "rendered.yaml"] {
+            let args: Vec<&str> =
+                ["--isolated", "--format", format, input].into_iter().chain(passes.iter().copied()).collect();
+            let whole = check(dir, 0, &args, stream);
+            assert_eq!(whole.0, Some(1), "{format}: {}", whole.1);
+            for run in [150, 400] {
+                let cut = check(dir, run, &args, stream);
+                assert_eq!(cut, whole, "{format} of {input}, cut in runs of {run} bytes");
+                let one_job: Vec<&str> = ["--jobs", "1"].into_iter().chain(args.iter().copied()).collect();
+                assert_eq!(check(dir, run, &one_job, stream), whole, "{format} of {input}, one job, runs of {run}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stream_checked_in_runs_reports_what_one_batch_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = layout(dir.path());
+    same_cut_and_whole(dir.path(), &stream);
+    // The stream has what the comparison is about: every pass found something.
+    let (_, json) = check(
+        dir.path(),
+        150,
+        &["--isolated", "-r", "reference", "--policy", "policy", "--format", "json", "-"],
+        &stream,
+    );
+    for rule in [
+        "value-drift",
+        "schema-type-mismatch",
+        "policy-deny",
+        "duplicate-key",
+        "invalid-suppression",
+        "unmatched-resource",
+    ] {
+        assert!(json.contains(&format!("\"{rule}\"")), "no {rule}:\n{json}");
+    }
+    assert!(json.contains("base/cms.yaml") && json.contains("chart/templates/cm.yaml"), "{json}");
+    assert!(json.contains("\"suppressed\": \"known\""), "the annotation suppressed a finding:\n{json}");
+    let (_, json) = check(dir.path(), 150, &["--isolated", "--format", "json", "-"], &stream);
+    assert!(json.contains("document 38 is not a Kubernetes object"), "{json}");
+}
+
+#[test]
+fn a_stream_with_a_yaml_error_is_read_in_one_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = layout(dir.path());
+    // A broken document in the middle: a single load stops there, and so does the cut run.
+    let at = stream.find("name: cm-33\n").unwrap();
+    let broken = format!("{}  labels: {{a: [\n{}", &stream[..at], &stream[at..]);
+    same_cut_and_whole(dir.path(), &broken);
+    let (_, json) = check(dir.path(), 150, &["--isolated", "-r", "reference", "--format", "json", "-"], &broken);
+    assert!(json.contains("\"yaml-syntax-error\""), "{json}");
+    assert!(!json.contains("cm-40"), "documents after the error are not read:\n{json}");
+}
