@@ -359,7 +359,7 @@ fn escape(key: &str) -> String {
 
 /// `key` as a JSON pointer token (`~` → `~0`, `/` → `~1`), appended to `out`.
 fn push_escaped(out: &mut String, key: &str) {
-    if !key.contains(['~', '/']) {
+    if !key.contains('~') && !key.contains('/') {
         out.push_str(key);
         return;
     }
