@@ -150,10 +150,7 @@ pub fn unknown_version_message(text: &str) -> String {
 
 /// Whether `group` is the API group of a built-in kind in any bundled Kubernetes version.
 pub fn is_bundled_group(group: &str) -> bool {
-    static GROUPS: OnceLock<HashSet<String>> = OnceLock::new();
-    GROUPS
-        .get_or_init(|| bundled::versions().into_iter().flat_map(bundled::kinds).map(|k| k.group.clone()).collect())
-        .contains(group)
+    bundled::groups().contains(group)
 }
 
 /// Compiles one kind's JSON schema (bundled, or from a `--schema-location`) into the model.
