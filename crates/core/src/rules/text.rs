@@ -503,7 +503,7 @@ StatefulSet's `serviceName`, `volumeClaimTemplates` and `podManagementPolicy`; a
 `spec.storageClassName` and `spec.accessModes`; the `data`, `binaryData` (and a Secret's \
 `stringData`) and `immutable` of a Secret or ConfigMap whose base has `immutable: true`. A \
 field set in both states with different values, or set in the base and removed, is a change; a \
-field the base left to the server (`clusterIP`, `storageClassName`) may be set. The location \
+field the base left to the server (`clusterIP`, `storageClassName`, a Job's `selector`) may be set. The location \
 is the field in the checked state (its parent when it was removed); the message names the \
 base's value.",
         why: "The API server rejects the update (\"field is immutable\"): `kubectl apply` fails at \
