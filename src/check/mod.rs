@@ -16,6 +16,7 @@ mod base;
 mod batch;
 pub mod config;
 pub mod drift;
+mod immutable;
 mod layout;
 pub mod named;
 mod pieces;

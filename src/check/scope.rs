@@ -230,6 +230,11 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
         None => Vec::new(),
     };
 
+    // Immutable fields compared between the two states' objects (none without a base commit).
+    let immutable = match base_commit {
+        Some(_) => super::immutable::changes(settings, &base_inputs.sources, &checked.sources),
+        None => super::immutable::Found::default(),
+    };
     let mut report = super::check_sources(settings, checked)?;
     let diags = std::mem::take(&mut report.diagnostics);
     let total = diags.len();
@@ -280,7 +285,8 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
         None => Weakened { diagnostics: Vec::new(), sources: Vec::new() },
     };
     shown.extend(weakened.diagnostics);
-    for source in weakened.sources {
+    shown.extend(immutable.diagnostics);
+    for source in weakened.sources.into_iter().chain(immutable.sources) {
         if !report.sources.iter().any(|s| s.path == source.path) {
             report.sources.push(source);
         }

@@ -11,6 +11,7 @@ mod git_reference;
 mod git_scope;
 mod hostile;
 mod hostile_scope;
+mod immutable;
 mod jobs;
 mod kubeconform_parity;
 mod schema_cel;

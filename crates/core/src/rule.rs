@@ -67,6 +67,8 @@ pub enum Rule {
     InvalidPort,
     /// A resource request or limit that is no quantity, or a request above its limit.
     InvalidResources,
+    /// A field Kubernetes makes immutable changed between the base and the checked state.
+    ImmutableFieldChanged,
     /// A logical error in a Crossplane Composition.
     CompositionInvalid,
     /// A Composition field path that the schema of its object does not have.
@@ -91,7 +93,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 42] = [
+    pub const ALL: [Rule; 43] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -124,6 +126,7 @@ impl Rule {
         Rule::InvalidLabel,
         Rule::InvalidPort,
         Rule::InvalidResources,
+        Rule::ImmutableFieldChanged,
         Rule::CompositionInvalid,
         Rule::CompositionPatchPath,
         Rule::CompositionPatchType,
@@ -170,6 +173,7 @@ impl Rule {
             Rule::InvalidLabel => "invalid-label",
             Rule::InvalidPort => "invalid-port",
             Rule::InvalidResources => "invalid-resources",
+            Rule::ImmutableFieldChanged => "immutable-field-changed",
             Rule::CompositionInvalid => "composition-invalid",
             Rule::CompositionPatchPath => "composition-patch-path",
             Rule::CompositionPatchType => "composition-patch-type",

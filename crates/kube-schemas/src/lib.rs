@@ -15,7 +15,7 @@
 
 mod removed;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
@@ -44,7 +44,6 @@ impl Gvk {
 
 /// One bundled Kubernetes version: its kinds and which definition each name is.
 struct Release {
-    name: String,
     /// Kind → its definition's name.
     kinds: HashMap<Gvk, String>,
     /// Definition name → its line in the bundle.
@@ -52,7 +51,14 @@ struct Release {
 }
 
 struct Bundle {
-    releases: Vec<Release>,
+    /// The versions' names, oldest first.
+    names: Vec<String>,
+    /// Each version's index entry, read into a [`Release`] on its first use: a run uses one
+    /// version (and the others' kinds only for a kind that its version lacks).
+    raw: Vec<Value>,
+    releases: Vec<OnceLock<Release>>,
+    /// Every bundled version's API groups.
+    groups: OnceLock<HashSet<String>>,
     /// The definitions' texts (one JSON document each), parsed on first use.
     lines: Vec<&'static str>,
     parsed: Mutex<HashMap<usize, Arc<Value>>>,
@@ -66,8 +72,42 @@ fn bundle() -> &'static Bundle {
         let text: &'static str = String::from_utf8(bytes).expect("bundled Kubernetes schemas are UTF-8").leak();
         let mut lines = text.lines();
         let index: Value = serde_json::from_str(lines.next().unwrap_or_default()).expect("bundle index is JSON");
-        let releases = index["versions"].as_array().map(|vs| vs.iter().map(release).collect()).unwrap_or_default();
-        Bundle { releases, lines: lines.collect(), parsed: Mutex::new(HashMap::new()) }
+        let raw: Vec<Value> = match index {
+            Value::Object(mut map) => match map.remove("versions") {
+                Some(Value::Array(vs)) => vs,
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        let names = raw.iter().map(|v| v["name"].as_str().unwrap_or_default().to_string()).collect();
+        let releases = raw.iter().map(|_| OnceLock::new()).collect();
+        Bundle {
+            names,
+            raw,
+            releases,
+            groups: OnceLock::new(),
+            lines: lines.collect(),
+            parsed: Mutex::new(HashMap::new()),
+        }
+    })
+}
+
+/// The bundled version at `at` (an index of [`Bundle::names`]), read on first use.
+fn release_at(at: usize) -> &'static Release {
+    let b = bundle();
+    b.releases[at].get_or_init(|| release(&b.raw[at]))
+}
+
+/// The API groups of every bundled version's kinds (`""` for the core group).
+pub fn groups() -> &'static HashSet<String> {
+    let b = bundle();
+    b.groups.get_or_init(|| {
+        b.raw
+            .iter()
+            .filter_map(|v| v["kinds"].as_array())
+            .flatten()
+            .filter_map(|k| k[0].as_str().map(str::to_string))
+            .collect()
     })
 }
 
@@ -85,17 +125,17 @@ fn release(v: &Value) -> Release {
         .flatten()
         .filter_map(|(name, line)| Some((name.clone(), line.as_u64()? as usize)))
         .collect();
-    Release { name: s(&v["name"]), kinds, definitions }
+    Release { kinds, definitions }
 }
 
 /// The bundled Kubernetes versions (`1.30`, …), oldest first.
 pub fn versions() -> Vec<&'static str> {
-    bundle().releases.iter().map(|r| r.name.as_str()).collect()
+    bundle().names.iter().map(String::as_str).collect()
 }
 
 /// The newest bundled Kubernetes version, the default.
 pub fn default_version() -> &'static str {
-    bundle().releases.last().map_or("", |r| r.name.as_str())
+    bundle().names.last().map_or("", String::as_str)
 }
 
 /// `text` (`1.31`, `v1.31`, `1.31.4`) as a bundled version's name, or `None` when it is not
@@ -109,11 +149,11 @@ pub fn parse_version(text: &str) -> Option<&'static str> {
     }
     let (major, minor) = (major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?);
     let name = format!("{major}.{minor}");
-    bundle().releases.iter().find(|r| r.name == name).map(|r| r.name.as_str())
+    bundle().names.iter().find(|n| **n == name).map(String::as_str)
 }
 
 fn find(kube: &str) -> Option<&'static Release> {
-    bundle().releases.iter().find(|r| r.name == kube)
+    bundle().names.iter().position(|n| n == kube).map(release_at)
 }
 
 /// The kinds of Kubernetes `kube` (a name from [`versions`]), sorted.
@@ -196,21 +236,29 @@ pub enum Whereabouts {
 
 /// For a kind Kubernetes `kube` lacks: the bundled versions that have it.
 pub fn whereabouts(kube: &str, group: &str, version: &str, kind: &str) -> Option<Whereabouts> {
-    let releases = &bundle().releases;
-    let at = releases.iter().position(|r| r.name == kube)?;
+    let names = &bundle().names;
+    let at = names.iter().position(|n| n == kube)?;
     let k = key(group, version, kind);
-    if releases[at].kinds.contains_key(&k) {
+    let has = |i: usize| release_at(i).kinds.contains_key(&k);
+    if has(at) {
         return None;
     }
-    if let Some(last) = releases[..at].iter().rposition(|r| r.kinds.contains_key(&k)) {
-        return Some(Whereabouts::Removed { last: &releases[last].name, removed_in: &releases[last + 1].name });
+    if let Some(last) = (0..at).rev().find(|i| has(*i)) {
+        return Some(Whereabouts::Removed { last: &names[last], removed_in: &names[last + 1] });
     }
-    releases[at..].iter().find(|r| r.kinds.contains_key(&k)).map(|r| Whereabouts::Added { added_in: &r.name })
+    (at..names.len()).find(|i| has(*i)).map(|i| Whereabouts::Added { added_in: &names[i] })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_are_every_versions_kinds_groups() {
+        let from_kinds: HashSet<String> = versions().into_iter().flat_map(kinds).map(|k| k.group.clone()).collect();
+        assert_eq!(groups(), &from_kinds);
+        assert!(groups().contains("") && groups().contains("apps") && !groups().contains("extensions"));
+    }
 
     #[test]
     fn eight_versions_newest_is_default_and_manifest_agrees() {

@@ -150,10 +150,7 @@ pub fn unknown_version_message(text: &str) -> String {
 
 /// Whether `group` is the API group of a built-in kind in any bundled Kubernetes version.
 pub fn is_bundled_group(group: &str) -> bool {
-    static GROUPS: OnceLock<HashSet<String>> = OnceLock::new();
-    GROUPS
-        .get_or_init(|| bundled::versions().into_iter().flat_map(bundled::kinds).map(|k| k.group.clone()).collect())
-        .contains(group)
+    bundled::groups().contains(group)
 }
 
 /// Compiles one kind's JSON schema (bundled, or from a `--schema-location`) into the model.
@@ -162,8 +159,25 @@ pub fn is_bundled_group(group: &str) -> bool {
 /// use the next twice is cut there and accepts anything below, rather than growing
 /// exponentially.
 pub fn compile(kind: &bundled::KindSchema) -> Schema {
-    let mut c = Compiler { definitions: &kind.definitions, stack: Vec::new(), done: HashMap::new(), nodes: 0 };
-    c.definition(&kind.root)
+    // How often each definition is referred to: one used once is compiled where it is used
+    // and not kept for copies (most of a kind's tree, whose copy cost as much as compiling it).
+    Compiler::new(&kind.definitions).definition(&kind.root)
+}
+
+/// Adds every `$ref` target in `v` to `uses`.
+fn count_refs<'a>(v: &'a Value, uses: &mut HashMap<&'a str, usize>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                match (k.as_str(), child) {
+                    ("$ref", Value::String(target)) => *uses.entry(target.as_str()).or_default() += 1,
+                    _ => count_refs(child, uses),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| count_refs(i, uses)),
+        _ => {}
+    }
 }
 
 /// Compiled nodes per kind, copies of reused definitions included.
@@ -177,9 +191,20 @@ struct Compiler<'a> {
     done: HashMap<&'a str, (Schema, usize)>,
     /// Nodes made so far, against [`MAX_NODES`].
     nodes: usize,
+    /// `$ref`s to each definition in the kind's definitions: only those used more than once
+    /// are kept in `done`.
+    uses: HashMap<&'a str, usize>,
 }
 
 impl<'a> Compiler<'a> {
+    fn new(definitions: &'a HashMap<String, Arc<Value>>) -> Compiler<'a> {
+        let mut uses = HashMap::new();
+        for body in definitions.values() {
+            count_refs(body, &mut uses);
+        }
+        Compiler { definitions, stack: Vec::new(), done: HashMap::new(), nodes: 0, uses }
+    }
+
     fn definition(&mut self, name: &'a str) -> Schema {
         if let Some((s, n)) = self.done.get(name) {
             if self.nodes + n > MAX_NODES {
@@ -196,7 +221,9 @@ impl<'a> Compiler<'a> {
         let before = self.nodes;
         let s = self.node(body);
         self.stack.pop();
-        self.done.insert(name, (s.clone(), self.nodes - before));
+        if self.uses.get(name).is_some_and(|n| *n > 1) {
+            self.done.insert(name, (s.clone(), self.nodes - before));
+        }
         s
     }
 
@@ -318,7 +345,7 @@ mod tests {
         for kube in [bundled::versions()[0], bundled::default_version()] {
             for k in bundled::kinds(kube) {
                 let s = bundled::schema(kube, &k.group, &k.version, &k.kind).unwrap();
-                let mut c = Compiler { definitions: &s.definitions, stack: Vec::new(), done: HashMap::new(), nodes: 0 };
+                let mut c = Compiler::new(&s.definitions);
                 c.definition(&s.root);
                 assert!(c.nodes < MAX_NODES / 4, "{kube} {k:?}: {} nodes", c.nodes);
                 largest = largest.max((c.nodes, format!("{kube} {}", k.kind)));
@@ -326,6 +353,24 @@ mod tests {
         }
         // PodList, about 2,100 nodes in 1.37.
         assert!(largest.0 > 1_000, "{largest:?}");
+    }
+
+    #[test]
+    fn definitions_used_once_are_not_kept_and_compile_the_same() {
+        // Keeping every definition for copies (as before) and only those used twice or more
+        // give the same trees and node counts.
+        let kube = bundled::default_version();
+        for kind in ["Deployment", "StatefulSet", "Pod", "Service", "CronJob"] {
+            let k = bundled::kinds(kube).into_iter().find(|k| k.kind == kind).unwrap();
+            let s = bundled::schema(kube, &k.group, &k.version, &k.kind).unwrap();
+            let mut lean = Compiler::new(&s.definitions);
+            let lean_tree = format!("{:?}", lean.definition(&s.root));
+            let mut all = Compiler::new(&s.definitions);
+            all.uses.values_mut().for_each(|n| *n = 2);
+            let all_tree = format!("{:?}", all.definition(&s.root));
+            assert_eq!((lean.nodes, lean_tree == all_tree), (all.nodes, true), "{kind}");
+            assert!(lean.done.len() < all.done.len(), "{kind}: {} kept of {}", lean.done.len(), all.done.len());
+        }
     }
 
     #[test]

@@ -71,7 +71,7 @@ struct Version {
 }
 
 /// The result of looking a type up.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Lookup<'a> {
     Found(&'a Schema),
     /// No CRD/XRD for the group and kind.
@@ -122,7 +122,7 @@ pub struct Registry {
 }
 
 /// What [`Registry::resolve`] found for an object's type.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Resolved<'a> {
     /// A CRD's or XRD's schema.
     Defined(&'a Schema),

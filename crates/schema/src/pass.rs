@@ -30,6 +30,9 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
     let mut out = Vec::new();
     // CEL rules noted as not evaluated (once per run each).
     let mut noted = std::collections::HashSet::new();
+    // Each type is resolved once a run: its key borrows the documents' strings, so a lookup
+    // allocates nothing (resolving builds owned keys for the registry's maps).
+    let mut types: std::collections::HashMap<(&str, &str), Resolved<'_>> = std::collections::HashMap::new();
     for doc in &coll.documents {
         let id = &doc.identity;
         if is_definition(&id.api_version, &id.kind) || is_package_metadata(&id.api_version) {
@@ -37,7 +40,10 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             continue;
         }
         let path = &coll.sources[doc.source].path;
-        let resolved = registry.resolve(&id.api_version, &id.kind);
+        let resolved = types
+            .entry((id.api_version.as_str(), id.kind.as_str()))
+            .or_insert_with(|| registry.resolve(&id.api_version, &id.kind))
+            .clone();
         match &resolved {
             Resolved::Defined(_) | Resolved::Builtin(_) | Resolved::Located(_) => coverage.validated += 1,
             _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,

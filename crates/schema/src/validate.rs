@@ -50,7 +50,7 @@ pub struct Options {
 pub fn validate_object(root: &Node, schema: &Schema, opts: Options) -> Vec<Finding> {
     let mut w = Walker { opts, out: Vec::new() };
     let anchor = first_key_span(root);
-    w.value(root, schema, &root.span, &anchor, "", 0, true);
+    w.value(root, schema, &root.span, &anchor, &mut String::new(), 0, true);
     w.out
 }
 
@@ -59,7 +59,7 @@ pub fn validate_object(root: &Node, schema: &Schema, opts: Options) -> Vec<Findi
 /// leaves to the API server for custom resources).
 pub fn validate_field(key: &Node, value: &Node, schema: &Schema, pointer: &str, opts: Options) -> Vec<Finding> {
     let mut w = Walker { opts, out: Vec::new() };
-    w.value(value, schema, &key.span, &key.span, pointer, 1, false);
+    w.value(value, schema, &key.span, &key.span, &mut pointer.to_string(), 1, false);
     w.out
 }
 
@@ -178,7 +178,9 @@ impl Walker {
         schema: &Schema,
         at: &Range<usize>,
         anchor: &Range<usize>,
-        pointer: &str,
+        // The JSON pointer of `node`: one buffer for the whole walk, each level appending its
+        // token and truncating it again (no string built per node).
+        pointer: &mut String,
         depth: usize,
         resource: bool,
     ) {
@@ -208,24 +210,28 @@ impl Walker {
         match &node.value {
             NodeValue::Mapping(entries) => {
                 let resource = resource || schema.embedded_resource;
+                let parent = pointer.len();
                 for (k, v) in entries {
                     let key = k.json_key();
-                    let child = format!("{pointer}/{}", escape(&key));
+                    pointer.push('/');
+                    push_escaped(pointer, &key);
                     // The API server owns an object's metadata; apiVersion and kind are the type.
                     if resource && matches!(key.as_ref(), "apiVersion" | "kind" | "metadata") {
                         if let Some(s) = schema.properties.get(key.as_ref()).filter(|_| key != "metadata") {
-                            self.value(v, s, &k.span, &k.span, &child, depth + 1, false);
+                            self.value(v, s, &k.span, &k.span, pointer, depth + 1, false);
                         }
+                        pointer.truncate(parent);
                         continue;
                     }
                     match schema.property(&key) {
-                        Some(s) => self.value(v, s, &k.span, &k.span, &child, depth + 1, false),
+                        Some(s) => self.value(v, s, &k.span, &k.span, pointer, depth + 1, false),
                         None if schema.preserve_unknown => {}
                         None => {
-                            let msg = format!("unknown field `{key}` in {}", show(pointer));
-                            self.push(Rule::SchemaUnknownField, &k.span, &child, msg);
+                            let msg = format!("unknown field `{key}` in {}", show(&pointer[..parent]));
+                            self.push(Rule::SchemaUnknownField, &k.span, pointer, msg);
                         }
                     }
+                    pointer.truncate(parent);
                 }
                 if self.opts.required {
                     for r in &schema.required {
@@ -240,9 +246,12 @@ impl Walker {
             }
             NodeValue::Sequence(items) => {
                 if let Some(item_schema) = schema.items.as_deref() {
+                    let parent = pointer.len();
                     for (i, item) in items.iter().enumerate() {
-                        let child = format!("{pointer}/{i}");
-                        self.value(item, item_schema, &item.span, &item.span, &child, depth + 1, false);
+                        use std::fmt::Write as _;
+                        let _ = write!(pointer, "/{i}");
+                        self.value(item, item_schema, &item.span, &item.span, pointer, depth + 1, false);
+                        pointer.truncate(parent);
                     }
                 }
             }
@@ -343,7 +352,24 @@ pub fn show(pointer: &str) -> String {
 }
 
 fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(key.len());
+    push_escaped(&mut out, key);
+    out
+}
+
+/// `key` as a JSON pointer token (`~` → `~0`, `/` → `~1`), appended to `out`.
+fn push_escaped(out: &mut String, key: &str) {
+    if !key.contains('~') && !key.contains('/') {
+        out.push_str(key);
+        return;
+    }
+    for c in key.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 #[cfg(test)]

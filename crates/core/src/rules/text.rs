@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::rule::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 42] = [
+pub(super) static DOCS: [RuleDoc; 43] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -490,6 +490,29 @@ limit of the same resource. Mirrors `resource.ParseQuantity` and the API server'
         example: "resources:\n  requests: {memory: 1Gb}   # invalid-resources: not a quantity",
         fix: "Use a quantity with a Kubernetes suffix (`Ki`, `Mi`, `Gi`, `m`, `k`, `M`, `G`) and keep each \
 request at most its limit.",
+    },
+    RuleDoc {
+        rule: Rule::ImmutableFieldChanged,
+        default_severity: Severity::Error,
+        summary: "A field Kubernetes makes immutable changed between the base and the checked state",
+        what: "Only in a scoped run (`--base`, `--staged`): an object of the base and of the checked state \
+with the same API group, kind, namespace and name whose immutable field differs. The fields are \
+the API server's: `spec.selector` of a Deployment, StatefulSet, DaemonSet or ReplicaSet; a \
+StatefulSet's `serviceName`, `volumeClaimTemplates` and `podManagementPolicy`; a Job's \
+`spec.selector` and `spec.template`; a Service's `spec.clusterIP`; a PersistentVolumeClaim's \
+`spec.storageClassName` and `spec.accessModes`; the `data`, `binaryData` (and a Secret's \
+`stringData`) and `immutable` of a Secret or ConfigMap whose base has `immutable: true`. A \
+field set in both states with different values, or set in the base and removed, is a change; a \
+field the base left to the server (`clusterIP`, `storageClassName`, a Job's `selector`) may be set. The location \
+is the field in the checked state (its parent when it was removed); the message names the \
+base's value.",
+        why: "The API server rejects the update (\"field is immutable\"): `kubectl apply` fails at \
+deploy time and the object has to be deleted and recreated, which for a workload is downtime \
+and for a volume claim can lose its data.",
+        example_lang: "yaml",
+        example: "kind: Deployment\nspec:\n  selector:\n    matchLabels: {app: web-v2}   # immutable-field-changed: the base has {\"app\":\"web\"}",
+        fix: "Keep the field as it was, or create the object under a new name and delete the old one \
+(a reviewed recreation; suppress the finding with a reason where that is the plan).",
     },
     RuleDoc {
         rule: Rule::CompositionInvalid,
