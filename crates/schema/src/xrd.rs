@@ -90,19 +90,7 @@ pub fn derive_v2(xrd_schema: &Schema, scope: Scope) -> Schema {
         spec.properties.insert("crossplane".into(), Schema::object(machinery, &[]));
         status.properties.insert("crossplane".into(), Schema::object([("pendingResources", pending)], &[]));
     }
-    let mut root = Schema::object(
-        [
-            ("apiVersion", Schema::of(Type::String)),
-            ("kind", Schema::of(Type::String)),
-            ("metadata", Schema::of(Type::Object)),
-            ("spec", spec),
-            ("status", status),
-        ],
-        &["spec"],
-    );
-    // Crossplane copies the root's `x-kubernetes-validations` too (`spec`'s come with it).
-    root.validations = xrd_schema.validations.clone();
-    root
+    composite(spec, status, xrd_schema)
 }
 
 /// A v2 `resourceRefs` item (a namespaced XR's refs name no namespace).
@@ -164,6 +152,12 @@ pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
     for (k, v) in standard_status() {
         status.properties.insert(k.to_string(), v);
     }
+    composite(spec, status, xrd_schema)
+}
+
+/// The XR's (or claim's) root object around its `spec` and `status`. Crossplane copies the
+/// XRD root's `x-kubernetes-validations` too (`spec`'s come with it).
+fn composite(spec: Schema, status: Schema, xrd_schema: &Schema) -> Schema {
     let mut root = Schema::object(
         [
             ("apiVersion", Schema::of(Type::String)),
@@ -174,7 +168,6 @@ pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
         ],
         &["spec"],
     );
-    // Crossplane copies the root's `x-kubernetes-validations` too (`spec`'s come with it).
     root.validations = xrd_schema.validations.clone();
     root
 }
