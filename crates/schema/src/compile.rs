@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::model::{Bound, Pattern, Schema, SchemaProblem, Type};
+use crate::model::{Bound, ListType, Pattern, Schema, SchemaProblem, Type};
 use driftlint_gotmpl::GoRegex;
 use driftlint_yaml::{Node, NodeValue};
 
@@ -202,6 +202,18 @@ impl<'a> Compiler<'a, '_> {
                 "x-kubernetes-preserve-unknown-fields" => s.preserve_unknown = self.flag(k, v),
                 "x-kubernetes-embedded-resource" => s.embedded_resource = self.flag(k, v),
                 "default" => s.default = Some(v.to_json()),
+                "x-kubernetes-list-type" => {
+                    s.list_type = match v.as_str() {
+                        Some("map") => Some(ListType::Map),
+                        Some("set") => Some(ListType::Set),
+                        _ => None,
+                    }
+                }
+                "x-kubernetes-list-map-keys" => {
+                    if let NodeValue::Sequence(keys) = &v.value {
+                        s.list_map_keys = keys.iter().filter_map(|k| k.as_str().map(str::to_string)).collect();
+                    }
+                }
                 "x-kubernetes-validations" => s.validations = crate::cel::compile_rules(v, k, &mut self.problems),
                 _ => {}
             }

@@ -70,8 +70,21 @@ pub struct Schema {
     pub preserve_unknown: bool,
     pub embedded_resource: bool,
     pub default: Option<Value>,
+    /// A CRD list's `x-kubernetes-list-type`: `map` (items unique by [`Schema::list_map_keys`])
+    /// or `set` (items unique). Read from CRDs only: for built-in kinds the API server's own
+    /// validation decides (duplicate env names are only a warning there).
+    pub list_type: Option<ListType>,
+    /// `x-kubernetes-list-map-keys` of a `map` list.
+    pub list_map_keys: Vec<String>,
     /// `x-kubernetes-validations`: CEL rules on this level's value (see [`crate::cel`]).
     pub validations: Vec<Arc<Validation>>,
+}
+
+/// The `x-kubernetes-list-type`s that constrain items (`atomic` does not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListType {
+    Map,
+    Set,
 }
 
 /// A `pattern`, compiled with Go's RE2 syntax.

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::cel::{self as schema_cel, Validation};
 use super::format;
-use super::model::{Bound, Schema, Type};
+use super::model::{Bound, ListType, Schema, Type};
 use driftlint_core::diagnostic::{Rule, Severity};
 
 /// How deep an instance is followed (YAML nesting is bounded by the parser; this bounds the
@@ -313,8 +313,48 @@ pub fn value_problem(node: &Node, schema: &Schema) -> Option<String> {
             if let Some(max) = schema.max_items.filter(|m| len > *m) {
                 return Some(format!("has {len} items, more than {max}"));
             }
+            if let Some(problem) = duplicate_item(items, schema) {
+                return Some(problem);
+            }
         }
         _ => {}
+    }
+    None
+}
+
+/// The first item of a `map` list with the keys of an earlier one, or of a `set` list equal to
+/// an earlier one (the API server's `Duplicate value` for a CRD). A key an item leaves out
+/// counts with its schema default (else as null), as the server defaults it first.
+fn duplicate_item(items: &[Node], schema: &Schema) -> Option<String> {
+    let list_type = schema.list_type?;
+    let item_schema = schema.items.as_deref();
+    // By the identity's JSON text: linear in the items (a hostile list must not be quadratic).
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let identity = match list_type {
+            ListType::Set => item.to_json(),
+            ListType::Map if schema.list_map_keys.is_empty() => return None,
+            ListType::Map => {
+                let mut key = serde_json::Map::new();
+                for k in &schema.list_map_keys {
+                    let value = item
+                        .get(k)
+                        .map(Node::to_json)
+                        .or_else(|| item_schema.and_then(|s| s.properties.get(k)).and_then(|p| p.default.clone()));
+                    key.insert(k.clone(), value.unwrap_or(Value::Null));
+                }
+                Value::Object(key)
+            }
+        };
+        let text = identity.to_string();
+        if let Some(first) = seen.get(&text) {
+            let what = match list_type {
+                ListType::Set => "x-kubernetes-list-type: set".to_string(),
+                ListType::Map => format!("x-kubernetes-list-map-keys: {}", schema.list_map_keys.join(", ")),
+            };
+            return Some(format!("item {i} repeats item {first} ({identity}): duplicate value ({what})"));
+        }
+        seen.insert(text, i);
     }
     None
 }
@@ -385,6 +425,16 @@ mod tests {
             .iter()
             .map(|f| (f.rule, text[..f.span.start].matches('\n').count() + 1))
             .collect()
+    }
+
+    #[test]
+    fn map_and_set_lists_refuse_duplicate_items() {
+        let schema = "type: object\nproperties:\n  ports:\n    type: array\n    x-kubernetes-list-type: map\n    x-kubernetes-list-map-keys: [port, protocol]\n    items:\n      type: object\n      properties:\n        port: {type: integer}\n        protocol: {type: string, default: TCP}\n  tags:\n    type: array\n    x-kubernetes-list-type: set\n    items: {type: string}\n  any:\n    type: array\n    x-kubernetes-list-type: atomic\n    items: {type: string}\n";
+        // The same port with the defaulted protocol and with it written out: one entry.
+        let dup = "ports:\n  - port: 80\n  - port: 80\n    protocol: TCP\ntags: [a, b, a]\nany: [x, x]\n";
+        assert_eq!(lines(dup, schema), vec![(Rule::SchemaInvalidValue, 1), (Rule::SchemaInvalidValue, 5)]);
+        let fine = "ports:\n  - port: 80\n  - port: 80\n    protocol: UDP\ntags: [a, b]\n";
+        assert!(lines(fine, schema).is_empty());
     }
 
     const SCHEMA: &str = "type: object\nrequired: [spec]\nproperties:\n  spec:\n    type: object\n    required: [size, mode]\n    properties:\n      size: {type: integer, minimum: 1}\n      mode: {type: string, default: a, enum: [a, b]}\n      ratio: {type: number}\n      port: {x-kubernetes-int-or-string: true}\n      tags:\n        type: array\n        maxItems: 2\n        items: {type: object, required: [key], properties: {key: {type: string}}}\n      free: {type: object, x-kubernetes-preserve-unknown-fields: true}\n";
