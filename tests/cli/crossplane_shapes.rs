@@ -18,19 +18,7 @@ fn findings(dir: &Path, args: &[&str]) -> (i32, Vec<(String, String, String)>) {
     all.extend(args);
     let r = run_in(dir, &all, None);
     let v = json(&r);
-    let found = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            let file = d["file"].as_str().unwrap_or("");
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                d["severity"].as_str().unwrap().to_string(),
-                format!("{}:{}", file.rsplit('/').next().unwrap_or(file), d["line"]),
-            )
-        })
-        .collect();
+    let found = v["diagnostics"].as_array().unwrap().iter().map(super::placed).collect();
     (r.code, found)
 }
 

@@ -20,14 +20,7 @@ fn check(dir: &Path, args: &[&str]) -> (i32, Vec<(String, String, String)>) {
         .unwrap_or_else(|| panic!("{}", r.stderr))
         .iter()
         .filter(|d| d["severity"] != "note")
-        .map(|d| {
-            let file = d["file"].as_str().unwrap_or("");
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                d["severity"].as_str().unwrap().to_string(),
-                format!("{}:{}", file.rsplit('/').next().unwrap_or(file), d["line"]),
-            )
-        })
+        .map(super::placed)
         .collect();
     (r.code, found)
 }

@@ -73,6 +73,17 @@ pub fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", run.stdout, run.stderr))
 }
 
+/// A JSON diagnostic as (rule, severity, `FILE:LINE`), the file by its base name: what the
+/// Crossplane and schema tests compare.
+pub fn placed(d: &serde_json::Value) -> (String, String, String) {
+    let file = d["file"].as_str().unwrap_or("");
+    (
+        d["rule"].as_str().unwrap().to_string(),
+        d["severity"].as_str().unwrap().to_string(),
+        format!("{}:{}", file.rsplit('/').next().unwrap_or(file), d["line"]),
+    )
+}
+
 /// Runs `git ARGS` in `dir` with a fixed identity, no signing and no user or system
 /// configuration (so a developer's settings cannot change a test); panics with git's error
 /// when it fails. Returns standard output as printed.

@@ -25,13 +25,8 @@ fn check(dir: &Path, files: &[&str]) -> (i32, Vec<(String, String, String, Strin
         .unwrap()
         .iter()
         .map(|d| {
-            let file = d["file"].as_str().unwrap_or("");
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                d["severity"].as_str().unwrap().to_string(),
-                format!("{}:{}", file.rsplit('/').next().unwrap_or(file), d["line"]),
-                d["message"].as_str().unwrap().to_string(),
-            )
+            let (rule, severity, at) = super::placed(d);
+            (rule, severity, at, d["message"].as_str().unwrap().to_string())
         })
         .collect();
     (r.code, found)
