@@ -558,6 +558,7 @@ fn depth(
     weights: &BTreeMap<String, usize>,
     out: &mut Vec<Problem>,
 ) {
+    // Without a cycle each component is one rule, and every rule it reads came before it.
     let mut deepest: BTreeMap<&str, usize> = BTreeMap::new();
     for component in components {
         let rule = component[0].as_str();
@@ -565,7 +566,7 @@ fn depth(
             .get(rule)
             .into_iter()
             .flatten()
-            .map(|n| deepest.get(n.as_str()).copied().unwrap_or_else(|| weights.get(n).copied().unwrap_or(1)))
+            .map(|n| deepest.get(n.as_str()).copied().unwrap_or(0))
             .max()
             .unwrap_or(0);
         let d = weights.get(rule).copied().unwrap_or(1) + below;

@@ -78,7 +78,7 @@ fn scan(m: &Module) -> Result<Vec<Word<'_>>, PolicyError> {
             }
             line_break = false;
             after_operator = operator || word_in;
-            if operator {
+            if operator || word_in {
                 chain[depth] += 1;
                 if chain[..=depth].iter().sum::<u32>() > MAX_CHAIN {
                     return Err(refuse(
@@ -87,19 +87,11 @@ fn scan(m: &Module) -> Result<Vec<Word<'_>>, PolicyError> {
                         format!("rego_parse_error: an expression chains more than {MAX_CHAIN} operators"),
                     ));
                 }
+            }
+            if operator {
                 last = c as char;
                 i += 1;
                 continue;
-            }
-            if word_in {
-                chain[depth] += 1;
-                if chain[..=depth].iter().sum::<u32>() > MAX_CHAIN {
-                    return Err(refuse(
-                        m,
-                        line,
-                        format!("rego_parse_error: an expression chains more than {MAX_CHAIN} operators"),
-                    ));
-                }
             }
         }
         match c {
