@@ -73,6 +73,8 @@ pub struct Settings {
     /// The configuration file in effect, when there is one: scoped runs compare it with the
     /// base's (`config-weakened`), and `require-lock` findings point into it.
     pub config: Option<Config>,
+    /// `--isolated`: no configuration file or lock is read, in the checked state or the base.
+    pub isolated: bool,
     // --- schema pass (issue 11) ---
     /// CRD/XRD files, directories or git locations, as written (paths already resolved).
     pub schemas: Vec<String>,

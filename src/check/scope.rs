@@ -192,22 +192,45 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     let start = settings.paths.iter().find(|p| p.as_os_str() != "-").cloned().unwrap_or_else(|| PathBuf::from("."));
     let repo = Repo::discover(&start)?;
     let walk = super::walk_options(settings);
-    let (base_commit, checked, base, head_files) = match &opts.mode {
-        Mode::Staged => {
-            let index = repo.index_snapshot()?;
-            let checked = repo.load_sources(&index, &settings.paths, &walk)?;
-            (repo.head()?, checked, "HEAD".to_string(), index)
-        }
+    let head_files = repo.index_snapshot()?;
+    let (base_commit, base) = match &opts.mode {
+        Mode::Staged => (repo.head()?, "HEAD".to_string()),
         Mode::Base(rev) => {
             let commit = repo.merge_base(rev)?;
-            let base = format!("merge-base {} of {rev}", commit.to_hex_with_len(12));
-            (Some(commit), super::collect_inputs(settings), base, repo.index_snapshot()?)
+            (Some(commit), format!("merge-base {} of {rev}", commit.to_hex_with_len(12)))
         }
     };
     let base_snapshot = repo.tree_snapshot(base_commit)?;
+    // A named path is checked where it is: absent from one state, it was added or removed
+    // there. Absent from every state, it is a typo, a usage error as in an unscoped run.
+    let on_disk = |p: &PathBuf| std::fs::symlink_metadata(p).is_ok();
+    for path in settings.paths.iter().filter(|p| p.as_os_str() != "-" && !on_disk(p)) {
+        let rel = repo
+            .relative(path)
+            .ok_or_else(|| ScopeError::OutsideRepository { path: path.clone(), root: repo.root().to_path_buf() })?;
+        if !head_files.holds(&rel) && !base_snapshot.holds(&rel) {
+            return Err(ScopeError::Nowhere { path: path.clone(), base }.into());
+        }
+    }
+    let checked = match &opts.mode {
+        Mode::Staged => repo.load_sources(&head_files, &settings.paths, &walk)?,
+        // The work tree: a path it no longer has (removed, not yet staged) holds nothing.
+        Mode::Base(_) => {
+            let paths: Vec<PathBuf> =
+                settings.paths.iter().filter(|p| p.as_os_str() == "-" || on_disk(p)).cloned().collect();
+            if paths.is_empty() {
+                input::Collected::default()
+            } else {
+                super::collect_inputs(&Settings { paths, ..settings.clone() })
+            }
+        }
+    };
     // The base is checked as it was: its configuration, its policies, schemas and reference.
     let config_dir = settings.config.as_ref().map_or_else(|| settings.git_start.clone(), |c| c.dir.clone());
-    let base_config = base::base_config(&repo, &base_snapshot, &config_dir);
+    let base_config = match settings.isolated {
+        true => super::Config { dir: config_dir.clone(), ..super::Config::default() },
+        false => base::base_config(&repo, &base_snapshot, &config_dir),
+    };
     let base_settings = base::base_settings(&repo, settings, &base_config, base_commit, &base_snapshot);
     let base_inputs = repo.load_sources(&base_snapshot, &settings.paths, &super::walk_options(&base_settings))?;
     let mut change = Changes::default();
@@ -536,8 +559,13 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
     let lock_path = now.lock_path();
     let base_lock = repo.relative(&lock_path).and_then(|rel| base.get(&rel));
     let lock_deleted = !lock_path.is_file() && base_lock.is_some();
-    let mut found = super::weakened::weakenings(base_config, &now, lock_deleted.then_some(lock_path.as_path()));
-    if let Some(id) = base_lock
+    // `--isolated` reads no configuration file and no lock, in either state.
+    let mut found = match settings.isolated {
+        true => Vec::new(),
+        false => super::weakened::weakenings(base_config, &now, lock_deleted.then_some(lock_path.as_path())),
+    };
+    if !settings.isolated
+        && let Some(id) = base_lock
         && let Ok(text) = crate::input::read_bounded_to_string(&lock_path, crate::input::MAX_FILE_BYTES)
         && repo.blob_text(id).is_ok_and(|before| before != text)
     {
@@ -549,7 +577,7 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
     }
     // Every other configuration file of the checked state that the change adds or edits.
     let effective = repo.relative(&config_path);
-    for (rel, id) in layout.head_files.files() {
+    for (rel, id) in layout.head_files.files().filter(|_| !settings.isolated) {
         let is_config = rel == super::config::FILE_NAME || rel.ends_with(&format!("/{}", super::config::FILE_NAME));
         if !is_config || Some(rel) == effective.as_deref() || base.get(rel) == Some(id) {
             continue;

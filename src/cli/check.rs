@@ -385,6 +385,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         rules: cfg.rules.clone(),
         ignore: cfg.ignore.clone(),
         config: cfg.file.is_some().then(|| cfg.clone()),
+        isolated: args.config.isolated,
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
         kubernetes_version: args.schema.kubernetes_version.or(cfg.kubernetes_version),

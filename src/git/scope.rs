@@ -42,6 +42,8 @@ pub enum ScopeError {
     Conflict { path: String },
     #[error("git: {what}: {message}")]
     Git { what: String, message: String },
+    #[error("input path {} does not exist in the work tree, the index or {base}", path.display())]
+    Nowhere { path: PathBuf, base: String },
 }
 
 fn git_error(what: &str) -> impl FnOnce(gix::Error) -> ScopeError + '_ {
@@ -79,6 +81,15 @@ impl Snapshot {
         self.entries.range(prefix.clone()..).next().is_some_and(|(f, _)| f.starts_with(&prefix))
     }
 
+    /// Whether a repository-relative path is a file, a link or a directory here.
+    pub fn holds(&self, path: &str) -> bool {
+        let prefix = format!("{path}/");
+        let under = |m: &BTreeMap<String, ObjectId>| {
+            m.contains_key(path) || m.range(prefix.clone()..).next().is_some_and(|(f, _)| f.starts_with(&prefix))
+        };
+        path.is_empty() || under(&self.entries) || under(&self.links)
+    }
+
     /// Every file: repository-relative path and blob.
     pub fn files(&self) -> impl Iterator<Item = (&str, ObjectId)> {
         self.entries.iter().map(|(p, id)| (p.as_str(), *id))
@@ -107,7 +118,9 @@ impl Repo {
             .and_then(|c| c.canonicalize())
             .map_err(|e| ScopeError::Git { what: "working directory".into(), message: e.to_string() })?;
         let abs = normalize(&cwd.join(start));
-        let dir = if abs.is_dir() { abs.clone() } else { abs.parent().map_or_else(|| cwd.clone(), Path::to_path_buf) };
+        // A path the work tree no longer has (removed by the change) is found from the nearest
+        // directory above it that exists.
+        let dir = abs.ancestors().find(|d| d.is_dir()).map_or_else(|| cwd.clone(), Path::to_path_buf);
         let repo = gix::discover(&dir)
             .map_err(|e| ScopeError::NotARepository { path: start.to_path_buf(), message: e.to_string() })?;
         let root = repo.workdir().ok_or_else(|| ScopeError::Bare(repo.git_dir().to_path_buf()))?;
@@ -262,19 +275,6 @@ impl Repo {
                 continue;
             }
             let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
-            if !path.exists()
-                && snapshot.entries.range(prefix.clone()..).next().is_none_or(|(f, _)| !f.starts_with(&prefix))
-            {
-                // Named but nowhere: as a work-tree walk would, say so.
-                let sp = SourcePath::File(path.clone());
-                out.diagnostics.push(Diagnostic::error(
-                    Rule::IoError,
-                    sp,
-                    None,
-                    format!("cannot read {}: no such file or directory", path.display()),
-                ));
-                continue;
-            }
             // Files and links in path order, as a work-tree walk yields them.
             let files = snapshot.entries.range(prefix.clone()..).map(|(f, id)| (f, Some(*id)));
             let links = snapshot.links.range(prefix.clone()..).map(|(f, _)| (f, None));

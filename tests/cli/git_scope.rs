@@ -129,11 +129,60 @@ fn staged_paths_as_given_and_a_repository_without_commits() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(findings(&r), ["value-drift manifests/settings.yaml:7"]);
     assert!(r.stderr.contains("note: 3 findings outside the change against HEAD not shown"), "{}", r.stderr);
-    // A path that is nowhere is an error whatever the change.
+    // A path that is nowhere is a usage error whatever the change, as in an unscoped run.
     let r =
         run_in(dir.path(), &["check", "--isolated", "-r", reference.to_str().unwrap(), "nothere", "--staged"], None);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("cannot read nothere: no such file or directory"), "{}", r.stdout);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("input path nothere does not exist in the work tree, the index or HEAD"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_named_path_is_checked_where_it_is_and_a_path_nowhere_is_a_usage_error() {
+    let repo = Repo::new();
+    let reference = root().join("fixtures/reference");
+    let check = |args: &[&str]| {
+        let mut all = vec!["check", "--isolated", "-r", reference.to_str().unwrap(), "--format", "json"];
+        all.extend_from_slice(args);
+        run_in(repo.path(), &all, None)
+    };
+    // A typo, with either scope: exit 2, no report.
+    for scope in [&["--staged"][..], &["--base", "main"]] {
+        let mut args = vec!["app/nothere.yaml"];
+        args.extend_from_slice(scope);
+        let r = check(&args);
+        assert_eq!(r.code, 2, "{scope:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+        assert!(r.stderr.contains("input path app/nothere.yaml does not exist in the work tree, the index or"));
+    }
+    // A file the branch removed exists in the base: the head holds nothing there and nothing
+    // is an error (the reference's missing objects are outside the change's lines).
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.git(&["rm", "-q", "app/frontend.yaml"]);
+    repo.commit("remove the frontend");
+    let r = check(&["app/frontend.yaml", "--base", "main"]);
+    assert_ne!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("io-error"), "{}", r.stdout);
+    // `--isolated` reads the base's configuration no more than the branch's: nothing weakened.
+    assert!(!r.stdout.contains("config-weakened"), "{}", r.stdout);
+    // Removed from the work tree only, it is still in the index and HEAD.
+    repo.git(&["checkout", "-q", "main"]);
+    std::fs::remove_file(repo.path().join("app/frontend.yaml")).unwrap();
+    let r = check(&["app/frontend.yaml", "--staged"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("io-error"), "{}", r.stdout);
+    // A file new in the index is nowhere in HEAD: the base holds nothing there.
+    std::fs::write(repo.path().join("app/extra.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n")
+        .unwrap();
+    repo.git(&["add", "app/extra.yaml"]);
+    std::fs::remove_file(repo.path().join("app/extra.yaml")).unwrap();
+    let r = check(&["app/extra.yaml", "--staged"]);
+    assert_ne!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("io-error"), "{}", r.stdout);
 }
 
 #[test]
