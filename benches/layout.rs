@@ -386,6 +386,17 @@ fn telco_templates() -> Vec<String> {
 /// a plain string), drifted when `drift` (an extra label).
 fn telco_object(template: &str, i: usize, drift: bool) -> String {
     let mut out = String::new();
+    // The label joins the template's own labels when it has some (no duplicate key).
+    let mut top = String::new();
+    let has_labels = {
+        let mut inside = false;
+        template.lines().any(|l| {
+            if !l.starts_with(' ') {
+                inside = l == "metadata:";
+            }
+            inside && l == "  labels:"
+        })
+    };
     for line in template.lines() {
         if line.trim_start().starts_with("{{-") {
             continue;
@@ -412,8 +423,13 @@ fn telco_object(template: &str, i: usize, drift: bool) -> String {
         }
         out.push_str(&line);
         out.push('\n');
-        if drift && line == "metadata:" {
+        if !line.starts_with(' ') {
+            top = line.clone();
+        }
+        if drift && line == "metadata:" && !has_labels {
             out.push_str("  labels:\n    drifted: \"true\"\n");
+        } else if drift && top == "metadata:" && line == "  labels:" {
+            out.push_str("    drifted: \"true\"\n");
         }
     }
     out

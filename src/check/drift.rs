@@ -110,7 +110,7 @@ impl Prepared {
 }
 
 /// Starts comparing: `engine` is [`Prepared::engine`]'s, `index` the reference indexes of
-/// every object of the run (§4.5: see [`reference_index`]), `found` what [`prepare`] found.
+/// every object of the run (§4.5, read by `pieces::collect_holding`), `found` what [`prepare`] found.
 /// The [`Compare`] half compares a batch while the [`Run`] half reports the one before.
 /// `object_correlations`: record which templates each object matched (see
 /// [`super::Settings::object_correlations`]).
@@ -251,11 +251,6 @@ impl Run<'_> {
         }
         self.drift
     }
-}
-
-/// The reference indexes (§4.5: ownerReferences, RBAC subjects) of `docs`.
-pub fn reference_index<'d>(docs: impl IntoIterator<Item = &'d document::Document>) -> ReferenceIndex {
-    ReferenceIndex::new(docs.into_iter().map(|d| &d.object))
 }
 
 /// Whether a YAML text may give an object a reference index key (§4.5): only objects with

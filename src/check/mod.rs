@@ -29,7 +29,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::correlate::ReferenceIndex;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::document;
 use crate::git;
@@ -238,20 +237,27 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         // A large text is cut into runs of documents, each a batch (`pieces`).
         pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
     };
-    let early = pieces::collect_holding(&sources, &batches, &options, |text| {
-        (with_reference && drift::may_hold_reference_keys(text))
-            || may_hold_definition(text)
-            || lookups.is_some_and(|e| e.may_hold_view_member(text))
-    });
+    let early = pieces::collect_holding(
+        &sources,
+        &batches,
+        &options,
+        |text| {
+            (with_reference && drift::may_hold_reference_keys(text))
+                || may_hold_definition(text)
+                || lookups.is_some_and(|e| e.may_hold_view_member(text))
+        },
+        |doc| crate::schema::defines_schemas(&doc.node) || lookups.is_some_and(|e| e.in_view(&doc.object)),
+        with_reference,
+    );
     let used = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
-    let schemas = schema_setup(settings, &early, used.as_ref(), &mut files)?;
+    let schemas = schema_setup(settings, &early.coll, used.as_ref(), &mut files)?;
     let mut policy = match policy_work {
         true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
         false => None,
     };
-    let view = lookups.map(|e| drift::view(e, &early.documents));
-    let index = if with_reference { drift::reference_index(&early.documents) } else { ReferenceIndex::default() };
-    drop(early);
+    let view = lookups.map(|e| drift::view(e, &early.coll.documents));
+    let index = early.index;
+    drop(early.coll);
     let (compare, mut drift) = match found {
         Some(found) => {
             let (compare, run) = drift::start(engine.as_ref(), index, found, settings.object_correlations, view);

@@ -21,6 +21,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::correlate::ReferenceIndex;
 use crate::document::{self, Place};
 use crate::input::Source;
 
@@ -190,66 +191,78 @@ fn group(pieces: &[Range<usize>], target: usize) -> Vec<Range<usize>> {
     runs
 }
 
-/// The documents of the inputs that `may_hold` something the run needs before its batches
-/// (reference indexes, definitions, lookups' objects), as [`document::collect`] of those
-/// sources gives them, but of a cut source only its runs that may hold it are parsed: one
-/// lookup target in a large stream does not load the whole stream at once.
+/// What the pre-pass keeps of the inputs it reads.
+#[derive(Default)]
+pub struct Early {
+    /// The documents `keep` selected (definitions, the objects lookups can return), in input
+    /// order, each with its source's path (the texts themselves are not kept).
+    pub coll: document::Collection,
+    /// §4.5's reference indexes of every object read (when asked for).
+    pub index: ReferenceIndex,
+}
+
+/// Reads what the run needs before its batches from the inputs that `may_hold` it: the
+/// documents `keep` selects, and with `index`, the reference indexes of every object read.
+/// Of a cut source only its runs that may hold it are parsed, in parallel, each run's trees
+/// dropped once read: one lookup target in a large stream does not load the whole stream at
+/// once. The documents are those [`document::collect`] of the sources gives (a source with a
+/// run that does not load as part of the whole is parsed in one go, as its batch will be).
 pub fn collect_holding(
     sources: &[Source],
     batches: &[Batch],
     opts: &document::Options,
     may_hold: impl Fn(&str) -> bool + Sync,
-) -> document::Collection {
-    // Each source that may hold, in input order, with the runs of it that may (`None`: all).
-    let mut picked: Vec<(usize, Option<Vec<Place>>)> = Vec::new();
+    keep: impl Fn(&document::Document) -> bool + Sync,
+    index: bool,
+) -> Early {
+    // Each source that may hold, in input order, with a run of it that may (`None`: all).
+    let mut picked: Vec<(usize, Option<Place>)> = Vec::new();
     for b in batches {
         match &b.place {
             None => picked.extend(b.sources.clone().filter(|&i| may_hold(&sources[i].text)).map(|i| (i, None))),
-            Some(place) if may_hold(&sources[b.sources.start].text[place.piece.clone()]) => match picked.last_mut() {
-                Some((i, Some(runs))) if *i == b.sources.start => runs.push(place.clone()),
-                _ => picked.push((b.sources.start, Some(vec![place.clone()]))),
-            },
+            // The source holds the whole text: offsets need no base.
+            Some(place) if may_hold(&sources[b.sources.start].text[place.piece.clone()]) => {
+                picked.push((b.sources.start, Some(Place { base: 0, ..place.clone() })));
+            }
             Some(_) => {}
         }
     }
-    let parsed: Vec<(Source, document::Parsed)> = picked
-        .into_par_iter()
-        .map(|(i, runs)| {
-            let source = sources[i].clone();
-            let whole = |s: &Source| document::parse_sources(std::slice::from_ref(s), opts);
-            let parsed = match runs {
-                None => whole(&source),
-                Some(runs) => {
-                    let mut out = document::Parsed::default();
-                    for run in runs {
-                        // The source holds the whole text: offsets need no base.
-                        let place = Place { base: 0, ..run };
-                        let Some((docs, diags, inputs)) = document::parse_piece(0, &source, &place, opts) else {
-                            out = whole(&source);
-                            break;
-                        };
-                        out.0.extend(docs);
-                        out.1.extend(diags);
-                        out.2.extend(inputs);
-                    }
-                    out
-                }
-            };
-            (source, parsed)
+    let read = |docs: Vec<document::Document>| -> Early {
+        let index = if index { ReferenceIndex::new(docs.iter().map(|d| &d.object)) } else { ReferenceIndex::default() };
+        let documents = docs.into_iter().filter(&keep).collect();
+        Early { coll: document::Collection { documents, ..document::Collection::default() }, index }
+    };
+    let whole = |i: usize| read(document::parse_sources(std::slice::from_ref(&sources[i]), opts).0);
+    // `None`: the run does not load as part of the whole.
+    let mut parts: Vec<Option<Early>> = picked
+        .par_iter()
+        .map(|(i, place)| match place {
+            None => Some(whole(*i)),
+            Some(place) => document::parse_piece(0, &sources[*i], place, opts).map(|(docs, _, _)| read(docs)),
         })
         .collect();
-    let mut coll = document::Collection::default();
-    for (source, (mut docs, diags, mut inputs)) in parsed {
-        let idx = coll.sources.len();
-        for d in docs.iter_mut().chain(inputs.iter_mut()) {
-            d.source = idx;
+    let mut out = Early::default();
+    let mut at = 0;
+    while at < picked.len() {
+        let i = picked[at].0;
+        let end = at + picked[at..].iter().take_while(|(j, _)| *j == i).count();
+        let of_source: Vec<Early> = match parts[at..end].iter().all(Option::is_some) {
+            true => parts[at..end].iter_mut().map(|p| p.take().unwrap_or_default()).collect(),
+            false => vec![whole(i)],
+        };
+        let idx = out.coll.sources.len();
+        out.coll.sources.push(Source { path: sources[i].path.clone(), text: String::new() });
+        for mut part in of_source {
+            for d in &mut part.coll.documents {
+                d.source = idx;
+            }
+            out.coll.documents.append(&mut part.coll.documents);
+            out.index.owners.extend(part.index.owners);
+            out.index.subjects.extend(part.index.subjects);
         }
-        coll.sources.push(source);
-        coll.documents.append(&mut docs);
-        coll.diagnostics.extend(diags);
-        coll.inputs.append(&mut inputs);
+        at = end;
     }
-    coll
+    out
 }
 
 #[cfg(test)]

@@ -134,11 +134,7 @@ fn staged_paths_as_given_and_a_repository_without_commits() {
         run_in(dir.path(), &["check", "--isolated", "-r", reference.to_str().unwrap(), "nothere", "--staged"], None);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.is_empty(), "{}", r.stdout);
-    assert!(
-        r.stderr.contains("input path nothere does not exist in the work tree, the index or HEAD"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("input path nothere does not exist in the work tree, the index or HEAD"), "{}", r.stderr);
 }
 
 #[test]

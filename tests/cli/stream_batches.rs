@@ -214,3 +214,60 @@ fn a_stream_with_a_yaml_error_is_read_in_one_go() {
     assert!(json.contains("\"yaml-syntax-error\""), "{json}");
     assert!(!json.contains("cm-40"), "documents after the error are not read:\n{json}");
 }
+
+/// With `lookupCRs` in the reference, the objects it returns are read before the batches
+/// (`pieces::collect_holding`), from the runs that may hold them or other cross-object keys
+/// (`subjects` here): each run's objects once, never the rest of the stream with it, so
+/// every lookup sees each object once, as one load of the stream gives them.
+#[test]
+fn lookups_see_each_object_of_a_cut_stream_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference");
+    std::fs::create_dir_all(&reference).unwrap();
+    std::fs::write(
+        reference.join("metadata.yaml"),
+        "apiVersion: v2\nparts:\n  - name: base\n    components:\n      - name: settings\n        anyOf:\n          - path: configmap.yaml\n          - path: binding.yaml\n          - path: quota.yaml\n",
+    )
+    .unwrap();
+    // Every ConfigMap must name how many quotas there are: 3 in the stream.
+    std::fs::write(
+        reference.join("configmap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .metadata.name }}\ndata:\n  quotas: \"{{ len (lookupCRs \"v1\" \"ResourceQuota\" \"*\" \"*\") }}\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        reference.join("binding.yaml"),
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: reader\nsubjects:\n  - kind: ServiceAccount\n    name: reader\n",
+    )
+    .unwrap();
+    std::fs::write(
+        reference.join("quota.yaml"),
+        "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\n",
+    )
+    .unwrap();
+    let mut stream = String::new();
+    for i in 0..40 {
+        let quotas = if i == 35 { 4 } else { 3 };
+        let _ = write!(
+            stream,
+            "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: rb-{i}\n  namespace: apps\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: reader\nsubjects:\n  - kind: ServiceAccount\n    name: reader\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i}\ndata:\n  quotas: \"{quotas}\"\n"
+        );
+        if i % 13 == 7 {
+            let _ = write!(
+                stream,
+                "---\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q-{i}\n  namespace: apps\n"
+            );
+        }
+    }
+    let args = ["--isolated", "-r", "reference", "--format", "json", "-"];
+    let whole = check(dir.path(), 0, &args, &stream);
+    // Only cm-35 says otherwise: the three quotas were each seen once.
+    assert_eq!(whole.0, Some(1), "{}", whole.1);
+    assert_eq!(whole.1.matches("\"rule\": \"value-drift\"").count(), 1, "{}", whole.1);
+    assert!(whole.1.contains("cm-35"), "{}", whole.1);
+    for run in [200, 700] {
+        assert_eq!(check(dir.path(), run, &args, &stream), whole, "runs of {run} bytes");
+        let one_job = ["--jobs", "1"].into_iter().chain(args).collect::<Vec<_>>();
+        assert_eq!(check(dir.path(), run, &one_job, &stream), whole, "one job, runs of {run} bytes");
+    }
+}

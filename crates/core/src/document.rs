@@ -222,14 +222,15 @@ pub struct Place {
 
 /// The objects of one piece of a large text, as one load of the whole text gives them: the
 /// same documents and warnings, byte ranges in the whole text, document numbers and helm
-/// origins. `source` holds the whole text's bytes from `place.base` to the piece's end. The
+/// origins. `source` holds the whole text's bytes from `place.base` to (at least) the piece's end. The
 /// caller has made sure the whole text loads without an error, that the piece ends with no scalar root
 /// (see [`driftlint_yaml::join_pieces`]) and, for a policy input, that it holds an object
 /// ([`Place::policy_input`]); `None` when
 /// the piece turns out otherwise.
 pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -> Option<Parsed> {
     let from = place.piece.start.checked_sub(place.base)?;
-    let text = source.text.get(from..)?;
+    // The piece alone, whether the source ends with it or holds the rest of the text too.
+    let text = source.text.get(from..place.piece.end.checked_sub(place.base)?)?;
     let mut loaded = driftlint_yaml::parse_stream(text);
     // `join_pieces` takes no warnings: they are set aside and shifted here (a warning is about
     // its document's own content, which the whole load reads alike).

@@ -248,15 +248,7 @@ impl Registry {
     /// error naming both, and the definition is not used. Two checked definitions of one kind
     /// are a warning naming both files and the one used.
     pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
-        let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
-        let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
-        let (xrd, v2, v1beta1) = match (api_version, kind) {
-            ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => (false, false, false),
-            ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition") => (false, false, true),
-            ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => (true, false, false),
-            ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => (true, true, false),
-            _ => return false,
-        };
+        let Some((xrd, v2, v1beta1)) = definition_kind(root) else { return false };
         let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
             out.push(Diagnostic::error(Rule::InvalidSchema, path.clone(), Some(span.clone()), message));
         };
@@ -549,6 +541,25 @@ pub fn is_builtin_group(group: &str) -> bool {
         "rbac",
     ];
     GROUPS.contains(&group) || group.ends_with(".k8s.io")
+}
+
+/// Whether a document is a definition [`Registry::add_document`] reads (a CRD or an XRD).
+#[must_use]
+pub fn defines_schemas(root: &Node) -> bool {
+    definition_kind(root).is_some()
+}
+
+/// For a CRD or XRD: (an XRD, Crossplane 2's XRD, a `v1beta1` CRD).
+fn definition_kind(root: &Node) -> Option<(bool, bool, bool)> {
+    let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
+    let kind = root.get("kind").and_then(Node::as_str).unwrap_or_default();
+    match (api_version, kind) {
+        ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => Some((false, false, false)),
+        ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition") => Some((false, false, true)),
+        ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => Some((true, false, false)),
+        ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => Some((true, true, false)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -83,7 +83,7 @@ pub(crate) fn decode_stream(text: &str, origin: &Origin<'_>) -> Vec<Event> {
     decode_whole(text, origin)
 }
 
-/// A piece's events, or `None` when it has a YAML error or warning, or (unless it is the
+/// A piece's events, or `None` when it has a YAML error or a key JSON cannot hold, or (unless it is the
 /// `last` piece) ends with a document whose root is a scalar, which a load of the whole
 /// stream may read on past the next `---` (see [`driftlint_yaml::join_pieces`]): then the
 /// whole stream is parsed at once instead.
@@ -97,7 +97,12 @@ fn decode_clean(piece: &str, origin: &Origin<'_>, last: bool) -> Option<Vec<Even
         return Some(decode_values(values, origin));
     }
     let stream = driftlint_yaml::parse_stream(piece);
-    if stream.error.is_some() || stream.documents.iter().any(|d| !d.warnings.is_empty()) {
+    // Of the warnings, only a key JSON cannot hold changes what is read (it stops the file,
+    // see `decode_whole`); a duplicate key concerns its own document, as in a whole load.
+    let stops = |d: &driftlint_yaml::Document| {
+        d.warnings.iter().any(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. }))
+    };
+    if stream.error.is_some() || stream.documents.iter().any(stops) {
         return None;
     }
     if !last && stream.documents.last().is_some_and(driftlint_yaml::ends_open) {
@@ -253,5 +258,21 @@ mod tests {
         let scalar = "---\n >\na\n---\nkind: B\nmetadata: {name: b}\n";
         assert_eq!(ids(&decode_stream(scalar, &S)), ids(&decode_whole(scalar, &S)));
         assert_eq!(ids(&decode_stream(scalar, &S)).len(), 1);
+    }
+
+    #[test]
+    fn a_duplicate_key_is_read_in_its_piece_and_a_key_json_cannot_hold_stops_the_file() {
+        // A duplicate key concerns its own document: its piece is read alone (the last value
+        // wins, as in one load), so one such document does not make the stream one parse.
+        let dup = "kind: A\nmetadata: {name: a}\n---\nkind: B\nmetadata:\n  name: b\n  name: c\n---\nkind: C\nmetadata: {name: d}\n";
+        assert!(decode_clean("kind: B\nmetadata:\n  name: b\n  name: c\n", &S, false).is_some());
+        assert_eq!(ids(&decode_stream(dup, &S)), ["_A_a", "_B_c", "_C_d"]);
+        assert_eq!(ids(&decode_stream(dup, &S)), ids(&decode_whole(dup, &S)));
+        // A key JSON cannot hold stops the file where it is: the stream is parsed whole.
+        let complex = "kind: A\nmetadata: {name: a}\n---\nkind: B\n? [x]\n: 1\n---\nkind: C\nmetadata: {name: d}\n";
+        assert!(decode_clean("kind: B\n? [x]\n: 1\n", &S, false).is_none());
+        let got = ids(&decode_stream(complex, &S));
+        assert_eq!(got, ids(&decode_whole(complex, &S)));
+        assert_eq!(got.len(), 2, "{got:?}");
     }
 }
