@@ -63,6 +63,6 @@ pub use load::{parse_stream, parse_stream_general, parse_stream_plain, parse_str
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
 pub use pieces::{document_pieces, ends_open, join_pieces};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
-pub use simple::{parse_simple, parse_simple_documents};
+pub use simple::{parse_simple, parse_simple_documents, parse_simple_ends};
 pub use sort::{key_cmp, key_less};
 pub use stream::{Document, Limits, Stream};

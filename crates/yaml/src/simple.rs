@@ -59,15 +59,53 @@ pub fn parse_simple(text: &str) -> Option<Vec<Value>> {
 /// only blank lines and comments).
 #[must_use]
 pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
+    read(text, limit).map(|docs| docs.into_iter().map(|(value, _)| value).collect())
+}
+
+/// Like [`parse_simple`], with where each document ends as the full loader's
+/// [`Document::range`](crate::Document) does: at the end of its last content line (`None` for
+/// a document without content). `None` also when the last content line of a document leaves
+/// its value empty (`key:`, `-`) or ends in blanks, where the full loader's end differs.
+///
+/// ```
+/// use driftlint_yaml::{parse_simple_ends, parse_stream};
+/// let text = "a: 1\nb: \"x\"\n# note\n---\n---\nc: []\n";
+/// let ends: Vec<_> = parse_simple_ends(text).unwrap().into_iter().map(|(_, end)| end).collect();
+/// assert_eq!(ends, [Some(11), None, Some(32)]);
+/// let full: Vec<_> = parse_stream(text).documents.iter().map(|d| d.range.end).collect();
+/// assert_eq!(full[0], 11);
+/// assert_eq!(full[2], 32);
+/// assert_eq!(parse_simple_ends("a:\n  b:\n"), None);
+/// ```
+#[must_use]
+pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
+    let docs = read(text, usize::MAX)?;
+    // The full loader ends a value at its last character, except an empty value (placed
+    // elsewhere) and a quoted scalar followed by blanks (its span takes them in).
+    let exact = |end: usize| {
+        let line = text[..end].rsplit('\n').next().unwrap_or_default();
+        let trailing = text[end..].starts_with(' ');
+        !line.ends_with(':') && line.trim_start_matches(' ') != "-" && !trailing
+    };
+    docs.iter().all(|(_, end)| end.is_none_or(exact)).then_some(docs)
+}
+
+/// The documents of `text` (at most `limit`), each with the end of its last content line.
+fn read(text: &str, limit: usize) -> Option<Vec<(Value, Option<usize>)>> {
     if text.len() > MAX_BYTES || !allowed_chars(text) {
         return None;
     }
     let mut documents = Vec::new();
     // At most one entry a line: sized once instead of grown line by line.
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+    // Where the open document's last content line ends.
+    let mut end = None;
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
+    let mut at = 0;
     for raw in text.split('\n') {
+        let line_start = at;
+        at += raw.len() + 1;
         let body = raw.trim_start_matches(' ');
         let indent = raw.len() - body.len();
         let body = body.trim_end_matches(' ');
@@ -76,7 +114,7 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
         }
         if indent == 0 && body == "---" {
             if open {
-                documents.push(document(&lines)?);
+                documents.push((document(&lines)?, end.take()));
                 lines.clear();
                 if documents.len() >= limit {
                     return Some(documents);
@@ -89,10 +127,11 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
             return None;
         }
         open = true;
+        end = Some(line_start + indent + body.len());
         lines.push(Line { indent, text: body });
     }
     if open && documents.len() < limit {
-        documents.push(document(&lines)?);
+        documents.push((document(&lines)?, end));
     }
     Some(documents)
 }

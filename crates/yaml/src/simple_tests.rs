@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{parse_simple, parse_simple_documents};
+use super::{parse_simple, parse_simple_documents, parse_simple_ends};
 use crate::parse_stream;
 
 /// What the full loader gives when it reads `text` cleanly (no error, no warning).
@@ -29,7 +29,28 @@ fn check_agrees(text: &str) -> bool {
         (fast.iter().map(Value::to_string).collect(), slow.iter().map(Value::to_string).collect());
     assert_eq!(f, s, "texts differ for:\n{text}");
     check_first(text);
+    check_ends(text);
     true
+}
+
+/// `parse_simple_ends`: each document's end where the full loader's range ends, `None` for a
+/// document without content (an empty root there).
+fn check_ends(text: &str) {
+    let Some(fast) = parse_simple_ends(text) else { return };
+    let stream = parse_stream(text);
+    assert_eq!(fast.len(), stream.documents.len(), "documents of:\n{text}");
+    for ((value, end), doc) in fast.iter().zip(&stream.documents) {
+        assert_eq!(value, &doc.root.to_json());
+        match end {
+            Some(end) => assert_eq!(*end, doc.range.end, "end of a document of:\n{text}"),
+            // Its root is empty (spanning the next `---`, when one follows).
+            None => assert!(
+                matches!(doc.root.value, crate::NodeValue::Null)
+                    && (doc.root.span.is_empty() || text[doc.root.span.clone()].starts_with("---")),
+                "empty document of:\n{text}"
+            ),
+        }
+    }
 }
 
 /// `parse_simple_documents(text, 1)`: the first document as the full loader gives it, even
