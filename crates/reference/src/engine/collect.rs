@@ -174,6 +174,11 @@ pub fn collect_items_with(
 ) -> Result<Items, CollectError> {
     let visits = plan(inputs, recursive)?;
     let mut reader = Reader::default();
+    // A file holds one CR, most often: sized once, the lists never hold twice what they need
+    // while they grow (at 50,000 files, 7 MB of the peak).
+    let files = visits.iter().filter(|v| matches!(v, Visit::File(..))).count();
+    reader.items.crs.reserve(files);
+    reader.items.results.reserve(files);
     // The decoded batch not taken yet: it is taken while the next batch is decoded.
     let mut pending: Vec<Vec<Event>> = Vec::new();
     let mut visits = visits.into_iter().peekable();
