@@ -231,11 +231,7 @@ pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -
     let from = place.piece.start.checked_sub(place.base)?;
     // The piece alone, whether the source ends with it or holds the rest of the text too.
     let text = source.text.get(from..place.piece.end.checked_sub(place.base)?)?;
-    let mut loaded = driftlint_yaml::parse_stream(text);
-    // `join_pieces` takes no warnings: they are set aside and shifted here (a warning is about
-    // its document's own content, which the whole load reads alike).
-    let warnings: Vec<Vec<driftlint_yaml::Warning>> =
-        loaded.documents.iter_mut().map(|d| std::mem::take(&mut d.warnings)).collect();
+    let (loaded, warnings) = load_run(text);
     let mut stream = driftlint_yaml::join_pieces(std::slice::from_ref(&place.piece), vec![loaded])?;
     for (doc, warnings) in stream.documents.iter_mut().zip(warnings) {
         doc.warnings = warnings.into_iter().map(|w| shifted(w, place.piece.start)).collect();
@@ -251,6 +247,38 @@ pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -
     let mut out = Parsed::default();
     take_stream(idx, source, place.clone(), stream, place.policy_input, opts, &mut out);
     Some(out)
+}
+
+/// The stream of a run of pieces, and each document's warnings set aside (`join_pieces`
+/// takes none: a warning is about its document's own content, which the whole load reads
+/// alike). Its pieces are loaded one by one and joined, so that one piece outside the fast
+/// loader's subset (a block scalar, a flow mapping) does not send the whole run to the
+/// general loader; when they do not join, the run is loaded at once.
+fn load_run(text: &str) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warning>>) {
+    fn set_aside(stream: &mut driftlint_yaml::Stream, by: usize, out: &mut Vec<Vec<driftlint_yaml::Warning>>) {
+        for d in &mut stream.documents {
+            out.push(std::mem::take(&mut d.warnings).into_iter().map(|w| shifted(w, by)).collect());
+        }
+    }
+    let pieces = driftlint_yaml::document_pieces(text);
+    if pieces.len() > 1 {
+        let mut warnings = Vec::new();
+        let streams = pieces
+            .iter()
+            .map(|p| {
+                let mut stream = driftlint_yaml::parse_stream(&text[p.clone()]);
+                set_aside(&mut stream, p.start, &mut warnings);
+                stream
+            })
+            .collect();
+        if let Some(joined) = driftlint_yaml::join_pieces(&pieces, streams) {
+            return (joined, warnings);
+        }
+    }
+    let mut stream = driftlint_yaml::parse_stream(text);
+    let mut warnings = Vec::new();
+    set_aside(&mut stream, 0, &mut warnings);
+    (stream, warnings)
 }
 
 /// `w` with its ranges moved `by` bytes on.
