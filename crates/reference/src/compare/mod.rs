@@ -218,7 +218,24 @@ pub fn compare_one_memo(
     }
     // 6. Omit on the rendered object.
     omit_fields(&mut rendered, candidate.omit);
-    // 7. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff. The
+    // 7. Equal objects write equal files (whatever is dropped or masked, it is dropped or
+    //    masked alike): no difference and no diff text, so when the files themselves are not
+    //    kept and the diff is made in process, neither is written.
+    let in_process = matches!(options.diff, DiffProgram::InProcess);
+    if rendered == *cr && (options.diff_only || options.skip_diff_text) && in_process {
+        // The objects too: what is kept of them is where they differ (`Retain`).
+        let (merged_yaml, live_yaml, diff_output) = (String::new(), String::new(), String::new());
+        return Ok(Verdict::Compared(Box::new(Outcome {
+            merged: Value::Null,
+            live: Value::Null,
+            merged_yaml,
+            live_yaml,
+            differs: false,
+            diff_output,
+            name,
+        })));
+    }
+    // 8. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff. The
     //    copies are only made when one of those actually changes a side.
     let strip =
         |v: &Value| !options.show_managed_fields && v.get("metadata").and_then(|m| m.get("managedFields")).is_some();
@@ -242,7 +259,7 @@ pub fn compare_one_memo(
     } else {
         String::new()
     };
-    // 8. The score is left to the caller ([`Outcome::score`]): a lone candidate needs none.
+    // 9. The score is left to the caller ([`Outcome::score`]): a lone candidate needs none.
     let differs = merged_yaml != live_yaml;
     let (merged, live) = if options.diff_only { (Value::Null, Value::Null) } else { (rendered, cr.clone()) };
     Ok(Verdict::Compared(Box::new(Outcome { merged, live, merged_yaml, live_yaml, differs, diff_output, name })))
