@@ -188,7 +188,12 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
             new_patches.push(new_override(&cr.object, &entry.path, &opts.override_reason, outcome));
         }
         let mut diff = DiffSum {
-            diff_output: std::mem::take(&mut outcome.diff_output),
+            // Taken when the outcome is the CR's own, copied when it is shared (identical CRs
+            // share one without a diff).
+            diff_output: match std::sync::Arc::get_mut(outcome) {
+                Some(o) => std::mem::take(&mut o.diff_output),
+                None => outcome.diff_output.clone(),
+            },
             correlated_template: entry.path.clone(),
             cr_name: std::mem::take(&mut cr.id),
             description: entry.effective_description.clone(),

@@ -22,6 +22,7 @@ mod structured;
 mod unified;
 
 use serde_json::Value;
+use std::sync::{Arc, LazyLock};
 
 pub use inline::{Captures, FieldFunc, InlineDiff, run_inline_diff_funcs};
 pub use mask::{is_secret, mask_secrets};
@@ -79,7 +80,7 @@ pub struct Options {
 /// The result of comparing a CR with one candidate.
 #[derive(Debug, Clone)]
 pub enum Verdict {
-    Compared(Box<Outcome>),
+    Compared(Arc<Outcome>),
     /// The template called `doNotMatch`: not a candidate for this CR.
     DoNotMatch,
 }
@@ -104,6 +105,24 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// An outcome holding only whether the files differ and the diff text (what
+    /// `Retain::DiffOnly` keeps).
+    #[must_use]
+    pub fn emptied(differs: bool, diff_output: String) -> Outcome {
+        let (merged_yaml, live_yaml, name) = (String::new(), String::new(), String::new());
+        Outcome { merged: Value::Null, live: Value::Null, merged_yaml, live_yaml, differs, diff_output, name }
+    }
+
+    /// Whether it holds nothing but [`Outcome::emptied`] keeps.
+    #[must_use]
+    pub fn is_emptied(&self) -> bool {
+        self.merged.is_null()
+            && self.live.is_null()
+            && self.merged_yaml.is_empty()
+            && self.live_yaml.is_empty()
+            && self.name.is_empty()
+    }
+
     /// The go-diff score of the two files (§5.8): what kube-compare ranks candidates by.
     /// Costly (a character diff of the texts); computed on demand, because it only matters
     /// when several candidates compete, see [`godiff::score_lower_bound`].
@@ -174,6 +193,9 @@ pub struct CrMemo {
 /// for all of them. `render` is also told whether `cr` is unchanged since the previous
 /// candidate's render (so it may reuse what it derived from it); the results are those of
 /// [`compare_one`].
+/// The outcome of every identical CR under `diff_only`: nothing to keep but that it is.
+static IDENTICAL: LazyLock<Arc<Outcome>> = LazyLock::new(|| Arc::new(Outcome::emptied(false, String::new())));
+
 pub fn compare_one_memo(
     cr: &mut Value,
     render: impl FnOnce(&Value, bool) -> Result<String, RenderError>,
@@ -223,9 +245,13 @@ pub fn compare_one_memo(
     //    kept and the diff is made in process, neither is written.
     let in_process = matches!(options.diff, DiffProgram::InProcess);
     if rendered == *cr && (options.diff_only || options.skip_diff_text) && in_process {
-        // The objects too: what is kept of them is where they differ (`Retain`).
+        // The objects too: what is kept of them is where they differ (`Retain`). Without the
+        // name (`diff_only` empties it), one shared outcome stands for every such CR.
+        if options.diff_only {
+            return Ok(Verdict::Compared(Arc::clone(&IDENTICAL)));
+        }
         let (merged_yaml, live_yaml, diff_output) = (String::new(), String::new(), String::new());
-        return Ok(Verdict::Compared(Box::new(Outcome {
+        return Ok(Verdict::Compared(Arc::new(Outcome {
             merged: Value::Null,
             live: Value::Null,
             merged_yaml,
@@ -262,5 +288,5 @@ pub fn compare_one_memo(
     // 9. The score is left to the caller ([`Outcome::score`]): a lone candidate needs none.
     let differs = merged_yaml != live_yaml;
     let (merged, live) = if options.diff_only { (Value::Null, Value::Null) } else { (rendered, cr.clone()) };
-    Ok(Verdict::Compared(Box::new(Outcome { merged, live, merged_yaml, live_yaml, differs, diff_output, name })))
+    Ok(Verdict::Compared(Arc::new(Outcome { merged, live, merged_yaml, live_yaml, differs, diff_output, name })))
 }

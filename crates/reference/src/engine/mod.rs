@@ -33,6 +33,8 @@ pub mod packed;
 mod stream;
 pub mod summary;
 
+use std::sync::Arc;
+
 use driftlint_gotmpl::Value as GoValue;
 use rayon::prelude::*;
 use serde_json::Value;
@@ -221,7 +223,7 @@ pub struct Compared {
     /// Index into [`Compiled::templates`] of the best candidate (lowest score, earliest on ties).
     pub template: usize,
     /// The winner's outcome (see [`Retain`]).
-    pub outcome: Box<Outcome>,
+    pub outcome: Arc<Outcome>,
 }
 
 /// What happened to one CR (§4.8).
@@ -779,7 +781,7 @@ impl<'a> Engine<'a> {
             limits: self.compiled.limits().clone(),
         };
         // The candidates that compared, as (position in `tried`, template, outcome).
-        let mut compared: Vec<(usize, usize, Box<Outcome>)> = Vec::new();
+        let mut compared: Vec<(usize, usize, Arc<Outcome>)> = Vec::new();
         let mut tried = Vec::with_capacity(candidates.len());
         let mut errors: Vec<CompareError> = Vec::new();
         // What the candidates share: the CR's texts, and its template value while omission
@@ -864,19 +866,19 @@ impl<'a> Engine<'a> {
             let (_, template, mut outcome) = compared.swap_remove(winner);
             match self.options.retain {
                 Retain::Full => {}
-                Retain::DiffOnly => {
-                    outcome.merged = Value::Null;
-                    outcome.live = Value::Null;
-                    outcome.merged_yaml = String::new();
-                    outcome.live_yaml = String::new();
-                    outcome.name = String::new();
+                // (A shared outcome is already emptied: only an outcome of its own changes.)
+                Retain::DiffOnly if !outcome.is_emptied() => {
+                    let o = Arc::make_mut(&mut outcome);
+                    *o = Outcome::emptied(o.differs, std::mem::take(&mut o.diff_output));
                 }
+                Retain::DiffOnly => {}
                 Retain::Differences => {
-                    outcome.merged_yaml = String::new();
-                    outcome.live_yaml = String::new();
-                    if outcome.merged == outcome.live {
-                        outcome.merged = Value::Null;
-                        outcome.live = Value::Null;
+                    let o = Arc::make_mut(&mut outcome);
+                    o.merged_yaml = String::new();
+                    o.live_yaml = String::new();
+                    if o.merged == o.live {
+                        o.merged = Value::Null;
+                        o.live = Value::Null;
                     }
                 }
             }
