@@ -65,4 +65,4 @@ pub use pieces::{document_pieces, ends_open, join_pieces};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
 pub use simple::{parse_simple, parse_simple_documents};
 pub use sort::{key_cmp, key_less};
-pub use stream::{Document, Limits, Stream};
+pub use stream::{Document, Draw, Limits, NodePool, Stream};

@@ -17,7 +17,7 @@ use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::quoted;
 use crate::scalar::{Scalar, Tagged, decode_binary, parse_scalar, resolve_tagged};
-use crate::stream::{Document, Limits, Stream, dash_before, scalar_node};
+use crate::stream::{Document, Draw, Limits, Stream, dash_before, scalar_node};
 
 /// Loads every document of `text` with the default [`Limits`].
 #[must_use]
@@ -35,7 +35,63 @@ pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
     if let Some(stream) = size_error(text, limits) {
         return stream;
     }
-    crate::spanned::parse_plain(text, limits).unwrap_or_else(|| load_events(text, limits))
+    match limits.nodes.as_deref() {
+        Some(draw) => load_drawn(text, limits, draw),
+        None => crate::spanned::parse_plain(text, limits).unwrap_or_else(|| load_events(text, limits).0),
+    }
+}
+
+/// How many nodes the general loader draws from a [`Draw`] at a time: few enough that what
+/// a load holds unused is small beside the pool, many enough that parallel loads seldom
+/// meet on the pool's counter.
+const DRAW_CHUNK: usize = 16 * 1024;
+
+/// A load whose nodes are drawn from `draw` ([`Limits::nodes`]) as they are made; the draw is
+/// settled to the nodes of the stream it gives, or given back whole when the pool refused it.
+fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> Stream {
+    // The fast path builds a whole tree before it could count it: its upper bound is drawn
+    // first (a text over the bound's limit goes to the general loader anyway).
+    let bound = crate::spanned::node_bound(text);
+    let (stream, taken) = if bound > limits.max_nodes {
+        load_events(text, limits)
+    } else if !draw.take(bound) {
+        return deferred(text);
+    } else {
+        match crate::spanned::parse_plain(text, limits) {
+            Some(stream) => (stream, bound),
+            None => {
+                draw.give(bound);
+                load_events(text, limits)
+            }
+        }
+    };
+    if draw.refused() {
+        draw.give(taken);
+        return deferred(text);
+    }
+    let held: usize = stream.documents.iter().map(|d| nodes(&d.root)).sum();
+    match taken.checked_sub(held) {
+        Some(unused) => draw.give(unused),
+        None => draw.take_anyway(held - taken),
+    }
+    stream
+}
+
+const DEFERRED: &str = "deferred: the run's node pool is held by other loads";
+
+/// The stream of a load the pool refused: empty, with an [`ErrorKind::Deferred`] error.
+fn deferred(text: &str) -> Stream {
+    let message = DEFERRED.to_owned();
+    Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::Deferred, message, 0, 0)) }
+}
+
+/// The nodes of a tree (alias copies are copies: each counts).
+fn nodes(node: &Node) -> usize {
+    1 + match &node.value {
+        NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
+        NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
+        _ => 0,
+    }
 }
 
 /// The general loader alone, bypassing the fast path; for tests and benchmarks that compare
@@ -43,7 +99,7 @@ pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
 #[doc(hidden)]
 #[must_use]
 pub fn parse_stream_general(text: &str, limits: &Limits) -> Stream {
-    size_error(text, limits).unwrap_or_else(|| load_events(text, limits))
+    size_error(text, limits).unwrap_or_else(|| load_events(text, limits).0)
 }
 
 /// The fast path alone: `None` when `text` is outside its subset; for tests and benchmarks.
@@ -66,16 +122,18 @@ fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
     Some(Stream { documents: Vec::new(), error: Some(error) })
 }
 
-/// Loads `text` from `saphyr-parser`'s events.
-fn load_events(text: &str, limits: &Limits) -> Stream {
+/// Loads `text` from `saphyr-parser`'s events; also gives how many nodes it took from
+/// [`Limits::nodes`] (every reading's, what it did not use included).
+fn load_events(text: &str, limits: &Limits) -> (Stream, usize) {
     if let Some(at) = crowded(text, limits.max_nodes / 2) {
         let message = format!(
             "more than {} flow entries (`,` `[` `{{`): the YAML scanner would hold all of their tokens at once (a limit on memory)",
             limits.max_nodes / 2
         );
-        return Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::NodeLimit, message, at, 0)) };
+        let error = located(text, ErrorKind::NodeLimit, message, at, 0);
+        return (Stream { documents: Vec::new(), error: Some(error) }, 0);
     }
-    let (mut documents, mut error) = read_events(text, limits);
+    let (mut documents, mut error, mut taken) = read_events(text, limits);
     // A quoted scalar's continuation line indented less than its block: go-yaml reads it, so
     // the text is read again with those lines padded (see `quoted`).
     if error.as_ref().is_some_and(|e| e.message == quoted::MESSAGE) {
@@ -86,7 +144,9 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
             && padding.pad_scalar(text, e.offset)
         {
             let padded = padding.apply(text);
-            (documents, error) = read_events(&padded, limits);
+            let reading;
+            (documents, error, reading) = read_events(&padded, limits);
+            taken += reading;
             readings += 1;
             padding.documents(&mut documents);
             if let Some(e) = &mut error {
@@ -109,21 +169,22 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
         documents.retain(|d| d.range.end <= at);
         error = Some(located(text, ErrorKind::Syntax, message, at, documents.len()));
     }
-    Stream { documents, error }
+    (Stream { documents, error }, taken)
 }
 
-/// One reading of `text` by saphyr: the documents before the first error, and that error.
-fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>) {
+/// One reading of `text` by saphyr: the documents before the first error, that error, and the
+/// nodes taken from [`Limits::nodes`].
+fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, usize) {
     let mut documents = Vec::new();
+    let mut loader = Loader::new(text, limits);
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
     // becomes an error at the end of what was read (the documents before it are kept).
-    let run =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Loader::new(text, limits).run(&mut documents).err()));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.run(&mut documents).err()));
     let error = run.unwrap_or_else(|_| {
         let message = "internal YAML parser error".to_owned();
         Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
     });
-    (documents, error)
+    (documents, error, loader.taken)
 }
 
 /// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.
@@ -231,6 +292,9 @@ struct Loader<'a> {
     alias_nodes: usize,
     /// Nodes of the whole stream, against [`Limits::max_nodes`].
     stream_nodes: usize,
+    /// Nodes taken from [`Limits::nodes`] (in chunks), and how many of them are not used yet.
+    taken: usize,
+    reserve: usize,
     /// End of the last scalar, alias or flow token: where a block scalar header is searched.
     prev_end: usize,
     document: usize,
@@ -252,6 +316,8 @@ impl<'a> Loader<'a> {
             real_nodes: 0,
             alias_nodes: 0,
             stream_nodes: 0,
+            taken: 0,
+            reserve: 0,
             prev_end: 0,
             document: 0,
             doc_start: None,
@@ -319,6 +385,22 @@ impl<'a> Loader<'a> {
         if self.stream_nodes > self.limits.max_nodes {
             return Err(self.node_limit(offset));
         }
+        self.draw_nodes(n, offset)
+    }
+
+    /// Takes `n` nodes from the run's pool ([`Limits::nodes`]), a chunk at a time; a refusal
+    /// stops the load (the caller gives everything back and defers the text).
+    fn draw_nodes(&mut self, n: usize, offset: usize) -> Step {
+        let Some(draw) = self.limits.nodes.as_deref() else { return Ok(()) };
+        if self.reserve < n {
+            let chunk = (n - self.reserve).max(DRAW_CHUNK);
+            if !draw.take(chunk) {
+                return Err(self.error(ErrorKind::Deferred, DEFERRED, offset));
+            }
+            self.taken += chunk;
+            self.reserve += chunk;
+        }
+        self.reserve -= n;
         Ok(())
     }
 
@@ -489,7 +571,9 @@ impl<'a> Loader<'a> {
         if self.stream_nodes > self.limits.max_nodes {
             return Err(self.node_limit(range.start));
         }
-        let mut node = anchored.node.clone();
+        // Drawn before the copy is made; the anchor is still there (the draw does not touch it).
+        self.draw_nodes(nodes, range.start)?;
+        let Some(mut node) = self.anchors.get(&id).map(|a| a.node.clone()) else { return Ok(()) };
         node.alias = Some(range);
         self.complete(node, 0, height, nodes)
     }

@@ -87,7 +87,7 @@ pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<Stream> {
 /// plus one node per `- `, `:`, `,` or `[` (the collections they open and the scalars they
 /// separate). A text that might cross [`Limits::max_nodes`] goes to the general loader, which
 /// counts exactly and stops with an error at the node that crosses it.
-fn node_bound(text: &str) -> usize {
+pub(crate) fn node_bound(text: &str) -> usize {
     let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[')).count();
     2 * marks + 2
 }
