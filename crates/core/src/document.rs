@@ -120,6 +120,24 @@ pub struct Options {
     pub origin_root: Option<PathBuf>,
     /// Which sources' other documents the policy pass takes (`None`: no policy pass).
     pub policy_inputs: Option<std::sync::Arc<PolicyInputs>>,
+    /// Where the parsed nodes are drawn from, when they count against a run-wide pool
+    /// ([`driftlint_yaml::Limits::nodes`]; `None`: they do not). When the pool refuses the
+    /// draw, what was parsed with these options is incomplete ([`Options::deferred`]) and is
+    /// to be dropped and parsed again with a forced draw.
+    pub nodes: Option<std::sync::Arc<driftlint_yaml::Draw>>,
+}
+
+impl Options {
+    /// The loader's limits: the defaults, drawing from [`Options::nodes`].
+    fn limits(&self) -> driftlint_yaml::Limits {
+        driftlint_yaml::Limits { nodes: self.nodes.clone(), ..driftlint_yaml::Limits::default() }
+    }
+
+    /// Whether the pool refused [`Options::nodes`]: what was parsed with these options is
+    /// incomplete (streams cut short with a `Deferred` error) and must not be reported.
+    pub fn deferred(&self) -> bool {
+        self.nodes.as_ref().is_some_and(|d| d.refused())
+    }
 }
 
 /// The sources whose documents are all policy inputs, as conftest takes any YAML or JSON
@@ -196,7 +214,12 @@ const PIECES_FROM: usize = 64 * 1024;
 
 /// `parallel`: a large multi-document text is loaded piece by piece on rayon's pool.
 fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out: &mut Parsed) {
-    let stream = if parallel { load_in_pieces(&source.text) } else { driftlint_yaml::parse_stream(&source.text) };
+    let limits = opts.limits();
+    let stream = if parallel {
+        load_in_pieces(&source.text, &limits)
+    } else {
+        driftlint_yaml::parse_stream_with(&source.text, &limits)
+    };
     let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
     take_stream(idx, source, Place::default(), stream, policy_input, opts, out);
 }
@@ -230,7 +253,7 @@ pub struct Place {
 pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -> Option<Parsed> {
     let from = place.piece.start.checked_sub(place.base)?;
     let text = source.text.get(from..)?;
-    let mut loaded = driftlint_yaml::parse_stream(text);
+    let mut loaded = driftlint_yaml::parse_stream_with(text, &opts.limits());
     // `join_pieces` takes no warnings: they are set aside and shifted here (a warning is about
     // its document's own content, which the whole load reads alike).
     let warnings: Vec<Vec<driftlint_yaml::Warning>> =
@@ -333,7 +356,7 @@ fn take_stream(
 /// documents loaded in parallel, a run of them at a time ([`driftlint_yaml::document_pieces`]);
 /// the result is the whole load's, which is what is done when a piece has an error or a
 /// warning (see [`driftlint_yaml::join_pieces`]).
-fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
+fn load_in_pieces(text: &str, limits: &driftlint_yaml::Limits) -> driftlint_yaml::Stream {
     use rayon::prelude::*;
     if text.len() >= PIECES_FROM {
         let cuts = driftlint_yaml::document_pieces(text);
@@ -344,19 +367,20 @@ fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
             // Each run gets twice its share (by bytes) of the text's node budget, so that an
             // ordinary run keeps the fast path; a run over it has an error, and the whole text
             // is then loaded at once, against the whole budget.
-            let whole = driftlint_yaml::Limits::default();
             let share = |r: &std::ops::Range<usize>| driftlint_yaml::Limits {
-                max_nodes: (2 * whole.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
-                ..driftlint_yaml::Limits::default()
+                max_nodes: (2 * limits.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
+                ..limits.clone()
             };
             let streams =
                 runs.par_iter().map(|r| driftlint_yaml::parse_stream_with(&text[r.clone()], &share(r))).collect();
+            // (When they do not join, the pieces' nodes stay counted in the draw until its
+            // holder drops it: an over-count, never an under-count.)
             if let Some(stream) = driftlint_yaml::join_pieces(&runs, streams) {
                 return stream;
             }
         }
     }
-    driftlint_yaml::parse_stream(text)
+    driftlint_yaml::parse_stream_with(text, limits)
 }
 
 /// Consecutive `pieces` joined into runs of about `target` bytes (each run starts where a
