@@ -410,3 +410,74 @@ fn report(
     let spent = Spent { _documents: documents, _comparison: comparison, _nodes: nodes };
     Ok((batch, sources, first_named, spent))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::correlate::ReferenceIndex;
+
+    /// `n` files, each an object with a duplicate key (a finding of its own) and enough nodes
+    /// to draw from the pool.
+    fn sources(n: usize) -> Vec<Source> {
+        (0..n)
+            .map(|i| Source {
+                path: SourcePath::File(format!("f{i:02}.yaml").into()),
+                text: format!(
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  name: twice\ndata: {{a: [{}]}}\n",
+                    vec!["1"; 300].join(", ")
+                ),
+            })
+            .collect()
+    }
+
+    /// The parse findings of checking `sources` a file a batch on `threads` threads with a
+    /// node pool of `capacity`, how many batches were deferred, and what the pool holds after.
+    fn check(sources: &[Source], threads: usize, capacity: usize) -> (Vec<String>, usize, usize) {
+        let threads = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+        threads.install(|| {
+            let mut sources = sources.to_vec();
+            let batches = (0..sources.len()).map(|i| Batch { sources: i..i + 1, place: None }).collect();
+            let (compare, _) = drift::start(None, ReferenceIndex::default(), drift::Drift::default(), false, None);
+            let (mut files, options) = (Files::default(), document::Options::default());
+            let pool = NodePool::new(capacity);
+            let passes = Passes {
+                compare: &compare,
+                drift: None,
+                schemas: None,
+                policy: None,
+                files: &mut files,
+                options: &options,
+                keep: HashSet::new(),
+                nodes: Arc::clone(&pool),
+            };
+            let mut found = Found::default();
+            run(&mut sources, batches, passes, &mut found).expect("the batches run");
+            let shown = found
+                .parse
+                .iter()
+                .map(|d| format!("{:?} {:?} {}", d.primary.path, d.primary.range, d.message))
+                .collect();
+            (shown, found.deferred, pool.in_use())
+        })
+    }
+
+    #[test]
+    fn batches_the_pool_defers_are_staged_again_in_their_turn() {
+        let sources = sources(12);
+        let (serial, deferred, held) = check(&sources, 1, 0);
+        assert_eq!((serial.len(), deferred, held), (12, 0, 0), "{serial:#?}");
+        for (i, finding) in serial.iter().enumerate() {
+            assert!(finding.contains(&format!("f{i:02}.yaml")) && finding.contains("duplicate key"), "{finding}");
+        }
+        // An empty pool refuses every batch staged ahead: each is deferred, then staged by
+        // the reporting thread, and reports what the serial run reports, in the same order.
+        let (parallel, deferred, held) = check(&sources, 4, 0);
+        assert_eq!(parallel, serial);
+        assert_eq!((deferred, held), (12, 0));
+        // A pool with room for a few batches: whatever is deferred, the same findings.
+        let (roomy, _, held) = check(&sources, 4, 2_000);
+        assert_eq!((roomy, held), (serial.clone(), 0));
+        let (ample, deferred, held) = check(&sources, 4, 4_000_000);
+        assert_eq!((ample, deferred, held), (serial, 0, 0));
+    }
+}
