@@ -111,11 +111,20 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
         return None;
     }
     let last = runs.len() - 1;
+    // Each run is scanned against its share (by bytes) of half the whole load's node budget,
+    // the shares adding up to that half: a run over its share has an error (the text is not
+    // cut), so the runs together stay far inside the budget by the loader's own count (alias
+    // copies that merge keys then fold away included), and the trees the parallel scans hold
+    // at once are bounded by it too.
+    let share = |r: &Range<usize>| driftlint_yaml::Limits {
+        max_nodes: (limits.max_nodes as u128 / 2 * r.len() as u128 / text.len() as u128) as usize,
+        ..driftlint_yaml::Limits::default()
+    };
     let scans: Vec<Scan> = runs
         .par_iter()
         .enumerate()
         .map(|(i, r)| {
-            let stream = driftlint_yaml::parse_stream(&text[r.clone()]);
+            let stream = driftlint_yaml::parse_stream_with(&text[r.clone()], &share(r));
             // A warning (a duplicate key, a key or number JSON cannot hold) is about one
             // document's own content, which a whole load reads the same.
             if stream.error.is_some() {

@@ -364,11 +364,15 @@ fn load_in_pieces(text: &str, limits: &driftlint_yaml::Limits) -> driftlint_yaml
             // About an eighth of a thread's share of the text per run of pieces.
             let target = (text.len() / (rayon::current_num_threads() * 8)).max(PIECES_FROM / 4);
             let runs = group(&cuts, target);
-            // Each run gets twice its share (by bytes) of the text's node budget, so that an
-            // ordinary run keeps the fast path; a run over it has an error, and the whole text
-            // is then loaded at once, against the whole budget.
+            // Each run gets its share (by bytes) of the text's node budget, the shares adding up
+            // to at most the whole budget; a run over its share has an error, and the whole
+            // text is then loaded at once, against the whole budget. A stream's nodes (and flow
+            // entries, half the budget) are the sum of its documents', so the runs never accept
+            // a text that one load refuses. (Twice the share, as before, let three documents
+            // of 950,000 nodes each through with several threads, where one load stops at the
+            // third: the output depended on `--jobs`.)
             let share = |r: &std::ops::Range<usize>| driftlint_yaml::Limits {
-                max_nodes: (2 * limits.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
+                max_nodes: (limits.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize,
                 ..limits.clone()
             };
             let streams =
