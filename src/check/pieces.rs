@@ -324,4 +324,17 @@ mod tests {
         assert!(cut("a: 1\n---\n---\nb: 2\n", 4, true).is_none());
         assert!(cut("apiVersion: v1\nkind: A\n---\n---\nb: 2\n", 4, true).is_some());
     }
+
+    #[test]
+    fn runs_are_scanned_against_the_loaders_count_not_their_trees() {
+        // Each document merges 22 copies of one 10,000-key mapping: 460,000 nodes by the
+        // loader's count (which one load of the whole text stops at), 20,000 in its tree.
+        let keys: String = (0..10_000).map(|i| format!("    k{i:05}: 1\n")).collect();
+        let merges = vec!["*a"; 22].join(", ");
+        let doc = |n: usize| format!("kind: A\nmetadata:\n  name: m{n}\nx:\n  a: &a\n{keys}  m: {{<<: [{merges}]}}\n");
+        let two = [doc(1), doc(2)].join("---\n");
+        assert!(cut(&two, 1000, false).is_some(), "two are inside half the budget");
+        let three = [doc(1), doc(2), doc(3)].join("---\n");
+        assert!(cut(&three, 1000, false).is_none(), "three are not: the text is loaded in one go");
+    }
 }
