@@ -222,7 +222,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
             // A deferred batch is staged here, now that it is the oldest: its trees are built
             // (and so freed) by this thread.
             let (thread, staged) = match outcome {
-                Outcome::Staged(staged) => (thread, staged),
+                Outcome::Staged(staged) => (thread, *staged),
                 Outcome::Deferred(input) => {
                     deferred += 1;
                     (None, stage_now(input, true))
@@ -271,7 +271,7 @@ fn take(source: &mut Source) -> Source {
 
 /// How a batch's staging task ended.
 enum Outcome {
-    Staged(Staged),
+    Staged(Box<Staged>),
     /// The node pool refused the batch's nodes: what was parsed is dropped, and the batch is
     /// staged again by the reporting thread in its turn ([`stage_forced`]).
     Deferred(Input),
@@ -295,7 +295,7 @@ fn stage(
         drop(draw);
         return Outcome::Deferred((batch, sources));
     }
-    Outcome::Staged(compared(batch, sources, parsed, compare, keep_objects, false, draw))
+    Outcome::Staged(Box::new(compared(batch, sources, parsed, compare, keep_objects, false, draw)))
 }
 
 /// Stages a batch now, with a draw the pool counts but never refuses (so it is never
