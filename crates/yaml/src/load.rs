@@ -52,13 +52,13 @@ fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> Stream {
     // The fast path builds a whole tree before it could count it: its upper bound is drawn
     // first (a text over the bound's limit goes to the general loader anyway).
     let bound = crate::spanned::node_bound(text);
-    let (stream, taken) = if bound > limits.max_nodes {
+    let (stream, taken, made) = if bound > limits.max_nodes {
         load_events(text, limits)
     } else if !draw.take(bound) {
         return deferred(text);
     } else {
         match crate::spanned::parse_plain(text, limits) {
-            Some(stream) => (stream, bound),
+            Some(stream) => (stream, bound, None),
             None => {
                 draw.give(bound);
                 load_events(text, limits)
@@ -69,7 +69,9 @@ fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> Stream {
         draw.give(taken);
         return deferred(text);
     }
-    let held: usize = stream.documents.iter().map(|d| nodes(&d.root)).sum();
+    // The general loader's own count when it read the whole text (the nodes it made: merge
+    // keys may fold a few away, an over-count), else the trees' nodes.
+    let held = made.unwrap_or_else(|| stream.documents.iter().map(|d| nodes(&d.root)).sum());
     match taken.checked_sub(held) {
         Some(unused) => draw.give(unused),
         None => draw.take_anyway(held - taken),
@@ -123,17 +125,18 @@ fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
 }
 
 /// Loads `text` from `saphyr-parser`'s events; also gives how many nodes it took from
-/// [`Limits::nodes`] (every reading's, what it did not use included).
-fn load_events(text: &str, limits: &Limits) -> (Stream, usize) {
+/// [`Limits::nodes`] (every reading's, what it did not use included) and, when it read the
+/// whole text without an error, how many nodes its documents were made of.
+fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
     if let Some(at) = crowded(text, limits.max_nodes / 2) {
         let message = format!(
             "more than {} flow entries (`,` `[` `{{`): the YAML scanner would hold all of their tokens at once (a limit on memory)",
             limits.max_nodes / 2
         );
         let error = located(text, ErrorKind::NodeLimit, message, at, 0);
-        return (Stream { documents: Vec::new(), error: Some(error) }, 0);
+        return (Stream { documents: Vec::new(), error: Some(error) }, 0, Some(0));
     }
-    let (mut documents, mut error, mut taken) = read_events(text, limits);
+    let (mut documents, mut error, mut taken, mut made) = read_events(text, limits);
     // A quoted scalar's continuation line indented less than its block: go-yaml reads it, so
     // the text is read again with those lines padded (see `quoted`).
     if error.as_ref().is_some_and(|e| e.message == quoted::MESSAGE) {
@@ -145,7 +148,7 @@ fn load_events(text: &str, limits: &Limits) -> (Stream, usize) {
         {
             let padded = padding.apply(text);
             let reading;
-            (documents, error, reading) = read_events(&padded, limits);
+            (documents, error, reading, made) = read_events(&padded, limits);
             taken += reading;
             readings += 1;
             padding.documents(&mut documents);
@@ -169,12 +172,13 @@ fn load_events(text: &str, limits: &Limits) -> (Stream, usize) {
         documents.retain(|d| d.range.end <= at);
         error = Some(located(text, ErrorKind::Syntax, message, at, documents.len()));
     }
-    (Stream { documents, error }, taken)
+    let made = error.is_none().then_some(made);
+    (Stream { documents, error }, taken, made)
 }
 
-/// One reading of `text` by saphyr: the documents before the first error, that error, and the
-/// nodes taken from [`Limits::nodes`].
-fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, usize) {
+/// One reading of `text` by saphyr: the documents before the first error, that error, the
+/// nodes taken from [`Limits::nodes`] and the nodes made.
+fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, usize, usize) {
     let mut documents = Vec::new();
     let mut loader = Loader::new(text, limits);
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
@@ -184,7 +188,7 @@ fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, us
         let message = "internal YAML parser error".to_owned();
         Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
     });
-    (documents, error, loader.taken)
+    (documents, error, loader.taken, loader.stream_nodes)
 }
 
 /// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.
