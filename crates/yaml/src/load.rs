@@ -55,7 +55,11 @@ fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> Stream {
     let (stream, taken, made) = if bound > limits.max_nodes {
         load_events(text, limits)
     } else if !draw.take(bound) {
-        return deferred(text);
+        // A capped draw counts exactly: the general loader stops at the node that crosses it.
+        match draw.cap() {
+            None => return deferred(text),
+            Some(_) => load_events(text, limits),
+        }
     } else {
         match crate::spanned::parse_plain(text, limits) {
             Some(stream) => (stream, bound, None),
@@ -124,9 +128,10 @@ fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
     Some(Stream { documents: Vec::new(), error: Some(error) })
 }
 
-/// Loads `text` from `saphyr-parser`'s events; also gives how many nodes it took from
-/// [`Limits::nodes`] (every reading's, what it did not use included) and, when it read the
-/// whole text without an error, how many nodes its documents were made of.
+/// Loads `text` from `saphyr-parser`'s events; also gives how many nodes its last reading
+/// took from [`Limits::nodes`] (what it did not use included; an earlier reading's are given
+/// back) and, when it read the whole text without an error, how many nodes its documents were
+/// made of.
 fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
     if let Some(at) = crowded(text, limits.max_nodes / 2) {
         let message = format!(
@@ -147,9 +152,12 @@ fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
             && padding.pad_scalar(text, e.offset)
         {
             let padded = padding.apply(text);
-            let reading;
-            (documents, error, reading, made) = read_events(&padded, limits);
-            taken += reading;
+            // The last reading's trees go, and their nodes back to the pool, before the next.
+            drop(std::mem::take(&mut documents));
+            if let Some(draw) = &limits.nodes {
+                draw.give(taken);
+            }
+            (documents, error, taken, made) = read_events(&padded, limits);
             readings += 1;
             padding.documents(&mut documents);
             if let Some(e) = &mut error {
@@ -397,9 +405,19 @@ impl<'a> Loader<'a> {
     fn draw_nodes(&mut self, n: usize, offset: usize) -> Step {
         let Some(draw) = self.limits.nodes.as_deref() else { return Ok(()) };
         if self.reserve < n {
-            let chunk = (n - self.reserve).max(DRAW_CHUNK);
+            // A capped draw is taken node by node, so that the node it stops at does not
+            // depend on chunks.
+            let chunk = if draw.cap().is_some() { n - self.reserve } else { (n - self.reserve).max(DRAW_CHUNK) };
             if !draw.take(chunk) {
-                return Err(self.error(ErrorKind::Deferred, DEFERRED, offset));
+                return Err(match draw.cap() {
+                    Some(cap) => {
+                        let msg = format!(
+                            "the run's documents would hold more than {cap} YAML nodes at once (a limit on memory for a run that keeps every document: a combined policy input, or lookups over every object)"
+                        );
+                        self.error(ErrorKind::NodeLimit, msg, offset)
+                    }
+                    None => self.error(ErrorKind::Deferred, DEFERRED, offset),
+                });
             }
             self.taken += chunk;
             self.reserve += chunk;

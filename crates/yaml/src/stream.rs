@@ -92,13 +92,23 @@ impl NodePool {
     /// A draw that the pool refuses past its capacity.
     #[must_use]
     pub fn draw(self: &Arc<Self>) -> Arc<Draw> {
-        Arc::new(Draw::new(self, false))
+        Arc::new(Draw::new(self, Mode::Opportunistic))
     }
 
     /// A draw that is counted but never refused (the load that must happen now).
     #[must_use]
     pub fn draw_forced(self: &Arc<Self>) -> Arc<Draw> {
-        Arc::new(Draw::new(self, true))
+        Arc::new(Draw::new(self, Mode::Forced))
+    }
+
+    /// A draw that is counted and holds at most `cap` nodes itself, whatever the others hold:
+    /// a holder that must keep every document of a run at once, loaded one text after the
+    /// other so that where it stops does not depend on timing. A load it refuses stops with an
+    /// [`crate::ErrorKind::NodeLimit`] error at the node that crosses the cap (its documents
+    /// before that node are kept); a later text loads as far as what is left allows.
+    #[must_use]
+    pub fn draw_capped(self: &Arc<Self>, cap: usize) -> Arc<Draw> {
+        Arc::new(Draw::new(self, Mode::Capped(cap)))
     }
 
     /// Takes `n` nodes if they fit under the capacity.
@@ -130,25 +140,50 @@ impl NodePool {
 pub struct Draw {
     pool: Arc<NodePool>,
     held: AtomicUsize,
-    forced: bool,
+    mode: Mode,
     refused: AtomicBool,
 }
 
+/// When a [`Draw`] is refused.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    /// Past the pool's capacity.
+    Opportunistic,
+    /// Never.
+    Forced,
+    /// Past this many nodes held by the draw itself.
+    Capped(usize),
+}
+
 impl Draw {
-    fn new(pool: &Arc<NodePool>, forced: bool) -> Draw {
-        Draw { pool: Arc::clone(pool), held: AtomicUsize::new(0), forced, refused: AtomicBool::new(false) }
+    fn new(pool: &Arc<NodePool>, mode: Mode) -> Draw {
+        Draw { pool: Arc::clone(pool), held: AtomicUsize::new(0), mode, refused: AtomicBool::new(false) }
     }
 
-    /// Takes `n` more nodes from the pool; `false` when the pool refuses them (never for a
-    /// forced draw), and from then on.
+    /// Takes `n` more nodes from the pool; `false` when they are refused: an opportunistic
+    /// draw past the pool's capacity (and from then on), a capped draw past its cap, a forced
+    /// draw never.
     pub fn take(&self, n: usize) -> bool {
-        if self.forced {
-            self.pool.take(n);
-        } else if self.refused.load(Ordering::Acquire) || !self.pool.try_take(n) {
-            self.refused.store(true, Ordering::Release);
-            return false;
+        match self.mode {
+            Mode::Forced => {
+                self.pool.take(n);
+                self.held.fetch_add(n, Ordering::AcqRel);
+            }
+            Mode::Capped(cap) => {
+                let fits = |held: usize| held.checked_add(n).filter(|&total| total <= cap);
+                if self.held.fetch_update(Ordering::AcqRel, Ordering::Acquire, fits).is_err() {
+                    return false;
+                }
+                self.pool.take(n);
+            }
+            Mode::Opportunistic => {
+                if self.refused.load(Ordering::Acquire) || !self.pool.try_take(n) {
+                    self.refused.store(true, Ordering::Release);
+                    return false;
+                }
+                self.held.fetch_add(n, Ordering::AcqRel);
+            }
         }
-        self.held.fetch_add(n, Ordering::AcqRel);
         true
     }
 
@@ -175,16 +210,20 @@ impl Draw {
         self.held.load(Ordering::Acquire)
     }
 
-    /// Whether the pool refused this draw: what was loaded with it is incomplete.
+    /// Whether the pool refused this opportunistic draw: what was loaded with it is
+    /// incomplete, and is to be loaded again later.
     #[must_use]
     pub fn refused(&self) -> bool {
         self.refused.load(Ordering::Acquire)
     }
 
-    /// Whether this draw is never refused.
+    /// The cap of a capped draw ([`NodePool::draw_capped`]).
     #[must_use]
-    pub fn is_forced(&self) -> bool {
-        self.forced
+    pub fn cap(&self) -> Option<usize> {
+        match self.mode {
+            Mode::Capped(cap) => Some(cap),
+            _ => None,
+        }
     }
 }
 
@@ -326,6 +365,35 @@ mod tests {
         drop(d);
         drop(a);
         assert_eq!(pool.in_use(), 0, "dropping a draw gives back what it holds");
+    }
+
+    #[test]
+    fn a_capped_draw_stops_at_its_own_cap_whatever_the_pool_holds() {
+        let pool = NodePool::new(0);
+        let other = pool.draw_forced();
+        assert!(other.take(1_000_000));
+        let capped = pool.draw_capped(100);
+        assert!(capped.take(60) && !capped.take(41) && capped.take(40));
+        assert!(!capped.refused(), "a capped draw is never deferred");
+        assert_eq!(pool.in_use(), 1_000_100);
+        drop(capped);
+        // Texts loaded one after the other: the one that crosses the cap stops at the node
+        // that crosses it (its earlier documents kept).
+        let capped = pool.draw_capped(50);
+        let limits = drawn(&capped);
+        let first = parse_stream_with("a: [1, 2, 3]\n", &limits);
+        assert_eq!((first.error, capped.held()), (None, 6));
+        let text = format!("b: 1\n---\nc: [{}]\n---\nd: 1\n", vec!["1"; 60].join(", "));
+        let second = parse_stream_with(&text, &limits);
+        let error = second.error.expect("over the cap");
+        assert_eq!((error.kind, error.line, second.documents.len()), (ErrorKind::NodeLimit, 3, 1));
+        assert!(error.message.contains("more than 50 YAML nodes"), "{}", error.message);
+        assert_eq!(capped.held(), 9, "the kept documents' nodes");
+        // What the cut text did not keep is free again for the texts after it.
+        let third = parse_stream_with("e: 1\n", &limits);
+        assert_eq!((third.error, capped.held()), (None, 12));
+        let fourth = parse_stream_with(&format!("\n# x\nf: [{}]\n", vec!["1"; 40].join(", ")), &limits);
+        assert_eq!(fourth.error.map(|e| (e.kind, e.line)), Some((ErrorKind::NodeLimit, 3)));
     }
 
     #[test]
