@@ -45,6 +45,11 @@ pub struct Passes<'a, 'e> {
     pub keep: HashSet<SourcePath>,
     /// The run's budget of live parsed nodes.
     pub nodes: Arc<NodePool>,
+    /// When the one batch holds every input at once (a combined policy input, lookups over
+    /// every object): how many nodes its trees may hold. Its texts are then loaded one after
+    /// the other, in input order, so that the text where the cap is crossed does not depend
+    /// on timing; from the node that crosses it, a text is an `unsupported-yaml` error.
+    pub whole: Option<usize>,
 }
 
 /// What the batches found besides the drift pass' findings, by pass.
@@ -95,7 +100,7 @@ struct Spent {
 /// are located and shown against the whole text. The whole text of a file is dropped once
 /// its last run is reported, when no run's findings point into it.
 pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &mut Found) -> Result<(), CheckError> {
-    let Passes { compare, mut drift, schemas, mut policy, files, options, keep, nodes: pool } = passes;
+    let Passes { compare, mut drift, schemas, mut policy, files, options, keep, nodes: pool, whole } = passes;
     let pool = &pool;
     let keep = &keep;
     let keep_objects = policy.is_some();
@@ -151,7 +156,17 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         }
         Ok(spent)
     };
-    let stage_now = |input: Input, parallel: bool| stage_forced(input, pool, compare, options, keep_objects, parallel);
+    let stage_now = |input: Input, parallel: bool| {
+        stage_forced(input, pool.draw_forced(), compare, options, keep_objects, (parallel, parallel))
+    };
+    if let Some(cap) = whole {
+        for input in inputs {
+            let staged =
+                stage_forced(input, pool.draw_capped(cap), compare, options, keep_objects, (false, workers > 1));
+            drop(report_in_place(staged)?);
+        }
+        return Ok(());
+    }
     if workers <= 1 || inputs.len() <= 1 {
         let parallel = workers > 1;
         for input in inputs {
@@ -298,21 +313,20 @@ fn stage(
     Outcome::Staged(Box::new(compared(batch, sources, parsed, compare, keep_objects, false, draw)))
 }
 
-/// Stages a batch now, with a draw the pool counts but never refuses (so it is never
-/// deferred): a batch whose turn it is, as a `--jobs 1` run stages it; with `parallel`, over
-/// rayon's pool, else on the calling thread.
+/// Stages a batch now, with a draw the pool never defers (forced, or capped): a batch whose
+/// turn it is, as a `--jobs 1` run stages it; parsed and compared (`parallel`) over rayon's
+/// pool, else on the calling thread.
 fn stage_forced(
     (batch, sources): Input,
-    pool: &Arc<NodePool>,
+    draw: Arc<Draw>,
     compare: &drift::Compare,
     options: &document::Options,
     keep_objects: bool,
-    parallel: bool,
+    (parse_parallel, compare_parallel): (bool, bool),
 ) -> Staged {
-    let draw = pool.draw_forced();
     let options = document::Options { nodes: Some(Arc::clone(&draw)), ..options.clone() };
-    let parsed = parse(&batch, &sources, &options, parallel);
-    compared(batch, sources, parsed, compare, keep_objects, parallel, draw)
+    let parsed = parse(&batch, &sources, &options, parse_parallel);
+    compared(batch, sources, parsed, compare, keep_objects, compare_parallel, draw)
 }
 
 /// The documents of one batch.
@@ -449,6 +463,7 @@ mod tests {
                 options: &options,
                 keep: HashSet::new(),
                 nodes: Arc::clone(&pool),
+                whole: None,
             };
             let mut found = Found::default();
             run(&mut sources, batches, passes, &mut found).expect("the batches run");

@@ -172,6 +172,7 @@ const BATCH_SOURCES: usize = 32;
 /// How many parsed YAML nodes the batches staged ahead may hold together (`batch::run`):
 /// twice the loader's per-text budget ([`driftlint_yaml::Limits::max_nodes`]), so that a
 /// near-cap file can be staged ahead beside the one being reported, whatever `--jobs` is.
+/// Also the cap on the trees of a run that holds every input at once (`batch::Passes::whole`).
 const NODE_POOL: usize = 4_000_000;
 
 /// The run's [`NODE_POOL`]; `DRIFTLINT_NODE_POOL` (hidden, for tests) sets another.
@@ -281,6 +282,8 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             .map(|l| l.path.clone())
             .collect(),
         nodes: driftlint_yaml::NodePool::new(node_pool()),
+        // The whole input in one batch holds every tree at once: as many nodes as the pool.
+        whole: whole.then(node_pool),
     };
     batch::run(&mut sources, batches, passes, &mut batched)?;
     let batch::Found {

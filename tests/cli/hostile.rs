@@ -624,6 +624,45 @@ fn parsed_nodes_are_bounded_per_run_whatever_the_threads() {
     assert!(alone.stdout.contains("over.yaml:23:13: error[unsupported-yaml]"), "{}", alone.stdout);
 }
 
+/// A combined policy input holds every document at once: its trees are capped run-wide (the
+/// pool's size, here set to 40 nodes), the files loaded one after the other in input order, so
+/// the file that crosses the cap is an `unsupported-yaml` error at the node that crosses it,
+/// whatever `--jobs` is, and the policy sees the documents before it.
+#[test]
+fn a_combined_input_is_capped_in_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("p")).unwrap();
+    let policy =
+        "package main\nimport rego.v1\ndeny contains msg if {\n  msg := sprintf(\"%d objects\", [count(input)])\n}\n";
+    std::fs::write(d.join("p/main.rego"), policy).unwrap();
+    // 17 nodes each; `name` on line 4 is the 8th node of a file.
+    let names: Vec<String> = (0..5).map(|i| format!("m{i}.yaml")).collect();
+    for (i, name) in names.iter().enumerate() {
+        let object = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\ndata:\n  a: \"1\"\n  b: \"2\"\n  c: \"3\"\n"
+        );
+        std::fs::write(d.join(name), object).unwrap();
+    }
+    let mut args = vec!["check", "--isolated", "--policy", "p", "--combine", "--format", "concise"];
+    args.extend(names.iter().map(String::as_str));
+    let capped = [("DRIFTLINT_NODE_POOL", "40")];
+    let serial = run_limited_env(d, &[&args[..], &["--jobs", "1"]].concat(), None, MEMORY_KIB, &capped);
+    assert_eq!(serial.code, 1, "{}", serial.stderr);
+    assert!(serial.stdout.contains("m0.yaml:1:1: error[policy-deny]: 2 objects"), "{}", serial.stdout);
+    for name in &names[2..] {
+        let line =
+            format!("{name}:4:3: error[unsupported-yaml]: the run's documents would hold more than 40 YAML nodes");
+        assert!(serial.stdout.contains(&line), "{}", serial.stdout);
+    }
+    let parallel = run_limited_env(d, &[&args[..], &["--jobs", "4"]].concat(), None, MEMORY_KIB, &capped);
+    assert_eq!(parallel.stdout, serial.stdout);
+    // Under the default cap, every object is in the input.
+    let all = run_limited(d, &args, None);
+    assert!(all.stdout.contains("m0.yaml:1:1: error[policy-deny]: 5 objects"), "{}", all.stdout);
+    assert!(!all.stdout.contains("unsupported-yaml"), "{}", all.stdout);
+}
+
 /// 60 MB of blank lines and one object: its finding is shown at the right line, in under
 /// 1 GiB of address space (the line index held every line start: 1 GB).
 #[test]
