@@ -94,7 +94,6 @@ struct Scan {
     last_end: Option<usize>,
     /// Its last document is empty (its end is then the next run's `---`).
     last_empty: bool,
-    nodes: usize,
     /// It holds a Kubernetes object (looked for in policy inputs only).
     objects: bool,
 }
@@ -111,20 +110,19 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
         return None;
     }
     let last = runs.len() - 1;
-    // Each run is scanned against its share (by bytes) of half the whole load's node budget,
-    // the shares adding up to that half: a run over its share has an error (the text is not
-    // cut), so the runs together stay far inside the budget by the loader's own count (alias
-    // copies that merge keys then fold away included), and the trees the parallel scans hold
-    // at once are bounded by it too.
-    let share = |r: &Range<usize>| driftlint_yaml::Limits {
-        max_nodes: (limits.max_nodes as u128 / 2 * r.len() as u128 / text.len() as u128) as usize,
-        ..driftlint_yaml::Limits::default()
-    };
+    // The runs together must stay far inside the whole load's node budget (half of it), so
+    // that one load would not have stopped either: every run's nodes, by the loader's own
+    // count (merge-folded alias copies included), are drawn from one capped draw, which stops
+    // the scan that would cross it. Its counts are exact, so whether some scan stops does not
+    // depend on how the parallel scans interleave, and the trees they hold at once stay under
+    // it.
+    let scanned = driftlint_yaml::NodePool::new(0).draw_capped(limits.max_nodes / 2);
+    let drawn = driftlint_yaml::Limits { nodes: Some(scanned), ..driftlint_yaml::Limits::default() };
     let scans: Vec<Scan> = runs
         .par_iter()
         .enumerate()
         .map(|(i, r)| {
-            let stream = driftlint_yaml::parse_stream_with(&text[r.clone()], &share(r));
+            let stream = driftlint_yaml::parse_stream_with(&text[r.clone()], &drawn);
             // A warning (a duplicate key, a key or number JSON cannot hold) is about one
             // document's own content, which a whole load reads the same.
             if stream.error.is_some() {
@@ -139,15 +137,10 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
                 last_end: end.map(|d| d.range.end + r.start),
                 last_empty: end
                     .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
-                nodes: stream.documents.iter().map(|d| nodes(&d.root)).sum(),
                 objects: policy_input && stream.documents.iter().any(|d| is_object(&d.root)),
             })
         })
         .collect::<Option<_>>()?;
-    // Far inside the whole load's node budget, so that it would not have stopped either.
-    if scans.iter().map(|s| s.nodes).sum::<usize>() > limits.max_nodes / 2 {
-        return None;
-    }
     if policy_input && !scans.iter().any(|s| s.objects) {
         return None;
     }
@@ -175,15 +168,6 @@ fn is_object(root: &driftlint_yaml::Node) -> bool {
     let value = root.to_json();
     let named = |key: &str| value.get(key).and_then(serde_json::Value::as_str).filter(|s| !s.is_empty());
     named("apiVersion").is_some() && named("kind").is_some_and(|k| !k.ends_with("List"))
-}
-
-/// The nodes of a tree.
-fn nodes(node: &driftlint_yaml::Node) -> usize {
-    1 + match &node.value {
-        driftlint_yaml::NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
-        driftlint_yaml::NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
-        _ => 0,
-    }
 }
 
 /// Consecutive `pieces` joined into runs of at most `target` bytes (a larger piece is a run

@@ -579,10 +579,11 @@ fn aliased(name: &str) -> String {
 }
 
 /// Many files each near the per-text node budget (issue 22): the batches staged ahead hold
-/// at most the run's node pool (4,000,000 nodes) together, so sixteen threads stay within
-/// 3 GiB of address space where one batch ahead a thread needed 3.4 GB and aborted; and the
-/// output is the one of a single thread — also when the pool defers every batch staged ahead,
-/// and for a text over the per-text budget, whose error stays at its line.
+/// at most the run's node pool (4,000,000 nodes) together, so eight threads stay within
+/// 2.5 GiB of address space (each thread reserves a 64 MiB stack) where one batch ahead a
+/// thread aborted even under 3 GiB; and the output is the one of a single thread — also when
+/// the pool defers every batch staged ahead, and for a text over the per-text budget, whose
+/// error stays at its line.
 #[test]
 fn parsed_nodes_are_bounded_per_run_whatever_the_threads() {
     let dir = tempfile::tempdir().unwrap();
@@ -614,8 +615,13 @@ fn parsed_nodes_are_bounded_per_run_whatever_the_threads() {
     }
     assert!(found.contains(&("over.yaml".to_owned(), 23, "unsupported-yaml".to_owned())), "{found:#?}");
     assert_eq!(found.len(), 15, "{found:#?}");
-    for (jobs, env) in [("4", &[][..]), ("16", &[][..]), ("4", &[("DRIFTLINT_NODE_POOL", "0")][..])] {
-        let parallel = run_limited_env(d, &[&args[..], &["--jobs", jobs]].concat(), None, MEMORY_KIB, env);
+    let runs = [
+        ("4", MEMORY_KIB, &[][..]),
+        ("8", 2560 * 1024, &[][..]),
+        ("4", MEMORY_KIB, &[("DRIFTLINT_NODE_POOL", "0")][..]),
+    ];
+    for (jobs, memory, env) in runs {
+        let parallel = run_limited_env(d, &[&args[..], &["--jobs", jobs]].concat(), None, memory, env);
         assert_eq!(parallel.stdout, serial.stdout, "--jobs {jobs} {env:?}: {}", parallel.stderr);
         assert_eq!(parallel.code, 1);
     }

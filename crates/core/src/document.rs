@@ -364,23 +364,32 @@ fn load_in_pieces(text: &str, limits: &driftlint_yaml::Limits) -> driftlint_yaml
             // About an eighth of a thread's share of the text per run of pieces.
             let target = (text.len() / (rayon::current_num_threads() * 8)).max(PIECES_FROM / 4);
             let runs = group(&cuts, target);
-            // Each run gets its share (by bytes) of the text's node budget, the shares adding up
-            // to at most the whole budget; a run over its share has an error, and the whole
-            // text is then loaded at once, against the whole budget. A stream's nodes (and flow
-            // entries, half the budget) are the sum of its documents', so the runs never accept
-            // a text that one load refuses. (Twice the share, as before, let three documents
-            // of 950,000 nodes each through with several threads, where one load stops at the
-            // third: the output depended on `--jobs`.)
+            // Each run gets twice its share (by bytes) of the text's node budget, so that an
+            // ordinary run keeps the fast path; a run over it has an error, and the whole text
+            // is then loaded at once. The runs' own node counts must add up to at most the
+            // whole budget (a stream's count is the sum of its documents'), and a text with
+            // more flow entries than one load takes is loaded whole too, so the runs never
+            // accept a text that one load refuses. (Without the sum, three documents of
+            // 969,000 nodes each went through with several threads, where one load stops at
+            // the third: the output depended on `--jobs`.)
             let share = |r: &std::ops::Range<usize>| driftlint_yaml::Limits {
-                max_nodes: (limits.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize,
+                max_nodes: (2 * limits.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
                 ..limits.clone()
             };
-            let streams =
-                runs.par_iter().map(|r| driftlint_yaml::parse_stream_with(&text[r.clone()], &share(r))).collect();
-            // (When they do not join, the pieces' nodes stay counted in the draw until its
-            // holder drops it: an over-count, never an under-count.)
-            if let Some(stream) = driftlint_yaml::join_pieces(&runs, streams) {
-                return stream;
+            if !driftlint_yaml::too_many_flow_entries(text, limits) {
+                let loaded: Vec<(driftlint_yaml::Stream, Option<usize>)> = runs
+                    .par_iter()
+                    .map(|r| driftlint_yaml::parse_stream_counted(&text[r.clone()], &share(r)))
+                    .collect();
+                let made: Option<usize> = loaded.iter().map(|(_, made)| *made).sum();
+                let streams = loaded.into_iter().map(|(stream, _)| stream).collect();
+                // (When they do not join, the pieces' nodes stay counted in the draw until its
+                // holder drops it: an over-count, never an under-count.)
+                if made.is_some_and(|m| m <= limits.max_nodes)
+                    && let Some(stream) = driftlint_yaml::join_pieces(&runs, streams)
+                {
+                    return stream;
+                }
             }
         }
     }

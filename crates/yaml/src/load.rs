@@ -32,13 +32,37 @@ pub fn parse_stream(text: &str) -> Stream {
 /// its subset goes to the general loader.
 #[must_use]
 pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
+    parse_stream_counted(text, limits).0
+}
+
+/// [`parse_stream_with`], and, when the text was read whole without an error, how many nodes
+/// its loading made: the count [`Limits::max_nodes`] holds a stream to (every scalar,
+/// collection and alias copy, those that merge keys and duplicate keys fold away included).
+/// A stream's count is the sum of its documents', so texts loaded apart can be held to one
+/// budget.
+#[must_use]
+pub fn parse_stream_counted(text: &str, limits: &Limits) -> (Stream, Option<usize>) {
     if let Some(stream) = size_error(text, limits) {
-        return stream;
+        return (stream, None);
     }
     match limits.nodes.as_deref() {
         Some(draw) => load_drawn(text, limits, draw),
-        None => crate::spanned::parse_plain(text, limits).unwrap_or_else(|| load_events(text, limits).0),
+        None => match crate::spanned::parse_plain(text, limits) {
+            Some((stream, made)) => (stream, Some(made)),
+            None => {
+                let (stream, _, made) = load_events(text, limits);
+                (stream, made)
+            }
+        },
     }
+}
+
+/// Whether the general loader refuses `text` before reading it, for holding more flow
+/// entries (`,` `[` `{`) than half of [`Limits::max_nodes`] (see `crowded`); such a text
+/// never goes to the fast path either.
+#[must_use]
+pub fn too_many_flow_entries(text: &str, limits: &Limits) -> bool {
+    crowded(text, limits.max_nodes / 2).is_some()
 }
 
 /// How many nodes the general loader draws from a [`Draw`] at a time: few enough that what
@@ -47,22 +71,32 @@ pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
 const DRAW_CHUNK: usize = 16 * 1024;
 
 /// A load whose nodes are drawn from `draw` ([`Limits::nodes`]) as they are made; the draw is
-/// settled to the nodes of the stream it gives, or given back whole when the pool refused it.
-fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> Stream {
-    // The fast path builds a whole tree before it could count it: its upper bound is drawn
-    // first (a text over the bound's limit goes to the general loader anyway).
+/// settled to the nodes the load made for the stream it gives, or given back whole when the
+/// pool refused it.
+fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> (Stream, Option<usize>) {
     let bound = crate::spanned::node_bound(text);
     let (stream, taken, made) = if bound > limits.max_nodes {
         load_events(text, limits)
-    } else if !draw.take(bound) {
-        // A capped draw counts exactly: the general loader stops at the node that crosses it.
-        match draw.cap() {
-            None => return deferred(text),
-            Some(_) => load_events(text, limits),
+    } else if draw.cap().is_some() {
+        // A capped draw is held to exact counts (so that where it stops does not depend on
+        // what other loads hold for a moment): the fast path's nodes are taken once made, and
+        // a text they do not fit is left to the general loader, which stops at the node that
+        // crosses the cap.
+        match crate::spanned::parse_plain_bounded(text, limits, bound) {
+            Some((stream, made)) if draw.take(made) => (stream, made, Some(made)),
+            Some((stream, _)) => {
+                drop(stream);
+                load_events(text, limits)
+            }
+            None => load_events(text, limits),
         }
+    } else if !draw.take(bound) {
+        // The fast path builds a whole tree before it could count it: its upper bound is
+        // drawn first.
+        return (deferred(text), None);
     } else {
-        match crate::spanned::parse_plain(text, limits) {
-            Some(stream) => (stream, bound, None),
+        match crate::spanned::parse_plain_bounded(text, limits, bound) {
+            Some((stream, made)) => (stream, bound, Some(made)),
             None => {
                 draw.give(bound);
                 load_events(text, limits)
@@ -71,16 +105,15 @@ fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> Stream {
     };
     if draw.refused() {
         draw.give(taken);
-        return deferred(text);
+        return (deferred(text), None);
     }
-    // The general loader's own count when it read the whole text (the nodes it made: merge
-    // keys may fold a few away, an over-count), else the trees' nodes.
+    // What the loader made when it read the whole text, else the trees' nodes.
     let held = made.unwrap_or_else(|| stream.documents.iter().map(|d| nodes(&d.root)).sum());
     match taken.checked_sub(held) {
         Some(unused) => draw.give(unused),
         None => draw.take_anyway(held - taken),
     }
-    stream
+    (stream, made)
 }
 
 const DEFERRED: &str = "deferred: the run's node pool is held by other loads";
@@ -114,7 +147,7 @@ pub fn parse_stream_general(text: &str, limits: &Limits) -> Stream {
 pub fn parse_stream_plain(text: &str, limits: &Limits) -> Option<Stream> {
     match size_error(text, limits) {
         Some(_) => None,
-        None => crate::spanned::parse_plain(text, limits),
+        None => crate::spanned::parse_plain(text, limits).map(|(stream, _)| stream),
     }
 }
 
@@ -633,4 +666,35 @@ fn short_tag(tag: &Tag) -> Box<str> {
 
 fn is_core_tag(tag: &str) -> bool {
     matches!(tag, "!!str" | "!!int" | "!!bool" | "!!float" | "!!null" | "!!timestamp" | "!!binary")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_path_counts_the_nodes_the_general_loader_makes() {
+        let texts = [
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {}\ndata:\n  a: \"1\"\n",
+            "a:\nb: []\nc: [x, 'y', 1]\nd:\n- 1\n- k: v\n  j:\n",
+            "a:\nb: []\nc: [x, 'y', 1]\nd:\n- 1\n- - nested\n",
+            "base: &x\n  a: 1\n",
+            "m:\n  <<:\n    a: 1\n    b: 2\n  a: 3\n",
+            "a: 1\nb: 2\na: 3\n",
+            "---\n---\n# only a comment\n---\nk: v\n",
+            "list:\n- a\n- b\nempty:\n",
+        ];
+        let mut compared = 0;
+        for text in texts {
+            let general = load_events(text, &Limits::default());
+            assert_eq!(general.0.error, None, "{text}");
+            // Outside the fast path's subset (an anchor, a nested entry): nothing to compare.
+            if let Some((stream, made)) = crate::spanned::parse_plain(text, &Limits::default()) {
+                assert_eq!(stream, general.0, "{text}");
+                assert_eq!(Some(made), general.2, "{text}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 5, "{compared}");
+    }
 }
