@@ -8,9 +8,19 @@
 //! Each batch's documents index its own sources; the texts go back into the run's list once
 //! its findings are made. Everything a batch reports is appended in batch order, so the
 //! output does not depend on how the stages interleave.
+//!
+//! The trees of the batches in flight are bounded in nodes by the run's
+//! [`NodePool`](driftlint_yaml::NodePool), whatever the number of threads: a batch staged
+//! ahead draws its nodes from the pool as it loads them, and one that finds the pool spent is
+//! dropped and *deferred* — the reporting thread stages it again itself, with a draw the pool
+//! never refuses, when it is the oldest batch. What a batch reports is therefore what a
+//! `--jobs 1` run reports (the per-text limits decide, never the pool); only when it is
+//! loaded depends on the pool.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+use driftlint_yaml::{Draw, NodePool};
 
 use super::locate::Files;
 use super::pieces::{self, Batch};
@@ -33,6 +43,13 @@ pub struct Passes<'a, 'e> {
     /// Inputs whose texts are kept whatever their batch finds: those that findings made
     /// before the batches point into (definitions among the inputs that could not be loaded).
     pub keep: HashSet<SourcePath>,
+    /// The run's budget of live parsed nodes.
+    pub nodes: Arc<NodePool>,
+    /// When the one batch holds every input at once (a combined policy input, lookups over
+    /// every object): how many nodes its trees may hold. Its texts are then loaded one after
+    /// the other, in input order, so that the text where the cap is crossed does not depend
+    /// on timing; from the node that crosses it, a text is an `unsupported-yaml` error.
+    pub whole: Option<usize>,
 }
 
 /// What the batches found besides the drift pass' findings, by pass.
@@ -48,6 +65,9 @@ pub struct Found {
     pub annotations: suppress::Annotations,
     /// What the schema pass validated (when it runs).
     pub coverage: crate::schema::coverage::Coverage,
+    /// How many batches staged ahead the node pool deferred (each staged again, in its
+    /// turn, by the reporting thread).
+    pub deferred: usize,
 }
 
 /// A batch parsed and compared, waiting for its findings.
@@ -55,11 +75,17 @@ struct Staged {
     batch: Batch,
     coll: Collection,
     comparison: Option<Comparison>,
+    /// The nodes its trees hold in the run's pool.
+    nodes: Arc<Draw>,
 }
 
 /// What a reported batch leaves: its trees and comparison, freed by the thread that built
-/// them (see [`run`]).
-type Spent = (Vec<document::Document>, Option<Comparison>);
+/// them (see [`run`]), then (fields drop in order) the nodes they held in the pool.
+struct Spent {
+    _documents: Vec<document::Document>,
+    _comparison: Option<Comparison>,
+    _nodes: Arc<Draw>,
+}
 
 /// Checks `sources` a batch (`batches`, in order, covering them) at a time.
 ///
@@ -74,7 +100,8 @@ type Spent = (Vec<document::Document>, Option<Comparison>);
 /// are located and shown against the whole text. The whole text of a file is dropped once
 /// its last run is reported, when no run's findings point into it.
 pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &mut Found) -> Result<(), CheckError> {
-    let Passes { compare, mut drift, schemas, mut policy, files, options, keep } = passes;
+    let Passes { compare, mut drift, schemas, mut policy, files, options, keep, nodes: pool, whole } = passes;
+    let pool = &pool;
     let keep = &keep;
     let keep_objects = policy.is_some();
     let workers = rayon::current_num_threads();
@@ -129,16 +156,27 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         }
         Ok(spent)
     };
+    let stage_now = |input: Input, parallel: bool| {
+        stage_forced(input, pool.draw_forced(), compare, options, keep_objects, (parallel, parallel))
+    };
+    if let Some(cap) = whole {
+        for input in inputs {
+            let staged =
+                stage_forced(input, pool.draw_capped(cap), compare, options, keep_objects, (false, workers > 1));
+            drop(report_in_place(staged)?);
+        }
+        return Ok(());
+    }
     if workers <= 1 || inputs.len() <= 1 {
         let parallel = workers > 1;
-        for (batch, taken) in inputs {
-            drop(report_in_place(stage(batch, taken, compare, options, keep_objects, parallel))?);
+        for input in inputs {
+            drop(report_in_place(stage_now(input, parallel))?);
         }
         return Ok(());
     }
     let count = inputs.len();
     let mut inputs = inputs.into_iter();
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<usize>, std::thread::Result<Staged>)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<usize>, std::thread::Result<Outcome>)>();
     // A reported batch's trees and comparison go back to the pool thread that built them,
     // which frees them before staging its next batch: freeing many small blocks on another
     // thread than the one that allocated them cost a quarter of this loop's CPU (mimalloc's
@@ -151,8 +189,10 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
     // this thread runs (the policy pass evaluates a batch over the pool) always find the
     // pool's threads free once their staging tasks end. (Staging tasks that waited on the
     // pool's threads for the window to move deadlocked with a pass that asked the same pool
-    // for work.)
-    rayon::in_place_scope(|scope| {
+    // for work.) Likewise no task waits for the node pool: a task it refuses gives its batch
+    // back (`Outcome::Deferred`), and this thread stages that batch itself in its turn.
+    let mut deferred = 0;
+    let result = rayon::in_place_scope(|scope| {
         let spent = &spent;
         let spawn = |i: usize, (batch, taken): Input| {
             let tx = tx.clone();
@@ -166,7 +206,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
                 // wait for this batch for ever. The receiver is gone only when the run
                 // stopped at an error.
                 let staged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    stage(batch, taken, compare, options, keep_objects, false)
+                    stage(batch, taken, compare, options, keep_objects, pool.draw())
                 }));
                 let _ = tx.send((i, thread, staged));
             });
@@ -178,10 +218,10 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
             }
             spawned += 1;
         }
-        let mut ahead: BTreeMap<usize, (Option<usize>, Staged)> = BTreeMap::new();
+        let mut ahead: BTreeMap<usize, (Option<usize>, Outcome)> = BTreeMap::new();
         let mut result = Ok(());
         'batches: for expected in 0..count {
-            let (thread, staged) = loop {
+            let (thread, outcome) = loop {
                 if let Some(staged) = ahead.remove(&expected) {
                     break staged;
                 }
@@ -194,8 +234,20 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
                     Err(_) => break 'batches,
                 }
             };
+            // A deferred batch is staged here, now that it is the oldest: its trees are built
+            // (and so freed) by this thread.
+            let (thread, staged) = match outcome {
+                Outcome::Staged(staged) => (thread, *staged),
+                Outcome::Deferred(input) => {
+                    deferred += 1;
+                    (None, stage_now(input, true))
+                }
+            };
+            // While the node pool is half spent, a reported batch is freed at once, here, rather
+            // than by its thread before its next batch: its nodes go back to the pool now.
+            let pressed = pool.in_use() >= pool.capacity() / 2;
             match report_in_place(staged) {
-                Ok(done) => match thread.and_then(|t| spent.get(t)) {
+                Ok(done) => match thread.filter(|_| !pressed).and_then(|t| spent.get(t)) {
                     Some(inbox) => {
                         if let Ok(mut s) = inbox.lock() {
                             s.push(done);
@@ -218,7 +270,9 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         }
         drop(tx);
         result
-    })
+    });
+    found.deferred += deferred;
+    result
 }
 
 /// A batch's place in the run's sources, and its sources (moved out of the run's list, or a
@@ -230,30 +284,79 @@ fn take(source: &mut Source) -> Source {
     std::mem::replace(source, Source { path: SourcePath::Stdin, text: String::new() })
 }
 
-/// Parses one batch and compares its objects (moved into the comparison unless the policy
-/// pass, `keep_objects`, reads them after); with `parallel`, over rayon's pool, else on the
-/// calling thread.
+/// How a batch's staging task ended.
+enum Outcome {
+    Staged(Box<Staged>),
+    /// The node pool refused the batch's nodes: what was parsed is dropped, and the batch is
+    /// staged again by the reporting thread in its turn ([`stage_forced`]).
+    Deferred(Input),
+}
+
+/// Stages a batch ahead, on the calling thread, drawing its nodes from `draw` (an
+/// opportunistic draw): deferred when the pool refuses them.
 fn stage(
     batch: Batch,
     sources: Vec<Source>,
     compare: &drift::Compare,
     options: &document::Options,
     keep_objects: bool,
-    parallel: bool,
+    draw: Arc<Draw>,
+) -> Outcome {
+    let options = document::Options { nodes: Some(Arc::clone(&draw)), ..options.clone() };
+    let parsed = parse(&batch, &sources, &options, false);
+    if options.deferred() {
+        // Its partial trees are dropped before the draw that counts them.
+        drop((parsed, options));
+        drop(draw);
+        return Outcome::Deferred((batch, sources));
+    }
+    Outcome::Staged(Box::new(compared(batch, sources, parsed, compare, keep_objects, false, draw)))
+}
+
+/// Stages a batch now, with a draw the pool never defers (forced, or capped): a batch whose
+/// turn it is, as a `--jobs 1` run stages it; parsed and compared (`parallel`) over rayon's
+/// pool, else on the calling thread.
+fn stage_forced(
+    (batch, sources): Input,
+    draw: Arc<Draw>,
+    compare: &drift::Compare,
+    options: &document::Options,
+    keep_objects: bool,
+    (parse_parallel, compare_parallel): (bool, bool),
 ) -> Staged {
+    let options = document::Options { nodes: Some(Arc::clone(&draw)), ..options.clone() };
+    let parsed = parse(&batch, &sources, &options, parse_parallel);
+    compared(batch, sources, parsed, compare, keep_objects, compare_parallel, draw)
+}
+
+/// The documents of one batch.
+fn parse(batch: &Batch, sources: &[Source], options: &document::Options, parallel: bool) -> document::Parsed {
     // A run was checked to load as the whole text does (`pieces::plan`).
     let piece =
         batch.place.as_ref().and_then(|p| sources.first().and_then(|s| document::parse_piece(0, s, p, options)));
-    let (documents, diagnostics, inputs) = if let Some(parsed) = piece {
+    if let Some(parsed) = piece {
         parsed
     } else if parallel {
-        document::parse_sources(&sources, options)
+        document::parse_sources(sources, options)
     } else {
-        document::parse_sources_here(&sources, options)
-    };
+        document::parse_sources_here(sources, options)
+    }
+}
+
+/// A parsed batch with its objects compared (moved into the comparison unless the policy
+/// pass, `keep_objects`, reads them after).
+fn compared(
+    batch: Batch,
+    sources: Vec<Source>,
+    (documents, diagnostics, inputs): document::Parsed,
+    compare: &drift::Compare,
+    keep_objects: bool,
+    parallel: bool,
+    nodes: Arc<Draw>,
+) -> Staged {
     let mut coll = Collection { sources, documents, diagnostics, inputs };
     let comparison = compare.batch(&mut coll, !keep_objects, parallel);
-    Staged { batch, coll, comparison }
+    Staged { batch, coll, comparison, nodes }
 }
 
 /// The findings of one staged batch; gives its sources back, whether findings point into its
@@ -267,7 +370,7 @@ fn report(
     keep: &HashSet<SourcePath>,
     found: &mut Found,
 ) -> Result<(Batch, Vec<Source>, bool, Spent), CheckError> {
-    let Staged { batch, mut coll, mut comparison } = staged;
+    let Staged { batch, mut coll, mut comparison, nodes } = staged;
     if let Some(objects) = &mut found.objects {
         objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
     }
@@ -318,5 +421,78 @@ fn report(
             }
         }
     }
-    Ok((batch, sources, first_named, (documents, comparison)))
+    let spent = Spent { _documents: documents, _comparison: comparison, _nodes: nodes };
+    Ok((batch, sources, first_named, spent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::correlate::ReferenceIndex;
+
+    /// `n` files, each an object with a duplicate key (a finding of its own) and enough nodes
+    /// to draw from the pool.
+    fn sources(n: usize) -> Vec<Source> {
+        (0..n)
+            .map(|i| Source {
+                path: SourcePath::File(format!("f{i:02}.yaml").into()),
+                text: format!(
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  name: twice\ndata: {{a: [{}]}}\n",
+                    vec!["1"; 300].join(", ")
+                ),
+            })
+            .collect()
+    }
+
+    /// The parse findings of checking `sources` a file a batch on `threads` threads with a
+    /// node pool of `capacity`, how many batches were deferred, and what the pool holds after.
+    fn check(sources: &[Source], threads: usize, capacity: usize) -> (Vec<String>, usize, usize) {
+        let threads = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+        threads.install(|| {
+            let mut sources = sources.to_vec();
+            let batches = (0..sources.len()).map(|i| Batch { sources: i..i + 1, place: None }).collect();
+            let (compare, _) = drift::start(None, ReferenceIndex::default(), drift::Drift::default(), false, None);
+            let (mut files, options) = (Files::default(), document::Options::default());
+            let pool = NodePool::new(capacity);
+            let passes = Passes {
+                compare: &compare,
+                drift: None,
+                schemas: None,
+                policy: None,
+                files: &mut files,
+                options: &options,
+                keep: HashSet::new(),
+                nodes: Arc::clone(&pool),
+                whole: None,
+            };
+            let mut found = Found::default();
+            run(&mut sources, batches, passes, &mut found).expect("the batches run");
+            let shown = found
+                .parse
+                .iter()
+                .map(|d| format!("{:?} {:?} {}", d.primary.path, d.primary.range, d.message))
+                .collect();
+            (shown, found.deferred, pool.in_use())
+        })
+    }
+
+    #[test]
+    fn batches_the_pool_defers_are_staged_again_in_their_turn() {
+        let sources = sources(12);
+        let (serial, deferred, held) = check(&sources, 1, 0);
+        assert_eq!((serial.len(), deferred, held), (12, 0, 0), "{serial:#?}");
+        for (i, finding) in serial.iter().enumerate() {
+            assert!(finding.contains(&format!("f{i:02}.yaml")) && finding.contains("duplicate key"), "{finding}");
+        }
+        // An empty pool refuses every batch staged ahead: each is deferred, then staged by
+        // the reporting thread, and reports what the serial run reports, in the same order.
+        let (parallel, deferred, held) = check(&sources, 4, 0);
+        assert_eq!(parallel, serial);
+        assert_eq!((deferred, held), (12, 0));
+        // A pool with room for a few batches: whatever is deferred, the same findings.
+        let (roomy, _, held) = check(&sources, 4, 2_000);
+        assert_eq!((roomy, held), (serial.clone(), 0));
+        let (ample, deferred, held) = check(&sources, 4, 4_000_000);
+        assert_eq!((ample, deferred, held), (serial, 0, 0));
+    }
 }

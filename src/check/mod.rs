@@ -170,6 +170,16 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 const BATCH_BYTES: usize = 8 * 1024;
 /// How many sources one batch holds at most.
 const BATCH_SOURCES: usize = 32;
+/// How many parsed YAML nodes the batches staged ahead may hold together (`batch::run`):
+/// twice the loader's per-text budget ([`driftlint_yaml::Limits::max_nodes`]), so that a
+/// near-cap file can be staged ahead beside the one being reported, whatever `--jobs` is.
+/// Also the cap on the trees of a run that holds every input at once (`batch::Passes::whole`).
+const NODE_POOL: usize = 4_000_000;
+
+/// The run's [`NODE_POOL`]; `DRIFTLINT_NODE_POOL` (hidden, for tests) sets another.
+fn node_pool() -> usize {
+    std::env::var("DRIFTLINT_NODE_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(NODE_POOL)
+}
 
 /// Runs the linter on inputs already read (from the work tree, or from a git state).
 ///
@@ -197,7 +207,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             SourcePath::Stdin => None,
         })
         .collect();
-    let options = document::Options { origin_root: settings.origin_root.clone(), policy_inputs };
+    let options = document::Options { origin_root: settings.origin_root.clone(), policy_inputs, nodes: None };
     let mut diags = collected.diagnostics;
     diags.extend(notes);
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
@@ -279,6 +289,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             .flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary))
             .map(|l| l.path.clone())
             .collect(),
+        nodes: driftlint_yaml::NodePool::new(node_pool()),
+        // The whole input in one batch holds every tree at once: as many nodes as the pool.
+        whole: whole.then(node_pool),
     };
     batch::run(&mut sources, batches, passes, &mut batched)?;
     let batch::Found {
@@ -289,6 +302,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         objects,
         annotations,
         coverage,
+        deferred: _,
     } = batched;
 
     // The findings in pass order (the sort below decides the order shown).

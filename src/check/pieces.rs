@@ -95,6 +95,7 @@ struct Scan {
     last_end: Option<usize>,
     /// Its last document is empty (its end is then the next run's `---`).
     last_empty: bool,
+    /// Its nodes, when the fast loader read it (the others' are counted in a draw).
     nodes: usize,
     /// It holds a Kubernetes object (looked for in policy inputs only).
     objects: bool,
@@ -115,6 +116,15 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     // Each piece alone (as `driftlint_yaml::join_pieces` joins them, a run loads as its
     // pieces do when none but the text's last ends with a scalar root).
     let last = pieces.len() - 1;
+    // The pieces together must stay far inside the whole load's node budget (half of it), so
+    // that one load would not have stopped either. The fast loader's pieces have no aliases
+    // or merge keys: their values are the loader's nodes. The others' nodes, by the loader's
+    // own count (merge-folded alias copies included), are drawn from one capped draw, which
+    // stops the load that would cross it. Both counts are exact, so whether the text is cut
+    // does not depend on how the parallel scans interleave, and the trees they hold at once
+    // stay under the cap.
+    let drawn = driftlint_yaml::NodePool::new(0).draw_capped(limits.max_nodes / 2);
+    let drawing = driftlint_yaml::Limits { nodes: Some(drawn.clone()), ..driftlint_yaml::Limits::default() };
     let scanned: Vec<Scan> = pieces
         .par_iter()
         .enumerate()
@@ -124,7 +134,7 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
             if let Some(docs) = driftlint_yaml::parse_simple_ends(&text[r.clone()]) {
                 return simple_scan(&docs, r.start, i < last, policy_input);
             }
-            let stream = driftlint_yaml::parse_stream(&text[r.clone()]);
+            let stream = driftlint_yaml::parse_stream_with(&text[r.clone()], &drawing);
             // A warning (a duplicate key, a key or number JSON cannot hold) is about one
             // document's own content, which a whole load reads the same.
             if stream.error.is_some() {
@@ -139,7 +149,8 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
                 last_end: end.map(|d| d.range.end + r.start),
                 last_empty: end
                     .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
-                nodes: stream.documents.iter().map(|d| nodes(&d.root)).sum(),
+                // Counted in the draw.
+                nodes: 0,
                 objects: policy_input && stream.documents.iter().any(|d| is_object(&d.root.to_json())),
             })
         })
@@ -160,8 +171,7 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
         }
         scans.push(scan);
     }
-    // Far inside the whole load's node budget, so that it would not have stopped either.
-    if scans.iter().map(|s| s.nodes).sum::<usize>() > limits.max_nodes / 2 {
+    if scans.iter().map(|s| s.nodes).sum::<usize>() + drawn.held() > limits.max_nodes / 2 {
         return None;
     }
     if policy_input && !scans.iter().any(|s| s.objects) {
@@ -220,15 +230,6 @@ fn simple_scan(
 fn is_object(value: &serde_json::Value) -> bool {
     let named = |key: &str| value.get(key).and_then(serde_json::Value::as_str).filter(|s| !s.is_empty());
     named("apiVersion").is_some() && named("kind").is_some_and(|k| !k.ends_with("List"))
-}
-
-/// The nodes of a tree.
-fn nodes(node: &driftlint_yaml::Node) -> usize {
-    1 + match &node.value {
-        driftlint_yaml::NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
-        driftlint_yaml::NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
-        _ => 0,
-    }
 }
 
 /// Consecutive `pieces` joined into runs of at most `target` bytes (a larger piece is a run
@@ -380,5 +381,18 @@ mod tests {
         // A policy input without any object: its empty documents are inputs; not cut.
         assert!(cut("a: 1\n---\n---\nb: 2\n", 4, true).is_none());
         assert!(cut("apiVersion: v1\nkind: A\n---\n---\nb: 2\n", 4, true).is_some());
+    }
+
+    #[test]
+    fn runs_are_scanned_against_the_loaders_count_not_their_trees() {
+        // Each document merges 22 copies of one 10,000-key mapping: 460,000 nodes by the
+        // loader's count (which one load of the whole text stops at), 20,000 in its tree.
+        let keys: String = (0..10_000).map(|i| format!("    k{i:05}: 1\n")).collect();
+        let merges = vec!["*a"; 22].join(", ");
+        let doc = |n: usize| format!("kind: A\nmetadata:\n  name: m{n}\nx:\n  a: &a\n{keys}  m: {{<<: [{merges}]}}\n");
+        let two = [doc(1), doc(2)].join("---\n");
+        assert!(cut(&two, 1000, false).is_some(), "two are inside half the budget");
+        let three = [doc(1), doc(2), doc(3)].join("---\n");
+        assert!(cut(&three, 1000, false).is_none(), "three are not: the text is loaded in one go");
     }
 }

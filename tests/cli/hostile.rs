@@ -23,6 +23,11 @@ fn run_limited(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Run {
 
 /// [`run_limited`] with an address-space limit of `memory_kib`.
 fn run_limited_to(dir: &Path, args: &[&str], stdin: Option<&Path>, memory_kib: u64) -> Run {
+    run_limited_env(dir, args, stdin, memory_kib, &[])
+}
+
+/// [`run_limited_to`] with `env` set.
+fn run_limited_env(dir: &Path, args: &[&str], stdin: Option<&Path>, memory_kib: u64, env: &[(&str, &str)]) -> Run {
     let script = format!("ulimit -t {CPU_SECONDS} && ulimit -v {memory_kib} && exec \"$0\" \"$@\"");
     let out = Command::new("sh")
         .arg("-c")
@@ -30,6 +35,7 @@ fn run_limited_to(dir: &Path, args: &[&str], stdin: Option<&Path>, memory_kib: u
         .arg(env!("CARGO_BIN_EXE_driftlint"))
         .args(args)
         .current_dir(dir)
+        .envs(env.iter().copied())
         .env_remove("GITHUB_ACTIONS")
         .stdin(match stdin {
             Some(p) => Stdio::from(std::fs::File::open(p).unwrap()),
@@ -563,6 +569,104 @@ fn documents_are_bounded_by_their_parsed_size() {
             r.stdout
         );
     }
+}
+
+/// A ConfigMap whose `x.b` is fifty aliases of a 19,000-number flow list `x.a`: 969,000 nodes
+/// from 40 KB (about 200 MB in memory), half the per-text budget.
+fn aliased(name: &str) -> String {
+    let (items, aliases) = (vec!["1"; 19_000].join(","), vec!["*a"; 50].join(","));
+    format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\nx:\n  a: &a [{items}]\n  b: [{aliases}]\n")
+}
+
+/// Many files each near the per-text node budget (issue 22): the batches staged ahead hold
+/// at most the run's node pool (4,000,000 nodes) together, so eight threads stay within
+/// 2.5 GiB of address space (each thread reserves a 64 MiB stack) where one batch ahead a
+/// thread aborted even under 3 GiB; and the output is the one of a single thread — also when
+/// the pool defers every batch staged ahead, and for a text over the per-text budget, whose
+/// error stays at its line.
+#[test]
+fn parsed_nodes_are_bounded_per_run_whatever_the_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..12 {
+        std::fs::write(d.join(format!("f{i:02}.yaml")), aliased(&format!("c{i}"))).unwrap();
+    }
+    // Three such documents in one text: one load stops at the third (line 23), over the
+    // per-text budget of 2,000,000 nodes.
+    let over = [aliased("o1"), aliased("o2"), aliased("o3")].join("---\n");
+    std::fs::write(d.join("over.yaml"), over).unwrap();
+    let args = ["check", "--isolated", "--format", "json", "."];
+    let serial = run_limited(d, &[&args[..], &["--jobs", "1"]].concat(), None);
+    assert_eq!(serial.code, 1, "{}", serial.stderr);
+    let found: Vec<_> = super::json(&serial)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["file"].as_str().unwrap().to_owned(),
+                x["line"].as_u64().unwrap(),
+                x["rule"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    for i in 0..12 {
+        assert!(found.contains(&(format!("f{i:02}.yaml"), 5, "schema-unknown-field".to_owned())), "{found:#?}");
+    }
+    assert!(found.contains(&("over.yaml".to_owned(), 23, "unsupported-yaml".to_owned())), "{found:#?}");
+    assert_eq!(found.len(), 15, "{found:#?}");
+    let runs = [
+        ("4", MEMORY_KIB, &[][..]),
+        ("8", 2560 * 1024, &[][..]),
+        ("4", MEMORY_KIB, &[("DRIFTLINT_NODE_POOL", "0")][..]),
+    ];
+    for (jobs, memory, env) in runs {
+        let parallel = run_limited_env(d, &[&args[..], &["--jobs", jobs]].concat(), None, memory, env);
+        assert_eq!(parallel.stdout, serial.stdout, "--jobs {jobs} {env:?}: {}", parallel.stderr);
+        assert_eq!(parallel.code, 1);
+    }
+    // The text alone (one batch, loaded in parallel pieces): the same error at the same line.
+    let alone = run_limited(d, &["check", "--isolated", "--format", "concise", "--jobs", "2", "over.yaml"], None);
+    assert!(alone.stdout.contains("over.yaml:23:13: error[unsupported-yaml]"), "{}", alone.stdout);
+}
+
+/// A combined policy input holds every document at once: its trees are capped run-wide (the
+/// pool's size, here set to 40 nodes), the files loaded one after the other in input order, so
+/// the file that crosses the cap is an `unsupported-yaml` error at the node that crosses it,
+/// whatever `--jobs` is, and the policy sees the documents before it.
+#[test]
+fn a_combined_input_is_capped_in_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("p")).unwrap();
+    let policy =
+        "package main\nimport rego.v1\ndeny contains msg if {\n  msg := sprintf(\"%d objects\", [count(input)])\n}\n";
+    std::fs::write(d.join("p/main.rego"), policy).unwrap();
+    // 17 nodes each; `name` on line 4 is the 8th node of a file.
+    let names: Vec<String> = (0..5).map(|i| format!("m{i}.yaml")).collect();
+    for (i, name) in names.iter().enumerate() {
+        let object = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\ndata:\n  a: \"1\"\n  b: \"2\"\n  c: \"3\"\n"
+        );
+        std::fs::write(d.join(name), object).unwrap();
+    }
+    let mut args = vec!["check", "--isolated", "--policy", "p", "--combine", "--format", "concise"];
+    args.extend(names.iter().map(String::as_str));
+    let capped = [("DRIFTLINT_NODE_POOL", "40")];
+    let serial = run_limited_env(d, &[&args[..], &["--jobs", "1"]].concat(), None, MEMORY_KIB, &capped);
+    assert_eq!(serial.code, 1, "{}", serial.stderr);
+    assert!(serial.stdout.contains("m0.yaml:1:1: error[policy-deny]: 2 objects"), "{}", serial.stdout);
+    for name in &names[2..] {
+        let line =
+            format!("{name}:4:3: error[unsupported-yaml]: the run's documents would hold more than 40 YAML nodes");
+        assert!(serial.stdout.contains(&line), "{}", serial.stdout);
+    }
+    let parallel = run_limited_env(d, &[&args[..], &["--jobs", "4"]].concat(), None, MEMORY_KIB, &capped);
+    assert_eq!(parallel.stdout, serial.stdout);
+    // Under the default cap, every object is in the input.
+    let all = run_limited(d, &args, None);
+    assert!(all.stdout.contains("m0.yaml:1:1: error[policy-deny]: 5 objects"), "{}", all.stdout);
+    assert!(!all.stdout.contains("unsupported-yaml"), "{}", all.stdout);
 }
 
 /// 60 MB of blank lines and one object: its finding is shown at the right line, in under

@@ -120,6 +120,24 @@ pub struct Options {
     pub origin_root: Option<PathBuf>,
     /// Which sources' other documents the policy pass takes (`None`: no policy pass).
     pub policy_inputs: Option<std::sync::Arc<PolicyInputs>>,
+    /// Where the parsed nodes are drawn from, when they count against a run-wide pool
+    /// ([`driftlint_yaml::Limits::nodes`]; `None`: they do not). When the pool refuses the
+    /// draw, what was parsed with these options is incomplete ([`Options::deferred`]) and is
+    /// to be dropped and parsed again with a forced draw.
+    pub nodes: Option<std::sync::Arc<driftlint_yaml::Draw>>,
+}
+
+impl Options {
+    /// The loader's limits: the defaults, drawing from [`Options::nodes`].
+    fn limits(&self) -> driftlint_yaml::Limits {
+        driftlint_yaml::Limits { nodes: self.nodes.clone(), ..driftlint_yaml::Limits::default() }
+    }
+
+    /// Whether the pool refused [`Options::nodes`]: what was parsed with these options is
+    /// incomplete (streams cut short with a `Deferred` error) and must not be reported.
+    pub fn deferred(&self) -> bool {
+        self.nodes.as_ref().is_some_and(|d| d.refused())
+    }
 }
 
 /// The sources whose documents are all policy inputs, as conftest takes any YAML or JSON
@@ -196,7 +214,12 @@ const PIECES_FROM: usize = 64 * 1024;
 
 /// `parallel`: a large multi-document text is loaded piece by piece on rayon's pool.
 fn parse_source(idx: usize, source: &Source, opts: &Options, parallel: bool, out: &mut Parsed) {
-    let stream = if parallel { load_in_pieces(&source.text) } else { driftlint_yaml::parse_stream(&source.text) };
+    let limits = opts.limits();
+    let stream = if parallel {
+        load_in_pieces(&source.text, &limits)
+    } else {
+        driftlint_yaml::parse_stream_with(&source.text, &limits)
+    };
     let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
     take_stream(idx, source, Place::default(), stream, policy_input, opts, out);
 }
@@ -231,7 +254,7 @@ pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -
     let from = place.piece.start.checked_sub(place.base)?;
     // The piece alone, whether the source ends with it or holds the rest of the text too.
     let text = source.text.get(from..place.piece.end.checked_sub(place.base)?)?;
-    let (loaded, warnings) = load_run(text);
+    let (loaded, warnings) = load_run(text, &opts.limits());
     let mut stream = driftlint_yaml::join_pieces(std::slice::from_ref(&place.piece), vec![loaded])?;
     for (doc, warnings) in stream.documents.iter_mut().zip(warnings) {
         doc.warnings = warnings.into_iter().map(|w| shifted(w, place.piece.start)).collect();
@@ -254,7 +277,10 @@ pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -
 /// alike). Its pieces are loaded one by one and joined, so that one piece outside the fast
 /// loader's subset (a block scalar, a flow mapping) does not send the whole run to the
 /// general loader; when they do not join, the run is loaded at once.
-fn load_run(text: &str) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warning>>) {
+fn load_run(
+    text: &str,
+    limits: &driftlint_yaml::Limits,
+) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warning>>) {
     fn set_aside(stream: &mut driftlint_yaml::Stream, by: usize, out: &mut Vec<Vec<driftlint_yaml::Warning>>) {
         for d in &mut stream.documents {
             out.push(std::mem::take(&mut d.warnings).into_iter().map(|w| shifted(w, by)).collect());
@@ -266,7 +292,7 @@ fn load_run(text: &str) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warn
         let streams = pieces
             .iter()
             .map(|p| {
-                let mut stream = driftlint_yaml::parse_stream(&text[p.clone()]);
+                let mut stream = driftlint_yaml::parse_stream_with(&text[p.clone()], limits);
                 set_aside(&mut stream, p.start, &mut warnings);
                 stream
             })
@@ -275,7 +301,7 @@ fn load_run(text: &str) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warn
             return (joined, warnings);
         }
     }
-    let mut stream = driftlint_yaml::parse_stream(text);
+    let mut stream = driftlint_yaml::parse_stream_with(text, limits);
     let mut warnings = Vec::new();
     set_aside(&mut stream, 0, &mut warnings);
     (stream, warnings)
@@ -362,7 +388,7 @@ fn take_stream(
 /// documents loaded in parallel, a run of them at a time ([`driftlint_yaml::document_pieces`]);
 /// the result is the whole load's, which is what is done when a piece has an error or a
 /// warning (see [`driftlint_yaml::join_pieces`]).
-fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
+fn load_in_pieces(text: &str, limits: &driftlint_yaml::Limits) -> driftlint_yaml::Stream {
     use rayon::prelude::*;
     if text.len() >= PIECES_FROM {
         let cuts = driftlint_yaml::document_pieces(text);
@@ -372,20 +398,34 @@ fn load_in_pieces(text: &str) -> driftlint_yaml::Stream {
             let runs = group(&cuts, target);
             // Each run gets twice its share (by bytes) of the text's node budget, so that an
             // ordinary run keeps the fast path; a run over it has an error, and the whole text
-            // is then loaded at once, against the whole budget.
-            let whole = driftlint_yaml::Limits::default();
+            // is then loaded at once. The runs' own node counts must add up to at most the
+            // whole budget (a stream's count is the sum of its documents'), and a text with
+            // more flow entries than one load takes is loaded whole too, so the runs never
+            // accept a text that one load refuses. (Without the sum, three documents of
+            // 969,000 nodes each went through with several threads, where one load stops at
+            // the third: the output depended on `--jobs`.)
             let share = |r: &std::ops::Range<usize>| driftlint_yaml::Limits {
-                max_nodes: (2 * whole.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
-                ..driftlint_yaml::Limits::default()
+                max_nodes: (2 * limits.max_nodes as u128 * r.len() as u128 / text.len() as u128) as usize + 1_000,
+                ..limits.clone()
             };
-            let streams =
-                runs.par_iter().map(|r| driftlint_yaml::parse_stream_with(&text[r.clone()], &share(r))).collect();
-            if let Some(stream) = driftlint_yaml::join_pieces(&runs, streams) {
-                return stream;
+            if !driftlint_yaml::too_many_flow_entries(text, limits) {
+                let loaded: Vec<(driftlint_yaml::Stream, Option<usize>)> = runs
+                    .par_iter()
+                    .map(|r| driftlint_yaml::parse_stream_counted(&text[r.clone()], &share(r)))
+                    .collect();
+                let made: Option<usize> = loaded.iter().map(|(_, made)| *made).sum();
+                let streams = loaded.into_iter().map(|(stream, _)| stream).collect();
+                // (When they do not join, the pieces' nodes stay counted in the draw until its
+                // holder drops it: an over-count, never an under-count.)
+                if made.is_some_and(|m| m <= limits.max_nodes)
+                    && let Some(stream) = driftlint_yaml::join_pieces(&runs, streams)
+                {
+                    return stream;
+                }
             }
         }
     }
-    driftlint_yaml::parse_stream(text)
+    driftlint_yaml::parse_stream_with(text, limits)
 }
 
 /// Consecutive `pieces` joined into runs of about `target` bytes (each run starts where a

@@ -26,6 +26,10 @@ pub enum ErrorKind {
     SizeLimit,
     /// The stream has more nodes than [`crate::Limits::max_nodes`].
     NodeLimit,
+    /// The run-wide [`crate::NodePool`] refused the nodes of an opportunistic load
+    /// ([`crate::Limits::nodes`]): nothing is wrong with the text, it is to be loaded again
+    /// with a forced draw. The stream is empty and holds no nodes.
+    Deferred,
 }
 
 /// A loader error with its location. Lines and columns are 1-based; columns count characters.

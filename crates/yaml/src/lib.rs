@@ -59,10 +59,13 @@ pub use emit::to_yaml_string;
 pub use error::{Error, ErrorKind, Warning};
 pub use gofmt::{format_g as format_float_g, format_json_float};
 pub use line_index::{LineColumn, LineIndex};
-pub use load::{parse_stream, parse_stream_general, parse_stream_plain, parse_stream_with};
+pub use load::{
+    parse_stream, parse_stream_counted, parse_stream_general, parse_stream_plain, parse_stream_with,
+    too_many_flow_entries,
+};
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
 pub use pieces::{document_pieces, ends_open, join_pieces};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
 pub use simple::{parse_simple, parse_simple_documents, parse_simple_ends};
 pub use sort::{key_cmp, key_less};
-pub use stream::{Document, Limits, Stream};
+pub use stream::{Document, Draw, Limits, NodePool, Stream};

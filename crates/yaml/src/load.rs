@@ -17,7 +17,7 @@ use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::quoted;
 use crate::scalar::{Scalar, Tagged, decode_binary, parse_scalar, resolve_tagged};
-use crate::stream::{Document, Limits, Stream, dash_before, scalar_node};
+use crate::stream::{Document, Draw, Limits, Stream, dash_before, scalar_node};
 
 /// Loads every document of `text` with the default [`Limits`].
 #[must_use]
@@ -32,10 +32,105 @@ pub fn parse_stream(text: &str) -> Stream {
 /// its subset goes to the general loader.
 #[must_use]
 pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
+    parse_stream_counted(text, limits).0
+}
+
+/// [`parse_stream_with`], and, when the text was read whole without an error, how many nodes
+/// its loading made: the count [`Limits::max_nodes`] holds a stream to (every scalar,
+/// collection and alias copy, those that merge keys and duplicate keys fold away included).
+/// A stream's count is the sum of its documents', so texts loaded apart can be held to one
+/// budget.
+#[must_use]
+pub fn parse_stream_counted(text: &str, limits: &Limits) -> (Stream, Option<usize>) {
     if let Some(stream) = size_error(text, limits) {
-        return stream;
+        return (stream, None);
     }
-    crate::spanned::parse_plain(text, limits).unwrap_or_else(|| load_events(text, limits))
+    match limits.nodes.as_deref() {
+        Some(draw) => load_drawn(text, limits, draw),
+        None => match crate::spanned::parse_plain(text, limits) {
+            Some((stream, made)) => (stream, Some(made)),
+            None => {
+                let (stream, _, made) = load_events(text, limits);
+                (stream, made)
+            }
+        },
+    }
+}
+
+/// Whether the general loader refuses `text` before reading it, for holding more flow
+/// entries (`,` `[` `{`) than half of [`Limits::max_nodes`] (see `crowded`); such a text
+/// never goes to the fast path either.
+#[must_use]
+pub fn too_many_flow_entries(text: &str, limits: &Limits) -> bool {
+    crowded(text, limits.max_nodes / 2).is_some()
+}
+
+/// How many nodes the general loader draws from a [`Draw`] at a time: few enough that what
+/// a load holds unused is small beside the pool, many enough that parallel loads seldom
+/// meet on the pool's counter.
+const DRAW_CHUNK: usize = 16 * 1024;
+
+/// A load whose nodes are drawn from `draw` ([`Limits::nodes`]) as they are made; the draw is
+/// settled to the nodes the load made for the stream it gives, or given back whole when the
+/// pool refused it.
+fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> (Stream, Option<usize>) {
+    let bound = crate::spanned::node_bound(text);
+    let (stream, taken, made) = if bound > limits.max_nodes {
+        load_events(text, limits)
+    } else if draw.cap().is_some() {
+        // A capped draw is held to exact counts (so that where it stops does not depend on
+        // what other loads hold for a moment): the fast path's nodes are taken once made, and
+        // a text they do not fit is left to the general loader, which stops at the node that
+        // crosses the cap.
+        match crate::spanned::parse_plain_bounded(text, limits, bound) {
+            Some((stream, made)) if draw.take(made) => (stream, made, Some(made)),
+            Some((stream, _)) => {
+                drop(stream);
+                load_events(text, limits)
+            }
+            None => load_events(text, limits),
+        }
+    } else if !draw.take(bound) {
+        // The fast path builds a whole tree before it could count it: its upper bound is
+        // drawn first.
+        return (deferred(text), None);
+    } else {
+        match crate::spanned::parse_plain_bounded(text, limits, bound) {
+            Some((stream, made)) => (stream, bound, Some(made)),
+            None => {
+                draw.give(bound);
+                load_events(text, limits)
+            }
+        }
+    };
+    if draw.refused() {
+        draw.give(taken);
+        return (deferred(text), None);
+    }
+    // What the loader made when it read the whole text, else the trees' nodes.
+    let held = made.unwrap_or_else(|| stream.documents.iter().map(|d| nodes(&d.root)).sum());
+    match taken.checked_sub(held) {
+        Some(unused) => draw.give(unused),
+        None => draw.take_anyway(held - taken),
+    }
+    (stream, made)
+}
+
+const DEFERRED: &str = "deferred: the run's node pool is held by other loads";
+
+/// The stream of a load the pool refused: empty, with an [`ErrorKind::Deferred`] error.
+fn deferred(text: &str) -> Stream {
+    let message = DEFERRED.to_owned();
+    Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::Deferred, message, 0, 0)) }
+}
+
+/// The nodes of a tree (alias copies are copies: each counts).
+fn nodes(node: &Node) -> usize {
+    1 + match &node.value {
+        NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
+        NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
+        _ => 0,
+    }
 }
 
 /// The general loader alone, bypassing the fast path; for tests and benchmarks that compare
@@ -43,7 +138,7 @@ pub fn parse_stream_with(text: &str, limits: &Limits) -> Stream {
 #[doc(hidden)]
 #[must_use]
 pub fn parse_stream_general(text: &str, limits: &Limits) -> Stream {
-    size_error(text, limits).unwrap_or_else(|| load_events(text, limits))
+    size_error(text, limits).unwrap_or_else(|| load_events(text, limits).0)
 }
 
 /// The fast path alone: `None` when `text` is outside its subset; for tests and benchmarks.
@@ -52,7 +147,7 @@ pub fn parse_stream_general(text: &str, limits: &Limits) -> Stream {
 pub fn parse_stream_plain(text: &str, limits: &Limits) -> Option<Stream> {
     match size_error(text, limits) {
         Some(_) => None,
-        None => crate::spanned::parse_plain(text, limits),
+        None => crate::spanned::parse_plain(text, limits).map(|(stream, _)| stream),
     }
 }
 
@@ -66,16 +161,20 @@ fn size_error(text: &str, limits: &Limits) -> Option<Stream> {
     Some(Stream { documents: Vec::new(), error: Some(error) })
 }
 
-/// Loads `text` from `saphyr-parser`'s events.
-fn load_events(text: &str, limits: &Limits) -> Stream {
+/// Loads `text` from `saphyr-parser`'s events; also gives how many nodes its last reading
+/// took from [`Limits::nodes`] (what it did not use included; an earlier reading's are given
+/// back) and, when it read the whole text without an error, how many nodes its documents were
+/// made of.
+fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
     if let Some(at) = crowded(text, limits.max_nodes / 2) {
         let message = format!(
             "more than {} flow entries (`,` `[` `{{`): the YAML scanner would hold all of their tokens at once (a limit on memory)",
             limits.max_nodes / 2
         );
-        return Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::NodeLimit, message, at, 0)) };
+        let error = located(text, ErrorKind::NodeLimit, message, at, 0);
+        return (Stream { documents: Vec::new(), error: Some(error) }, 0, Some(0));
     }
-    let (mut documents, mut error) = read_events(text, limits);
+    let (mut documents, mut error, mut taken, mut made) = read_events(text, limits);
     // A quoted scalar's continuation line indented less than its block: go-yaml reads it, so
     // the text is read again with those lines padded (see `quoted`).
     if error.as_ref().is_some_and(|e| e.message == quoted::MESSAGE) {
@@ -86,7 +185,12 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
             && padding.pad_scalar(text, e.offset)
         {
             let padded = padding.apply(text);
-            (documents, error) = read_events(&padded, limits);
+            // The last reading's trees go, and their nodes back to the pool, before the next.
+            drop(std::mem::take(&mut documents));
+            if let Some(draw) = &limits.nodes {
+                draw.give(taken);
+            }
+            (documents, error, taken, made) = read_events(&padded, limits);
             readings += 1;
             padding.documents(&mut documents);
             if let Some(e) = &mut error {
@@ -109,21 +213,23 @@ fn load_events(text: &str, limits: &Limits) -> Stream {
         documents.retain(|d| d.range.end <= at);
         error = Some(located(text, ErrorKind::Syntax, message, at, documents.len()));
     }
-    Stream { documents, error }
+    let made = error.is_none().then_some(made);
+    (Stream { documents, error }, taken, made)
 }
 
-/// One reading of `text` by saphyr: the documents before the first error, and that error.
-fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>) {
+/// One reading of `text` by saphyr: the documents before the first error, that error, the
+/// nodes taken from [`Limits::nodes`] and the nodes made.
+fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, usize, usize) {
     let mut documents = Vec::new();
+    let mut loader = Loader::new(text, limits);
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
     // becomes an error at the end of what was read (the documents before it are kept).
-    let run =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Loader::new(text, limits).run(&mut documents).err()));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.run(&mut documents).err()));
     let error = run.unwrap_or_else(|_| {
         let message = "internal YAML parser error".to_owned();
         Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
     });
-    (documents, error)
+    (documents, error, loader.taken, loader.stream_nodes)
 }
 
 /// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.
@@ -231,6 +337,9 @@ struct Loader<'a> {
     alias_nodes: usize,
     /// Nodes of the whole stream, against [`Limits::max_nodes`].
     stream_nodes: usize,
+    /// Nodes taken from [`Limits::nodes`] (in chunks), and how many of them are not used yet.
+    taken: usize,
+    reserve: usize,
     /// End of the last scalar, alias or flow token: where a block scalar header is searched.
     prev_end: usize,
     document: usize,
@@ -252,6 +361,8 @@ impl<'a> Loader<'a> {
             real_nodes: 0,
             alias_nodes: 0,
             stream_nodes: 0,
+            taken: 0,
+            reserve: 0,
             prev_end: 0,
             document: 0,
             doc_start: None,
@@ -319,6 +430,32 @@ impl<'a> Loader<'a> {
         if self.stream_nodes > self.limits.max_nodes {
             return Err(self.node_limit(offset));
         }
+        self.draw_nodes(n, offset)
+    }
+
+    /// Takes `n` nodes from the run's pool ([`Limits::nodes`]), a chunk at a time; a refusal
+    /// stops the load (the caller gives everything back and defers the text).
+    fn draw_nodes(&mut self, n: usize, offset: usize) -> Step {
+        let Some(draw) = self.limits.nodes.as_deref() else { return Ok(()) };
+        if self.reserve < n {
+            // A capped draw is taken node by node, so that the node it stops at does not
+            // depend on chunks.
+            let chunk = if draw.cap().is_some() { n - self.reserve } else { (n - self.reserve).max(DRAW_CHUNK) };
+            if !draw.take(chunk) {
+                return Err(match draw.cap() {
+                    Some(cap) => {
+                        let msg = format!(
+                            "the run's documents would hold more than {cap} YAML nodes at once (a limit on memory for a run that keeps every document: a combined policy input, or lookups over every object)"
+                        );
+                        self.error(ErrorKind::NodeLimit, msg, offset)
+                    }
+                    None => self.error(ErrorKind::Deferred, DEFERRED, offset),
+                });
+            }
+            self.taken += chunk;
+            self.reserve += chunk;
+        }
+        self.reserve -= n;
         Ok(())
     }
 
@@ -489,7 +626,9 @@ impl<'a> Loader<'a> {
         if self.stream_nodes > self.limits.max_nodes {
             return Err(self.node_limit(range.start));
         }
-        let mut node = anchored.node.clone();
+        // Drawn before the copy is made; the anchor is still there (the draw does not touch it).
+        self.draw_nodes(nodes, range.start)?;
+        let Some(mut node) = self.anchors.get(&id).map(|a| a.node.clone()) else { return Ok(()) };
         node.alias = Some(range);
         self.complete(node, 0, height, nodes)
     }
@@ -527,4 +666,35 @@ fn short_tag(tag: &Tag) -> Box<str> {
 
 fn is_core_tag(tag: &str) -> bool {
     matches!(tag, "!!str" | "!!int" | "!!bool" | "!!float" | "!!null" | "!!timestamp" | "!!binary")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_path_counts_the_nodes_the_general_loader_makes() {
+        let texts = [
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {}\ndata:\n  a: \"1\"\n",
+            "a:\nb: []\nc: [x, 'y', 1]\nd:\n- 1\n- k: v\n  j:\n",
+            "a:\nb: []\nc: [x, 'y', 1]\nd:\n- 1\n- - nested\n",
+            "base: &x\n  a: 1\n",
+            "m:\n  <<:\n    a: 1\n    b: 2\n  a: 3\n",
+            "a: 1\nb: 2\na: 3\n",
+            "---\n---\n# only a comment\n---\nk: v\n",
+            "list:\n- a\n- b\nempty:\n",
+        ];
+        let mut compared = 0;
+        for text in texts {
+            let general = load_events(text, &Limits::default());
+            assert_eq!(general.0.error, None, "{text}");
+            // Outside the fast path's subset (an anchor, a nested entry): nothing to compare.
+            if let Some((stream, made)) = crate::spanned::parse_plain(text, &Limits::default()) {
+                assert_eq!(stream, general.0, "{text}");
+                assert_eq!(Some(made), general.2, "{text}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 5, "{compared}");
+    }
 }

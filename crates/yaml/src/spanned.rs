@@ -37,9 +37,16 @@ const MAX_DEPTH: usize = 100;
 /// Longest key (in bytes) taken here; YAML limits implicit keys to 1024 characters.
 const MAX_KEY: usize = 1000;
 
-/// The stream of `text` if it is in the subset described in the [module docs](self).
-pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<Stream> {
-    if !allowed_chars(text) || node_bound(text) > limits.max_nodes {
+/// The stream of `text` if it is in the subset described in the [module docs](self), and how
+/// many nodes it was made of (as the general loader counts them: every scalar and collection,
+/// those that mapping assembly folds away included).
+pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<(Stream, usize)> {
+    parse_plain_bounded(text, limits, node_bound(text))
+}
+
+/// [`parse_plain`] with the text's [`node_bound`] already known.
+pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> Option<(Stream, usize)> {
+    if !allowed_chars(text) || bound > limits.max_nodes {
         return None;
     }
     let (lines, segments) = split_lines(text)?;
@@ -52,6 +59,7 @@ pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<Stream> {
         max_depth: limits.max_depth.min(MAX_DEPTH),
         prev_end: 0,
         warnings: Vec::new(),
+        made: 0,
     };
     let mut documents = Vec::new();
     for (i, segment) in segments.iter().enumerate() {
@@ -80,14 +88,14 @@ pub(crate) fn parse_plain(text: &str, limits: &Limits) -> Option<Stream> {
         let range = start..root.span.end.max(start);
         documents.push(Document { root, range, warnings: std::mem::take(&mut loader.warnings) });
     }
-    Some(Stream { documents, error: None })
+    Some((Stream { documents, error: None }, loader.made))
 }
 
 /// An upper bound on the nodes of a text in the subset: each line holds at most one scalar
 /// plus one node per `- `, `:`, `,` or `[` (the collections they open and the scalars they
 /// separate). A text that might cross [`Limits::max_nodes`] goes to the general loader, which
 /// counts exactly and stops with an error at the node that crosses it.
-fn node_bound(text: &str) -> usize {
+pub(crate) fn node_bound(text: &str) -> usize {
     let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[')).count();
     2 * marks + 2
 }
@@ -165,6 +173,8 @@ struct Loader<'t, 'l> {
     /// End of the last scalar or flow collection: where an empty value is placed.
     prev_end: usize,
     warnings: Vec<Warning>,
+    /// Nodes made (see [`parse_plain`]).
+    made: usize,
 }
 
 /// A mapping key found on a line.
@@ -186,6 +196,7 @@ impl<'t, 'l> Loader<'t, 'l> {
     }
 
     fn scalar(&mut self, value: &str, style: ScalarStyle, span: std::ops::Range<usize>) -> Node {
+        self.made += 1;
         self.prev_end = self.prev_end.max(span.end);
         let resolved = if style == ScalarStyle::Plain { parse_scalar(value) } else { Scalar::String };
         scalar_node(value.to_owned(), resolved, style, span, &mut self.warnings)
@@ -255,6 +266,7 @@ impl<'t, 'l> Loader<'t, 'l> {
         self.depth -= 1;
         let start = dash_before(self.text, items[0].span.start);
         let end = items[items.len() - 1].span.end;
+        self.made += 1;
         Some(Node::new(NodeValue::Sequence(items), start..end.max(start)))
     }
 
@@ -284,6 +296,7 @@ impl<'t, 'l> Loader<'t, 'l> {
         let end = pairs[pairs.len() - 1].1.span.end;
         let entries =
             if distinct_string_keys(&pairs) { pairs } else { build_mapping(pairs, &mut self.warnings).ok()? };
+        self.made += 1;
         Some(Node::new(NodeValue::Mapping(entries), start..end.max(start)))
     }
 
@@ -299,6 +312,7 @@ impl<'t, 'l> Loader<'t, 'l> {
                 self.depth -= 1;
                 // Like a quoted scalar's, the closing bracket's span runs over a comment.
                 self.prev_end = line.end;
+                self.made += 1;
                 Some(Node::new(NodeValue::Mapping(Vec::new()), at..line.end))
             }
             b'[' => self.flow_sequence(off),
@@ -381,6 +395,7 @@ impl Loader<'_, '_> {
         self.depth -= 1;
         // Like a quoted scalar's, the closing bracket's span runs over a comment.
         self.prev_end = line.end;
+        self.made += 1;
         Some(Node::new(NodeValue::Sequence(items), line.start + off..line.end))
     }
 }
