@@ -247,7 +247,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         // A large text is cut into runs of documents, each a batch (`pieces`).
         pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
     };
-    let early = pieces::collect_holding(
+    // The pre-pass and the batches draw from one pool of nodes.
+    let nodes = driftlint_yaml::NodePool::new(node_pool());
+    let mut early = pieces::collect_holding(
         &sources,
         &batches,
         &options,
@@ -258,7 +260,12 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         },
         |doc| crate::schema::defines_schemas(&doc.node) || lookups.is_some_and(|e| e.in_view(&doc.object)),
         with_reference,
+        &nodes,
+        node_pool(),
     );
+    // Their texts are kept for them, as for the definitions' problems below.
+    let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();
+    diags.extend(std::mem::take(&mut early.diagnostics));
     let used = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
     let schemas = schema_setup(settings, &early.coll, used.as_ref(), &mut files)?;
     let mut policy = match policy_work {
@@ -288,8 +295,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             .iter()
             .flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary))
             .map(|l| l.path.clone())
+            .chain(early_paths)
             .collect(),
-        nodes: driftlint_yaml::NodePool::new(node_pool()),
+        nodes,
         // The whole input in one batch holds every tree at once: as many nodes as the pool.
         whole: whole.then(node_pool),
     };

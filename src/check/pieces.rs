@@ -253,14 +253,37 @@ pub struct Early {
     pub coll: document::Collection,
     /// §4.5's reference indexes of every object read (when asked for).
     pub index: ReferenceIndex,
+    /// The kept documents left out because they would have held more than the cap.
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+}
+
+/// What one text or run gives the pre-pass; `None` when the node pool deferred its load.
+type Part = Option<Read>;
+
+#[derive(Default)]
+struct Read {
+    /// The documents kept, and their nodes.
+    kept: Vec<document::Document>,
+    nodes: usize,
+    index: ReferenceIndex,
+    /// A run that does not load as part of the whole: its source is to be read whole.
+    whole: bool,
 }
 
 /// Reads what the run needs before its batches from the inputs that `may_hold` it: the
 /// documents `keep` selects, and with `index`, the reference indexes of every object read.
-/// Of a cut source only its runs that may hold it are parsed, in parallel, each run's trees
-/// dropped once read: one lookup target in a large stream does not load the whole stream at
-/// once. The documents are those [`document::collect`] of the sources gives (a source with a
-/// run that does not load as part of the whole is parsed in one go, as its batch will be).
+/// Of a cut source only its runs that may hold it are parsed, each run's trees dropped once
+/// read: one lookup target in a large stream does not load the whole stream at once. The
+/// documents are those [`document::collect`] of the sources gives (a source with a run that
+/// does not load as part of the whole is parsed in one go, as its batch will be).
+///
+/// Bounded like the batches, whatever `--jobs` is: the texts are parsed in parallel with
+/// nodes drawn from `pool` (a text the pool refuses is parsed again afterwards, in input
+/// order, with a draw that is never refused), and the kept documents may hold `cap` nodes in
+/// all, taken in input order: from the one that crosses it on, each is left out with an
+/// `unsupported-yaml` error. When they would cross it, the pass is done again one text at a
+/// time, so which documents are kept does not depend on how the parallel reads interleave.
+#[allow(clippy::too_many_arguments)]
 pub fn collect_holding(
     sources: &[Source],
     batches: &[Batch],
@@ -268,6 +291,8 @@ pub fn collect_holding(
     may_hold: impl Fn(&str) -> bool + Sync,
     keep: impl Fn(&document::Document) -> bool + Sync,
     index: bool,
+    pool: &std::sync::Arc<driftlint_yaml::NodePool>,
+    cap: usize,
 ) -> Early {
     // Each source that may hold, in input order, with a run of it that may (`None`: all).
     let mut picked: Vec<(usize, Option<Place>)> = Vec::new();
@@ -281,42 +306,89 @@ pub fn collect_holding(
             Some(_) => {}
         }
     }
-    let read = |docs: Vec<document::Document>| -> Early {
+    // A text or run read with `draw` (its trees dropped before the draw that counts them).
+    let read = |i: usize, place: &Option<Place>, draw: std::sync::Arc<driftlint_yaml::Draw>| -> Part {
+        let opts = document::Options { nodes: Some(std::sync::Arc::clone(&draw)), ..opts.clone() };
+        let docs = match place {
+            None => document::parse_sources(std::slice::from_ref(&sources[i]), &opts).0,
+            Some(place) => match document::parse_piece(0, &sources[i], place, &opts) {
+                Some((docs, _, _)) => docs,
+                None if !opts.deferred() => return Some(Read { whole: true, ..Read::default() }),
+                None => Vec::new(),
+            },
+        };
+        if opts.deferred() {
+            return None;
+        }
         let index = if index { ReferenceIndex::new(docs.iter().map(|d| &d.object)) } else { ReferenceIndex::default() };
-        let documents = docs.into_iter().filter(&keep).collect();
-        Early { coll: document::Collection { documents, ..document::Collection::default() }, index }
+        let kept: Vec<document::Document> = docs.into_iter().filter(&keep).collect();
+        let nodes = kept.iter().map(|d| tree_nodes(&d.node)).sum();
+        Some(Read { kept, nodes, index, whole: false })
     };
-    let whole = |i: usize| read(document::parse_sources(std::slice::from_ref(&sources[i]), opts).0);
-    // `None`: the run does not load as part of the whole.
-    let mut parts: Vec<Option<Early>> = picked
+    let kept_nodes = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<Part> = picked
         .par_iter()
-        .map(|(i, place)| match place {
-            None => Some(whole(*i)),
-            Some(place) => document::parse_piece(0, &sources[*i], place, opts).map(|(docs, _, _)| read(docs)),
+        .map(|(i, place)| {
+            let part = read(*i, place, pool.draw())?;
+            // Past the cap the parts are dropped: the pass is done again in order below.
+            let before = kept_nodes.fetch_add(part.nodes, std::sync::atomic::Ordering::AcqRel);
+            (before + part.nodes <= cap).then_some(part)
         })
         .collect();
+    if kept_nodes.into_inner() > cap {
+        parts.clear();
+    }
     let mut out = Early::default();
+    let mut held = 0;
     let mut at = 0;
     while at < picked.len() {
+        // One source's texts or runs, in order; a deferred one read now, never refused.
         let i = picked[at].0;
         let end = at + picked[at..].iter().take_while(|(j, _)| *j == i).count();
-        let of_source: Vec<Early> = match parts[at..end].iter().all(Option::is_some) {
-            true => parts[at..end].iter_mut().map(|p| p.take().unwrap_or_default()).collect(),
-            false => vec![whole(i)],
-        };
-        let idx = out.coll.sources.len();
-        out.coll.sources.push(Source { path: sources[i].path.clone(), text: String::new() });
-        for mut part in of_source {
-            for d in &mut part.coll.documents {
-                d.source = idx;
-            }
-            out.coll.documents.append(&mut part.coll.documents);
-            out.index.owners.extend(part.index.owners);
-            out.index.subjects.extend(part.index.subjects);
+        let mut reads: Vec<Read> = (at..end)
+            .map(|k| match parts.get_mut(k).and_then(Option::take) {
+                Some(part) => part,
+                None => read(i, &picked[k].1, pool.draw_forced()).unwrap_or_default(),
+            })
+            .collect();
+        if reads.iter().any(|r| r.whole) {
+            reads = vec![read(i, &None, pool.draw_forced()).unwrap_or_default()];
         }
         at = end;
+        out.coll.sources.push(Source { path: sources[i].path.clone(), text: String::new() });
+        let idx = out.coll.sources.len() - 1;
+        for Read { kept, index, .. } in reads {
+            out.index.owners.extend(index.owners);
+            out.index.subjects.extend(index.subjects);
+            for mut d in kept {
+                let n = tree_nodes(&d.node);
+                if held + n > cap {
+                    out.diagnostics.push(crate::diagnostic::Diagnostic::error(
+                    crate::diagnostic::Rule::UnsupportedYaml,
+                    sources[i].path.clone(),
+                    Some(d.range.clone()),
+                    format!(
+                        "not read as a definition or a lookup's object: those read before the checks would hold more than {cap} YAML nodes"
+                    ),
+                ));
+                    continue;
+                }
+                held += n;
+                d.source = idx;
+                out.coll.documents.push(d);
+            }
+        }
     }
     out
+}
+
+/// The nodes of a tree.
+fn tree_nodes(node: &driftlint_yaml::Node) -> usize {
+    1 + match &node.value {
+        driftlint_yaml::NodeValue::Sequence(items) => items.iter().map(tree_nodes).sum(),
+        driftlint_yaml::NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| tree_nodes(k) + tree_nodes(v)).sum(),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

@@ -710,3 +710,62 @@ fn schema_compilation_is_bounded() {
         "{found:#?}"
     );
 }
+
+/// The definitions read before the checks are capped run-wide too (the pool's size, here set
+/// to 350 nodes), in input order: the CRD that crosses the cap is left out with an
+/// `unsupported-yaml` error at its document, whatever `--jobs` is, and its kind then has no
+/// schema. A CRD of 30 properties is about 155 nodes: two fit, the third does not.
+#[test]
+fn definitions_read_before_the_checks_are_capped_in_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let properties: String =
+        (0..30).map(|p| format!("                p{p}:\n                  type: string\n")).collect();
+    for (i, kind) in ["Alpha", "Beta", "Gamma"].iter().enumerate() {
+        let lower = kind.to_lowercase();
+        let crd = format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {lower}s.example.com\nspec:\n  group: example.com\n  names:\n    kind: {kind}\n    plural: {lower}s\n  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              type: object\n              properties:\n{properties}"
+        );
+        std::fs::write(d.join(format!("crd{i}.yaml")), crd).unwrap();
+        let object =
+            format!("apiVersion: example.com/v1\nkind: {kind}\nmetadata:\n  name: x\n  namespace: n\nspec:\n  p0: 1\n");
+        std::fs::write(d.join(format!("obj{i}.yaml")), object).unwrap();
+    }
+    let pool = [("DRIFTLINT_NODE_POOL", "350")];
+    let args = ["check", "--isolated", "--format", "concise", "."];
+    let serial = run_limited_env(d, &[&args[..], &["--jobs", "1"]].concat(), None, MEMORY_KIB, &pool);
+    assert_eq!(serial.code, 1, "{}{}", serial.stdout, serial.stderr);
+    assert!(serial.stdout.contains("crd2.yaml:1:1: error[unsupported-yaml]"), "{}", serial.stdout);
+    assert!(serial.stdout.contains("would hold more than 350 YAML nodes"), "{}", serial.stdout);
+    assert!(!serial.stdout.contains("crd0.yaml:1:1: error[unsupported-yaml]"), "{}", serial.stdout);
+    // The kept definitions' instances are checked against them; the left-out one's are not.
+    assert!(serial.stdout.contains("obj0.yaml:7"), "{}", serial.stdout);
+    assert!(serial.stdout.contains("obj1.yaml:7"), "{}", serial.stdout);
+    assert!(!serial.stdout.contains("obj2.yaml:7"), "{}", serial.stdout);
+    for jobs in ["2", "4"] {
+        let parallel = run_limited_env(d, &[&args[..], &["--jobs", jobs]].concat(), None, MEMORY_KIB, &pool);
+        assert_eq!(parallel.stdout, serial.stdout, "--jobs {jobs}: {}", parallel.stderr);
+    }
+    // Without the cap every definition is read.
+    let free = run_limited(d, &args, None);
+    assert!(!free.stdout.contains("unsupported-yaml"), "{}", free.stdout);
+    assert!(free.stdout.contains("obj2.yaml:7"), "{}", free.stdout);
+}
+
+/// The pre-pass parses the texts that may hold a definition (a backslash is enough) before
+/// the batches, in parallel: its loads draw from the same pool, so eight threads stay within
+/// 2.5 GiB of address space on files near the per-text budget, with a single thread's output.
+#[test]
+fn the_pre_pass_draws_from_the_node_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..12 {
+        std::fs::write(d.join(format!("f{i:02}.yaml")), format!("# a\\b\n{}", aliased(&format!("c{i}")))).unwrap();
+    }
+    let args = ["check", "--isolated", "--format", "json", "."];
+    let serial = run_limited(d, &[&args[..], &["--jobs", "1"]].concat(), None);
+    assert_eq!(serial.code, 1, "{}", serial.stderr);
+    assert_eq!(serial.stdout.matches("\"schema-unknown-field\"").count(), 12, "{}", serial.stdout);
+    let parallel = run_limited_env(d, &[&args[..], &["--jobs", "8"]].concat(), None, 2560 * 1024, &[]);
+    assert_eq!(parallel.stdout, serial.stdout, "{}", parallel.stderr);
+}
