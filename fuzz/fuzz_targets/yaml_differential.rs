@@ -1,7 +1,8 @@
 //! Differential: the fast loader (`parse_simple`) against the full loader. Whenever the fast
 //! loader answers, the full loader must read the same text without error or warning into as
 //! many documents with exactly the same JSON values (key order and number forms included);
-//! `parse_simple_documents(text, n)` must agree with the first `n` of them.
+//! `parse_simple_documents(text, n)` must agree with the first `n` of them, and
+//! `parse_simple_ends` must give each document's end where the full loader's range ends.
 //!
 //! And the spanned fast path (`parse_stream_plain`, used inside `parse_stream`) against the
 //! general loader alone (`parse_stream_general`): whenever it answers, the same `Stream`
@@ -12,8 +13,8 @@
 #![no_main]
 
 use driftlint_yaml::{
-    Limits, document_pieces, join_pieces, parse_simple, parse_simple_documents, parse_stream, parse_stream_general,
-    parse_stream_plain,
+    Limits, NodeValue, document_pieces, join_pieces, parse_simple, parse_simple_documents, parse_simple_ends,
+    parse_stream, parse_stream_general, parse_stream_plain,
 };
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -52,6 +53,17 @@ fuzz_target!(|data: &[u8]| {
         // Compare as text too: `Value`'s equality ignores map order and 1 vs 1.0.
         assert_eq!(serde_json::to_string(&fast).unwrap(), serde_json::to_string(&full).unwrap());
         assert_eq!(fast, full);
+    }
+    if let Some(ends) = parse_simple_ends(text) {
+        let stream = parse_stream(text);
+        assert_eq!(ends.len(), stream.documents.len(), "documents");
+        for ((value, end), doc) in ends.iter().zip(&stream.documents) {
+            assert_eq!(serde_json::to_string(value).unwrap(), serde_json::to_string(&doc.root.to_json()).unwrap());
+            match end {
+                Some(end) => assert_eq!(*end, doc.range.end, "document end"),
+                None => assert!(matches!(doc.root.value, NodeValue::Null), "a document without content"),
+            }
+        }
     }
     if let Some(first) = parse_simple_documents(text, 1) {
         let stream = parse_stream(text);
