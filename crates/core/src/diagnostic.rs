@@ -99,6 +99,7 @@ impl Diagnostic {
     /// The fingerprint without the occurrence number.
     fn identity(&self) -> String {
         use sha2::Digest;
+        use std::fmt::Write as _;
         let mut h = sha2::Sha256::new();
         // Field findings are identified by their field: their message holds values, which may
         // change without making the finding another one. A policy rule can give one field
@@ -117,7 +118,12 @@ impl Diagnostic {
             h.update(part.as_bytes());
             h.update([0u8]);
         }
-        h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+        let digest = h.finalize();
+        let mut hex = String::with_capacity(32);
+        for b in &digest[..16] {
+            let _ = write!(hex, "{b:02x}");
+        }
+        hex
     }
 }
 

@@ -69,8 +69,10 @@ impl LineIndex {
         }
         let k = self.checkpoints.partition_point(|&(start, _)| start <= offset) - 1;
         let (mut start, mut line) = self.checkpoints[k];
-        for next in newline_ends(&text.as_bytes()[start..offset], start) {
-            (start, line) = (next, line + 1);
+        let between = &text.as_bytes()[start..offset];
+        if let Some(last) = memchr::memrchr(b'\n', between) {
+            line += memchr::memchr_iter(b'\n', between).count();
+            start += last + 1;
         }
         let column = if self.ascii { offset - start } else { text[start..offset].chars().count() };
         LineColumn { line: line + 1, column: column + 1 }
@@ -106,7 +108,7 @@ impl LineIndex {
 
 /// The offsets just after each `\n` of `bytes`, which start at offset `base` of the text.
 fn newline_ends(bytes: &[u8], base: usize) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n').map(move |(i, _)| base + i + 1)
+    memchr::memchr_iter(b'\n', bytes).map(move |i| base + i + 1)
 }
 
 #[cfg(test)]
