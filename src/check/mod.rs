@@ -261,7 +261,6 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         |doc| crate::schema::defines_schemas(&doc.node) || lookups.is_some_and(|e| e.in_view(&doc.object)),
         with_reference,
         &nodes,
-        node_pool(),
     );
     // Their texts are kept for them, as for the definitions' problems below.
     let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();

@@ -279,11 +279,11 @@ struct Read {
 ///
 /// Bounded like the batches, whatever `--jobs` is: the texts are parsed in parallel with
 /// nodes drawn from `pool` (a text the pool refuses is parsed again afterwards, in input
-/// order, with a draw that is never refused), and the kept documents may hold `cap` nodes in
-/// all, taken in input order: from the one that crosses it on, each is left out with an
-/// `unsupported-yaml` error. When they would cross it, the pass is done again one text at a
-/// time, so which documents are kept does not depend on how the parallel reads interleave.
-#[allow(clippy::too_many_arguments)]
+/// order, with a draw that is never refused), and the kept documents may hold as many nodes
+/// as the pool in all, taken in input order: from the one that crosses it on, each is left
+/// out with an `unsupported-yaml` error. When they would cross it, the pass is done again one
+/// text at a time, so which documents are kept does not depend on how the parallel reads
+/// interleave.
 pub fn collect_holding(
     sources: &[Source],
     batches: &[Batch],
@@ -292,8 +292,8 @@ pub fn collect_holding(
     keep: impl Fn(&document::Document) -> bool + Sync,
     index: bool,
     pool: &std::sync::Arc<driftlint_yaml::NodePool>,
-    cap: usize,
 ) -> Early {
+    let cap = pool.capacity();
     // Each source that may hold, in input order, with a run of it that may (`None`: all).
     let mut picked: Vec<(usize, Option<Place>)> = Vec::new();
     for b in batches {
