@@ -363,14 +363,18 @@ pub fn collect_holding(
             for mut d in kept {
                 let n = tree_nodes(&d.node);
                 if held + n > cap {
+                    let message = format!(
+                        "not read as a definition or a lookup's object: those read before the checks would hold \
+                         more than {cap} YAML nodes"
+                    );
+                    let path = sources[i].path.clone();
+                    let range = Some(d.range.clone());
                     out.diagnostics.push(crate::diagnostic::Diagnostic::error(
-                    crate::diagnostic::Rule::UnsupportedYaml,
-                    sources[i].path.clone(),
-                    Some(d.range.clone()),
-                    format!(
-                        "not read as a definition or a lookup's object: those read before the checks would hold more than {cap} YAML nodes"
-                    ),
-                ));
+                        crate::diagnostic::Rule::UnsupportedYaml,
+                        path,
+                        range,
+                        message,
+                    ));
                     continue;
                 }
                 held += n;
