@@ -262,8 +262,8 @@ type Part = Option<Read>;
 
 #[derive(Default)]
 struct Read {
-    /// The documents kept, and their nodes.
-    kept: Vec<document::Document>,
+    /// The documents kept, each with its nodes, and their sum.
+    kept: Vec<(document::Document, usize)>,
     nodes: usize,
     index: ReferenceIndex,
     /// A run that does not load as part of the whole: its source is to be read whole.
@@ -321,8 +321,15 @@ pub fn collect_holding(
             return None;
         }
         let index = if index { ReferenceIndex::new(docs.iter().map(|d| &d.object)) } else { ReferenceIndex::default() };
-        let kept: Vec<document::Document> = docs.into_iter().filter(&keep).collect();
-        let nodes = kept.iter().map(|d| tree_nodes(&d.node)).sum();
+        let kept: Vec<(document::Document, usize)> = docs
+            .into_iter()
+            .filter(&keep)
+            .map(|d| {
+                let n = d.node.tree_size();
+                (d, n)
+            })
+            .collect();
+        let nodes = kept.iter().map(|(_, n)| n).sum();
         Some(Read { kept, nodes, index, whole: false })
     };
     let kept_nodes = std::sync::atomic::AtomicUsize::new(0);
@@ -360,8 +367,7 @@ pub fn collect_holding(
         for Read { kept, index, .. } in reads {
             out.index.owners.extend(index.owners);
             out.index.subjects.extend(index.subjects);
-            for mut d in kept {
-                let n = tree_nodes(&d.node);
+            for (mut d, n) in kept {
                 if held + n > cap {
                     let message = format!(
                         "not read as a definition or a lookup's object: those read before the checks would hold \
@@ -384,15 +390,6 @@ pub fn collect_holding(
         }
     }
     out
-}
-
-/// The nodes of a tree.
-fn tree_nodes(node: &driftlint_yaml::Node) -> usize {
-    1 + match &node.value {
-        driftlint_yaml::NodeValue::Sequence(items) => items.iter().map(tree_nodes).sum(),
-        driftlint_yaml::NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| tree_nodes(k) + tree_nodes(v)).sum(),
-        _ => 0,
-    }
 }
 
 #[cfg(test)]

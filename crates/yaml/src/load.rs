@@ -108,7 +108,7 @@ fn load_drawn(text: &str, limits: &Limits, draw: &Draw) -> (Stream, Option<usize
         return (deferred(text), None);
     }
     // What the loader made when it read the whole text, else the trees' nodes.
-    let held = made.unwrap_or_else(|| stream.documents.iter().map(|d| nodes(&d.root)).sum());
+    let held = made.unwrap_or_else(|| stream.documents.iter().map(|d| d.root.tree_size()).sum());
     match taken.checked_sub(held) {
         Some(unused) => draw.give(unused),
         None => draw.take_anyway(held - taken),
@@ -122,15 +122,6 @@ const DEFERRED: &str = "deferred: the run's node pool is held by other loads";
 fn deferred(text: &str) -> Stream {
     let message = DEFERRED.to_owned();
     Stream { documents: Vec::new(), error: Some(located(text, ErrorKind::Deferred, message, 0, 0)) }
-}
-
-/// The nodes of a tree (alias copies are copies: each counts).
-fn nodes(node: &Node) -> usize {
-    1 + match &node.value {
-        NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
-        NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
-        _ => 0,
-    }
 }
 
 /// The general loader alone, bypassing the fast path; for tests and benchmarks that compare

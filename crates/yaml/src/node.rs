@@ -71,6 +71,16 @@ impl Node {
         Node { value, span, style: None, raw: None, tag: None, alias: None }
     }
 
+    /// The nodes of the tree it roots, itself included (alias copies are copies: each counts).
+    #[must_use]
+    pub fn tree_size(&self) -> usize {
+        1 + match &self.value {
+            NodeValue::Sequence(items) => items.iter().map(Node::tree_size).sum(),
+            NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| k.tree_size() + v.tree_size()).sum(),
+            _ => 0,
+        }
+    }
+
     /// The scalar text as written (after unescaping), for scalars; `None` for collections.
     /// `0755` gives `"0755"` although the value is `Int(493)`.
     #[must_use]

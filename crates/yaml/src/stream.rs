@@ -329,14 +329,7 @@ mod tests {
     }
 
     fn tree_nodes(stream: &Stream) -> usize {
-        fn nodes(node: &Node) -> usize {
-            1 + match &node.value {
-                NodeValue::Sequence(items) => items.iter().map(nodes).sum(),
-                NodeValue::Mapping(entries) => entries.iter().map(|(k, v)| nodes(k) + nodes(v)).sum(),
-                _ => 0,
-            }
-        }
-        stream.documents.iter().map(|d| nodes(&d.root)).sum()
+        stream.documents.iter().map(|d| d.root.tree_size()).sum()
     }
 
     #[test]
