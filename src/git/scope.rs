@@ -77,23 +77,28 @@ impl Snapshot {
 
     /// Whether a directory (a repository-relative path, without a trailing `/`) holds a file.
     pub fn has_dir(&self, path: &str) -> bool {
-        let prefix = format!("{path}/");
-        self.entries.range(prefix.clone()..).next().is_some_and(|(f, _)| f.starts_with(&prefix))
+        holds_under(&self.entries, path)
     }
 
     /// Whether a repository-relative path is a file, a link or a directory here.
     pub fn holds(&self, path: &str) -> bool {
-        let prefix = format!("{path}/");
-        let under = |m: &BTreeMap<String, ObjectId>| {
-            m.contains_key(path) || m.range(prefix.clone()..).next().is_some_and(|(f, _)| f.starts_with(&prefix))
-        };
-        path.is_empty() || under(&self.entries) || under(&self.links)
+        path.is_empty()
+            || self.entries.contains_key(path)
+            || self.links.contains_key(path)
+            || holds_under(&self.entries, path)
+            || holds_under(&self.links, path)
     }
 
     /// Every file: repository-relative path and blob.
     pub fn files(&self) -> impl Iterator<Item = (&str, ObjectId)> {
         self.entries.iter().map(|(p, id)| (p.as_str(), *id))
     }
+}
+
+/// Whether `map` has a path below the directory `dir`.
+fn holds_under(map: &BTreeMap<String, ObjectId>, dir: &str) -> bool {
+    let prefix = format!("{dir}/");
+    map.range(prefix.clone()..).next().is_some_and(|(f, _)| f.starts_with(&prefix))
 }
 
 /// A repository with a work tree, and the working directory that relative paths start from.

@@ -97,12 +97,9 @@ fn decode_clean(piece: &str, origin: &Origin<'_>, last: bool) -> Option<Vec<Even
         return Some(decode_values(values, origin));
     }
     let stream = driftlint_yaml::parse_stream(piece);
-    // Of the warnings, only a key JSON cannot hold changes what is read (it stops the file,
-    // see `decode_whole`); a duplicate key concerns its own document, as in a whole load.
-    let stops = |d: &driftlint_yaml::Document| {
-        d.warnings.iter().any(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. }))
-    };
-    if stream.error.is_some() || stream.documents.iter().any(stops) {
+    // Of the warnings, only a key JSON cannot hold changes what is read (it stops the file);
+    // a duplicate key concerns its own document, as in a whole load.
+    if stream.error.is_some() || stream.documents.iter().any(|d| stopping_key(d).is_some()) {
         return None;
     }
     if !last && stream.documents.last().is_some_and(driftlint_yaml::ends_open) {
@@ -132,9 +129,7 @@ fn decode_whole(text: &str, origin: &Origin<'_>) -> Vec<Event> {
     let mut events = Vec::new();
     let stream = driftlint_yaml::parse_stream(text);
     for doc in stream.documents {
-        if let Some(w) = doc.warnings.iter().find(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. })) {
-            // sigs.k8s.io/yaml rejects such keys while converting: an "error parsing" that
-            // stops the file.
+        if let Some(w) = stopping_key(&doc) {
             events.push(parse_error(source, &w.message()));
             return events;
         }
@@ -147,6 +142,12 @@ fn decode_whole(text: &str, origin: &Origin<'_>) -> Vec<Event> {
         events.push(parse_error(source, &msg));
     }
     events
+}
+
+/// A key JSON cannot hold in the document: sigs.k8s.io/yaml rejects it while converting, an
+/// "error parsing" that stops the file.
+fn stopping_key(doc: &driftlint_yaml::Document) -> Option<&driftlint_yaml::Warning> {
+    doc.warnings.iter().find(|w| matches!(w, driftlint_yaml::Warning::UnsupportedKey { .. }))
 }
 
 /// `error parsing <src>: error converting YAML to JSON: <msg>`, downgraded to a warning
