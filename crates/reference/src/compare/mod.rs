@@ -250,16 +250,7 @@ pub fn compare_one_memo(
         if options.diff_only {
             return Ok(Verdict::Compared(Arc::clone(&IDENTICAL)));
         }
-        let (merged_yaml, live_yaml, diff_output) = (String::new(), String::new(), String::new());
-        return Ok(Verdict::Compared(Arc::new(Outcome {
-            merged: Value::Null,
-            live: Value::Null,
-            merged_yaml,
-            live_yaml,
-            differs: false,
-            diff_output,
-            name,
-        })));
+        return Ok(Verdict::Compared(Arc::new(Outcome { name, ..Outcome::emptied(false, String::new()) })));
     }
     // 8. Write (kubectl drops managedFields unless asked, and masks Secrets) and diff. The
     //    copies are only made when one of those actually changes a side.

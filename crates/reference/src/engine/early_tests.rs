@@ -143,5 +143,14 @@ fn early_comparison_equals_comparison_after_collection() {
         let drifted = during.results.iter().filter(|r| r.compared().is_some_and(|c| c.outcome.differs)).count();
         assert_eq!(drifted, 1 + 220);
         assert_eq!(during.crs.iter().all(|c| c.object.is_null()), retain == Retain::DiffOnly);
+        // web-2 matches its template: no difference and no diff; its files are written only
+        // when they are kept (`Full`), and under `DiffOnly` it holds nothing else.
+        let web2 = during.results.iter().find(|r| during.crs[r.cr].id == "apps/v1_Deployment_apps_web-2").unwrap();
+        let same = &web2.compared().unwrap().outcome;
+        assert!(!same.differs && same.diff_output.is_empty(), "{retain:?}");
+        match retain {
+            Retain::Full => assert!(!same.merged_yaml.is_empty() && same.merged_yaml == same.live_yaml),
+            _ => assert!(same.is_emptied()),
+        }
     }
 }
