@@ -262,9 +262,8 @@ type Part = Option<Read>;
 
 #[derive(Default)]
 struct Read {
-    /// The documents kept, each with its nodes, and their sum.
+    /// The documents kept, each with its nodes.
     kept: Vec<(document::Document, usize)>,
-    nodes: usize,
     index: ReferenceIndex,
     /// A run that does not load as part of the whole: its source is to be read whole.
     whole: bool,
@@ -329,8 +328,7 @@ pub fn collect_holding(
                 (d, n)
             })
             .collect();
-        let nodes = kept.iter().map(|(_, n)| n).sum();
-        Some(Read { kept, nodes, index, whole: false })
+        Some(Read { kept, index, whole: false })
     };
     let kept_nodes = std::sync::atomic::AtomicUsize::new(0);
     let mut parts: Vec<Part> = picked
@@ -338,8 +336,9 @@ pub fn collect_holding(
         .map(|(i, place)| {
             let part = read(*i, place, pool.draw())?;
             // Past the cap the parts are dropped: the pass is done again in order below.
-            let before = kept_nodes.fetch_add(part.nodes, std::sync::atomic::Ordering::AcqRel);
-            (before + part.nodes <= cap).then_some(part)
+            let nodes: usize = part.kept.iter().map(|(_, n)| n).sum();
+            let before = kept_nodes.fetch_add(nodes, std::sync::atomic::Ordering::AcqRel);
+            (before + nodes <= cap).then_some(part)
         })
         .collect();
     if kept_nodes.into_inner() > cap {
