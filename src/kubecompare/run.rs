@@ -7,6 +7,7 @@
 //! kube-compare's error texts, warning order and exit codes.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -170,33 +171,49 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         return Err(Fatal::new(message, &stderr));
     }
     let unmatched = comparison.unmatched_ids(opts.all_resources);
-    let mut diffs = Vec::new();
     let mut num_diff = 0i64;
     let mut patched_crs = 0i64;
     let mut new_patches = Vec::new();
-    // The results are consumed (each freed once its diff is taken) and the CRs' ids moved:
-    // nothing reads them again.
-    let Comparison { mut crs, results, match_count, reference_only, .. } = comparison;
+    // The results are consumed (each freed once its diff is taken) and the CRs' ids moved out
+    // before the loop, so that the CRs themselves are freed before the diffs are built.
+    let Comparison { crs, results, match_count, reference_only, .. } = comparison;
+    if opts.output == "generate-patches" {
+        for r in &results {
+            let Status::Compared(Compared { template: ti, outcome }) = &r.status else { continue };
+            let path = &compiled.reference.templates[compiled.templates[*ti].entry].path;
+            if opts.generate_override_for.iter().any(|p| p == path) {
+                new_patches.push(new_override(&crs[r.cr].object, path, &opts.override_reason, outcome));
+            }
+        }
+    }
+    let mut ids: Vec<String> = Vec::with_capacity(crs.len());
+    ids.extend(crs.into_iter().map(|cr| cr.id));
+    // One copy of each template's path and description, shared by its diffs.
+    let names: Vec<(Arc<str>, Arc<str>)> = compiled
+        .templates
+        .iter()
+        .map(|t| {
+            let entry = &compiled.reference.templates[t.entry];
+            (Arc::from(entry.path.as_str()), Arc::from(entry.effective_description.as_str()))
+        })
+        .collect();
+    let mut diffs = Vec::with_capacity(results.iter().filter(|r| matches!(r.status, Status::Compared(_))).count());
     for mut r in results {
         let Status::Compared(Compared { template: ti, outcome }) = &mut r.status else { continue };
-        let cr = &mut crs[r.cr];
-        let entry = &compiled.reference.templates[compiled.templates[*ti].entry];
         if outcome.differs {
             num_diff += 1;
         }
-        if opts.output == "generate-patches" && opts.generate_override_for.iter().any(|p| p == &entry.path) {
-            new_patches.push(new_override(&cr.object, &entry.path, &opts.override_reason, outcome));
-        }
+        let (template, description) = &names[*ti];
         let mut diff = DiffSum {
             // Taken when the outcome is the CR's own, copied when it is shared (identical CRs
             // share one without a diff).
-            diff_output: match std::sync::Arc::get_mut(outcome) {
+            diff_output: match Arc::get_mut(outcome) {
                 Some(o) => std::mem::take(&mut o.diff_output),
                 None => outcome.diff_output.clone(),
             },
-            correlated_template: entry.path.clone(),
-            cr_name: std::mem::take(&mut cr.id),
-            description: entry.effective_description.clone(),
+            correlated_template: Arc::clone(template),
+            cr_name: std::mem::take(&mut ids[r.cr]),
+            description: Arc::clone(description),
             ..DiffSum::default()
         };
         if !r.overrides.is_empty() {
@@ -212,7 +229,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         }
         diffs.push(diff);
     }
-    drop(crs);
+    drop(ids);
 
     let rules = component_rules(&compiled);
     let paths: Vec<&str> =

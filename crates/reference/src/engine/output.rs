@@ -7,6 +7,7 @@
 //! read a recorded `expected.json` back into the model.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -77,8 +78,9 @@ pub struct CrMetadata {
 pub struct DiffSum {
     #[serde(rename = "DiffOutput", default)]
     pub diff_output: String,
+    /// Shared by every CR matched to the template: one allocation per template, not per CR.
     #[serde(rename = "CorrelatedTemplate", default)]
-    pub correlated_template: String,
+    pub correlated_template: Arc<str>,
     #[serde(rename = "CRName", default)]
     pub cr_name: String,
     /// The `-p` argument as typed; `omitempty`.
@@ -87,9 +89,9 @@ pub struct DiffSum {
     /// `omitempty`; the JSON tag is singular.
     #[serde(rename = "OverrideReason", default)]
     pub override_reasons: Vec<String>,
-    /// `omitempty`.
+    /// `omitempty`; shared like `correlated_template`.
     #[serde(default)]
-    pub description: String,
+    pub description: Arc<str>,
 }
 
 /// A report-level warning (§7: only `InferredResourcesNotValidated` exists).
@@ -201,7 +203,7 @@ impl DiffSum {
     fn to_value(&self) -> Value {
         let mut m = Map::new();
         put(&mut m, "DiffOutput", Value::String(self.diff_output.clone()));
-        put(&mut m, "CorrelatedTemplate", Value::String(self.correlated_template.clone()));
+        put(&mut m, "CorrelatedTemplate", Value::String(self.correlated_template.to_string()));
         put(&mut m, "CRName", Value::String(self.cr_name.clone()));
         if !self.patched.is_empty() {
             put(&mut m, "Patched", Value::String(self.patched.clone()));
@@ -210,7 +212,7 @@ impl DiffSum {
             put(&mut m, "OverrideReason", strings(&self.override_reasons));
         }
         if !self.description.is_empty() {
-            put(&mut m, "description", Value::String(self.description.clone()));
+            put(&mut m, "description", Value::String(self.description.to_string()));
         }
         Value::Object(m)
     }
@@ -364,11 +366,11 @@ mod tests {
                     } else {
                         String::new()
                     },
-                    correlated_template: format!("t{}.yaml", i % 7),
+                    correlated_template: format!("t{}.yaml", i % 7).into(),
                     cr_name: format!("v1_ConfigMap_ns_c{i}"),
                     patched: if i % 5 == 0 { "patches.yaml".into() } else { String::new() },
                     override_reasons: (0..i % 3).map(|r| format!("reason {r}")).collect(),
-                    description: if i % 2 == 0 { format!("desc {i}") } else { String::new() },
+                    description: if i % 2 == 0 { format!("desc {i}").into() } else { "".into() },
                 })
                 .collect();
             let mut o = Output { diffs, ..Output::default() };
