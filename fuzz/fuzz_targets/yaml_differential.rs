@@ -13,7 +13,7 @@
 #![no_main]
 
 use driftlint_yaml::{
-    Limits, NodeValue, document_pieces, join_pieces, parse_simple, parse_simple_documents, parse_simple_ends,
+    Limits, NodeValue, document_pieces, join_pieces, parse_simple, parse_simple_documents, parse_simple_ends, scan_simple_ends,
     parse_stream, parse_stream_general, parse_stream_plain,
 };
 use libfuzzer_sys::fuzz_target;
@@ -54,8 +54,16 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(serde_json::to_string(&fast).unwrap(), serde_json::to_string(&full).unwrap());
         assert_eq!(fast, full);
     }
+    let shapes = scan_simple_ends(text);
+    assert_eq!(shapes.is_some(), parse_simple_ends(text).is_some(), "scan and values disagree");
     if let Some(ends) = parse_simple_ends(text) {
         let stream = parse_stream(text);
+        let shapes = shapes.unwrap_or_default();
+        assert_eq!(shapes.len(), ends.len(), "scanned documents");
+        for (((_, end), doc), (shape, scanned)) in ends.iter().zip(&stream.documents).zip(shapes) {
+            assert_eq!(shape.values(), doc.root.tree_size(), "values of a document");
+            assert_eq!(scanned, *end, "scanned end");
+        }
         assert_eq!(ends.len(), stream.documents.len(), "documents");
         for ((value, end), doc) in ends.iter().zip(&stream.documents) {
             assert_eq!(serde_json::to_string(value).unwrap(), serde_json::to_string(&doc.root.to_json()).unwrap());

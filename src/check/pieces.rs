@@ -19,6 +19,7 @@
 
 use std::ops::Range;
 
+use driftlint_yaml::Shape;
 use rayon::prelude::*;
 
 use crate::correlate::ReferenceIndex;
@@ -131,8 +132,15 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
         .map(|(i, r)| {
             // Most pieces are plain block YAML, which the fast loader reads (with no error, no
             // warning, the full loader's values and ends) at a fraction of the cost.
-            if let Some(docs) = driftlint_yaml::parse_simple_ends(&text[r.clone()]) {
-                return simple_scan(&docs, r.start, i < last, policy_input);
+            // Only a policy input needs the values (to know whether it holds an object).
+            if policy_input {
+                if let Some(docs) = driftlint_yaml::parse_simple_ends(&text[r.clone()]) {
+                    let shapes: Vec<_> = docs.iter().map(|(v, end)| (Shape::of(v), *end)).collect();
+                    let objects = docs.iter().any(|(v, _)| is_object(v));
+                    return simple_scan(&shapes, r.start, i < last, objects);
+                }
+            } else if let Some(shapes) = driftlint_yaml::scan_simple_ends(&text[r.clone()]) {
+                return simple_scan(&shapes, r.start, i < last, false);
             }
             let stream = driftlint_yaml::parse_stream_with(&text[r.clone()], &drawing);
             // A warning (a duplicate key, a key or number JSON cannot hold) is about one
@@ -195,33 +203,21 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     places.iter().all(|p| text.is_char_boundary(p.base)).then_some(places)
 }
 
-/// The [`Scan`] of a run the fast loader read (`docs`, with their ends in the run starting at
-/// `start`); `None` when it ends with a scalar root and is not the `last` run.
-fn simple_scan(
-    docs: &[(serde_json::Value, Option<usize>)],
-    start: usize,
-    before_last: bool,
-    policy_input: bool,
-) -> Option<Scan> {
-    use serde_json::Value;
+/// The [`Scan`] of a run the fast loader read (the shapes of its documents, with their ends
+/// in the run starting at `start`, and whether one is an object); `None` when it ends with a
+/// scalar root and is not the `last` run.
+fn simple_scan(docs: &[(Shape, Option<usize>)], start: usize, before_last: bool, objects: bool) -> Option<Scan> {
     let end = docs.last();
-    if before_last && end.is_some_and(|(v, _)| !matches!(v, Value::Null | Value::Array(_) | Value::Object(_))) {
+    if before_last && end.is_some_and(|(shape, _)| *shape == Shape::Scalar) {
         return None;
-    }
-    fn values(v: &Value) -> usize {
-        1 + match v {
-            Value::Array(items) => items.iter().map(values).sum(),
-            Value::Object(entries) => entries.values().map(|v| 1 + values(v)).sum(),
-            _ => 0,
-        }
     }
     Some(Scan {
         documents: docs.len(),
         // An empty last document ends where its `---` does; only whether it is empty counts.
         last_end: end.map(|(_, e)| e.unwrap_or(0) + start),
         last_empty: end.is_some_and(|(_, e)| e.is_none()),
-        nodes: docs.iter().map(|(v, _)| values(v)).sum(),
-        objects: policy_input && docs.iter().any(|(v, _)| is_object(v)),
+        nodes: docs.iter().map(|(shape, _)| shape.values()).sum(),
+        objects,
     })
 }
 

@@ -543,8 +543,10 @@ fn take_object(
     } else {
         None
     };
+    // `get` by `get`: `Value::pointer` would unescape (and allocate) each token.
     let suppression = object
-        .pointer("/metadata/annotations")
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
         .and_then(|a| a.get(SUPPRESS_ANNOTATION))
         .and_then(|v| v.as_str())
         .map(str::to_string);

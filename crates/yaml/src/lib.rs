@@ -66,6 +66,6 @@ pub use load::{
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
 pub use pieces::{document_pieces, ends_open, join_pieces};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
-pub use simple::{parse_simple, parse_simple_documents, parse_simple_ends};
+pub use simple::{Shape, parse_simple, parse_simple_documents, parse_simple_ends, scan_simple_ends};
 pub use sort::{key_cmp, key_less};
 pub use stream::{Document, Draw, Limits, NodePool, Stream};

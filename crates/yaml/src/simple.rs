@@ -59,7 +59,7 @@ pub fn parse_simple(text: &str) -> Option<Vec<Value>> {
 /// only blank lines and comments).
 #[must_use]
 pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
-    read(text, limit).map(|docs| docs.into_iter().map(|(value, _)| value).collect())
+    read(text, limit, &mut Values).map(|docs| docs.into_iter().map(|(value, _)| value).collect())
 }
 
 /// Like [`parse_simple`], with where each document ends as the full loader's
@@ -79,19 +79,187 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 /// ```
 #[must_use]
 pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
-    let docs = read(text, usize::MAX)?;
-    // The full loader ends a value at its last character, except an empty value (placed
-    // elsewhere) and a quoted scalar followed by blanks (its span takes them in).
+    read(text, usize::MAX, &mut Values).filter(|docs| exact_ends(text, docs))
+}
+
+/// [`parse_simple_ends`] without the values: each document's [`Shape`] (what the value is and
+/// how many values it holds) and end, `Some` exactly when `parse_simple_ends` is `Some`. No
+/// value is built (no string, no map), at a fraction of the cost: for callers that only need
+/// to know where documents end and how large they are.
+///
+/// ```
+/// use driftlint_yaml::{Shape, scan_simple_ends};
+/// let docs = scan_simple_ends("a: 1\nb:\n- x\n- y\n---\n7\n").unwrap();
+/// assert_eq!(docs[0], (Shape::Collection(7), Some(15)));
+/// assert_eq!(docs[1], (Shape::Scalar, Some(21)));
+/// assert_eq!(scan_simple_ends("a: 1\na: 2\n"), None);
+/// ```
+#[must_use]
+pub fn scan_simple_ends(text: &str) -> Option<Vec<(Shape, Option<usize>)>> {
+    read(text, usize::MAX, &mut Shapes::default()).filter(|docs| exact_ends(text, docs))
+}
+
+/// What a document's value is, as [`scan_simple_ends`] tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An empty document, or `null`.
+    Null,
+    /// Any other scalar.
+    Scalar,
+    /// A mapping or a sequence holding this many values, itself included: one for each item,
+    /// two for each entry (its key and its value), counted through every level.
+    Collection(usize),
+}
+
+impl Shape {
+    /// The shape of a value (what [`scan_simple_ends`] gives for the text that
+    /// [`parse_simple_ends`] reads as `value`).
+    #[must_use]
+    pub fn of(value: &Value) -> Shape {
+        fn values(v: &Value) -> usize {
+            1 + match v {
+                Value::Array(items) => items.iter().map(values).sum(),
+                Value::Object(entries) => entries.values().map(|v| 1 + values(v)).sum(),
+                _ => 0,
+            }
+        }
+        match value {
+            Value::Null => Shape::Null,
+            Value::Array(_) | Value::Object(_) => Shape::Collection(values(value)),
+            _ => Shape::Scalar,
+        }
+    }
+
+    /// The values it holds, itself included.
+    #[must_use]
+    pub fn values(self) -> usize {
+        match self {
+            Shape::Null | Shape::Scalar => 1,
+            Shape::Collection(n) => n,
+        }
+    }
+}
+
+/// Whether each document ends where the full loader ends it. The full loader ends a value at
+/// its last character, except an empty value (placed elsewhere) and a quoted scalar followed
+/// by blanks (its span takes them in).
+fn exact_ends<T>(text: &str, docs: &[(T, Option<usize>)]) -> bool {
     let exact = |end: usize| {
         let line = text[..end].rsplit('\n').next().unwrap_or_default();
         let trailing = text[end..].starts_with(' ');
         !line.ends_with(':') && line.trim_start_matches(' ') != "-" && !trailing
     };
-    docs.iter().all(|(_, end)| end.is_none_or(exact)).then_some(docs)
+    docs.iter().all(|(_, end)| end.is_none_or(exact))
+}
+
+/// What the parser makes of what it reads: JSON values ([`Values`]) or their shapes
+/// ([`Shapes`]). The parser accepts and refuses the same texts whatever it builds, except for a
+/// key written twice, which each builder refuses itself.
+trait Build<'a> {
+    type Out;
+    fn null(&mut self) -> Self::Out;
+    fn scalar(&mut self, scalar: Simple<'a>) -> Self::Out;
+    fn sequence(&mut self, items: std::vec::Drain<'_, Self::Out>) -> Self::Out;
+    /// `None` when a key is written twice.
+    fn mapping(&mut self, entries: std::vec::Drain<'_, (&'a str, Self::Out)>) -> Option<Self::Out>;
+}
+
+/// A one-line value the subset takes, checked, not built yet.
+enum Simple<'a> {
+    EmptyMap,
+    EmptySeq,
+    /// A quoted scalar's text between its quotes (which needs no unescaping).
+    Quoted(&'a str),
+    /// A plain scalar and how it resolves (never a non-finite float).
+    Plain(&'a str, Scalar),
+}
+
+/// Builds `serde_json` values.
+struct Values;
+
+impl<'a> Build<'a> for Values {
+    type Out = Value;
+
+    fn null(&mut self) -> Value {
+        Value::Null
+    }
+
+    fn scalar(&mut self, scalar: Simple<'a>) -> Value {
+        match scalar {
+            Simple::EmptyMap => Value::Object(Map::new()),
+            Simple::EmptySeq => Value::Array(Vec::new()),
+            Simple::Quoted(text) => Value::String(text.to_owned()),
+            Simple::Plain(text, resolved) => match resolved {
+                Scalar::Null => Value::Null,
+                Scalar::Bool(b) => Value::Bool(b),
+                Scalar::Int(i) => Value::Number(i.into()),
+                Scalar::Uint(u) => float_to_json(u as f64),
+                Scalar::Float(f) => float_to_json(f),
+                Scalar::Timestamp | Scalar::String => Value::String(text.to_owned()),
+            },
+        }
+    }
+
+    fn sequence(&mut self, items: std::vec::Drain<'_, Value>) -> Value {
+        Value::Array(items.collect())
+    }
+
+    fn mapping(&mut self, entries: std::vec::Drain<'_, (&'a str, Value)>) -> Option<Value> {
+        let mut map = Map::with_capacity(entries.len());
+        for (key, value) in entries {
+            // A key written twice is left to the full loader.
+            if map.insert(key.to_owned(), value).is_some() {
+                return None;
+            }
+        }
+        Some(Value::Object(map))
+    }
+}
+
+/// Builds [`Shape`]s.
+#[derive(Default)]
+struct Shapes<'a> {
+    /// The keys of a large mapping, to find one written twice (kept for its allocation).
+    seen: std::collections::HashSet<&'a str>,
+}
+
+impl<'a> Build<'a> for Shapes<'a> {
+    type Out = Shape;
+
+    fn null(&mut self) -> Shape {
+        Shape::Null
+    }
+
+    fn scalar(&mut self, scalar: Simple<'a>) -> Shape {
+        match scalar {
+            Simple::EmptyMap | Simple::EmptySeq => Shape::Collection(1),
+            Simple::Plain(_, Scalar::Null) => Shape::Null,
+            Simple::Quoted(_) | Simple::Plain(..) => Shape::Scalar,
+        }
+    }
+
+    fn sequence(&mut self, items: std::vec::Drain<'_, Shape>) -> Shape {
+        Shape::Collection(1 + items.map(Shape::values).sum::<usize>())
+    }
+
+    fn mapping(&mut self, entries: std::vec::Drain<'_, (&'a str, Shape)>) -> Option<Shape> {
+        let keys = entries.as_slice();
+        // Few keys: compared pairwise, which is cheaper than hashing them.
+        let twice = if keys.len() <= 16 {
+            keys.iter().enumerate().any(|(i, (k, _))| keys[..i].iter().any(|(seen, _)| seen == k))
+        } else {
+            self.seen.clear();
+            !keys.iter().all(|(k, _)| self.seen.insert(k))
+        };
+        if twice {
+            return None;
+        }
+        Some(Shape::Collection(1 + entries.map(|(_, v)| 1 + v.values()).sum::<usize>()))
+    }
 }
 
 /// The documents of `text` (at most `limit`), each with the end of its last content line.
-fn read(text: &str, limit: usize) -> Option<Vec<(Value, Option<usize>)>> {
+fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<Vec<(B::Out, Option<usize>)>> {
     if text.len() > MAX_BYTES || !allowed_chars(text) {
         return None;
     }
@@ -114,7 +282,7 @@ fn read(text: &str, limit: usize) -> Option<Vec<(Value, Option<usize>)>> {
         }
         if indent == 0 && body == "---" {
             if open {
-                documents.push((document(&lines)?, end.take()));
+                documents.push((document(&lines, build)?, end.take()));
                 lines.clear();
                 if documents.len() >= limit {
                     return Some(documents);
@@ -131,17 +299,22 @@ fn read(text: &str, limit: usize) -> Option<Vec<(Value, Option<usize>)>> {
         lines.push(Line { indent, text: body });
     }
     if open && documents.len() < limit {
-        documents.push((document(&lines)?, end));
+        documents.push((document(&lines, build)?, end));
     }
     Some(documents)
 }
 
 /// LF-only printable text: no tabs, carriage returns or other control characters, no byte
-/// order mark, no characters YAML treats as line breaks or refuses.
-fn allowed_chars(text: &str) -> bool {
+/// order mark, no characters YAML treats as line breaks or refuses (both fast loaders).
+pub(crate) fn allowed_chars(text: &str) -> bool {
     let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b);
+    // Block by block without stopping inside one, which the compiler vectorises (`all` byte by
+    // byte does not): most texts are printable ASCII, settled here.
+    if text.as_bytes().chunks(64).all(|block| block.iter().fold(true, |ok, &b| ok & ascii_ok(b))) {
+        return true;
+    }
     if text.is_ascii() {
-        return text.bytes().all(ascii_ok);
+        return false;
     }
     text.chars().all(|c| {
         if c.is_ascii() {
@@ -160,16 +333,16 @@ struct Line<'a> {
 }
 
 /// One document's content lines to its value.
-fn document(lines: &[Line<'_>]) -> Option<Value> {
+fn document<'a, B: Build<'a>>(lines: &[Line<'a>], build: &mut B) -> Option<B::Out> {
     let Some(first) = lines.first() else {
-        return Some(Value::Null);
+        return Some(build.null());
     };
-    let mut parser = Parser { lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new() };
+    let mut parser = Parser { lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), build };
     let value = parser.block(first.indent, first.text, None)?;
     (parser.pos == lines.len()).then_some(value)
 }
 
-struct Parser<'l, 'a> {
+struct Parser<'l, 'a, 'b, B: Build<'a>> {
     lines: &'l [Line<'a>],
     /// The line being read.
     pos: usize,
@@ -177,12 +350,13 @@ struct Parser<'l, 'a> {
     depth: usize,
     /// The entries of the open mappings, innermost last: a mapping is built once complete,
     /// at its exact size (no growing of its table entry by entry).
-    entries: Vec<(String, Value)>,
+    entries: Vec<(&'a str, B::Out)>,
     /// The same for the items of the open sequences.
-    items: Vec<Value>,
+    items: Vec<B::Out>,
+    build: &'b mut B,
 }
 
-impl<'a> Parser<'_, 'a> {
+impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
     fn peek(&self) -> Option<&Line<'a>> {
         self.lines.get(self.pos)
     }
@@ -200,7 +374,7 @@ impl<'a> Parser<'_, 'a> {
 
     /// The node that starts at column `col` of the current line with `text`; `parent` is the
     /// column of the enclosing collection (`None` at the root).
-    fn block(&mut self, col: usize, text: &'a str, parent: Option<usize>) -> Option<Value> {
+    fn block(&mut self, col: usize, text: &'a str, parent: Option<usize>) -> Option<B::Out> {
         if is_entry(text) {
             return self.sequence(col, text);
         }
@@ -209,12 +383,12 @@ impl<'a> Parser<'_, 'a> {
         }
         let value = scalar(text)?;
         self.end_scalar(parent)?;
-        Some(value)
+        Some(self.build.scalar(value))
     }
 
     /// The value after `key:` or `-` with nothing else on the line (at column `col`): a
     /// more indented block, an indentless sequence (`indentless`), or null.
-    fn nested(&mut self, col: usize, indentless: bool) -> Option<Value> {
+    fn nested(&mut self, col: usize, indentless: bool) -> Option<B::Out> {
         self.pos += 1;
         match self.peek() {
             Some(l) if l.indent > col => {
@@ -225,12 +399,12 @@ impl<'a> Parser<'_, 'a> {
                 let text = l.text;
                 self.sequence(col, text)
             }
-            _ => Some(Value::Null),
+            _ => Some(self.build.null()),
         }
     }
 
     /// A block sequence whose first `-` is at column `col` of the current line.
-    fn sequence(&mut self, col: usize, mut text: &'a str) -> Option<Value> {
+    fn sequence(&mut self, col: usize, mut text: &'a str) -> Option<B::Out> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
@@ -253,11 +427,11 @@ impl<'a> Parser<'_, 'a> {
             }
         }
         self.depth -= 1;
-        Some(Value::Array(self.items.drain(start..).collect()))
+        Some(self.build.sequence(self.items.drain(start..)))
     }
 
     /// A block mapping whose first key is at column `col` of the current line.
-    fn mapping(&mut self, col: usize, mut key: String, mut rest: &'a str) -> Option<Value> {
+    fn mapping(&mut self, col: usize, mut key: &'a str, mut rest: &'a str) -> Option<B::Out> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
@@ -269,7 +443,7 @@ impl<'a> Parser<'_, 'a> {
             } else {
                 let v = scalar(rest)?;
                 self.end_scalar(Some(col))?;
-                v
+                self.build.scalar(v)
             };
             self.entries.push((key, value));
             match self.peek() {
@@ -279,14 +453,7 @@ impl<'a> Parser<'_, 'a> {
             }
         }
         self.depth -= 1;
-        let mut map = Map::with_capacity(self.entries.len() - start);
-        for (key, value) in self.entries.drain(start..) {
-            // A key written twice is left to the full loader.
-            if map.insert(key, value).is_some() {
-                return None;
-            }
-        }
-        Some(Value::Object(map))
+        self.build.mapping(self.entries.drain(start..))
     }
 }
 
@@ -298,7 +465,7 @@ fn is_entry(text: &str) -> bool {
 
 /// Splits `key: rest` / `key:`. `Some(None)`: the text is not a mapping entry; `None`: it is
 /// one, or might be, in a form left to the full loader.
-fn split_key(text: &str) -> Option<Option<(String, &str)>> {
+fn split_key(text: &str) -> Option<Option<(&str, &str)>> {
     let b = text.as_bytes();
     let (key, after) = match b[0] {
         q @ (b'"' | b'\'') => {
@@ -311,7 +478,7 @@ fn split_key(text: &str) -> Option<Option<(String, &str)>> {
             if q == b'"' && inner.contains('\\') {
                 return None;
             }
-            (inner.to_owned(), close + 1)
+            (inner, close + 1)
         }
         _ => {
             let Some(colon) = find_value_colon(b) else {
@@ -321,7 +488,7 @@ fn split_key(text: &str) -> Option<Option<(String, &str)>> {
             if !plain_ok(key) || key.ends_with(' ') || key == "<<" || !matches!(parse_scalar(key), Scalar::String) {
                 return None;
             }
-            (key.to_owned(), colon)
+            (key, colon)
         }
     };
     if key.len() > MAX_KEY || !matches!(b.get(after + 1), None | Some(b' ')) {
@@ -344,10 +511,10 @@ pub(crate) fn find_value_colon(b: &[u8]) -> Option<usize> {
 }
 
 /// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar.
-fn scalar(text: &str) -> Option<Value> {
+fn scalar(text: &str) -> Option<Simple<'_>> {
     match text {
-        "{}" => return Some(Value::Object(Map::new())),
-        "[]" => return Some(Value::Array(Vec::new())),
+        "{}" => return Some(Simple::EmptyMap),
+        "[]" => return Some(Simple::EmptySeq),
         _ => {}
     }
     let b = text.as_bytes();
@@ -355,7 +522,7 @@ fn scalar(text: &str) -> Option<Value> {
         q @ (b'"' | b'\'') => {
             let inner = text.strip_prefix(q as char)?.strip_suffix(q as char)?;
             let bad = |c: char| c == q as char || (q == b'"' && c == '\\');
-            (!inner.contains(bad)).then(|| Value::String(inner.to_owned()))
+            (!inner.contains(bad)).then_some(Simple::Quoted(inner))
         }
         _ => {
             if !plain_ok(text) || has_pair(text, b':', b' ') || text.ends_with(':') {
@@ -366,18 +533,13 @@ fn scalar(text: &str) -> Option<Value> {
     }
 }
 
-/// A plain scalar's JSON value, as the full loader gives it; `None` for `.nan`/`.inf`, which
+/// A plain scalar resolved as the full loader resolves it; `None` for `.nan`/`.inf`, which
 /// the full loader reports with a warning.
-fn resolve(text: &str) -> Option<Value> {
-    Some(match parse_scalar(text) {
-        Scalar::Null => Value::Null,
-        Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Int(i) => Value::Number(i.into()),
-        Scalar::Uint(u) => float_to_json(u as f64),
-        Scalar::Float(f) if f.is_finite() => float_to_json(f),
-        Scalar::Float(_) => return None,
-        Scalar::Timestamp | Scalar::String => Value::String(text.to_owned()),
-    })
+fn resolve(text: &str) -> Option<Simple<'_>> {
+    match parse_scalar(text) {
+        Scalar::Float(f) if !f.is_finite() => None,
+        resolved => Some(Simple::Plain(text, resolved)),
+    }
 }
 
 /// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{parse_simple, parse_simple_documents, parse_simple_ends};
+use super::{Shape, parse_simple, parse_simple_documents, parse_simple_ends, scan_simple_ends};
 use crate::parse_stream;
 
 /// What the full loader gives when it reads `text` cleanly (no error, no warning).
@@ -19,6 +19,7 @@ fn full(text: &str) -> Option<Vec<Value>> {
 fn check_agrees(text: &str) -> bool {
     let Some(fast) = parse_simple(text) else {
         check_first(text);
+        check_shapes(text);
         return false;
     };
     let Some(slow) = full(text) else {
@@ -36,11 +37,14 @@ fn check_agrees(text: &str) -> bool {
 /// `parse_simple_ends`: each document's end where the full loader's range ends, `None` for a
 /// document without content (an empty root there).
 fn check_ends(text: &str) {
+    check_shapes(text);
     let Some(fast) = parse_simple_ends(text) else { return };
     let stream = parse_stream(text);
     assert_eq!(fast.len(), stream.documents.len(), "documents of:\n{text}");
-    for ((value, end), doc) in fast.iter().zip(&stream.documents) {
+    let shapes = scan_simple_ends(text).unwrap_or_default();
+    for (((value, end), doc), (shape, _)) in fast.iter().zip(&stream.documents).zip(shapes) {
         assert_eq!(value, &doc.root.to_json());
+        assert_eq!(shape.values(), doc.root.tree_size(), "values of a document of:\n{text}");
         match end {
             Some(end) => assert_eq!(*end, doc.range.end, "end of a document of:\n{text}"),
             // Its root is empty (spanning the next `---`, when one follows).
@@ -51,6 +55,14 @@ fn check_ends(text: &str) {
             ),
         }
     }
+}
+
+/// `scan_simple_ends`: the shapes of `parse_simple_ends`' values, with the same ends, and
+/// `None` exactly when it is `None`.
+fn check_shapes(text: &str) {
+    let valued =
+        parse_simple_ends(text).map(|docs| docs.iter().map(|(v, end)| (Shape::of(v), *end)).collect::<Vec<_>>());
+    assert_eq!(scan_simple_ends(text), valued, "shapes of:\n{text}");
 }
 
 /// `parse_simple_documents(text, 1)`: the first document as the full loader gives it, even
@@ -570,4 +582,26 @@ fn generated_texts_agree_with_the_full_loader() {
     // Not vacuous: a good share of the texts is within the subset (mostly the well-formed
     // trees; the line soup is meant to be hostile).
     assert!(taken[0] * 40 > cases && taken[1] * 8 > cases, "the fast path took only {taken:?} of {cases} texts");
+}
+
+/// The character check reads the text in blocks: a character it refuses is found in any block,
+/// at any place in it, in ASCII text and in text with other characters.
+#[test]
+fn refused_characters_are_found_wherever_they_are() {
+    use super::allowed_chars;
+    let base: String = "key: value\n".repeat(20);
+    assert!(allowed_chars(&base));
+    assert!(allowed_chars(&format!("{base}name: café\n")));
+    for bad in ['\t', '\r', '\u{1}', '\u{7f}'] {
+        for at in [0, 1, 63, 64, 65, 127, 128, base.len() - 1] {
+            let mut text = base.clone();
+            text.insert(at, bad);
+            assert!(!allowed_chars(&text), "{bad:?} at {at}");
+            text.push('é');
+            assert!(!allowed_chars(&text), "{bad:?} at {at}, with non-ASCII text");
+        }
+    }
+    for bad in ['\u{85}', '\u{2028}', '\u{feff}'] {
+        assert!(!allowed_chars(&format!("{base}x: {bad}\n")), "{bad:?}");
+    }
 }

@@ -28,7 +28,7 @@ use crate::error::Warning;
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::simple::{find_pair, find_value_colon, has_pair, plain_ok};
+use crate::simple::{allowed_chars, find_pair, find_value_colon, has_pair, plain_ok};
 use crate::stream::{Document, Limits, Stream, dash_before, scalar_node};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
@@ -98,20 +98,6 @@ pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> 
 pub(crate) fn node_bound(text: &str) -> usize {
     let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[')).count();
     2 * marks + 2
-}
-
-/// LF-only printable text: no tabs, carriage returns or other control characters, no byte
-/// order mark, no characters YAML treats as line breaks or refuses.
-fn allowed_chars(text: &str) -> bool {
-    let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b);
-    if text.is_ascii() {
-        return text.bytes().all(ascii_ok);
-    }
-    text.chars().all(|c| match c {
-        c if c.is_ascii() => ascii_ok(c as u8),
-        '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => false,
-        _ => true,
-    })
 }
 
 /// A line with content (not blank, not a whole-line comment).

@@ -109,8 +109,9 @@ fn object_findings_of(
     out: &mut Vec<Diagnostic>,
 ) {
     let compiled = engine.compiled();
-    let id = doc.identity.cr_id();
-    let what = format!("{} `{}`", doc.identity.kind, display_name(doc));
+    // Made only for a finding: most objects have none.
+    let id = || doc.identity.cr_id();
+    let what = || format!("{} `{}`", doc.identity.kind, display_name(doc));
     let anchor = |files: &mut Files| object_anchor(doc, coll, files);
     match &result.status {
         Status::Unmatched => {
@@ -121,9 +122,9 @@ fn object_findings_of(
                     default_severity(Rule::UnmatchedResource),
                     path,
                     Some(range),
-                    format!("no reference template matches {what}"),
+                    format!("no reference template matches {}", what()),
                 )
-                .with_object(id.clone(), None),
+                .with_object(id(), None),
             );
         }
         Status::AllDoNotMatch => {
@@ -135,17 +136,21 @@ fn object_findings_of(
                     Severity::Note,
                     path,
                     Some(range),
-                    format!("every candidate template declined {what} (doNotMatch)"),
+                    format!("every candidate template declined {} (doNotMatch)", what()),
                 )
-                .with_object(id.clone(), None),
+                .with_object(id(), None),
             );
         }
         Status::Downgraded { warning } | Status::Failed(warning) => {
             let (path, range) = anchor(files);
             let first = warning.lines().next().unwrap_or_default();
-            let mut d =
-                Diagnostic::of(Rule::TemplateRenderError, path, Some(range), format!("cannot compare {what}: {first}"))
-                    .with_object(id.clone(), None);
+            let mut d = Diagnostic::of(
+                Rule::TemplateRenderError,
+                path,
+                Some(range),
+                format!("cannot compare {}: {first}", what()),
+            )
+            .with_object(id(), None);
             for t in failed_templates(result, compiled) {
                 d = d.with_help(format!("candidate template: {t}"));
             }
@@ -159,15 +164,15 @@ fn object_findings_of(
                 let (path, range) = anchor(files);
                 out.push(
                     Diagnostic::new(Rule::AmbiguousCorrelation, default_severity(Rule::AmbiguousCorrelation), path, Some(range),
-                        format!("{what} matches {} templates equally well: {}; the first was used", names.len(), names.join(", ")))
+                        format!("{} matches {} templates equally well: {}; the first was used", what(), names.len(), names.join(", ")))
                         .with_help("pair it with one template in a diff config (`diff-config:`, kube-compare's correlationSettings)")
-                        .with_object(id.clone(), None),
+                        .with_object(id(), None),
                 );
             }
             if ambiguous.len() <= 1
-                && let Some(d) = overlap_note(result, c.template, compiled, &what, anchor(files))
+                && let Some(d) = overlap_note(result, c.template, compiled, what, || anchor(files))
             {
-                out.push(d.with_object(id.clone(), None));
+                out.push(d.with_object(id(), None));
             }
             let diffs = c.outcome.field_diffs();
             if diffs.is_empty() {
@@ -176,6 +181,7 @@ fn object_findings_of(
             let rendered =
                 comparison.crs.get(result.cr).and_then(|cr| compiled.render(c.template, &cr.object, lookups).ok());
             let tree = rendered.as_ref().map(locate::RenderedTemplate::new);
+            let id = id();
             for diff in &diffs {
                 out.push(field_finding(doc, coll, compiled, c.template, tree.as_ref(), diff, &id, files));
             }
@@ -192,8 +198,8 @@ fn overlap_note(
     result: &CrResult,
     winner: usize,
     compiled: &Compiled,
-    what: &str,
-    (path, range): (SourcePath, std::ops::Range<usize>),
+    what: impl FnOnce() -> String,
+    anchor: impl FnOnce() -> (SourcePath, std::ops::Range<usize>),
 ) -> Option<Diagnostic> {
     use crate::engine::TriedResult;
     let scored: Vec<(usize, Option<usize>)> = result
@@ -210,6 +216,7 @@ fn overlap_note(
     }
     let name = |t: usize| compiled.entry(t).map_or_else(|| format!("#{t}"), |e| format!("`{}`", e.path));
     let others: Vec<String> = scored.iter().filter(|(t, _)| *t != winner).map(|&(t, _)| name(t)).collect();
+    let (path, range) = anchor();
     Some(
         Diagnostic::new(
             Rule::AmbiguousCorrelation,
@@ -218,7 +225,8 @@ fn overlap_note(
             path,
             Some(range),
             format!(
-                "{what} could be compared with {} templates; {} was used, having the fewest differences",
+                "{} could be compared with {} templates; {} was used, having the fewest differences",
+                what(),
                 scored.len(),
                 name(winner)
             ),
