@@ -131,9 +131,12 @@ impl Diagnostic {
 /// occurrence 0, the next 1, and so on, so fingerprints are unique in a run and unchanged by
 /// edits that only move lines.
 pub fn number_occurrences(diags: &mut [Diagnostic]) {
+    use rayon::prelude::*;
+    // The identities (a hash each) in parallel, the numbering in order.
+    let identities: Vec<String> = diags.par_iter().map(Diagnostic::identity).collect();
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for d in diags {
-        let n = seen.entry(d.identity()).or_insert(0);
+    for (d, identity) in diags.iter_mut().zip(identities) {
+        let n = seen.entry(identity).or_insert(0);
         d.occurrence = *n;
         *n += 1;
     }

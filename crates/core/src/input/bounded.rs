@@ -83,7 +83,22 @@ pub fn read_listed_file_to_string(path: &Path, limit: u64) -> io::Result<String>
 /// # Errors
 /// The read error or [`Refused::TooLarge`].
 pub fn read_stdin_bounded(limit: u64) -> io::Result<Vec<u8>> {
-    read_capped(io::stdin().lock(), limit, 0)
+    read_capped(io::stdin().lock(), limit, stdin_file_size())
+}
+
+/// The size of standard input when it is a regular file (`< file`), else 0: the buffer is then
+/// sized once instead of grown (and copied) a doubling at a time.
+fn stdin_file_size() -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let dup = io::stdin().as_fd().try_clone_to_owned().ok().map(File::from);
+        dup.and_then(|f| f.metadata().ok()).filter(std::fs::Metadata::is_file).map_or(0, |m| m.len())
+    }
+    #[cfg(not(unix))]
+    {
+        0
+    }
 }
 
 /// [`read_stdin_bounded`] as UTF-8 text.
