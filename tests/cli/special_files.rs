@@ -103,6 +103,22 @@ fn standard_input_from_dev_zero_ends_at_the_limit() {
     assert!(r.stderr.contains(&format!("error parsing STDIN: {TOO_LARGE}")), "{}", r.stderr);
 }
 
+/// Standard input from a regular file is read into a buffer sized by the file (a file over the
+/// limit is refused all the same), and read whole.
+#[test]
+fn standard_input_from_a_file_is_read_whole_and_refused_over_the_limit() {
+    let dir = hostile_dir();
+    let big = std::fs::File::open(dir.path().join("big.yaml")).unwrap();
+    let r = run_with_stdin(dir.path(), &["check", "--reference", &reference(), "-"], Stdio::from(big));
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(&format!("cannot read <stdin>: {TOO_LARGE}")), "{}", r.stdout);
+
+    let ok = std::fs::File::open(dir.path().join("ok.yaml")).unwrap();
+    let r = run_with_stdin(dir.path(), &["ls", "-"], Stdio::from(ok));
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 object(s)"), "{}", r.stdout);
+}
+
 #[test]
 fn compare_refuses_special_files_for_every_input_flag() {
     let dir = hostile_dir();
