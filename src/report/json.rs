@@ -16,7 +16,51 @@ struct Report<'a> {
     version: u32,
     tool: Tool<'a>,
     summary: Summary,
-    diagnostics: Vec<Item<'a>>,
+    diagnostics: Items<'a>,
+}
+
+/// The findings in report order, made into [`Item`]s a block at a time while they are written:
+/// a block's items are made in parallel (their positions and fingerprints are most of the
+/// work), and only one block's are held at once.
+struct Items<'a> {
+    sorted: Vec<&'a Diagnostic>,
+    sources: &'a SourceResolver<'a>,
+}
+
+/// Findings made into items at once.
+const ITEM_BLOCK: usize = 1024;
+
+impl Serialize for Items<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use rayon::prelude::*;
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.sorted.len()))?;
+        for block in self.sorted.chunks(ITEM_BLOCK) {
+            let items: Vec<Item> = block.par_iter().map(|d| item(d, self.sources)).collect();
+            for item in &items {
+                seq.serialize_element(item)?;
+            }
+        }
+        seq.end()
+    }
+}
+
+fn item<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Item<'a> {
+    Item {
+        rule: d.rule.id(),
+        severity: d.severity.as_str(),
+        message: &d.message,
+        span: span(&d.primary, sources),
+        object: d.object.as_deref(),
+        field: d.field.as_deref(),
+        fingerprint: d.fingerprint(),
+        labels: std::iter::once((&d.primary, true))
+            .chain(d.secondary.iter().map(|l| (l, false)))
+            .map(|(l, primary)| LabelItem { primary, span: span(l, sources), message: l.message.as_deref() })
+            .collect(),
+        help: &d.help,
+        suppressed: d.suppressed.as_deref(),
+    }
 }
 
 /// The counts of findings, and of the objects the schema pass validated when it ran.
@@ -40,7 +84,7 @@ struct Item<'a> {
     severity: &'static str,
     message: &'a str,
     #[serde(flatten)]
-    span: Span,
+    span: Span<'a>,
     object: Option<&'a str>,
     field: Option<&'a str>,
     fingerprint: String,
@@ -51,8 +95,8 @@ struct Item<'a> {
 
 /// `file` always; positions are null when the finding has no range or its text is unknown.
 #[derive(Serialize)]
-struct Span {
-    file: String,
+struct Span<'a> {
+    file: std::borrow::Cow<'a, str>,
     line: Option<usize>,
     column: Option<usize>,
     end_line: Option<usize>,
@@ -63,14 +107,14 @@ struct Span {
 struct LabelItem<'a> {
     primary: bool,
     #[serde(flatten)]
-    span: Span,
+    span: Span<'a>,
     message: Option<&'a str>,
 }
 
-fn span(label: &Label, sources: &SourceResolver) -> Span {
+fn span<'a>(label: &'a Label, sources: &SourceResolver) -> Span<'a> {
     let loc: Option<Location> = sources.location(label);
     Span {
-        file: label.path.display(),
+        file: label.path.name(),
         line: loc.map(|l| l.line),
         column: loc.map(|l| l.column),
         end_line: loc.map(|l| l.end_line),
@@ -94,32 +138,11 @@ pub fn write_json(
     sources: &SourceResolver,
     opts: &Options,
 ) -> std::io::Result<()> {
-    use rayon::prelude::*;
-    // Each item's positions and fingerprint are found in parallel (a large report spends most
-    // of its time there), in report order.
-    let diagnostics: Vec<Item> = sorted(diags)
-        .into_par_iter()
-        .map(|d| Item {
-            rule: d.rule.id(),
-            severity: d.severity.as_str(),
-            message: &d.message,
-            span: span(&d.primary, sources),
-            object: d.object.as_deref(),
-            field: d.field.as_deref(),
-            fingerprint: d.fingerprint(),
-            labels: std::iter::once((&d.primary, true))
-                .chain(d.secondary.iter().map(|l| (l, false)))
-                .map(|(l, primary)| LabelItem { primary, span: span(l, sources), message: l.message.as_deref() })
-                .collect(),
-            help: &d.help,
-            suppressed: d.suppressed.as_deref(),
-        })
-        .collect();
     let report = Report {
         version: JSON_SCHEMA_VERSION,
         tool: Tool { name: "driftlint", version: opts.tool_version },
         summary: Summary { counts: Counts::of(diags), objects: opts.coverage.map(|c| c.to_json()) },
-        diagnostics,
+        diagnostics: Items { sorted: sorted(diags), sources },
     };
     // Through a buffer of a known type: the serializer's many small writes stay inlined copies
     // instead of calls through `dyn Write`.

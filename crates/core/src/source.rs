@@ -12,9 +12,15 @@ pub enum SourcePath {
 impl SourcePath {
     /// The name shown to users: the path as given (relative paths stay relative), or `<stdin>`.
     pub fn display(&self) -> String {
+        self.name().into_owned()
+    }
+
+    /// [`SourcePath::display`] borrowed from the path when it is UTF-8.
+    #[must_use]
+    pub fn name(&self) -> std::borrow::Cow<'_, str> {
         match self {
-            SourcePath::File(p) => p.display().to_string(),
-            SourcePath::Stdin => "<stdin>".to_string(),
+            SourcePath::File(p) => p.to_string_lossy(),
+            SourcePath::Stdin => "<stdin>".into(),
         }
     }
 }
