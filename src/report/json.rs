@@ -152,3 +152,44 @@ pub fn write_json(
     buffered.write_all(b"\n")?;
     buffered.flush()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Rule;
+    use crate::input::{Source, SourcePath};
+
+    /// Written a block at a time, the items are every finding once, in report order, each
+    /// located in its own text, across block boundaries.
+    #[test]
+    fn items_are_written_in_report_order_across_blocks() {
+        let n = ITEM_BLOCK * 2 + 7;
+        let text: String = (0..n).map(|i| format!("k{i}: v\n")).collect();
+        let path = SourcePath::File("a.yaml".into());
+        let offsets: Vec<usize> = text.match_indices('k').map(|(at, _)| at).collect();
+        // Made in reverse, so that report order is not the order given.
+        let diags: Vec<Diagnostic> = (0..n)
+            .rev()
+            .map(|i| {
+                Diagnostic::of(
+                    Rule::DuplicateKey,
+                    path.clone(),
+                    Some(offsets[i]..offsets[i] + 2),
+                    format!("finding {i}"),
+                )
+            })
+            .collect();
+        let sources = vec![Source { path, text }];
+        let resolver = SourceResolver::from_sources(&sources);
+        let json: serde_json::Value =
+            serde_json::from_str(&render_json(&diags, &resolver, &Options::default())).unwrap();
+        let items = json["diagnostics"].as_array().unwrap();
+        assert_eq!(items.len(), n);
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(item["message"], format!("finding {i}"));
+            assert_eq!(item["line"], i + 1);
+            assert_eq!(item["file"], "a.yaml");
+            assert_eq!(item["fingerprint"], diags[n - 1 - i].fingerprint());
+        }
+    }
+}
