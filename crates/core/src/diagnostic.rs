@@ -70,11 +70,15 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, path: SourcePath, range: Option<Range<usize>>, message: impl Into<String>) -> Self {
+        // Sized to what it holds: a run keeps every finding, most with one or two of each,
+        // and a first push would reserve room for four.
+        self.secondary.reserve_exact(1);
         self.secondary.push(Label { path, range, message: Some(message.into()) });
         self
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help.reserve_exact(1);
         self.help.push(help.into());
         self
     }
