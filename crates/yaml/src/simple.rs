@@ -265,7 +265,7 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
     }
     let mut documents = Vec::new();
     // At most one entry a line: sized once instead of grown line by line.
-    let mut lines: Vec<Line<'_>> = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+    let mut lines: Vec<Line<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
     // Where the open document's last content line ends.
     let mut end = None;
     // Whether a document is open: an explicit `---` was seen, or content came before any.
