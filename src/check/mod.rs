@@ -265,7 +265,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // Their texts are kept for them, as for the definitions' problems below.
     let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();
     diags.extend(std::mem::take(&mut early.diagnostics));
-    let used = kinds_named(&sources, KIND_BLOCK);
+    let used = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
     let schemas = schema_setup(settings, &early.coll, used.as_ref(), &mut files)?;
     let mut policy = match policy_work {
         true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
@@ -438,43 +438,6 @@ struct Schemas {
 /// Whether a text may hold a CRD or XRD: a definition's kind (`CustomResourceDefinition`,
 /// `CompositeResourceDefinition`) is in its text, or spelt with a double-quoted escape, which
 /// needs a backslash.
-/// How much text one task of [`kinds_named`] reads.
-const KIND_BLOCK: usize = 256 << 10;
-
-/// The kinds the inputs name ([`crate::schema::load::kinds_named`]), read in parallel: the
-/// texts in blocks of whole lines of about `block` bytes, many small texts to a task.
-fn kinds_named(sources: &[Source], block: usize) -> Option<std::collections::HashSet<String>> {
-    use rayon::prelude::*;
-    let blocks: Vec<&str> = sources.iter().flat_map(|s| line_blocks(&s.text, block)).collect();
-    blocks
-        .par_iter()
-        .try_fold(std::collections::HashSet::new, |mut kinds, text| {
-            crate::schema::load::add_kinds_named(text, &mut kinds)?;
-            Some(kinds)
-        })
-        .try_reduce(std::collections::HashSet::new, |mut a, b| {
-            a.extend(b);
-            Some(a)
-        })
-}
-
-/// `text` in consecutive blocks of whole lines, each of at least `size` bytes (but the last).
-fn line_blocks(text: &str, size: usize) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let cut = match rest.as_bytes().get(size..).and_then(|tail| tail.iter().position(|&b| b == b'\n')) {
-            Some(newline) => size + newline + 1,
-            None => rest.len(),
-        };
-        let (block, tail) = rest.split_at(cut);
-        rest = tail;
-        Some(block)
-    })
-}
-
 fn may_hold_definition(text: &str) -> bool {
     text.contains("ResourceDefinition") || text.contains('\\')
 }
@@ -660,38 +623,5 @@ mod tests {
         }
         assert!(ranges.contains(&(700..701)), "{ranges:?}");
         assert!(batches(&[]).is_empty());
-    }
-
-    /// Read in blocks of any size, in parallel, the inputs name the kinds they name read whole:
-    /// every block ends at a line end, and together they are the text.
-    #[test]
-    fn kinds_are_named_alike_in_blocks_of_any_size() {
-        let text = "apiVersion: v1\nkind: ConfigMap\n---\nkind: \"Secret\"\nspec:\n  x: {kind: Pod, y: 1}\n# kind: Ignored\nkind: Deployment\n";
-        let sources = vec![
-            Source { path: SourcePath::Stdin, text: text.repeat(3) },
-            Source { path: SourcePath::File(PathBuf::from("b.yaml")), text: "kind: Service\n".into() },
-            Source { path: SourcePath::File(PathBuf::from("c.yaml")), text: String::new() },
-        ];
-        let whole = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
-        assert_eq!(
-            whole.as_ref().map(|k| {
-                let mut k: Vec<&str> = k.iter().map(String::as_str).collect();
-                k.sort_unstable();
-                k
-            }),
-            // A commented `kind:` counts too: the set may be larger, never smaller.
-            Some(vec!["ConfigMap", "Deployment", "Ignored", "Pod", "Secret", "Service"])
-        );
-        for size in [0, 1, 5, 14, 15, 16, 40, 1000] {
-            assert_eq!(kinds_named(&sources, size), whole, "blocks of {size}");
-            let blocks: Vec<&str> = line_blocks(&sources[0].text, size).collect();
-            assert_eq!(blocks.concat(), sources[0].text);
-            assert!(blocks.iter().all(|b| b.ends_with('\n')), "{blocks:?}");
-        }
-        // A kind it cannot read (an alias) makes the answer unknown, whichever block holds it.
-        let aliased = vec![Source { path: SourcePath::Stdin, text: format!("{}kind: *k\n", text.repeat(5)) }];
-        for size in [0, 16, 1000] {
-            assert_eq!(kinds_named(&aliased, size), None, "blocks of {size}");
-        }
     }
 }

@@ -83,29 +83,22 @@ pub fn load_for(
 pub fn kinds_named<'a>(texts: impl IntoIterator<Item = &'a str>) -> Option<HashSet<String>> {
     let mut kinds = HashSet::new();
     for text in texts {
-        add_kinds_named(text, &mut kinds)?;
-    }
-    Some(kinds)
-}
-
-/// [`kinds_named`] of one text, added to `kinds`. A `kind:` key and its value are on one line,
-/// so the kinds of a text are those of its lines, read in any grouping.
-pub fn add_kinds_named(text: &str, kinds: &mut HashSet<String>) -> Option<()> {
-    for c in KIND.captures_iter(text) {
-        let value = c.get(1).map_or("", |m| m.as_str());
-        if value.starts_with("{{") {
-            return None;
-        }
-        match value.chars().next() {
-            // A mapping or list at `kind:` (a schema property named kind), or a comment.
-            None | Some('#' | '{' | '[') => {}
-            Some('*' | '&' | '!' | '|' | '>') => return None,
-            Some(_) => {
-                kinds.insert(value.trim_matches(|c| c == '"' || c == '\'').to_string());
+        for c in KIND.captures_iter(text) {
+            let value = c.get(1).map_or("", |m| m.as_str());
+            if value.starts_with("{{") {
+                return None;
+            }
+            match value.chars().next() {
+                // A mapping or list at `kind:` (a schema property named kind), or a comment.
+                None | Some('#' | '{' | '[') => {}
+                Some('*' | '&' | '!' | '|' | '>') => return None,
+                Some(_) => {
+                    kinds.insert(value.trim_matches(|c| c == '"' || c == '\'').to_string());
+                }
             }
         }
     }
-    Some(())
+    Some(kinds)
 }
 
 /// `kind:` as a key (after a line start, blank, `{`, `,` or quote) and its value on that line.
