@@ -318,15 +318,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let mut pinned = None;
     if let Some(drift) = drift {
         let drift = drift.finish();
-        // The drift pass' findings are most of a large run's: the others go in front of them,
-        // in their buffer, rather than all being copied into another one.
-        let mut drift_diags = drift.diagnostics;
-        if drift_diags.len() > diags.len() {
-            drift_diags.splice(0..0, std::mem::take(&mut diags));
-            diags = drift_diags;
-        } else {
-            diags.append(&mut drift_diags);
-        }
+        diags.extend(drift.diagnostics);
         correlations = drift.correlations;
         pinned = drift.pinned;
     }
