@@ -33,9 +33,7 @@ struct Entry<'a> {
 /// `metadata.yaml`) that secondary labels point at.
 #[derive(Default)]
 pub struct SourceResolver<'a> {
-    /// Borrowed from the inputs where they are given ([`SourceResolver::from_sources`]): one
-    /// path each, not a copy.
-    files: HashMap<Cow<'a, SourcePath>, Entry<'a>>,
+    files: HashMap<SourcePath, Entry<'a>>,
 }
 
 impl<'a> SourceResolver<'a> {
@@ -47,14 +45,14 @@ impl<'a> SourceResolver<'a> {
     pub fn from_sources(sources: &'a [Source]) -> Self {
         let mut r = SourceResolver::new();
         for s in sources {
-            r.files.insert(Cow::Borrowed(&s.path), Entry { text: s.text.as_str().into(), index: OnceLock::new() });
+            r.insert(s.path.clone(), s.text.as_str());
         }
         r
     }
 
     /// Adds (or replaces) the text of `path`.
     pub fn insert(&mut self, path: SourcePath, text: impl Into<Cow<'a, str>>) {
-        self.files.insert(Cow::Owned(path), Entry { text: text.into(), index: OnceLock::new() });
+        self.files.insert(path, Entry { text: text.into(), index: OnceLock::new() });
     }
 
     /// The text of `path`, when it was given.
