@@ -462,7 +462,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             scoped.report
         }
     };
-    let sources = report::SourceResolver::from_sources(&result.sources);
+    let sources = report::SourceResolver::for_diagnostics(&result.sources, &result.diagnostics);
     let cwd = std::env::current_dir().ok();
     let markdown_template = match &args.markdown_template {
         None => None,

@@ -50,6 +50,19 @@ impl<'a> SourceResolver<'a> {
         r
     }
 
+    /// [`SourceResolver::from_sources`] over only the sources that `diags` point into (a
+    /// report reads no other): a run over many files keeps a small table, not one entry for
+    /// each file checked.
+    pub fn for_diagnostics(sources: &'a [Source], diags: &[crate::diagnostic::Diagnostic]) -> Self {
+        let used: std::collections::HashSet<&SourcePath> =
+            diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| &l.path).collect();
+        let mut r = SourceResolver::new();
+        for s in sources.iter().filter(|s| used.contains(&s.path)) {
+            r.insert(s.path.clone(), s.text.as_str());
+        }
+        r
+    }
+
     /// Adds (or replaces) the text of `path`.
     pub fn insert(&mut self, path: SourcePath, text: impl Into<Cow<'a, str>>) {
         self.files.insert(path, Entry { text: text.into(), index: OnceLock::new() });

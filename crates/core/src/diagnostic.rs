@@ -102,8 +102,17 @@ impl Diagnostic {
 
     /// The fingerprint without the occurrence number.
     fn identity(&self) -> String {
-        use sha2::Digest;
         use std::fmt::Write as _;
+        let mut hex = String::with_capacity(32);
+        for b in self.identity_digest() {
+            let _ = write!(hex, "{b:02x}");
+        }
+        hex
+    }
+
+    /// What [`Diagnostic::identity`] spells in hexadecimal.
+    fn identity_digest(&self) -> [u8; 16] {
+        use sha2::Digest;
         let mut h = sha2::Sha256::new();
         // Field findings are identified by their field: their message holds values, which may
         // change without making the finding another one. A policy rule can give one field
@@ -122,12 +131,9 @@ impl Diagnostic {
             h.update(part.as_bytes());
             h.update([0u8]);
         }
-        let digest = h.finalize();
-        let mut hex = String::with_capacity(32);
-        for b in &digest[..16] {
-            let _ = write!(hex, "{b:02x}");
-        }
-        hex
+        let mut digest = [0u8; 16];
+        digest.copy_from_slice(&h.finalize()[..16]);
+        digest
     }
 }
 
@@ -136,9 +142,10 @@ impl Diagnostic {
 /// edits that only move lines.
 pub fn number_occurrences(diags: &mut [Diagnostic]) {
     use rayon::prelude::*;
-    // The identities (a hash each) in parallel, the numbering in order.
-    let identities: Vec<String> = diags.par_iter().map(Diagnostic::identity).collect();
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // The identities (a hash each) in parallel, the numbering in order; kept as digests, not
+    // their text.
+    let identities: Vec<[u8; 16]> = diags.par_iter().map(Diagnostic::identity_digest).collect();
+    let mut seen: std::collections::HashMap<[u8; 16], usize> = std::collections::HashMap::new();
     for (d, identity) in diags.iter_mut().zip(identities) {
         let n = seen.entry(identity).or_insert(0);
         d.occurrence = *n;
