@@ -111,17 +111,16 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         .filter_map(|b| b.place.as_ref().filter(|p| p.next.is_none()).map(|p| (b.sources.start, p.piece.start)))
         .collect();
     let mut named_cut: HashSet<usize> = HashSet::new();
-    let inputs: Vec<Input> = batches
-        .into_iter()
-        .map(|batch| {
-            let taken = match &batch.place {
-                Some(place) => vec![pieces::run_source(&sources[batch.sources.start], place)],
-                None => sources[batch.sources.clone()].iter_mut().map(take).collect(),
-            };
-            (batch, taken)
-        })
-        .collect();
-    let mut report_in_place = |mut staged: Staged| -> Result<Spent, CheckError> {
+    // A batch's sources are taken (or its run's bytes copied) when it is staged, not all at
+    // once: only the batches in flight hold theirs.
+    let input = |sources: &mut [Source], batch: Batch| -> Input {
+        let taken = match &batch.place {
+            Some(place) => vec![pieces::run_source(&sources[batch.sources.start], place)],
+            None => sources[batch.sources.clone()].iter_mut().map(take).collect(),
+        };
+        (batch, taken)
+    };
+    let mut report_in_place = |sources: &mut [Source], mut staged: Staged| -> Result<Spent, CheckError> {
         let cut = staged.batch.place.as_ref().map(|p| (staged.batch.sources.start, p.piece.start));
         if let Some((i, _)) = cut {
             // The whole text, lent for the report (the run's copy is dropped).
@@ -160,22 +159,24 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         stage_forced(input, pool.draw_forced(), compare, options, keep_objects, (parallel, parallel))
     };
     if let Some(cap) = whole {
-        for input in inputs {
+        for batch in batches {
+            let input = input(sources, batch);
             let staged =
                 stage_forced(input, pool.draw_capped(cap), compare, options, keep_objects, (false, workers > 1));
-            drop(report_in_place(staged)?);
+            drop(report_in_place(sources, staged)?);
         }
         return Ok(());
     }
-    if workers <= 1 || inputs.len() <= 1 {
+    if workers <= 1 || batches.len() <= 1 {
         let parallel = workers > 1;
-        for input in inputs {
-            drop(report_in_place(stage_now(input, parallel))?);
+        for batch in batches {
+            let input = input(sources, batch);
+            drop(report_in_place(sources, stage_now(input, parallel))?);
         }
         return Ok(());
     }
-    let count = inputs.len();
-    let mut inputs = inputs.into_iter();
+    let count = batches.len();
+    let mut batches = batches.into_iter();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<usize>, std::thread::Result<Outcome>)>();
     // A reported batch's trees and comparison go back to the pool thread that built them,
     // which frees them before staging its next batch: freeing many small blocks on another
@@ -213,8 +214,8 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         };
         let mut spawned = 0;
         while spawned < count.min(workers) {
-            if let Some(input) = inputs.next() {
-                spawn(spawned, input);
+            if let Some(batch) = batches.next() {
+                spawn(spawned, input(sources, batch));
             }
             spawned += 1;
         }
@@ -246,7 +247,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
             // While the node pool is half spent, a reported batch is freed at once, here, rather
             // than by its thread before its next batch: its nodes go back to the pool now.
             let pressed = pool.in_use() >= pool.capacity() / 2;
-            match report_in_place(staged) {
+            match report_in_place(sources, staged) {
                 Ok(done) => match thread.filter(|_| !pressed).and_then(|t| spent.get(t)) {
                     Some(inbox) => {
                         if let Ok(mut s) = inbox.lock() {
@@ -262,8 +263,8 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
             }
             // The window moves: the next batch is staged.
             if spawned < count {
-                if let Some(input) = inputs.next() {
-                    spawn(spawned, input);
+                if let Some(batch) = batches.next() {
+                    spawn(spawned, input(sources, batch));
                 }
                 spawned += 1;
             }
