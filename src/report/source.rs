@@ -127,4 +127,31 @@ mod tests {
         assert_eq!(r.location(&label), Some(Location { line: 1, column: 4, end_line: 2, end_column: 1 }));
         assert_eq!(r.lines_range(&SourcePath::Stdin, 1, 1), Some(0..5));
     }
+
+    /// The resolver for a report holds the texts its findings point into, primary and
+    /// secondary, and no other.
+    #[test]
+    fn a_report_resolves_the_files_its_findings_point_into() {
+        use crate::diagnostic::{Diagnostic, Rule};
+        let file = |name: &str| SourcePath::File(name.into());
+        let sources: Vec<Source> = ["a.yaml", "b.yaml", "t.yaml", "unused.yaml"]
+            .into_iter()
+            .map(|name| Source { path: file(name), text: format!("name: {name}\n") })
+            .collect();
+        let diags = vec![
+            Diagnostic::of(Rule::DuplicateKey, file("a.yaml"), Some(0..4), "x"),
+            Diagnostic::of(Rule::DuplicateKey, file("b.yaml"), Some(6..8), "y").with_secondary(
+                file("t.yaml"),
+                Some(0..4),
+                "here",
+            ),
+        ];
+        let r = SourceResolver::for_diagnostics(&sources, &diags);
+        for name in ["a.yaml", "b.yaml", "t.yaml"] {
+            assert_eq!(r.text(&file(name)), Some(format!("name: {name}\n").as_str()), "{name}");
+        }
+        assert_eq!(r.text(&file("unused.yaml")), None);
+        let secondary = &diags[1].secondary[0];
+        assert_eq!(r.location(secondary), Some(Location { line: 1, column: 1, end_line: 1, end_column: 5 }));
+    }
 }
