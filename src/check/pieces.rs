@@ -117,14 +117,15 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     // Each piece alone (as `driftlint_yaml::join_pieces` joins them, a run loads as its
     // pieces do when none but the text's last ends with a scalar root).
     let last = pieces.len() - 1;
-    // The pieces together must stay far inside the whole load's node budget (half of it), so
-    // that one load would not have stopped either. The fast loader's pieces have no aliases
-    // or merge keys: their values are the loader's nodes. The others' nodes, by the loader's
-    // own count (merge-folded alias copies included), are drawn from one capped draw, which
-    // stops the load that would cross it. Both counts are exact, so whether the text is cut
-    // does not depend on how the parallel scans interleave, and the trees they hold at once
-    // stay under the cap.
-    let drawn = driftlint_yaml::NodePool::new(0).draw_capped(limits.max_nodes / 2);
+    // The pieces together must stay within the whole load's node budget, so that one load
+    // would not have stopped either. The fast loader's pieces have no aliases or merge keys:
+    // their values are the loader's nodes. The others' nodes, by the loader's own count
+    // (merge-folded alias copies included), are drawn from one capped draw, which stops the
+    // load that would cross it. Both counts are exact, so whether the text is cut does not
+    // depend on how the parallel scans interleave. (The loader's other limits are a
+    // document's — aliases, depth — but for the flow entries its scanner would hold, counted
+    // over the whole text before it reads: see below.)
+    let drawn = driftlint_yaml::NodePool::new(0).draw_capped(limits.max_nodes);
     let drawing = driftlint_yaml::Limits { nodes: Some(drawn.clone()), ..driftlint_yaml::Limits::default() };
     let scanned: Vec<Scan> = pieces
         .par_iter()
@@ -179,7 +180,12 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
         }
         scans.push(scan);
     }
-    if scans.iter().map(|s| s.nodes).sum::<usize>() + drawn.held() > limits.max_nodes / 2 {
+    if scans.iter().map(|s| s.nodes).sum::<usize>() + drawn.held() > limits.max_nodes {
+        return None;
+    }
+    // A whole text with more flow entries than its loader takes is refused before it is read
+    // (each piece has fewer): not cut, so that it is refused as one load refuses it.
+    if flow_entries(text) > limits.max_nodes / 2 && driftlint_yaml::too_many_flow_entries(text, &limits) {
         return None;
     }
     if policy_input && !scans.iter().any(|s| s.objects) {
@@ -201,6 +207,12 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     // A run's copy starts at its base (a document's end, so a character boundary; a text
     // where it is not is simply not cut).
     places.iter().all(|p| text.is_char_boundary(p.base)).then_some(places)
+}
+
+/// How many flow indicators (`,` `[` `{`) `text` holds, counted a block at a time (which the
+/// compiler vectorises): what [`driftlint_yaml::too_many_flow_entries`] counts, cheaply.
+fn flow_entries(text: &str) -> usize {
+    text.as_bytes().chunks(64).map(|block| block.iter().filter(|&&b| matches!(b, b',' | b'[' | b'{')).count()).sum()
 }
 
 /// The [`Scan`] of a run the fast loader read (the shapes of its documents, with their ends
@@ -458,9 +470,22 @@ mod tests {
         let keys: String = (0..10_000).map(|i| format!("    k{i:05}: 1\n")).collect();
         let merges = vec!["*a"; 22].join(", ");
         let doc = |n: usize| format!("kind: A\nmetadata:\n  name: m{n}\nx:\n  a: &a\n{keys}  m: {{<<: [{merges}]}}\n");
+        let four = [doc(1), doc(2), doc(3), doc(4)].join("---\n");
+        assert!(cut(&four, 1000, false).is_some(), "four are inside the budget");
+        let five = [doc(1), doc(2), doc(3), doc(4), doc(5)].join("---\n");
+        assert!(cut(&five, 1000, false).is_none(), "five are not: the text is loaded in one go");
+    }
+
+    /// A whole text with more flow indicators than one load takes is refused by that load
+    /// before it reads, whatever its pieces hold: it is not cut, so it is refused as one.
+    #[test]
+    fn a_text_one_load_refuses_for_its_flow_entries_is_not_cut() {
+        // Commas inside plain scalars count: the scanner's limit is on the text's bytes.
+        let doc = |n: usize| format!("kind: A\nmetadata:\n  name: c{n}\nx: {}\n", vec!["a"; 400_000].join(","));
         let two = [doc(1), doc(2)].join("---\n");
-        assert!(cut(&two, 1000, false).is_some(), "two are inside half the budget");
+        assert!(cut(&two, 1000, false).is_some(), "800,000 commas: within what one load takes");
         let three = [doc(1), doc(2), doc(3)].join("---\n");
-        assert!(cut(&three, 1000, false).is_none(), "three are not: the text is loaded in one go");
+        assert!(driftlint_yaml::too_many_flow_entries(&three, &driftlint_yaml::Limits::default()));
+        assert!(cut(&three, 1000, false).is_none(), "1,200,000 commas: one load refuses the text");
     }
 }
