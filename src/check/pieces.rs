@@ -185,7 +185,7 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     }
     // A whole text with more flow entries than its loader takes is refused before it is read
     // (each piece has fewer): not cut, so that it is refused as one load refuses it.
-    if flow_entries(text) > limits.max_nodes / 2 && driftlint_yaml::too_many_flow_entries(text, &limits) {
+    if driftlint_yaml::too_many_flow_entries(text, &limits) {
         return None;
     }
     if policy_input && !scans.iter().any(|s| s.objects) {
@@ -207,12 +207,6 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     // A run's copy starts at its base (a document's end, so a character boundary; a text
     // where it is not is simply not cut).
     places.iter().all(|p| text.is_char_boundary(p.base)).then_some(places)
-}
-
-/// How many flow indicators (`,` `[` `{`) `text` holds, counted a block at a time (which the
-/// compiler vectorises): what [`driftlint_yaml::too_many_flow_entries`] counts, cheaply.
-fn flow_entries(text: &str) -> usize {
-    text.as_bytes().chunks(64).map(|block| block.iter().filter(|&&b| matches!(b, b',' | b'[' | b'{')).count()).sum()
 }
 
 /// The [`Scan`] of a run the fast loader read (the shapes of its documents, with their ends
