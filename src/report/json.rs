@@ -45,6 +45,7 @@ impl Serialize for Items<'_> {
     }
 }
 
+/// One finding as the report writes it.
 fn item<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Item<'a> {
     Item {
         rule: d.rule.id(),

@@ -43,11 +43,7 @@ impl<'a> SourceResolver<'a> {
 
     /// A resolver over the loaded inputs, borrowing their texts.
     pub fn from_sources(sources: &'a [Source]) -> Self {
-        let mut r = SourceResolver::new();
-        for s in sources {
-            r.insert(s.path.clone(), s.text.as_str());
-        }
-        r
+        Self::of(sources.iter())
     }
 
     /// [`SourceResolver::from_sources`] over only the sources that `diags` point into (a
@@ -56,8 +52,13 @@ impl<'a> SourceResolver<'a> {
     pub fn for_diagnostics(sources: &'a [Source], diags: &[crate::diagnostic::Diagnostic]) -> Self {
         let used: std::collections::HashSet<&SourcePath> =
             diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| &l.path).collect();
+        Self::of(sources.iter().filter(|s| used.contains(&s.path)))
+    }
+
+    /// A resolver over `sources`, borrowing their texts.
+    fn of(sources: impl Iterator<Item = &'a Source>) -> Self {
         let mut r = SourceResolver::new();
-        for s in sources.iter().filter(|s| used.contains(&s.path)) {
+        for s in sources {
             r.insert(s.path.clone(), s.text.as_str());
         }
         r
