@@ -21,13 +21,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
     super::git(dir, args).trim().to_owned()
 }
 
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
+use super::write_files as write;
 
 fn commit(dir: &Path, message: &str) -> String {
     git(dir, &["add", "-A"]);

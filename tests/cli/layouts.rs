@@ -6,13 +6,7 @@ use std::path::Path;
 
 use super::{json, root, run_in};
 
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (name, text) in files {
-        let p = dir.join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
+use super::write_files as write;
 
 fn gitops(dir: &Path) {
     write(

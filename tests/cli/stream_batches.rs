@@ -222,29 +222,28 @@ fn a_stream_with_a_yaml_error_is_read_in_one_go() {
 #[test]
 fn lookups_see_each_object_of_a_cut_stream_once() {
     let dir = tempfile::tempdir().unwrap();
-    let reference = dir.path().join("reference");
-    std::fs::create_dir_all(&reference).unwrap();
-    std::fs::write(
-        reference.join("metadata.yaml"),
-        "apiVersion: v2\nparts:\n  - name: base\n    components:\n      - name: settings\n        anyOf:\n          - path: configmap.yaml\n          - path: binding.yaml\n          - path: quota.yaml\n",
-    )
-    .unwrap();
-    // Every ConfigMap must name how many quotas there are: 3 in the stream.
-    std::fs::write(
-        reference.join("configmap.yaml"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .metadata.name }}\ndata:\n  quotas: \"{{ len (lookupCRs \"v1\" \"ResourceQuota\" \"*\" \"*\") }}\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        reference.join("binding.yaml"),
-        "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: reader\nsubjects:\n  - kind: ServiceAccount\n    name: reader\n",
-    )
-    .unwrap();
-    std::fs::write(
-        reference.join("quota.yaml"),
-        "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\n",
-    )
-    .unwrap();
+    super::write_files(
+        &dir.path().join("reference"),
+        &[
+            (
+                "metadata.yaml",
+                "apiVersion: v2\nparts:\n  - name: base\n    components:\n      - name: settings\n        anyOf:\n          - path: configmap.yaml\n          - path: binding.yaml\n          - path: quota.yaml\n",
+            ),
+            // Every ConfigMap must name how many quotas there are: 3 in the stream.
+            (
+                "configmap.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .metadata.name }}\ndata:\n  quotas: \"{{ len (lookupCRs \"v1\" \"ResourceQuota\" \"*\" \"*\") }}\"\n",
+            ),
+            (
+                "binding.yaml",
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: reader\nsubjects:\n  - kind: ServiceAccount\n    name: reader\n",
+            ),
+            (
+                "quota.yaml",
+                "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: {{ .metadata.namespace }}\n",
+            ),
+        ],
+    );
     let mut stream = String::new();
     for i in 0..40 {
         let quotas = if i == 35 { 4 } else { 3 };
