@@ -111,7 +111,23 @@ pub(super) fn validate(pattern: &str) -> Result<(), String> {
 /// The first placeholder code point (Unicode Private Use Area-A... plane 15).
 const PLACEHOLDER: u32 = 0xF0000;
 
+/// The pattern diffed against a value, its groups put back: everything of `Diff` that
+/// depends on the two strings alone. `runInlineDiffFuncs` calls `Diff` twice with the same
+/// strings (to fill the shared captures, then to write the result); the second call reuses
+/// this instead of running go-diff again, which is most of the work.
+#[derive(Debug, Clone)]
+pub(super) struct Split {
+    groups: Vec<CapturegroupInfo>,
+    diffs: Vec<(Op, String)>,
+}
+
+/// `Diff(pattern, value, shared)`: [`split`], then [`Split::apply`].
+#[cfg(test)]
 pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> String {
+    split(pattern, value).apply(pattern, shared)
+}
+
+pub(super) fn split(pattern: &str, value: &str) -> Split {
     let groups = capturegroup_index(pattern);
     // 1. Placeholders keep go-diff from splitting a group.
     let mut replaced = String::new();
@@ -144,42 +160,51 @@ pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> String 
             (s.op, t)
         })
         .collect();
-    // 3. Every adjacent Delete/Insert pair: the Delete side is the pattern.
-    for w in diffs.windows(2) {
-        let (del, ins) = match (&w[0], &w[1]) {
-            ((Op::Delete, d), (Op::Insert, i)) | ((Op::Insert, i), (Op::Delete, d)) => (d, i),
-            _ => continue,
-        };
-        let found = capturegroup_index(del);
-        if found.is_empty() {
-            continue;
-        }
-        // A compile error is only a warning in kube-compare (`capturegroup error: …`).
-        let Ok(re) = goregex::compile_cached(&capturegroup_quote_meta(del, &found)) else { continue };
-        if let Some(caps) = re.re.captures(ins) {
-            for (i, name) in re.names.iter().enumerate() {
-                if let Some(name) = name {
-                    shared.add(name, caps.get(i).map_or("", |m| m.as_str()));
+    Split { groups, diffs }
+}
+
+impl Split {
+    /// The rest of `Diff` for the `pattern` this was split from: the captures of every
+    /// group added to `shared`, and the pattern with each group replaced by its value.
+    pub(super) fn apply(&self, pattern: &str, shared: &mut Captures) -> String {
+        let Split { groups, diffs } = self;
+        // 3. Every adjacent Delete/Insert pair: the Delete side is the pattern.
+        for w in diffs.windows(2) {
+            let (del, ins) = match (&w[0], &w[1]) {
+                ((Op::Delete, d), (Op::Insert, i)) | ((Op::Insert, i), (Op::Delete, d)) => (d, i),
+                _ => continue,
+            };
+            let found = capturegroup_index(del);
+            if found.is_empty() {
+                continue;
+            }
+            // A compile error is only a warning in kube-compare (`capturegroup error: …`).
+            let Ok(re) = goregex::compile_cached(&capturegroup_quote_meta(del, &found)) else { continue };
+            if let Some(caps) = re.re.captures(ins) {
+                for (i, name) in re.names.iter().enumerate() {
+                    if let Some(name) = name {
+                        shared.add(name, caps.get(i).map_or("", |m| m.as_str()));
+                    }
                 }
             }
         }
-    }
-    // 4. Rebuild the pattern with the captured values.
-    let mut out = String::new();
-    let mut idx = 0;
-    for g in &groups {
-        if idx < g.start {
-            out.push_str(&pattern[idx..g.start]);
+        // 4. Rebuild the pattern with the captured values.
+        let mut out = String::new();
+        let mut idx = 0;
+        for g in groups {
+            if idx < g.start {
+                out.push_str(&pattern[idx..g.start]);
+            }
+            let v = shared.group_values(&g.name);
+            out.push_str(if v.is_empty() { &pattern[g.start..g.end] } else { &v });
+            idx = g.end;
         }
-        let v = shared.group_values(&g.name);
-        out.push_str(if v.is_empty() { &pattern[g.start..g.end] } else { &v });
-        idx = g.end;
+        if idx < pattern.len() {
+            out.push_str(&pattern[idx..]);
+        }
+        out.push_str(&shared.warnings());
+        out
     }
-    if idx < pattern.len() {
-        out.push_str(&pattern[idx..]);
-    }
-    out.push_str(&shared.warnings());
-    out
 }
 
 #[cfg(test)]

@@ -45,9 +45,30 @@ impl InlineDiff {
     /// Go's `Diff(pattern, value, shared)`: the string to put in the template. `Err` only
     /// where kube-compare panics (§10 #2).
     pub fn diff(self, pattern: &str, value: &str, shared: &mut Captures) -> Result<String, String> {
+        self.prepare(pattern, value).diff(pattern, value, shared)
+    }
+
+    /// What `Diff` derives from `pattern` and `value` alone, for calls with those strings.
+    fn prepare(self, pattern: &str, value: &str) -> Prepared {
         match self {
-            InlineDiff::Regex => regex::diff(pattern, value, shared),
-            InlineDiff::Capturegroups => Ok(capturegroups::diff(pattern, value, shared)),
+            InlineDiff::Regex => Prepared::Regex,
+            InlineDiff::Capturegroups => Prepared::Capturegroups(capturegroups::split(pattern, value)),
+        }
+    }
+}
+
+/// A function prepared for one pattern and value ([`InlineDiff::prepare`]).
+enum Prepared {
+    Regex,
+    Capturegroups(capturegroups::Split),
+}
+
+impl Prepared {
+    /// [`InlineDiff::diff`] with the strings this was prepared for.
+    fn diff(&self, pattern: &str, value: &str, shared: &mut Captures) -> Result<String, String> {
+        match self {
+            Prepared::Regex => regex::diff(pattern, value, shared),
+            Prepared::Capturegroups(split) => Ok(split.apply(pattern, shared)),
         }
     }
 }
@@ -159,12 +180,14 @@ pub fn run_inline_diff_funcs(rendered: &mut Value, cluster: &Value, fields: &[Fi
             errors.push(format!("failed to validate the inline diff for field {p}, {e}"));
             continue;
         }
+        let func = func.prepare(&value, &cluster_value);
         if let Err(e) = func.diff(&value, &cluster_value, &mut shared) {
             errors.push(e);
             continue;
         }
         prepared.push((p, segments, value, cluster_value, func));
     }
+    // Pass 2 with pass 1's preparation: the same strings give the same diff.
     for (p, segments, value, cluster_value, func) in prepared {
         let result = match func.diff(&value, &cluster_value, &mut shared) {
             Ok(r) => r,
