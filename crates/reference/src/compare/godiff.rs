@@ -191,6 +191,20 @@ fn half_match_i(l: &[char], s: &[char], i: usize) -> Option<[Runes; 5]> {
 
 /// Myers' middle snake (`diffBisect`), giving up at the deadline with a Delete+Insert pair.
 fn bisect(r1: &[char], r2: &[char], deadline: Instant) -> Vec<RDiff> {
+    match middle_snake(r1, r2, deadline) {
+        Some((x, y)) => bisect_split(r1, r2, x, y, deadline),
+        None => vec![(Op::Delete, r1.to_vec()), (Op::Insert, r2.to_vec())],
+    }
+}
+
+/// Where `diffBisect` splits the texts: the point at which its forward and reverse paths
+/// first overlap, in its order of search; `None` past the deadline.
+///
+/// The same steps as go-diff's loop (`tests::literal_middle_snake` is that loop as written),
+/// made cheaper: the reverse paths read reversed copies of the texts, so that both snakes
+/// are forward scans of slices, and a path's start is the larger of its two neighbours' (go-diff's
+/// test picks the same x: on a tie, down from `k + 1` lands where right from `k - 1` does).
+fn middle_snake(r1: &[char], r2: &[char], deadline: Instant) -> Option<(usize, usize)> {
     let (n1, n2) = (r1.len() as isize, r2.len() as isize);
     let max_d = (n1 + n2 + 1) / 2;
     let v_off = max_d;
@@ -199,26 +213,21 @@ fn bisect(r1: &[char], r2: &[char], deadline: Instant) -> Vec<RDiff> {
     let mut v2 = vec![-1isize; v_len as usize];
     v1[(v_off + 1) as usize] = 0;
     v2[(v_off + 1) as usize] = 0;
+    let q1: Runes = r1.iter().rev().copied().collect();
+    let q2: Runes = r2.iter().rev().copied().collect();
     let delta = n1 - n2;
     let front = delta % 2 != 0;
     let (mut k1start, mut k1end, mut k2start, mut k2end) = (0isize, 0isize, 0isize, 0isize);
     for d in 0..max_d {
         if d % 16 == 0 && Instant::now() > deadline {
-            break;
+            return None;
         }
         let mut k1 = -d + k1start;
         while k1 <= d - k1end {
             let k1_off = (v_off + k1) as usize;
-            let mut x1 = if k1 == -d || (k1 != d && v1[k1_off - 1] < v1[k1_off + 1]) {
-                v1[k1_off + 1]
-            } else {
-                v1[k1_off - 1] + 1
-            };
-            let mut y1 = x1 - k1;
-            while x1 < n1 && y1 < n2 && r1[x1 as usize] == r2[y1 as usize] {
-                x1 += 1;
-                y1 += 1;
-            }
+            let x = path_start(&v1, k1_off, k1 == -d, k1 == d);
+            let x1 = x + common_from(r1, r2, x, x - k1);
+            let y1 = x1 - k1;
             v1[k1_off] = x1;
             if x1 > n1 {
                 k1end += 2;
@@ -229,7 +238,7 @@ fn bisect(r1: &[char], r2: &[char], deadline: Instant) -> Vec<RDiff> {
                 if k2_off >= 0 && k2_off < v_len && v2[k2_off as usize] != -1 {
                     let x2 = n1 - v2[k2_off as usize];
                     if x1 >= x2 {
-                        return bisect_split(r1, r2, x1 as usize, y1 as usize, deadline);
+                        return Some((x1 as usize, y1 as usize));
                     }
                 }
             }
@@ -238,16 +247,9 @@ fn bisect(r1: &[char], r2: &[char], deadline: Instant) -> Vec<RDiff> {
         let mut k2 = -d + k2start;
         while k2 <= d - k2end {
             let k2_off = (v_off + k2) as usize;
-            let mut x2 = if k2 == -d || (k2 != d && v2[k2_off - 1] < v2[k2_off + 1]) {
-                v2[k2_off + 1]
-            } else {
-                v2[k2_off - 1] + 1
-            };
-            let mut y2 = x2 - k2;
-            while x2 < n1 && y2 < n2 && r1[(n1 - x2 - 1) as usize] == r2[(n2 - y2 - 1) as usize] {
-                x2 += 1;
-                y2 += 1;
-            }
+            let x = path_start(&v2, k2_off, k2 == -d, k2 == d);
+            let x2 = x + common_from(&q1, &q2, x, x - k2);
+            let y2 = x2 - k2;
             v2[k2_off] = x2;
             if x2 > n1 {
                 k2end += 2;
@@ -259,14 +261,40 @@ fn bisect(r1: &[char], r2: &[char], deadline: Instant) -> Vec<RDiff> {
                     let x1 = v1[k1_off as usize];
                     let y1 = v_off + x1 - k1_off;
                     if x1 >= n1 - x2 {
-                        return bisect_split(r1, r2, x1 as usize, y1 as usize, deadline);
+                        return Some((x1 as usize, y1 as usize));
                     }
                 }
             }
             k2 += 2;
         }
     }
-    vec![(Op::Delete, r1.to_vec()), (Op::Insert, r2.to_vec())]
+    None
+}
+
+/// Where a path on the diagonal at `k_off` starts: down from the diagonal above or right
+/// from the one below, whichever reaches further (`lowest`/`highest`: only one of them is
+/// on this round's front).
+#[inline(always)]
+fn path_start(v: &[isize], k_off: usize, lowest: bool, highest: bool) -> isize {
+    if lowest {
+        v[k_off + 1]
+    } else if highest {
+        v[k_off - 1] + 1
+    } else {
+        v[k_off + 1].max(v[k_off - 1] + 1)
+    }
+}
+
+/// How many characters `a[x..]` and `b[y..]` have in common at their start (none when
+/// either is past its text).
+#[inline(always)]
+fn common_from(a: &[char], b: &[char], x: isize, y: isize) -> isize {
+    let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else { return 0 };
+    // Most paths have no snake: one comparison settles them.
+    match (a.get(x), b.get(y)) {
+        (Some(p), Some(q)) if p == q => (1 + common_prefix(&a[x + 1..], &b[y + 1..])) as isize,
+        _ => 0,
+    }
 }
 
 fn bisect_split(r1: &[char], r2: &[char], x: usize, y: usize, deadline: Instant) -> Vec<RDiff> {
@@ -445,6 +473,145 @@ mod tests {
         let past = Instant::now();
         std::thread::sleep(Duration::from_millis(2));
         assert_eq!(bisect(&a, &b, past), vec![(Delete, a.clone()), (Insert, b.clone())]);
+    }
+
+    /// go-diff's `diffBisect` loop as written: where it splits, or `None` past the deadline.
+    fn literal_middle_snake(r1: &[char], r2: &[char], deadline: Instant) -> Option<(usize, usize)> {
+        let (n1, n2) = (r1.len() as isize, r2.len() as isize);
+        let max_d = (n1 + n2 + 1) / 2;
+        let v_off = max_d;
+        let v_len = 2 * max_d;
+        let mut v1 = vec![-1isize; v_len as usize];
+        let mut v2 = vec![-1isize; v_len as usize];
+        v1[(v_off + 1) as usize] = 0;
+        v2[(v_off + 1) as usize] = 0;
+        let delta = n1 - n2;
+        let front = delta % 2 != 0;
+        let (mut k1start, mut k1end, mut k2start, mut k2end) = (0isize, 0isize, 0isize, 0isize);
+        for d in 0..max_d {
+            if d % 16 == 0 && Instant::now() > deadline {
+                break;
+            }
+            let mut k1 = -d + k1start;
+            while k1 <= d - k1end {
+                let k1_off = (v_off + k1) as usize;
+                let mut x1 = if k1 == -d || (k1 != d && v1[k1_off - 1] < v1[k1_off + 1]) {
+                    v1[k1_off + 1]
+                } else {
+                    v1[k1_off - 1] + 1
+                };
+                let mut y1 = x1 - k1;
+                while x1 < n1 && y1 < n2 && r1[x1 as usize] == r2[y1 as usize] {
+                    x1 += 1;
+                    y1 += 1;
+                }
+                v1[k1_off] = x1;
+                if x1 > n1 {
+                    k1end += 2;
+                } else if y1 > n2 {
+                    k1start += 2;
+                } else if front {
+                    let k2_off = v_off + delta - k1;
+                    if k2_off >= 0 && k2_off < v_len && v2[k2_off as usize] != -1 {
+                        let x2 = n1 - v2[k2_off as usize];
+                        if x1 >= x2 {
+                            return Some((x1 as usize, y1 as usize));
+                        }
+                    }
+                }
+                k1 += 2;
+            }
+            let mut k2 = -d + k2start;
+            while k2 <= d - k2end {
+                let k2_off = (v_off + k2) as usize;
+                let mut x2 = if k2 == -d || (k2 != d && v2[k2_off - 1] < v2[k2_off + 1]) {
+                    v2[k2_off + 1]
+                } else {
+                    v2[k2_off - 1] + 1
+                };
+                let mut y2 = x2 - k2;
+                while x2 < n1 && y2 < n2 && r1[(n1 - x2 - 1) as usize] == r2[(n2 - y2 - 1) as usize] {
+                    x2 += 1;
+                    y2 += 1;
+                }
+                v2[k2_off] = x2;
+                if x2 > n1 {
+                    k2end += 2;
+                } else if y2 > n2 {
+                    k2start += 2;
+                } else if !front {
+                    let k1_off = v_off + delta - k2;
+                    if k1_off >= 0 && k1_off < v_len && v1[k1_off as usize] != -1 {
+                        let x1 = v1[k1_off as usize];
+                        let y1 = v_off + x1 - k1_off;
+                        if x1 >= n1 - x2 {
+                            return Some((x1 as usize, y1 as usize));
+                        }
+                    }
+                }
+                k2 += 2;
+            }
+        }
+        None
+    }
+
+    /// A xorshift generator: the differential test's texts are the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+
+        fn text(&mut self, letters: &[char], len: usize) -> Runes {
+            (0..len).map(|_| letters[self.below(letters.len())]).collect()
+        }
+    }
+
+    /// Texts over a few letters (so that paths share many snakes), of every length mix.
+    #[test]
+    fn the_middle_snake_is_go_diffs() {
+        let far = Instant::now() + Duration::from_secs(600);
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut splits = 0;
+        for round in 0..3000 {
+            let letters: Vec<char> = "ab\nxé".chars().take(2 + (round % 4)).collect();
+            // go-diff bisects texts of two characters or more (`diffCompute` answers the rest).
+            let a = {
+                let len = 2 + rng.below(40);
+                rng.text(&letters, len)
+            };
+            // Half the time the second text is an edit of the first, as real pairs are.
+            let b = if round % 2 == 0 {
+                let mut b = a.clone();
+                for _ in 0..rng.below(6) {
+                    let at = rng.below(b.len() + 1);
+                    if rng.below(2) == 0 && at < b.len() {
+                        b.remove(at);
+                    } else {
+                        b.insert(at, letters[rng.below(letters.len())]);
+                    }
+                }
+                b
+            } else {
+                let len = 2 + rng.below(40);
+                rng.text(&letters, len)
+            };
+            if b.len() < 2 {
+                continue;
+            }
+            let want = literal_middle_snake(&a, &b, far);
+            assert_eq!(middle_snake(&a, &b, far), want, "{a:?} vs {b:?}");
+            splits += usize::from(want.is_some());
+        }
+        // Past the deadline, both give up.
+        let past = Instant::now() - Duration::from_millis(1);
+        let (a, b): (Runes, Runes) = ("cat".chars().collect(), "map".chars().collect());
+        assert_eq!(middle_snake(&a, &b, past), None);
+        assert!(splits > 2000, "{splits}");
     }
 
     #[test]
