@@ -5,7 +5,8 @@
 //! `fixtures/bench-reference-telco/`, shaped like the telco-core reference kube-compare users
 //! run: 45 templates (operator namespaces, groups and subscriptions, networking, performance,
 //! scheduling, storage), a function file, and a cluster-scoped singleton
-//! (`Infrastructure/cluster`) that two templates read with `lookupCR`; the files hold one
+//! (`Infrastructure/cluster`) that two templates read with `lookupCR`, and telco-core's
+//! monitoring ConfigMap compared with the `capturegroups` inline diff; the files hold one
 //! object each, made from the templates in turn (a fifth drifted), the singleton once in the
 //! middle. With `--teams` it is issue 13's layout instead (`clusters/cK/teams/team-T/KIND/…`,
 //! one file in ten holding two objects, and a reference of 34 templates: the four bench
@@ -420,6 +421,14 @@ fn telco_object(template: &str, i: usize, drift: bool) -> String {
                 (start + len + 2, value)
             };
             line.replace_range(start..end, &value);
+        }
+        // A capture group `(?<name>.*)` (an inline `capturegroups` field): what a cluster
+        // holds there, different in every object.
+        if let Some(start) = line.find("(?<")
+            && let Some(len) = line[start..].find(">.*)")
+        {
+            let value = format!("{}-{:08x}", &line[start + 3..start + len], i.wrapping_mul(0x9e37_79b9));
+            line.replace_range(start..start + len + ">.*)".len(), &value);
         }
         out.push_str(&line);
         out.push('\n');
