@@ -25,6 +25,7 @@ pub mod strconv;
 pub mod value;
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 pub use budget::{Budget, DEFAULT_STEPS, DEFAULT_WALL, Exhausted};
 pub use error::{Error, ErrorKind};
@@ -40,13 +41,69 @@ pub struct TemplateSet {
     /// Source file names, indexed by [`Span::file`].
     files: Vec<String>,
     /// Every tree ever associated, in parse order; replaced ones stay (the main tree may be
-    /// one of them).
-    trees: Vec<(String, Vec<node::Node>)>,
+    /// one of them). Function files' trees are shared by the sets parsed with one
+    /// [`SharedFiles`].
+    trees: Vec<NamedTree>,
     /// Current definition of each name (what `{{template "x"}}` runs).
     by_name: HashMap<String, usize>,
     /// The tree `Execute` runs: the main file's own, even if a function file later
     /// redefines the main name.
     main: usize,
+}
+
+/// A template's name and its tree.
+type NamedTree = (String, Arc<[node::Node]>);
+
+/// The trees of file `name` (index `idx` in its set), each named.
+#[allow(clippy::result_large_err)]
+fn parse_trees(name: &str, text: &str, idx: u32) -> Result<Vec<NamedTree>, Error> {
+    let trees = parse::parse_file(name, text, idx).map_err(|e| Error::parse(&e.file, e.line, e.message))?;
+    Ok(trees.into_iter().map(|(tname, root)| (tname, Arc::from(root))).collect())
+}
+
+/// Function files that many sets are parsed with ([`TemplateSet::parse_shared`]): every set
+/// holds their definitions, but each file is parsed once (for each index its first file
+/// takes in a set — one, when the sets' main templates are one file each) and its trees are
+/// shared. kube-compare parses them into every template of a reference.
+#[derive(Debug, Default)]
+pub struct SharedFiles {
+    files: Vec<(String, String)>,
+    parsed: Mutex<HashMap<u32, Arc<ParsedFiles>>>,
+}
+
+/// The function files parsed from one first index: the files read, in order, up to the first
+/// that fails, and its error.
+#[derive(Debug)]
+struct ParsedFiles {
+    files: Vec<(String, Vec<NamedTree>)>,
+    error: Option<Error>,
+}
+
+impl SharedFiles {
+    /// The function files `(name, text)`, in the order they are parsed.
+    #[must_use]
+    pub fn new(files: Vec<(String, String)>) -> SharedFiles {
+        SharedFiles { files, parsed: Mutex::default() }
+    }
+
+    /// The files parsed with indexes from `first` on.
+    fn parsed_from(&self, first: u32) -> Arc<ParsedFiles> {
+        let mut cache = self.parsed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let parsed = cache.entry(first).or_insert_with(|| {
+            let mut out = ParsedFiles { files: Vec::new(), error: None };
+            for (i, (name, text)) in self.files.iter().enumerate() {
+                match parse_trees(name, text, first + i as u32) {
+                    Ok(trees) => out.files.push((name.clone(), trees)),
+                    Err(e) => {
+                        out.error = Some(e);
+                        break;
+                    }
+                }
+            }
+            Arc::new(out)
+        });
+        Arc::clone(parsed)
+    }
 }
 
 /// Output of one execution.
@@ -84,6 +141,28 @@ impl TemplateSet {
         Ok(set)
     }
 
+    /// [`TemplateSet::parse`] with the main template's other files (`own_files`) and then the
+    /// function files of `shared`, whose trees are parsed once for all the sets that share
+    /// them. The set is the one `parse` gives for `own_files` followed by the function files.
+    #[allow(clippy::result_large_err)]
+    pub fn parse_shared<N: AsRef<str>, T: AsRef<str>>(
+        main_name: &str,
+        main_text: &str,
+        own_files: &[(N, T)],
+        shared: &SharedFiles,
+    ) -> Result<TemplateSet, Error> {
+        let mut set = TemplateSet::parse(main_name, main_text, own_files)?;
+        let parsed = shared.parsed_from(set.files.len() as u32);
+        for (name, trees) in &parsed.files {
+            set.files.push(name.clone());
+            set.associate(trees.iter().cloned());
+        }
+        match &parsed.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(set),
+        }
+    }
+
     /// A set of one template without function files.
     #[allow(clippy::result_large_err)]
     pub fn parse_single(name: &str, text: &str) -> Result<TemplateSet, Error> {
@@ -94,7 +173,13 @@ impl TemplateSet {
     fn add_file(&mut self, name: &str, text: &str) -> Result<(), Error> {
         let idx = self.files.len() as u32;
         self.files.push(name.to_string());
-        let trees = parse::parse_file(name, text, idx).map_err(|e| Error::parse(&e.file, e.line, e.message))?;
+        let trees = parse_trees(name, text, idx)?;
+        self.associate(trees);
+        Ok(())
+    }
+
+    /// Adds the trees of one file, in order.
+    fn associate(&mut self, trees: impl IntoIterator<Item = NamedTree>) {
         for (tname, root) in trees {
             // Go's `associate`: an empty body never replaces an existing definition.
             if self.by_name.contains_key(&tname) && node::is_empty_tree(&root) {
@@ -103,7 +188,6 @@ impl TemplateSet {
             self.trees.push((tname.clone(), root));
             self.by_name.insert(tname, self.trees.len() - 1);
         }
-        Ok(())
     }
 
     /// Executes the main template with `data` as dot (and `$`).
@@ -197,6 +281,66 @@ mod tests {
 
     fn set(main: &str, functions: &str) -> TemplateSet {
         TemplateSet::parse("main", main, &[("functions", functions)]).unwrap()
+    }
+
+    #[test]
+    fn shared_function_files_give_the_sets_parse_gives_and_are_parsed_once() {
+        let functions = [
+            ("a.tmpl", r#"{{ define "greet" }}hi {{ . }}{{ end }}{{ define "over" }}from a{{ end }}"#),
+            ("b.tmpl", r#"{{ define "over" }}from b{{ end }}{{ define "greet" }}{{ end }}"#),
+        ];
+        let owned: Vec<(String, String)> = functions.iter().map(|(n, t)| ((*n).to_owned(), (*t).to_owned())).collect();
+        let shared = SharedFiles::new(owned);
+        let limits = Limits::default();
+        let data = Value::from_json(&serde_json::json!({"name": "x"}));
+        // A main template alone, and one with a file of its own (the function files then
+        // start at index 2: their spans name the right files).
+        let mains: [(&str, &[(&str, &str)]); 2] = [
+            (r#"{{ template "greet" .name }} {{ template "over" }}"#, &[]),
+            (
+                r#"{{ template "mine" }} {{ template "over" }} {{ template "greet" 1 }}"#,
+                &[("own.tmpl", r#"{{ define "mine" }}m{{ end }}{{ define "over" }}own{{ end }}"#)],
+            ),
+        ];
+        let mut sets = Vec::new();
+        for (main, own) in mains {
+            let mut all: Vec<(&str, &str)> = own.to_vec();
+            all.extend(functions);
+            let alone = TemplateSet::parse("main", main, &all).unwrap();
+            let with = TemplateSet::parse_shared("main", main, own, &shared).unwrap();
+            assert_eq!(with.template_names(), alone.template_names());
+            assert_eq!(with.files, alone.files);
+            let (a, b) = (alone.execute(&data, &limits, &[]).unwrap(), with.execute(&data, &limits, &[]).unwrap());
+            assert_eq!(b.text, a.text);
+            assert_eq!(b.provenance, a.provenance);
+            sets.push(with);
+        }
+        assert_eq!(sets[0].execute_text(&data, &limits, &[]).unwrap(), "hi x from b");
+        assert_eq!(sets[1].execute_text(&data, &limits, &[]).unwrap(), "m from b hi 1");
+        // A second set with the same first index holds the same trees, not copies.
+        let again =
+            TemplateSet::parse_shared("main", "{{ template \"over\" }}", &[] as &[(&str, &str)], &shared).unwrap();
+        let tree = |s: &TemplateSet| Arc::clone(&s.trees[s.lookup("over").unwrap()].1);
+        assert!(Arc::ptr_eq(&tree(&again), &tree(&sets[0])));
+        assert!(!Arc::ptr_eq(&tree(&again), &tree(&sets[1])));
+        // A function file that does not parse: the error `parse` gives, for every set.
+        let bad = SharedFiles::new(vec![
+            ("ok.tmpl".to_owned(), "{{ define \"k\" }}k{{ end }}".to_owned()),
+            ("bad.tmpl".to_owned(), "line\n{{ if }}".to_owned()),
+        ]);
+        for _ in 0..2 {
+            let e = TemplateSet::parse_shared("main", "x", &[] as &[(&str, &str)], &bad).unwrap_err();
+            let want = TemplateSet::parse(
+                "main",
+                "x",
+                &[("ok.tmpl", "{{ define \"k\" }}k{{ end }}"), ("bad.tmpl", "line\n{{ if }}")],
+            )
+            .unwrap_err();
+            assert_eq!((e.file.as_str(), e.line, e.to_string()), (want.file.as_str(), want.line, want.to_string()));
+        }
+        // The main template's own error comes first, as with `parse`.
+        let e = TemplateSet::parse_shared("main", "{{ end }}", &[] as &[(&str, &str)], &bad).unwrap_err();
+        assert_eq!(e.file, "main");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use driftlint_gotmpl::{Error as TmplError, ErrorKind, Limits, Rendered, TemplateSet, Value};
+use driftlint_gotmpl::{Error as TmplError, ErrorKind, Limits, Rendered, SharedFiles, TemplateSet, Value};
 use serde_json::Value as Json;
 
 use super::error::{LoadError, Problem};
@@ -125,12 +125,16 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
     // The run's template budget starts here: a reference in the repository is untrusted, and
     // its pre-executions are template work like any other.
     let limits = Limits::default();
-    let function_files: Vec<(String, String)> = reference
-        .function_files
-        .iter()
-        .flat_map(|f| f.source.files.iter())
-        .map(|f| (go_base(&f.name).to_owned(), f.text.clone()))
-        .collect();
+    // Parsed once, shared by every template's set.
+    let function_files = SharedFiles::new(
+        reference
+            .function_files
+            .iter()
+            .flat_map(|f| f.source.files.iter())
+            .map(|f| (go_base(&f.name).to_owned(), f.text.clone()))
+            .collect(),
+    );
+    let no_function_files = reference.function_files.iter().all(|f| f.source.files.is_empty());
     let mut problems = Vec::new();
     let mut templates = Vec::with_capacity(reference.templates.len());
     for (idx, entry) in reference.templates.iter().enumerate() {
@@ -140,7 +144,7 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
             problems.push(p);
             continue;
         }
-        let set = match parse_entry(entry, &function_files) {
+        let set = match parse_entry(entry, &function_files, no_function_files) {
             Ok(set) => set,
             Err(message) => {
                 problems.push(Problem::new(message, span));
@@ -187,16 +191,13 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
 ///
 /// Every matched file is parsed as a template named after its base name; the one named like
 /// the set is the main template (§3.1). The error is kube-compare's message.
-fn parse_entry(entry: &TemplateEntry, function_files: &[(String, String)]) -> Result<TemplateSet, String> {
+fn parse_entry(entry: &TemplateEntry, function_files: &SharedFiles, none: bool) -> Result<TemplateSet, String> {
     let base = entry.base_name();
     let (main, others) = split_main(base, &entry.source.files);
-    let mut extra: Vec<(String, String)> =
-        others.iter().map(|f| (go_base(&f.name).to_owned(), f.text.clone())).collect();
-    let own_files = extra.len();
-    extra.extend(function_files.iter().cloned());
-    TemplateSet::parse(base, main, &extra).map_err(|e| {
-        let own = e.file == base || extra[..own_files].iter().any(|(n, _)| *n == e.file);
-        if own || function_files.is_empty() {
+    let own: Vec<(&str, &str)> = others.iter().map(|f| (go_base(&f.name), f.text.as_str())).collect();
+    TemplateSet::parse_shared(base, main, &own, function_files).map_err(|e| {
+        let own = e.file == base || own.iter().any(|(n, _)| *n == e.file);
+        if own || none {
             format!("an error occurred while parsing template: {} specified in the config. error: {e}", entry.path)
         } else {
             format!("an error occurred while parsing the template function files specified in the config. error: {e}")
