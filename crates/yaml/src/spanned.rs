@@ -16,14 +16,19 @@
 //!   handles null keys, duplicates and `<<` exactly as the general loader does);
 //! * block sequences, including the indentless form under a key and `- key: v` items;
 //! * one-line plain scalars, `"…"` without `\` or `"` inside, `'…'` without `'` inside,
-//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`).
+//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`);
+//! * block scalars (`|`, `>`, any indicators) as a mapping value or a sequence item, read by
+//!   `block` as saphyr's scanner reads them (not at a document's root, where saphyr's span
+//!   of one starts at its content).
 //!
 //! Where the general loader's spans are quirky, this module reproduces the quirk: the span of
 //! a quoted scalar or an empty flow collection runs to the end of its line (saphyr's scanner
 //! skips the blanks and comment after the closing quote or bracket before it marks the end),
 //! a quoted key's span runs to its `:`, an empty value sits where the previous scalar ended,
-//! and an empty explicit document's root is the next `---`.
+//! an empty explicit document's root is the next `---`, and a block scalar's span runs from
+//! its header over its trailing blank lines to the indentation of the line that ends it.
 
+use crate::block::block_scalar;
 use crate::error::Warning;
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
@@ -213,7 +218,7 @@ impl<'t, 'l> Loader<'t, 'l> {
         if let Some(key) = split_key(line, off)? {
             return self.mapping(line.indent + off, key);
         }
-        let node = self.value(off)?;
+        let node = self.value(off, parent)?;
         self.end_scalar(parent)?;
         Some(node)
     }
@@ -265,7 +270,7 @@ impl<'t, 'l> Loader<'t, 'l> {
             let value = match key.value {
                 None => self.nested(col, true)?,
                 Some(off) => {
-                    let node = self.value(off)?;
+                    let node = self.value(off, Some(col))?;
                     self.end_scalar(Some(col))?;
                     node
                 }
@@ -286,9 +291,10 @@ impl<'t, 'l> Loader<'t, 'l> {
         Some(Node::new(NodeValue::Mapping(entries), start..end.max(start)))
     }
 
-    /// A one-line value at byte `off` of the current line: `{}`, `[]`, a simple quoted scalar
-    /// or a plain scalar, optionally followed by a comment.
-    fn value(&mut self, off: usize) -> Option<Node> {
+    /// A value at byte `off` of the current line, in a collection at column `parent`: a block
+    /// scalar (then the current line becomes its last line), or a one-line value: `{}`, `[]`, a
+    /// simple quoted scalar or a plain scalar, optionally followed by a comment.
+    fn value(&mut self, off: usize, parent: Option<usize>) -> Option<Node> {
         let line = self.line();
         let text = &line.text[off..];
         let at = line.start + off;
@@ -302,6 +308,8 @@ impl<'t, 'l> Loader<'t, 'l> {
                 Some(Node::new(NodeValue::Mapping(Vec::new()), at..line.end))
             }
             b'[' => self.flow_sequence(off),
+            // At the root, saphyr's span of a block scalar starts at its content: left to it.
+            b'|' | b'>' => self.block_scalar(at, parent?),
             q @ (b'"' | b'\'') => {
                 let (inner, close) = quoted(text, q)?;
                 if !comment_or_end(&text[close + 1..]) {
@@ -322,6 +330,21 @@ impl<'t, 'l> Loader<'t, 'l> {
 }
 
 impl Loader<'_, '_> {
+    /// The block scalar whose header is at byte `header`, in a collection at column `parent`;
+    /// the current line becomes its last line. Its span runs from the header to where
+    /// saphyr's scanner stopped (see [`block_scalar`]).
+    fn block_scalar(&mut self, header: usize, parent: usize) -> Option<Node> {
+        let block = block_scalar(self.text, header, parent)?;
+        // The scalar's lines end where the first line that starts at or after its end begins.
+        while self.pos + 1 < self.end && self.lines[self.pos + 1].start < block.end {
+            self.pos += 1;
+        }
+        let style = if block.literal { ScalarStyle::Literal } else { ScalarStyle::Folded };
+        self.made += 1;
+        self.prev_end = self.prev_end.max(block.end);
+        Some(scalar_node(block.value, Scalar::String, style, header..block.end, &mut self.warnings))
+    }
+
     /// A one-line flow sequence of one-line scalars at byte `off` of the current line
     /// (`[a, "b", 1]`, `[]`), optionally followed by a comment.
     fn flow_sequence(&mut self, off: usize) -> Option<Node> {
