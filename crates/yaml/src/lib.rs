@@ -44,6 +44,7 @@ mod emit_scalar;
 mod emit_writer;
 mod error;
 mod gofmt;
+mod inline;
 mod line_index;
 mod load;
 mod mapping;

@@ -22,6 +22,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::inline::{allowed_chars, find_value_colon, has_pair, plain_ok};
 use crate::node::float_to_json;
 use crate::scalar::{Scalar, parse_scalar};
 
@@ -304,27 +305,6 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
     Some(documents)
 }
 
-/// LF-only printable text: no tabs, carriage returns or other control characters, no byte
-/// order mark, no characters YAML treats as line breaks or refuses (both fast loaders).
-pub(crate) fn allowed_chars(text: &str) -> bool {
-    let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b);
-    // Block by block without stopping inside one, which the compiler vectorises (`all` byte by
-    // byte does not): most texts are printable ASCII, settled here.
-    if text.as_bytes().chunks(64).all(|block| block.iter().fold(true, |ok, &b| ok & ascii_ok(b))) {
-        return true;
-    }
-    if text.is_ascii() {
-        return false;
-    }
-    text.chars().all(|c| {
-        if c.is_ascii() {
-            ascii_ok(c as u8)
-        } else {
-            !matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
-        }
-    })
-}
-
 /// A line with content: its indentation and its text without the indentation and trailing
 /// blanks (never empty, never a comment).
 struct Line<'a> {
@@ -497,19 +477,6 @@ fn split_key(text: &str) -> Option<Option<(&str, &str)>> {
     Some(Some((key, text[after + 1..].trim_start_matches(' '))))
 }
 
-/// The first `: ` (or final `:`) of a line: where a plain key ends (both fast loaders).
-pub(crate) fn find_value_colon(b: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = b[from..].iter().position(|&c| c == b':') {
-        let at = from + i;
-        if matches!(b.get(at + 1), None | Some(b' ')) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
 /// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar.
 fn scalar(text: &str) -> Option<Simple<'_>> {
     match text {
@@ -540,35 +507,6 @@ fn resolve(text: &str) -> Option<Simple<'_>> {
         Scalar::Float(f) if !f.is_finite() => None,
         resolved => Some(Simple::Plain(text, resolved)),
     }
-}
-
-/// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block
-/// context: no indicator in front (`-` only before a non-blank), no comment, not a document
-/// marker. Flow brackets and commas inside are text in block context (`https://(?<h>[a-z]+)`).
-/// Both fast loaders (this one and [`crate::spanned`]) take plain scalars by this rule.
-pub(crate) fn plain_ok(text: &str) -> bool {
-    let b = text.as_bytes();
-    let Some(&first) = b.first() else { return false };
-    let first_ok = match first {
-        b'-' => !matches!(b.get(1), None | Some(b' ')) && !text.starts_with("---"),
-        b'.' => !text.starts_with("..."),
-        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"'
-        | b'%' | b'@' | b'`' | b' ' => false,
-        _ => true,
-    };
-    first_ok && !has_pair(text, b' ', b'#')
-}
-
-/// Whether byte `x` is immediately followed by byte `y` somewhere in `text` (`str::contains`
-/// with a two-byte pattern sets up a substring searcher: several times slower on the short
-/// texts of one line, where this is called for every line and value).
-pub(crate) fn has_pair(text: &str, x: u8, y: u8) -> bool {
-    find_pair(text, x, y).is_some()
-}
-
-/// Where byte `x` is first immediately followed by byte `y` in `text` (see [`has_pair`]).
-pub(crate) fn find_pair(text: &str, x: u8, y: u8) -> Option<usize> {
-    text.as_bytes().windows(2).position(|w| w[0] == x && w[1] == y)
 }
 
 #[cfg(test)]

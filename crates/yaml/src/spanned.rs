@@ -30,10 +30,12 @@
 
 use crate::block::block_scalar;
 use crate::error::Warning;
+use crate::inline::{
+    allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, plain_ok, quoted,
+};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::simple::{allowed_chars, find_pair, find_value_colon, has_pair, plain_ok};
 use crate::stream::{Document, Limits, Stream, dash_before, scalar_node};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
@@ -350,68 +352,22 @@ impl Loader<'_, '_> {
     fn flow_sequence(&mut self, off: usize) -> Option<Node> {
         self.open()?;
         let line = self.line();
-        let text = &line.text[off..];
-        let b = text.as_bytes();
+        let at = line.start + off;
         let mut items = Vec::new();
-        let mut i = 1;
-        if b.get(1) == Some(&b' ') {
-            // saphyr's token for `[ ` includes the blank, and the general loader then takes the
-            // sequence for a block one (its span starts at the first item): left to it.
-            return None;
-        }
-        if b.get(1) != Some(&b']') {
-            loop {
-                let start = i;
-                let (node, end) = match b.get(i)? {
-                    &q @ (b'"' | b'\'') => {
-                        let (inner, close) = quoted(&text[i..], q)?;
-                        // saphyr's span of a quoted scalar runs over the blanks after it.
-                        let end = skip_blanks(b, i + close + 1);
-                        let style = if q == b'"' { ScalarStyle::DoubleQuoted } else { ScalarStyle::SingleQuoted };
-                        (self.scalar(inner, style, line.start + off + start..line.start + off + end), end)
-                    }
-                    _ => {
-                        let len = b[i..].iter().position(|&c| matches!(c, b',' | b']'))?;
-                        let value = text[i..i + len].trim_end_matches(' ');
-                        // Flow context has more rules for `-`/`?` before a flow indicator
-                        // (saphyr: "plain scalar cannot start with '-' followed by ,[]{}").
-                        let indicator =
-                            value.ends_with(['-', '?']) || has_pair(value, b' ', b'-') || has_pair(value, b' ', b'?');
-                        if !plain_ok(value) || indicator || value.contains([':', '#', '[', ']', '{', '}']) {
-                            return None;
-                        }
-                        let span = line.start + off + start..line.start + off + start + value.len();
-                        (self.scalar(value, ScalarStyle::Plain, span), i + len)
-                    }
-                };
-                items.push(node);
-                match b.get(end)? {
-                    b',' => i = skip_blanks(b, end + 1),
-                    b']' => {
-                        i = end;
-                        break;
-                    }
-                    _ => return None,
-                }
-                if matches!(b.get(i), None | Some(b']' | b',')) {
-                    return None; // `[a, ]`, `[a,,b]`: left to the general loader.
-                }
-            }
-        }
-        if !comment_or_end(&text[i + 1..]) {
-            return None;
+        for item in flow_items(&line.text[off..])? {
+            let style = match item.quote {
+                None => ScalarStyle::Plain,
+                Some(b'"') => ScalarStyle::DoubleQuoted,
+                Some(_) => ScalarStyle::SingleQuoted,
+            };
+            items.push(self.scalar(item.text, style, at + item.span.start..at + item.span.end));
         }
         self.depth -= 1;
         // Like a quoted scalar's, the closing bracket's span runs over a comment.
         self.prev_end = line.end;
         self.made += 1;
-        Some(Node::new(NodeValue::Sequence(items), line.start + off..line.end))
+        Some(Node::new(NodeValue::Sequence(items), at..line.end))
     }
-}
-
-/// The index of the first non-blank byte of `b` from `i`.
-fn skip_blanks(b: &[u8], i: usize) -> usize {
-    i + b.get(i..).map_or(0, |r| r.iter().take_while(|&&c| c == b' ').count())
 }
 
 /// Whether every key is a string other than a merge key and no two are equal: then mapping
@@ -438,23 +394,6 @@ fn distinct_string_keys(pairs: &[(Node, Node)]) -> bool {
 fn is_entry(text: &str) -> bool {
     let b = text.as_bytes();
     b.first() == Some(&b'-') && matches!(b.get(1), None | Some(b' '))
-}
-
-/// Whether `rest` (what follows a value on its line) is nothing or a comment.
-fn comment_or_end(rest: &str) -> bool {
-    rest.is_empty() || (rest.starts_with(' ') && rest.trim_start_matches(' ').starts_with('#'))
-}
-
-/// The inside of a one-line quoted scalar at the start of `text` and the index of its
-/// closing quote; `None` for escapes and unterminated scalars.
-fn quoted(text: &str, q: u8) -> Option<(&str, usize)> {
-    let close = 1 + text[1..].find(q as char)?;
-    let inner = &text[1..close];
-    // `''` (an escaped quote) would end the scalar later; `\` starts an escape in "…".
-    if text.as_bytes().get(close + 1) == Some(&q) || (q == b'"' && inner.contains('\\')) {
-        return None;
-    }
-    Some((inner, close))
 }
 
 /// The mapping key at byte `off` of `line`'s text. `Some(None)`: not a mapping entry; `None`:
