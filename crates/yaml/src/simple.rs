@@ -15,13 +15,16 @@
 //! * block sequences `- item`, including the indentless form under a key, `- key: v` opening a
 //!   mapping at the item's column, and `-` alone followed by a nested block;
 //! * values: plain one-line scalars resolved by [`parse_scalar`] as the full loader resolves
-//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, and the texts `{}`/`[]`.
+//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, the texts `{}`/`[]`, and
+//!   block scalars (`|`, `>`) as mapping values and sequence items (read by the `block` module
+//!   that the spanned fast path shares).
 //!
-//! Everything else — `...`, directives, anchors, aliases, tags, block scalars, flow collections,
+//! Everything else — `...`, directives, anchors, aliases, tags, flow collections,
 //! escapes, multi-line scalars, comments after a value, unusual indentation — gives `None`.
 
 use serde_json::{Map, Value};
 
+use crate::block::block_scalar;
 use crate::inline::{allowed_chars, find_value_colon, has_pair, plain_ok};
 use crate::node::float_to_json;
 use crate::scalar::{Scalar, parse_scalar};
@@ -142,8 +145,9 @@ impl Shape {
 }
 
 /// Whether each document ends where the full loader ends it. The full loader ends a value at
-/// its last character, except an empty value (placed elsewhere) and a quoted scalar followed
-/// by blanks (its span takes them in).
+/// its last character, except an empty value (placed elsewhere), a quoted scalar followed
+/// by blanks (its span takes them in) and a block scalar (whose end `read` gives as the
+/// `block` module finds it).
 fn exact_ends<T>(text: &str, docs: &[(T, Option<usize>)]) -> bool {
     let exact = |end: usize| {
         let line = text[..end].rsplit('\n').next().unwrap_or_default();
@@ -173,6 +177,8 @@ enum Simple<'a> {
     Quoted(&'a str),
     /// A plain scalar and how it resolves (never a non-finite float).
     Plain(&'a str, Scalar),
+    /// A block scalar's value (always a string).
+    Block(String),
 }
 
 /// Builds `serde_json` values.
@@ -190,6 +196,7 @@ impl<'a> Build<'a> for Values {
             Simple::EmptyMap => Value::Object(Map::new()),
             Simple::EmptySeq => Value::Array(Vec::new()),
             Simple::Quoted(text) => Value::String(text.to_owned()),
+            Simple::Block(text) => Value::String(text),
             Simple::Plain(text, resolved) => match resolved {
                 Scalar::Null => Value::Null,
                 Scalar::Bool(b) => Value::Bool(b),
@@ -235,7 +242,7 @@ impl<'a> Build<'a> for Shapes<'a> {
         match scalar {
             Simple::EmptyMap | Simple::EmptySeq => Shape::Collection(1),
             Simple::Plain(_, Scalar::Null) => Shape::Null,
-            Simple::Quoted(_) | Simple::Plain(..) => Shape::Scalar,
+            Simple::Quoted(_) | Simple::Plain(..) | Simple::Block(_) => Shape::Scalar,
         }
     }
 
@@ -283,7 +290,8 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
         }
         if indent == 0 && body == "---" {
             if open {
-                documents.push((document(&lines, build)?, end.take()));
+                let (value, block_end) = document(text, &lines, build)?;
+                documents.push((value, block_end.or(end.take())));
                 lines.clear();
                 if documents.len() >= limit {
                     return Some(documents);
@@ -297,32 +305,39 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
         }
         open = true;
         end = Some(line_start + indent + body.len());
-        lines.push(Line { indent, text: body });
+        lines.push(Line { indent, start: line_start + indent, text: body });
     }
     if open && documents.len() < limit {
-        documents.push((document(&lines, build)?, end));
+        let (value, block_end) = document(text, &lines, build)?;
+        documents.push((value, block_end.or(end)));
     }
     Some(documents)
 }
 
-/// A line with content: its indentation and its text without the indentation and trailing
-/// blanks (never empty, never a comment).
+/// A line with content: its indentation, the byte offset of its text, and its text without
+/// the indentation and trailing blanks (never empty, never a comment).
 struct Line<'a> {
     indent: usize,
+    start: usize,
     text: &'a str,
 }
 
-/// One document's content lines to its value.
-fn document<'a, B: Build<'a>>(lines: &[Line<'a>], build: &mut B) -> Option<B::Out> {
+/// One document's content lines (of `text`) to its value, and where the document ends when
+/// its last value is a block scalar (whose end is not its last line's: see `block`).
+fn document<'a, B: Build<'a>>(text: &'a str, lines: &[Line<'a>], build: &mut B) -> Option<(B::Out, Option<usize>)> {
     let Some(first) = lines.first() else {
-        return Some(build.null());
+        return Some((build.null(), None));
     };
-    let mut parser = Parser { lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), build };
+    let mut parser =
+        Parser { text, lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), last_block: None, build };
     let value = parser.block(first.indent, first.text, None)?;
-    (parser.pos == lines.len()).then_some(value)
+    let block_end = parser.last_block.filter(|&(line, _)| line + 1 == lines.len()).map(|(_, end)| end);
+    (parser.pos == lines.len()).then_some((value, block_end))
 }
 
 struct Parser<'l, 'a, 'b, B: Build<'a>> {
+    /// The whole text (block scalars are read from it, not from `lines`).
+    text: &'a str,
     lines: &'l [Line<'a>],
     /// The line being read.
     pos: usize,
@@ -333,6 +348,8 @@ struct Parser<'l, 'a, 'b, B: Build<'a>> {
     entries: Vec<(&'a str, B::Out)>,
     /// The same for the items of the open sequences.
     items: Vec<B::Out>,
+    /// The last line of the last block scalar read, and where the scalar ends.
+    last_block: Option<(usize, usize)>,
     build: &'b mut B,
 }
 
@@ -361,7 +378,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         if let Some((key, rest)) = split_key(text)? {
             return self.mapping(col, key, rest);
         }
-        let value = scalar(text)?;
+        let value = self.value(text, parent)?;
         self.end_scalar(parent)?;
         Some(self.build.scalar(value))
     }
@@ -410,6 +427,23 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         Some(self.build.sequence(self.items.drain(start..)))
     }
 
+    /// The value `text` (a part of the current line) in a collection at column `parent`: a
+    /// block scalar (then the current line becomes its last line; not at a document's root,
+    /// which the spanned loader leaves to the general one too) or a one-line value.
+    fn value(&mut self, text: &'a str, parent: Option<usize>) -> Option<Simple<'a>> {
+        if !matches!(text.as_bytes()[0], b'|' | b'>') {
+            return scalar(text);
+        }
+        let header = text.as_ptr() as usize - self.text.as_ptr() as usize;
+        let block = block_scalar(self.text, header, parent?)?;
+        // The scalar's lines end where the first line that starts at or after its end begins.
+        while self.pos + 1 < self.lines.len() && self.lines[self.pos + 1].start < block.end {
+            self.pos += 1;
+        }
+        self.last_block = Some((self.pos, block.end));
+        Some(Simple::Block(block.value))
+    }
+
     /// A block mapping whose first key is at column `col` of the current line.
     fn mapping(&mut self, col: usize, mut key: &'a str, mut rest: &'a str) -> Option<B::Out> {
         self.depth += 1;
@@ -421,7 +455,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
             let value = if rest.is_empty() {
                 self.nested(col, true)?
             } else {
-                let v = scalar(rest)?;
+                let v = self.value(rest, Some(col))?;
                 self.end_scalar(Some(col))?;
                 self.build.scalar(v)
             };
