@@ -9,7 +9,8 @@
 //! produced exactly the same values (same key order, same numbers).
 //!
 //! The subset, line by line (LF line endings; no tabs, no control characters):
-//! * blank lines, whole-line `#` comments, and `---` alone at column 0 starting a document;
+//! * blank lines, whole-line `#` comments, comments after a value, and `---` alone at column
+//!   0 starting a document;
 //! * block mappings whose keys are plain scalars resolving to strings (not `<<`, not `yes`,
 //!   `1`, `null`, …) or quote-free one-line quoted scalars, written once each;
 //! * block sequences `- item`, including the indentless form under a key, `- key: v` opening a
@@ -20,12 +21,12 @@
 //!   that the spanned fast path shares).
 //!
 //! Everything else — `...`, directives, anchors, aliases, tags, flow collections,
-//! escapes, multi-line scalars, comments after a value, unusual indentation — gives `None`.
+//! escapes, multi-line scalars, unusual indentation — gives `None`.
 
 use serde_json::{Map, Value};
 
 use crate::block::block_scalar;
-use crate::inline::{allowed_chars, find_value_colon, has_pair, plain_ok};
+use crate::inline::{allowed_chars, comment_or_end, find_pair, find_value_colon, has_pair, plain_ok, quoted};
 use crate::node::float_to_json;
 use crate::scalar::{Scalar, parse_scalar};
 
@@ -63,7 +64,7 @@ pub fn parse_simple(text: &str) -> Option<Vec<Value>> {
 /// only blank lines and comments).
 #[must_use]
 pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
-    read(text, limit, &mut Values).map(|docs| docs.into_iter().map(|(value, _)| value).collect())
+    read(text, limit, &mut Values).map(|(docs, _)| docs.into_iter().map(|(value, _)| value).collect())
 }
 
 /// Like [`parse_simple`], with where each document ends as the full loader's
@@ -83,7 +84,7 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 /// ```
 #[must_use]
 pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
-    read(text, usize::MAX, &mut Values).filter(|docs| exact_ends(text, docs))
+    read(text, usize::MAX, &mut Values).and_then(|(docs, known)| (known && exact_ends(text, &docs)).then_some(docs))
 }
 
 /// [`parse_simple_ends`] without the values: each document's [`Shape`] (what the value is and
@@ -100,7 +101,8 @@ pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
 /// ```
 #[must_use]
 pub fn scan_simple_ends(text: &str) -> Option<Vec<(Shape, Option<usize>)>> {
-    read(text, usize::MAX, &mut Shapes::default()).filter(|docs| exact_ends(text, docs))
+    read(text, usize::MAX, &mut Shapes::default())
+        .and_then(|(docs, known)| (known && exact_ends(text, &docs)).then_some(docs))
 }
 
 /// What a document's value is, as [`scan_simple_ends`] tells it.
@@ -266,16 +268,24 @@ impl<'a> Build<'a> for Shapes<'a> {
     }
 }
 
-/// The documents of `text` (at most `limit`), each with the end of its last content line.
-fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<Vec<(B::Out, Option<usize>)>> {
+/// The documents read by [`read`], each with the end of its last content line (or of the block
+/// scalar that ends it), and whether those are the documents' ends: not when a document's
+/// last content line has a comment after its value, where the general loader's end depends on
+/// the value (a plain scalar's ends before the comment, a quoted one's after it).
+type Read<T> = (Vec<(T, Option<usize>)>, bool);
+
+/// The documents of `text` (at most `limit`); see [`Read`].
+fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<Read<B::Out>> {
     if text.len() > MAX_BYTES || !allowed_chars(text) {
         return None;
     }
     let mut documents = Vec::new();
     // At most one entry a line: sized once instead of grown line by line.
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
-    // Where the open document's last content line ends.
+    // Where the open document's last content line ends, and whether a comment follows it.
     let mut end = None;
+    let mut commented = false;
+    let mut known = true;
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
     let mut at = 0;
@@ -291,27 +301,30 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
         if indent == 0 && body == "---" {
             if open {
                 let (value, block_end) = document(text, &lines, build)?;
+                known &= block_end.is_some() || !std::mem::take(&mut commented);
                 documents.push((value, block_end.or(end.take())));
                 lines.clear();
                 if documents.len() >= limit {
-                    return Some(documents);
+                    return Some((documents, known));
                 }
             }
             open = true;
             continue;
         }
-        if body.starts_with("---") || body.starts_with("...") || has_pair(body, b' ', b'#') {
+        if body.starts_with("---") || body.starts_with("...") {
             return None;
         }
         open = true;
         end = Some(line_start + indent + body.len());
+        commented = has_pair(body, b' ', b'#');
         lines.push(Line { indent, start: line_start + indent, text: body });
     }
     if open && documents.len() < limit {
         let (value, block_end) = document(text, &lines, build)?;
+        known &= block_end.is_some() || !commented;
         documents.push((value, block_end.or(end)));
     }
-    Some(documents)
+    Some((documents, known))
 }
 
 /// A line with content: its indentation, the byte offset of its text, and its text without
@@ -409,7 +422,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         let start = self.items.len();
         loop {
             let rest = text[1..].trim_start_matches(' ');
-            let item = if rest.is_empty() {
+            let item = if rest.is_empty() || rest.starts_with('#') {
                 self.nested(col, false)?
             } else if is_entry(rest) {
                 return None;
@@ -452,7 +465,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         }
         let start = self.entries.len();
         loop {
-            let value = if rest.is_empty() {
+            let value = if rest.is_empty() || rest.starts_with('#') {
                 self.nested(col, true)?
             } else {
                 let v = self.value(rest, Some(col))?;
@@ -511,21 +524,22 @@ fn split_key(text: &str) -> Option<Option<(&str, &str)>> {
     Some(Some((key, text[after + 1..].trim_start_matches(' '))))
 }
 
-/// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar.
+/// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar, optionally
+/// followed by a comment.
 fn scalar(text: &str) -> Option<Simple<'_>> {
-    match text {
-        "{}" => return Some(Simple::EmptyMap),
-        "[]" => return Some(Simple::EmptySeq),
-        _ => {}
-    }
     let b = text.as_bytes();
     match b[0] {
         q @ (b'"' | b'\'') => {
-            let inner = text.strip_prefix(q as char)?.strip_suffix(q as char)?;
-            let bad = |c: char| c == q as char || (q == b'"' && c == '\\');
-            (!inner.contains(bad)).then_some(Simple::Quoted(inner))
+            let (inner, close) = quoted(text, q)?;
+            comment_or_end(&text[close + 1..]).then_some(Simple::Quoted(inner))
         }
         _ => {
+            let text = find_pair(text, b' ', b'#').map_or(text, |c| text[..c].trim_end_matches(' '));
+            match text {
+                "{}" => return Some(Simple::EmptyMap),
+                "[]" => return Some(Simple::EmptySeq),
+                _ => {}
+            }
             if !plain_ok(text) || has_pair(text, b':', b' ') || text.ends_with(':') {
                 return None;
             }

@@ -170,6 +170,18 @@ fn nesting_forms() {
 }
 
 #[test]
+fn comments_after_values() {
+    let text = "a: 1 # one\nb: 'x # y'  # c\nc: # nothing\n  d: {}   # e\nf:\n- # null\n- \"q\" #q\n- x#y # z\n";
+    assert_eq!(accepted(text)[0], json!({"a": 1, "b": "x # y", "c": {"d": {}}, "f": [null, "q", "x#y"]}));
+    // A document whose last line holds a comment: its values, not its end.
+    assert!(parse_simple("a: b # c\n").is_some());
+    assert_eq!(parse_simple_ends("a: b # c\n"), None);
+    assert_eq!(scan_simple_ends("a: b # c\n"), None);
+    assert!(parse_simple_ends("a: b # c\nd: e\n").is_some());
+    refused("a: 'x' y # c\n");
+}
+
+#[test]
 fn block_scalars() {
     let text = "a: |\n  x\n   y\n\n  # z\nb: >-\n  p\n  q\n\n  r\n\n\nc:\n- |+\n  s\n\n- >2\n   t\n";
     assert_eq!(accepted(text)[0], json!({"a": "x\n y\n\n# z\n", "b": "p q\nr", "c": ["s\n\n", " t\n"]}));
@@ -186,7 +198,7 @@ fn refuses_what_it_does_not_know() {
     for text in [
         "a: 1\r\n",
         "a:\t1\n",
-        "a: 1 # comment\n",
+        "a # b: 1\n",
         "a: &x 1\nb: *x\n",
         "a: !!str 1\n",
         // A block scalar at the root, or one the general loader refuses.
@@ -511,7 +523,7 @@ fn random_tree(rng: &mut Rng) -> String {
             let scalars = if rng.chance(96) { SAFE_SCALARS } else { TRICKY_SCALARS };
             match if depth > 3 { 0 } else { rng.below(3) } {
                 0 if rng.chance(6) => block_scalar(rng, out, format!("{pad}{key}: "), indent),
-                0 => out.push(format!("{pad}{key}: {}", rng.pick(scalars)).trim_end().to_owned()),
+                0 => out.push(format!("{pad}{key}: {}{}", rng.pick(scalars), comment(rng)).trim_end().to_owned()),
                 1 => {
                     out.push(format!("{pad}{key}:"));
                     mapping(rng, out, indent + step, None, depth + 1);
@@ -533,7 +545,7 @@ fn random_tree(rng: &mut Rng) -> String {
             let scalars = if rng.chance(96) { SAFE_SCALARS } else { TRICKY_SCALARS };
             match if depth > 3 { 0 } else { rng.below(4) } {
                 0 if rng.chance(6) => block_scalar(rng, out, format!("{pad}- "), indent),
-                0 => out.push(format!("{pad}- {}", rng.pick(scalars)).trim_end().to_owned()),
+                0 => out.push(format!("{pad}- {}{}", rng.pick(scalars), comment(rng)).trim_end().to_owned()),
                 1 => {
                     let gap = " ".repeat(1 + rng.below(2));
                     mapping(rng, out, indent + 1 + gap.len(), Some(format!("{pad}-{gap}")), depth + 1);
@@ -549,6 +561,10 @@ fn random_tree(rng: &mut Rng) -> String {
                 }
             }
         }
+    }
+    /// Mostly nothing, sometimes a comment to write after a value.
+    fn comment(rng: &mut Rng) -> &'static str {
+        if rng.chance(90) { "" } else { rng.pick(&[" # c", "  #c", " #", " # a: b", " ## x # y"]) }
     }
     /// A block scalar after `lead`, in a collection at column `parent`: any header, content
     /// lines at its indentation or deeper, blank lines and lines of blanks.
