@@ -7,6 +7,20 @@
 
 use std::ops::Range;
 
+/// An upper bound on the nodes of a text that either fast loader takes: each line holds at
+/// most one scalar plus one node per `- `, `:`, `,` or `[` (the collections they open and the
+/// scalars they separate). A text that might cross [`Limits::max_nodes`] goes to the general
+/// loader, which counts exactly and stops with an error at the node that crosses it. `{`
+/// counts too, although the fast loaders take it only in `{}` and in block scalars: the
+/// general loader refuses a text with more than half [`Limits::max_nodes`] flow indicators
+/// (`,` `[` `{`) before it reads it, wherever they are, so such a text is never taken.
+///
+/// [`Limits::max_nodes`]: crate::Limits::max_nodes
+pub(crate) fn node_bound(text: &str) -> usize {
+    let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[' | b'{')).count();
+    2 * marks + 2
+}
+
 /// LF-only printable text: no tabs, carriage returns or other control characters, no byte
 /// order mark, no characters YAML treats as line breaks or refuses (both fast loaders).
 pub(crate) fn allowed_chars(text: &str) -> bool {

@@ -16,19 +16,23 @@
 //! * block sequences `- item`, including the indentless form under a key, `- key: v` opening a
 //!   mapping at the item's column, and `-` alone followed by a nested block;
 //! * values: plain one-line scalars resolved by [`parse_scalar`] as the full loader resolves
-//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, the texts `{}`/`[]`, and
+//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, `{}`, one-line flow
+//!   sequences of such scalars (`[a, "b"]`, `[]`, as the spanned fast path takes them), and
 //!   block scalars (`|`, `>`) as mapping values and sequence items (read by the `block` module
 //!   that the spanned fast path shares).
 //!
-//! Everything else — `...`, directives, anchors, aliases, tags, flow collections,
+//! Everything else — `...`, directives, anchors, aliases, tags, other flow collections,
 //! escapes, multi-line scalars, unusual indentation — gives `None`.
 
 use serde_json::{Map, Value};
 
 use crate::block::block_scalar;
-use crate::inline::{allowed_chars, comment_or_end, find_pair, find_value_colon, has_pair, plain_ok, quoted};
+use crate::inline::{
+    allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, node_bound, plain_ok, quoted,
+};
 use crate::node::float_to_json;
 use crate::scalar::{Scalar, parse_scalar};
+use crate::stream::Limits;
 
 /// Nesting beyond this many collections is left to the full loader (and its depth limit).
 const MAX_DEPTH: usize = 100;
@@ -174,7 +178,6 @@ trait Build<'a> {
 /// A one-line value the subset takes, checked, not built yet.
 enum Simple<'a> {
     EmptyMap,
-    EmptySeq,
     /// A quoted scalar's text between its quotes (which needs no unescaping).
     Quoted(&'a str),
     /// A plain scalar and how it resolves (never a non-finite float).
@@ -196,7 +199,6 @@ impl<'a> Build<'a> for Values {
     fn scalar(&mut self, scalar: Simple<'a>) -> Value {
         match scalar {
             Simple::EmptyMap => Value::Object(Map::new()),
-            Simple::EmptySeq => Value::Array(Vec::new()),
             Simple::Quoted(text) => Value::String(text.to_owned()),
             Simple::Block(text) => Value::String(text),
             Simple::Plain(text, resolved) => match resolved {
@@ -242,7 +244,7 @@ impl<'a> Build<'a> for Shapes<'a> {
 
     fn scalar(&mut self, scalar: Simple<'a>) -> Shape {
         match scalar {
-            Simple::EmptyMap | Simple::EmptySeq => Shape::Collection(1),
+            Simple::EmptyMap => Shape::Collection(1),
             Simple::Plain(_, Scalar::Null) => Shape::Null,
             Simple::Quoted(_) | Simple::Plain(..) | Simple::Block(_) => Shape::Scalar,
         }
@@ -276,7 +278,8 @@ type Read<T> = (Vec<(T, Option<usize>)>, bool);
 
 /// The documents of `text` (at most `limit`); see [`Read`].
 fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<Read<B::Out>> {
-    if text.len() > MAX_BYTES || !allowed_chars(text) {
+    // Past the general loader's node limit (or its limit on flow indicators), it fails.
+    if text.len() > MAX_BYTES || !allowed_chars(text) || node_bound(text) > Limits::default().max_nodes {
         return None;
     }
     let mut documents = Vec::new();
@@ -393,7 +396,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         }
         let value = self.value(text, parent)?;
         self.end_scalar(parent)?;
-        Some(self.build.scalar(value))
+        Some(value)
     }
 
     /// The value after `key:` or `-` with nothing else on the line (at column `col`): a
@@ -442,10 +445,13 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
 
     /// The value `text` (a part of the current line) in a collection at column `parent`: a
     /// block scalar (then the current line becomes its last line; not at a document's root,
-    /// which the spanned loader leaves to the general one too) or a one-line value.
-    fn value(&mut self, text: &'a str, parent: Option<usize>) -> Option<Simple<'a>> {
-        if !matches!(text.as_bytes()[0], b'|' | b'>') {
-            return scalar(text);
+    /// which the spanned loader leaves to the general one too), a one-line flow sequence or a
+    /// one-line scalar.
+    fn value(&mut self, text: &'a str, parent: Option<usize>) -> Option<B::Out> {
+        match text.as_bytes()[0] {
+            b'|' | b'>' => {}
+            b'[' => return self.flow_sequence(text),
+            _ => return Some(self.build.scalar(scalar(text)?)),
         }
         let header = text.as_ptr() as usize - self.text.as_ptr() as usize;
         let block = block_scalar(self.text, header, parent?)?;
@@ -454,7 +460,25 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
             self.pos += 1;
         }
         self.last_block = Some((self.pos, block.end));
-        Some(Simple::Block(block.value))
+        Some(self.build.scalar(Simple::Block(block.value)))
+    }
+
+    /// A one-line flow sequence of one-line scalars (`[a, "b"]`, `[]`), as the spanned loader
+    /// takes them.
+    fn flow_sequence(&mut self, text: &'a str) -> Option<B::Out> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let start = self.items.len();
+        for item in flow_items(text)? {
+            let scalar = match item.quote {
+                Some(_) => Simple::Quoted(item.text),
+                None => resolve(item.text)?,
+            };
+            let value = self.build.scalar(scalar);
+            self.items.push(value);
+        }
+        Some(self.build.sequence(self.items.drain(start..)))
     }
 
     /// A block mapping whose first key is at column `col` of the current line.
@@ -470,7 +494,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
             } else {
                 let v = self.value(rest, Some(col))?;
                 self.end_scalar(Some(col))?;
-                self.build.scalar(v)
+                v
             };
             self.entries.push((key, value));
             match self.peek() {
@@ -524,8 +548,8 @@ fn split_key(text: &str) -> Option<Option<(&str, &str)>> {
     Some(Some((key, text[after + 1..].trim_start_matches(' '))))
 }
 
-/// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar, optionally
-/// followed by a comment.
+/// A one-line scalar: `{}`, a simple quoted scalar or a plain scalar, optionally followed by
+/// a comment.
 fn scalar(text: &str) -> Option<Simple<'_>> {
     let b = text.as_bytes();
     match b[0] {
@@ -535,10 +559,8 @@ fn scalar(text: &str) -> Option<Simple<'_>> {
         }
         _ => {
             let text = find_pair(text, b' ', b'#').map_or(text, |c| text[..c].trim_end_matches(' '));
-            match text {
-                "{}" => return Some(Simple::EmptyMap),
-                "[]" => return Some(Simple::EmptySeq),
-                _ => {}
+            if text == "{}" {
+                return Some(Simple::EmptyMap);
             }
             if !plain_ok(text) || has_pair(text, b':', b' ') || text.ends_with(':') {
                 return None;

@@ -182,6 +182,28 @@ fn comments_after_values() {
 }
 
 #[test]
+fn flow_sequences() {
+    let text = "a: [x, 'y z', \"0755\", 0755, ~, yes]\nb: [] # none\nc:\n- [1,2]\n- ['#', \"a, b\"]  # c\n";
+    assert_eq!(
+        accepted(text)[0],
+        json!({"a": ["x", "y z", "0755", 493, null, true], "b": [], "c": [[1, 2], ["#", "a, b"]]})
+    );
+    assert_eq!(scan_simple_ends("a: [x, [y]]\n"), None);
+    assert_eq!(scan_simple_ends("a: [x, y]\n"), Some(vec![(Shape::Collection(5), Some(9))]));
+}
+
+/// Past the general loader's limit on flow indicators (half its node limit), it refuses the
+/// text: so does the fast path, in flow sequences and in block scalars.
+#[test]
+fn flow_indicators_past_the_limit() {
+    let half = crate::Limits::default().max_nodes / 2;
+    for text in [format!("a: [{}1]\n", "1,".repeat(half)), format!("a: |\n  {}\n", "{".repeat(half + 1))] {
+        refused(&text);
+        assert!(full(&text).is_none());
+    }
+}
+
+#[test]
 fn block_scalars() {
     let text = "a: |\n  x\n   y\n\n  # z\nb: >-\n  p\n  q\n\n  r\n\n\nc:\n- |+\n  s\n\n- >2\n   t\n";
     assert_eq!(accepted(text)[0], json!({"a": "x\n y\n\n# z\n", "b": "p q\nr", "c": ["s\n\n", " t\n"]}));
@@ -206,7 +228,10 @@ fn refuses_what_it_does_not_know() {
         "a: |0\n  text\n",
         "a: |\n    \n  text\n",
         "a: {b: 1}\n",
-        "a: [1]\n",
+        "a: [ 1 ]\n",
+        "a: [1, {b: 2}]\n",
+        "a: [1, .nan]\n",
+        "a: [b, ]\n",
         "a: \"x\\ny\"\n",
         "a: 'it''s'\n",
         "a: b\n  c\n",
@@ -442,6 +467,9 @@ const TRICKY_KEYS: &[&str] = &[
 ];
 
 const SAFE_SCALARS: &[&str] = &[
+    "[x, 'y', \"z\", 1]",
+    "[a,b] # c",
+    "[]",
     "web",
     "registry.example.com/web:1.4",
     "8080",

@@ -30,6 +30,7 @@
 
 use crate::block::block_scalar;
 use crate::error::Warning;
+pub(crate) use crate::inline::node_bound;
 use crate::inline::{
     allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, plain_ok, quoted,
 };
@@ -96,15 +97,6 @@ pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> 
         documents.push(Document { root, range, warnings: std::mem::take(&mut loader.warnings) });
     }
     Some((Stream { documents, error: None }, loader.made))
-}
-
-/// An upper bound on the nodes of a text in the subset: each line holds at most one scalar
-/// plus one node per `- `, `:`, `,` or `[` (the collections they open and the scalars they
-/// separate). A text that might cross [`Limits::max_nodes`] goes to the general loader, which
-/// counts exactly and stops with an error at the node that crosses it.
-pub(crate) fn node_bound(text: &str) -> usize {
-    let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[')).count();
-    2 * marks + 2
 }
 
 /// A line with content (not blank, not a whole-line comment).

@@ -163,6 +163,19 @@ fn limits_hold_on_the_fast_path() {
     assert!(parse_stream(&deeper).error.is_none());
 }
 
+/// The general loader refuses a text with more flow indicators (`,` `[` `{`) than half its
+/// node limit before reading it, even where they are only text in a block scalar: the fast
+/// path must not take such a text.
+#[test]
+fn flow_indicators_in_block_scalars_count() {
+    let limits = Limits { max_nodes: 2000, ..Limits::default() };
+    let text = format!("a: |\n  {}\n", "{".repeat(1001));
+    assert_eq!(parse_stream_with(&text, &limits).error.map(|e| e.kind), Some(ErrorKind::NodeLimit));
+    assert!(parse_stream_plain(&text, &limits).is_none());
+    let text = format!("a: |\n  {}\n", "{".repeat(999));
+    assert!(agrees(&text, "fewer braces"));
+}
+
 /// A stream that differs only in one span must not compare equal (the test above relies on
 /// `Stream`'s equality covering spans).
 #[test]
