@@ -72,9 +72,9 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 }
 
 /// Like [`parse_simple`], with where each document ends as the full loader's
-/// [`Document::range`](crate::Document) does: at the end of its last content line (`None` for
-/// a document without content). `None` also when the last content line of a document leaves
-/// its value empty (`key:`, `-`) or ends in blanks, where the full loader's end differs.
+/// [`Document::range`](crate::Document) does: at the end of its last value (`None` for a
+/// document without content). `None` also when the last content line of a document leaves
+/// its value empty (`key:`, `-`), where the full loader's end is elsewhere.
 ///
 /// ```
 /// use driftlint_yaml::{parse_simple_ends, parse_stream};
@@ -88,7 +88,7 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 /// ```
 #[must_use]
 pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
-    read(text, usize::MAX, &mut Values).and_then(|(docs, known)| (known && exact_ends(text, &docs)).then_some(docs))
+    read(text, usize::MAX, &mut Values).and_then(|(docs, known)| known.then_some(docs))
 }
 
 /// [`parse_simple_ends`] without the values: each document's [`Shape`] (what the value is and
@@ -105,8 +105,7 @@ pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
 /// ```
 #[must_use]
 pub fn scan_simple_ends(text: &str) -> Option<Vec<(Shape, Option<usize>)>> {
-    read(text, usize::MAX, &mut Shapes::default())
-        .and_then(|(docs, known)| (known && exact_ends(text, &docs)).then_some(docs))
+    read(text, usize::MAX, &mut Shapes::default()).and_then(|(docs, known)| known.then_some(docs))
 }
 
 /// What a document's value is, as [`scan_simple_ends`] tells it.
@@ -148,19 +147,6 @@ impl Shape {
             Shape::Collection(n) => n,
         }
     }
-}
-
-/// Whether each document ends where the full loader ends it. The full loader ends a value at
-/// its last character, except an empty value (placed elsewhere), a quoted scalar followed
-/// by blanks (its span takes them in) and a block scalar (whose end `read` gives as the
-/// `block` module finds it).
-fn exact_ends<T>(text: &str, docs: &[(T, Option<usize>)]) -> bool {
-    let exact = |end: usize| {
-        let line = text[..end].rsplit('\n').next().unwrap_or_default();
-        let trailing = text[end..].starts_with(' ');
-        !line.ends_with(':') && line.trim_start_matches(' ') != "-" && !trailing
-    };
-    docs.iter().all(|(_, end)| end.is_none_or(exact))
 }
 
 /// What the parser makes of what it reads: JSON values ([`Values`]) or their shapes
@@ -270,10 +256,9 @@ impl<'a> Build<'a> for Shapes<'a> {
     }
 }
 
-/// The documents read by [`read`], each with the end of its last content line (or of the block
-/// scalar that ends it), and whether those are the documents' ends: not when a document's
-/// last content line has a comment after its value, where the general loader's end depends on
-/// the value (a plain scalar's ends before the comment, a quoted one's after it).
+/// The documents read by [`read`], each with where the full loader ends it (`None` for a
+/// document without content, and for one whose last line leaves its value empty, which the
+/// full loader places elsewhere), and whether every document with content has its end.
 type Read<T> = (Vec<(T, Option<usize>)>, bool);
 
 /// The documents of `text` (at most `limit`); see [`Read`].
@@ -285,9 +270,7 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
     let mut documents = Vec::new();
     // At most one entry a line: sized once instead of grown line by line.
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
-    // Where the open document's last content line ends, and whether a comment follows it.
-    let mut end = None;
-    let mut commented = false;
+    // Whether every document's end is known (see `Read`).
     let mut known = true;
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
@@ -303,9 +286,9 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
         }
         if indent == 0 && body == "---" {
             if open {
-                let (value, block_end) = document(text, &lines, build)?;
-                known &= block_end.is_some() || !std::mem::take(&mut commented);
-                documents.push((value, block_end.or(end.take())));
+                let (value, end) = document(text, &lines, build)?;
+                known &= end.is_some() || lines.is_empty();
+                documents.push((value, end));
                 lines.clear();
                 if documents.len() >= limit {
                     return Some((documents, known));
@@ -318,14 +301,12 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
             return None;
         }
         open = true;
-        end = Some(line_start + indent + body.len());
-        commented = has_pair(body, b' ', b'#');
         lines.push(Line { indent, start: line_start + indent, text: body });
     }
     if open && documents.len() < limit {
-        let (value, block_end) = document(text, &lines, build)?;
-        known &= block_end.is_some() || !commented;
-        documents.push((value, block_end.or(end)));
+        let (value, end) = document(text, &lines, build)?;
+        known &= end.is_some() || lines.is_empty();
+        documents.push((value, end));
     }
     Some((documents, known))
 }
@@ -339,16 +320,16 @@ struct Line<'a> {
 }
 
 /// One document's content lines (of `text`) to its value, and where the document ends when
-/// its last value is a block scalar (whose end is not its last line's: see `block`).
+/// its last line ends with a value (see [`Parser::last_end`]).
 fn document<'a, B: Build<'a>>(text: &'a str, lines: &[Line<'a>], build: &mut B) -> Option<(B::Out, Option<usize>)> {
     let Some(first) = lines.first() else {
         return Some((build.null(), None));
     };
     let mut parser =
-        Parser { text, lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), last_block: None, build };
+        Parser { text, lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), last_end: None, build };
     let value = parser.block(first.indent, first.text, None)?;
-    let block_end = parser.last_block.filter(|&(line, _)| line + 1 == lines.len()).map(|(_, end)| end);
-    (parser.pos == lines.len()).then_some((value, block_end))
+    let end = parser.last_end;
+    (parser.pos == lines.len()).then_some((value, end))
 }
 
 struct Parser<'l, 'a, 'b, B: Build<'a>> {
@@ -364,8 +345,11 @@ struct Parser<'l, 'a, 'b, B: Build<'a>> {
     entries: Vec<(&'a str, B::Out)>,
     /// The same for the items of the open sequences.
     items: Vec<B::Out>,
-    /// The last line of the last block scalar read, and where the scalar ends.
-    last_block: Option<(usize, usize)>,
+    /// Where the general loader ends the value read last, when it ends the document's last
+    /// line: a block scalar's end, a plain scalar's last character, or the end of the line
+    /// (trailing blanks and comment included) after a quoted scalar, `{}` or a flow sequence,
+    /// whose spans saphyr's scanner ends there.
+    last_end: Option<usize>,
     build: &'b mut B,
 }
 
@@ -448,18 +432,37 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
     /// which the spanned loader leaves to the general one too), a one-line flow sequence or a
     /// one-line scalar.
     fn value(&mut self, text: &'a str, parent: Option<usize>) -> Option<B::Out> {
+        let last = self.pos + 1 == self.lines.len();
+        let at = text.as_ptr() as usize - self.text.as_ptr() as usize;
+        let line_end = || memchr::memchr(b'\n', &self.text.as_bytes()[at..]).map_or(self.text.len(), |i| at + i);
         match text.as_bytes()[0] {
             b'|' | b'>' => {}
-            b'[' => return self.flow_sequence(text),
-            _ => return Some(self.build.scalar(scalar(text)?)),
+            b'[' => {
+                if last {
+                    self.last_end = Some(line_end());
+                }
+                return self.flow_sequence(text);
+            }
+            _ => {
+                let value = scalar(text)?;
+                if last {
+                    self.last_end = Some(match value {
+                        Simple::Plain(plain, _) => at + plain.len(),
+                        _ => line_end(),
+                    });
+                }
+                return Some(self.build.scalar(value));
+            }
         }
-        let header = text.as_ptr() as usize - self.text.as_ptr() as usize;
+        let header = at;
         let block = block_scalar(self.text, header, parent?)?;
         // The scalar's lines end where the first line that starts at or after its end begins.
         while self.pos + 1 < self.lines.len() && self.lines[self.pos + 1].start < block.end {
             self.pos += 1;
         }
-        self.last_block = Some((self.pos, block.end));
+        if self.pos + 1 == self.lines.len() {
+            self.last_end = Some(block.end);
+        }
         Some(self.build.scalar(Simple::Block(block.value)))
     }
 
