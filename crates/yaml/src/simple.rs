@@ -73,8 +73,8 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 
 /// Like [`parse_simple`], with where each document ends as the full loader's
 /// [`Document::range`](crate::Document) does: at the end of its last value (`None` for a
-/// document without content). `None` also when the last content line of a document leaves
-/// its value empty (`key:`, `-`), where the full loader's end is elsewhere.
+/// document without content). `None` also when the last content line of a document is an
+/// empty sequence item (`-`), where the full loader's end is elsewhere.
 ///
 /// ```
 /// use driftlint_yaml::{parse_simple_ends, parse_stream};
@@ -84,7 +84,8 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 /// let full: Vec<_> = parse_stream(text).documents.iter().map(|d| d.range.end).collect();
 /// assert_eq!(full[0], 11);
 /// assert_eq!(full[2], 32);
-/// assert_eq!(parse_simple_ends("a:\n  b:\n"), None);
+/// assert_eq!(parse_simple_ends("a:\n  b:\n").unwrap()[0].1, Some(6));
+/// assert_eq!(parse_simple_ends("- a\n-\n"), None);
 /// ```
 #[must_use]
 pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
@@ -257,8 +258,9 @@ impl<'a> Build<'a> for Shapes<'a> {
 }
 
 /// The documents read by [`read`], each with where the full loader ends it (`None` for a
-/// document without content, and for one whose last line leaves its value empty, which the
-/// full loader places elsewhere), and whether every document with content has its end.
+/// document without content, and for one whose last line is an empty sequence item, which the
+/// full loader places where the scalar before it ended), and whether every document with
+/// content has its end.
 type Read<T> = (Vec<(T, Option<usize>)>, bool);
 
 /// The documents of `text` (at most `limit`); see [`Read`].
@@ -348,7 +350,7 @@ struct Parser<'l, 'a, 'b, B: Build<'a>> {
     /// Where the general loader ends the value read last, when it ends the document's last
     /// line: a block scalar's end, a plain scalar's last character, or the end of the line
     /// (trailing blanks and comment included) after a quoted scalar, `{}` or a flow sequence,
-    /// whose spans saphyr's scanner ends there.
+    /// whose spans saphyr's scanner ends there, or the key's end for an empty value.
     last_end: Option<usize>,
     build: &'b mut B,
 }
@@ -493,6 +495,12 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         let start = self.entries.len();
         loop {
             let value = if rest.is_empty() || rest.starts_with('#') {
+                if self.pos + 1 == self.lines.len() {
+                    // The general loader places the empty value where the key's span ends:
+                    // at the `:` (after a quoted key's closing quote).
+                    let end = key.as_ptr() as usize - self.text.as_ptr() as usize + key.len();
+                    self.last_end = Some(if self.text.as_bytes()[end] == b':' { end } else { end + 1 });
+                }
                 self.nested(col, true)?
             } else {
                 let v = self.value(rest, Some(col))?;

@@ -177,9 +177,14 @@ fn comments_after_values() {
     // does: a plain scalar before the comment, a quoted scalar or a flow sequence after it
     // (saphyr's span of those takes in the blanks and comment after them); a document whose
     // last value is empty has no end here.
-    for (text, end) in
-        [("a: b # c\n", Some(4)), ("a: 'b'  # c\n", Some(11)), ("- [x] #\n", Some(7)), ("a: # c\n", None)]
-    {
+    for (text, end) in [
+        ("a: b # c\n", Some(4)),
+        ("a: 'b'  # c\n", Some(11)),
+        ("- [x] #\n", Some(7)),
+        ("a: # c\n", Some(1)),
+        ("'a': # c\n", Some(3)),
+        ("- # c\n", None),
+    ] {
         accepted(text);
         let ends = parse_simple_ends(text).map(|docs| docs[0].1);
         assert_eq!(ends, end.map(Some), "{text:?}");
