@@ -117,19 +117,37 @@ pub(crate) struct FlowItem<'a> {
     pub(crate) span: Range<usize>,
 }
 
-/// The items of the one-line flow sequence of one-line scalars at the start of `text`
-/// (`[a, "b", 1]`, `[]`), which only a comment may follow on its line; `None` for any other
-/// text. `text` has no trailing blanks.
-pub(crate) fn flow_items(text: &str) -> Option<Vec<FlowItem<'_>>> {
+/// A one-line flow sequence read by [`flow_items`].
+pub(crate) struct FlowSequence<'a> {
+    pub(crate) items: Vec<FlowItem<'a>>,
+    /// A blank follows `[`. saphyr's token for `[ ` takes the blank in, and the general loader,
+    /// which tells a flow collection by the bracket that ends its opening token, then spans
+    /// the sequence as a block one: from its first item (the bracket when it has none) to its
+    /// last item's end, not over the closing bracket and what follows it.
+    pub(crate) spaced: bool,
+}
+
+impl FlowSequence<'_> {
+    /// Its span as the general loader gives it, in the text [`flow_items`] read (whose line
+    /// ends at `line_end`, after any blanks and comment).
+    pub(crate) fn span(&self, line_end: usize) -> Range<usize> {
+        match (self.spaced, self.items.first(), self.items.last()) {
+            (false, _, _) => 0..line_end,
+            (true, Some(first), Some(last)) => first.span.start..last.span.end,
+            (true, _, _) => 0..0,
+        }
+    }
+}
+
+/// The one-line flow sequence of one-line scalars at the start of `text` (`[a, "b", 1]`,
+/// `[ a ]`, `[]`), which only a comment may follow on its line; `None` for any other text.
+/// `text` has no trailing blanks.
+pub(crate) fn flow_items(text: &str) -> Option<FlowSequence<'_>> {
     let b = text.as_bytes();
     let mut items = Vec::new();
-    let mut i = 1;
-    if b.get(1) == Some(&b' ') {
-        // saphyr's token for `[ ` includes the blank, and the general loader then takes the
-        // sequence for a block one (its span starts at the first item): left to it.
-        return None;
-    }
-    if b.get(1) != Some(&b']') {
+    let spaced = b.get(1) == Some(&b' ');
+    let mut i = skip_blanks(b, 1);
+    if b.get(i) != Some(&b']') {
         loop {
             let start = i;
             let (item, end) = match b.get(i)? {
@@ -165,5 +183,5 @@ pub(crate) fn flow_items(text: &str) -> Option<Vec<FlowItem<'_>>> {
             }
         }
     }
-    comment_or_end(&text[i + 1..]).then_some(items)
+    comment_or_end(&text[i + 1..]).then_some(FlowSequence { items, spaced })
 }

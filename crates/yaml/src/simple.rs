@@ -28,7 +28,8 @@ use serde_json::{Map, Value};
 
 use crate::block::block_scalar;
 use crate::inline::{
-    allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, node_bound, plain_ok, quoted,
+    FlowSequence, allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, node_bound,
+    plain_ok, quoted,
 };
 use crate::node::float_to_json;
 use crate::scalar::{Scalar, parse_scalar};
@@ -440,10 +441,12 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         match text.as_bytes()[0] {
             b'|' | b'>' => {}
             b'[' => {
+                let sequence = flow_items(text)?;
                 if last {
-                    self.last_end = Some(line_end());
+                    let span = sequence.span(line_end() - at);
+                    self.last_end = Some(at + span.end);
                 }
-                return self.flow_sequence(text);
+                return self.flow_sequence(sequence);
             }
             _ => {
                 let value = scalar(text)?;
@@ -470,12 +473,12 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
 
     /// A one-line flow sequence of one-line scalars (`[a, "b"]`, `[]`), as the spanned loader
     /// takes them.
-    fn flow_sequence(&mut self, text: &'a str) -> Option<B::Out> {
+    fn flow_sequence(&mut self, sequence: FlowSequence<'a>) -> Option<B::Out> {
         if self.depth >= MAX_DEPTH {
             return None;
         }
         let start = self.items.len();
-        for item in flow_items(text)? {
+        for item in sequence.items {
             let scalar = match item.quote {
                 Some(_) => Simple::Quoted(item.text),
                 None => resolve(item.text)?,

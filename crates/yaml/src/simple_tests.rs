@@ -201,6 +201,10 @@ fn flow_sequences() {
         json!({"a": ["x", "y z", "0755", 493, null, true], "b": [], "c": [[1, 2], ["#", "a, b"]]})
     );
     assert_eq!(scan_simple_ends("a: [x, [y]]\n"), None);
+    // `[ ` (a blank after the bracket): the general loader ends the sequence at its last item.
+    assert_eq!(accepted("a: [ x, 'y' ] # c\n")[0], json!({"a": ["x", "y"]}));
+    assert_eq!(scan_simple_ends("a: [ x, y ] # c\n"), Some(vec![(Shape::Collection(5), Some(9))]));
+    assert_eq!(scan_simple_ends("a: [ ]\n"), Some(vec![(Shape::Collection(3), Some(3))]));
     assert_eq!(scan_simple_ends("a: [x, y]\n"), Some(vec![(Shape::Collection(5), Some(9))]));
 }
 
@@ -240,7 +244,6 @@ fn refuses_what_it_does_not_know() {
         "a: |0\n  text\n",
         "a: |\n    \n  text\n",
         "a: {b: 1}\n",
-        "a: [ 1 ]\n",
         "a: [1, {b: 2}]\n",
         "a: [1, .nan]\n",
         "a: [b, ]\n",
@@ -481,6 +484,8 @@ const TRICKY_KEYS: &[&str] = &[
 const SAFE_SCALARS: &[&str] = &[
     "[x, 'y', \"z\", 1]",
     "[a,b] # c",
+    "[ x, 'y' ]",
+    "[ ]  # c",
     "[]",
     "web",
     "registry.example.com/web:1.4",

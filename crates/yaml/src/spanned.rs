@@ -16,7 +16,7 @@
 //!   handles null keys, duplicates and `<<` exactly as the general loader does);
 //! * block sequences, including the indentless form under a key and `- key: v` items;
 //! * one-line plain scalars, `"…"` without `\` or `"` inside, `'…'` without `'` inside,
-//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`);
+//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`, `[ a ]`);
 //! * block scalars (`|`, `>`, any indicators) as a mapping value or a sequence item, read by
 //!   `block` as saphyr's scanner reads them (not at a document's root, where saphyr's span
 //!   of one starts at its content).
@@ -25,8 +25,10 @@
 //! a quoted scalar or an empty flow collection runs to the end of its line (saphyr's scanner
 //! skips the blanks and comment after the closing quote or bracket before it marks the end),
 //! a quoted key's span runs to its `:`, an empty value sits where the previous scalar ended,
-//! an empty explicit document's root is the next `---`, and a block scalar's span runs from
-//! its header over its trailing blank lines to the indentation of the line that ends it.
+//! an empty explicit document's root is the next `---`, a block scalar's span runs from
+//! its header over its trailing blank lines to the indentation of the line that ends it, and
+//! a flow sequence opened by `[ ` is spanned as a block one, from its first item to its last
+//! (see `inline::FlowSequence`).
 
 use crate::block::block_scalar;
 use crate::error::Warning;
@@ -340,13 +342,15 @@ impl Loader<'_, '_> {
     }
 
     /// A one-line flow sequence of one-line scalars at byte `off` of the current line
-    /// (`[a, "b", 1]`, `[]`), optionally followed by a comment.
+    /// (`[a, "b", 1]`, `[ a ]`, `[]`), optionally followed by a comment.
     fn flow_sequence(&mut self, off: usize) -> Option<Node> {
         self.open()?;
         let line = self.line();
         let at = line.start + off;
+        let sequence = flow_items(&line.text[off..])?;
+        let span = sequence.span(line.end - at);
         let mut items = Vec::new();
-        for item in flow_items(&line.text[off..])? {
+        for item in sequence.items {
             let style = match item.quote {
                 None => ScalarStyle::Plain,
                 Some(b'"') => ScalarStyle::DoubleQuoted,
@@ -355,10 +359,12 @@ impl Loader<'_, '_> {
             items.push(self.scalar(item.text, style, at + item.span.start..at + item.span.end));
         }
         self.depth -= 1;
-        // Like a quoted scalar's, the closing bracket's span runs over a comment.
-        self.prev_end = line.end;
+        if !sequence.spaced {
+            // Like a quoted scalar's, the closing bracket's span runs over a comment.
+            self.prev_end = line.end;
+        }
         self.made += 1;
-        Some(Node::new(NodeValue::Sequence(items), at..line.end))
+        Some(Node::new(NodeValue::Sequence(items), at + span.start..at + span.end))
     }
 }
 

@@ -290,3 +290,74 @@ fn random_block_text(rng: &mut fastrand::Rng) -> String {
     }
     text
 }
+
+/// `[ ` opens a flow sequence whose general-loader span is a block one's (saphyr's opening
+/// token takes the blank in): from its first item to its last item's end, or empty at the
+/// bracket; the closing bracket and a comment after it are not in it, and an empty value
+/// after it sits where its last scalar ended. A sequence item holding one starts at its first
+/// item too, and so does its document.
+#[test]
+fn spaced_flow_sequences_take_the_fast_path() {
+    for text in [
+        "a: [ x, y ]\n",
+        "a: [ x ]\nb: 1\n",
+        "a: [ ]\nb: [   ]",
+        "- [ x, y ]\n- z\n",
+        "a: [ 'x' , \"y\" ]  # c\n",
+        "a: [ x,y ]\n",
+        "a: [  x  ]\n",
+        "a: [x ]\n",
+        "a: [ x]\n",
+        "k:\n  a: [ x, y ]\n  b: 2\n",
+        "a: [ x, y ] # c\n---\nb: 1\n",
+        "- a: [ x ]\n  b: c\n",
+        "- [ ]\n-\n",
+        "- [ x ]\n-\n",
+        "- [ 'x' ]  \n-\n- [ ] # c\n-\n",
+        "a:\n- [ 1, 2 ]\n- [ ]\n",
+        "[ x ]\n",
+        "[ ]\n",
+        "---\n[ 'a' ]\n",
+    ] {
+        assert!(agrees(text, text), "fast path refused {text:?}");
+    }
+}
+
+/// Random one-line flow sequences (blanks, quotes, comments, empty ones) in random places.
+#[test]
+fn generated_flow_sequences_agree_with_the_general_loader() {
+    let mut rng = fastrand::Rng::with_seed(2024);
+    let pick = |rng: &mut fastrand::Rng, items: &[&'static str]| items[rng.usize(..items.len())];
+    let (cases, mut taken) = (4000, 0);
+    for _ in 0..cases {
+        let mut text = String::new();
+        for _ in 0..rng.usize(1..4) {
+            let mut flow = String::from("[");
+            let count = rng.usize(0..4);
+            for i in 0..count {
+                flow.push_str(pick(&mut rng, &["", "", " ", "  "]));
+                flow.push_str(pick(&mut rng, &["x", "'y'", "\"z\"", "1", "~", "a b", "-q", "é", "'a, b'", "x-"]));
+                flow.push_str(pick(&mut rng, &["", "", " "]));
+                if i + 1 < count {
+                    flow.push(',');
+                }
+            }
+            flow.push_str(pick(&mut rng, &["", " ", "  "]));
+            flow.push(']');
+            flow.push_str(pick(&mut rng, &["", "", " ", " # c", "  #"]));
+            let line = match rng.usize(..5) {
+                0 => format!("k{}: {flow}\n", rng.usize(..3)),
+                1 => format!("- {flow}\n"),
+                2 => format!("-\n  - {flow}\n"),
+                3 => format!("k:\n  j: {flow}\n  -\n"),
+                _ => format!("- {flow}\n-\n"),
+            };
+            text.push_str(&line);
+            if rng.usize(..3) == 0 {
+                text.push_str("---\n");
+            }
+        }
+        taken += usize::from(agrees(&text, &text));
+    }
+    assert!(taken * 4 > cases, "fast path took only {taken} of {cases} texts");
+}
