@@ -38,11 +38,13 @@
 //! overwritten by the merged value; `<<` as a string value or key is written plain; characters outside the BMP are written as
 //! `\U` escapes; mapping keys longer than 128 bytes are written as `? key` complex keys.
 
+mod block;
 mod emit;
 mod emit_scalar;
 mod emit_writer;
 mod error;
 mod gofmt;
+mod inline;
 mod line_index;
 mod load;
 mod mapping;

@@ -9,21 +9,31 @@
 //! produced exactly the same values (same key order, same numbers).
 //!
 //! The subset, line by line (LF line endings; no tabs, no control characters):
-//! * blank lines, whole-line `#` comments, and `---` alone at column 0 starting a document;
+//! * blank lines, whole-line `#` comments, comments after a value, and `---` alone at column
+//!   0 starting a document;
 //! * block mappings whose keys are plain scalars resolving to strings (not `<<`, not `yes`,
 //!   `1`, `null`, …) or quote-free one-line quoted scalars, written once each;
 //! * block sequences `- item`, including the indentless form under a key, `- key: v` opening a
 //!   mapping at the item's column, and `-` alone followed by a nested block;
 //! * values: plain one-line scalars resolved by [`parse_scalar`] as the full loader resolves
-//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, and the texts `{}`/`[]`.
+//!   them, `"…"` without `\` or `"` inside, `'…'` without `'` inside, `{}`, one-line flow
+//!   sequences of such scalars (`[a, "b"]`, `[]`, as the spanned fast path takes them), and
+//!   block scalars (`|`, `>`) as mapping values and sequence items (read by the `block` module
+//!   that the spanned fast path shares).
 //!
-//! Everything else — `...`, directives, anchors, aliases, tags, block scalars, flow collections,
-//! escapes, multi-line scalars, comments after a value, unusual indentation — gives `None`.
+//! Everything else — `...`, directives, anchors, aliases, tags, other flow collections,
+//! escapes, multi-line scalars, unusual indentation — gives `None`.
 
 use serde_json::{Map, Value};
 
+use crate::block::block_scalar;
+use crate::inline::{
+    FlowSequence, allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, node_bound,
+    plain_ok, quoted,
+};
 use crate::node::float_to_json;
 use crate::scalar::{Scalar, parse_scalar};
+use crate::stream::Limits;
 
 /// Nesting beyond this many collections is left to the full loader (and its depth limit).
 const MAX_DEPTH: usize = 100;
@@ -59,13 +69,13 @@ pub fn parse_simple(text: &str) -> Option<Vec<Value>> {
 /// only blank lines and comments).
 #[must_use]
 pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
-    read(text, limit, &mut Values).map(|docs| docs.into_iter().map(|(value, _)| value).collect())
+    read(text, limit, &mut Values).map(|(docs, _)| docs.into_iter().map(|(value, _)| value).collect())
 }
 
 /// Like [`parse_simple`], with where each document ends as the full loader's
-/// [`Document::range`](crate::Document) does: at the end of its last content line (`None` for
-/// a document without content). `None` also when the last content line of a document leaves
-/// its value empty (`key:`, `-`) or ends in blanks, where the full loader's end differs.
+/// [`Document::range`](crate::Document) does: at the end of its last value (`None` for a
+/// document without content). `None` also when the last content line of a document is an
+/// empty sequence item (`-`), where the full loader's end is elsewhere.
 ///
 /// ```
 /// use driftlint_yaml::{parse_simple_ends, parse_stream};
@@ -75,11 +85,12 @@ pub fn parse_simple_documents(text: &str, limit: usize) -> Option<Vec<Value>> {
 /// let full: Vec<_> = parse_stream(text).documents.iter().map(|d| d.range.end).collect();
 /// assert_eq!(full[0], 11);
 /// assert_eq!(full[2], 32);
-/// assert_eq!(parse_simple_ends("a:\n  b:\n"), None);
+/// assert_eq!(parse_simple_ends("a:\n  b:\n").unwrap()[0].1, Some(6));
+/// assert_eq!(parse_simple_ends("- a\n-\n"), None);
 /// ```
 #[must_use]
 pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
-    read(text, usize::MAX, &mut Values).filter(|docs| exact_ends(text, docs))
+    read(text, usize::MAX, &mut Values).and_then(|(docs, known)| known.then_some(docs))
 }
 
 /// [`parse_simple_ends`] without the values: each document's [`Shape`] (what the value is and
@@ -96,7 +107,7 @@ pub fn parse_simple_ends(text: &str) -> Option<Vec<(Value, Option<usize>)>> {
 /// ```
 #[must_use]
 pub fn scan_simple_ends(text: &str) -> Option<Vec<(Shape, Option<usize>)>> {
-    read(text, usize::MAX, &mut Shapes::default()).filter(|docs| exact_ends(text, docs))
+    read(text, usize::MAX, &mut Shapes::default()).and_then(|(docs, known)| known.then_some(docs))
 }
 
 /// What a document's value is, as [`scan_simple_ends`] tells it.
@@ -140,18 +151,6 @@ impl Shape {
     }
 }
 
-/// Whether each document ends where the full loader ends it. The full loader ends a value at
-/// its last character, except an empty value (placed elsewhere) and a quoted scalar followed
-/// by blanks (its span takes them in).
-fn exact_ends<T>(text: &str, docs: &[(T, Option<usize>)]) -> bool {
-    let exact = |end: usize| {
-        let line = text[..end].rsplit('\n').next().unwrap_or_default();
-        let trailing = text[end..].starts_with(' ');
-        !line.ends_with(':') && line.trim_start_matches(' ') != "-" && !trailing
-    };
-    docs.iter().all(|(_, end)| end.is_none_or(exact))
-}
-
 /// What the parser makes of what it reads: JSON values ([`Values`]) or their shapes
 /// ([`Shapes`]). The parser accepts and refuses the same texts whatever it builds, except for a
 /// key written twice, which each builder refuses itself.
@@ -167,11 +166,12 @@ trait Build<'a> {
 /// A one-line value the subset takes, checked, not built yet.
 enum Simple<'a> {
     EmptyMap,
-    EmptySeq,
     /// A quoted scalar's text between its quotes (which needs no unescaping).
     Quoted(&'a str),
     /// A plain scalar and how it resolves (never a non-finite float).
     Plain(&'a str, Scalar),
+    /// A block scalar's value (always a string).
+    Block(String),
 }
 
 /// Builds `serde_json` values.
@@ -187,8 +187,8 @@ impl<'a> Build<'a> for Values {
     fn scalar(&mut self, scalar: Simple<'a>) -> Value {
         match scalar {
             Simple::EmptyMap => Value::Object(Map::new()),
-            Simple::EmptySeq => Value::Array(Vec::new()),
             Simple::Quoted(text) => Value::String(text.to_owned()),
+            Simple::Block(text) => Value::String(text),
             Simple::Plain(text, resolved) => match resolved {
                 Scalar::Null => Value::Null,
                 Scalar::Bool(b) => Value::Bool(b),
@@ -232,9 +232,9 @@ impl<'a> Build<'a> for Shapes<'a> {
 
     fn scalar(&mut self, scalar: Simple<'a>) -> Shape {
         match scalar {
-            Simple::EmptyMap | Simple::EmptySeq => Shape::Collection(1),
+            Simple::EmptyMap => Shape::Collection(1),
             Simple::Plain(_, Scalar::Null) => Shape::Null,
-            Simple::Quoted(_) | Simple::Plain(..) => Shape::Scalar,
+            Simple::Quoted(_) | Simple::Plain(..) | Simple::Block(_) => Shape::Scalar,
         }
     }
 
@@ -258,16 +258,23 @@ impl<'a> Build<'a> for Shapes<'a> {
     }
 }
 
-/// The documents of `text` (at most `limit`), each with the end of its last content line.
-fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<Vec<(B::Out, Option<usize>)>> {
-    if text.len() > MAX_BYTES || !allowed_chars(text) {
+/// The documents read by [`read`], each with where the full loader ends it (`None` for a
+/// document without content, and for one whose last line is an empty sequence item, which the
+/// full loader places where the scalar before it ended), and whether every document with
+/// content has its end.
+type Read<T> = (Vec<(T, Option<usize>)>, bool);
+
+/// The documents of `text` (at most `limit`); see [`Read`].
+fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<Read<B::Out>> {
+    // Past the general loader's node limit (or its limit on flow indicators), it fails.
+    if text.len() > MAX_BYTES || !allowed_chars(text) || node_bound(text) > Limits::default().max_nodes {
         return None;
     }
     let mut documents = Vec::new();
     // At most one entry a line: sized once instead of grown line by line.
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
-    // Where the open document's last content line ends.
-    let mut end = None;
+    // Whether every document's end is known (see `Read`).
+    let mut known = true;
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
     let mut at = 0;
@@ -282,67 +289,55 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
         }
         if indent == 0 && body == "---" {
             if open {
-                documents.push((document(&lines, build)?, end.take()));
+                let (value, end) = document(text, &lines, build)?;
+                known &= end.is_some() || lines.is_empty();
+                documents.push((value, end));
                 lines.clear();
                 if documents.len() >= limit {
-                    return Some(documents);
+                    return Some((documents, known));
                 }
             }
             open = true;
             continue;
         }
-        if body.starts_with("---") || body.starts_with("...") || has_pair(body, b' ', b'#') {
+        if body.starts_with("---") || body.starts_with("...") {
             return None;
         }
         open = true;
-        end = Some(line_start + indent + body.len());
-        lines.push(Line { indent, text: body });
+        lines.push(Line { indent, start: line_start + indent, text: body });
     }
     if open && documents.len() < limit {
-        documents.push((document(&lines, build)?, end));
+        let (value, end) = document(text, &lines, build)?;
+        known &= end.is_some() || lines.is_empty();
+        documents.push((value, end));
     }
-    Some(documents)
+    Some((documents, known))
 }
 
-/// LF-only printable text: no tabs, carriage returns or other control characters, no byte
-/// order mark, no characters YAML treats as line breaks or refuses (both fast loaders).
-pub(crate) fn allowed_chars(text: &str) -> bool {
-    let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b);
-    // Block by block without stopping inside one, which the compiler vectorises (`all` byte by
-    // byte does not): most texts are printable ASCII, settled here.
-    if text.as_bytes().chunks(64).all(|block| block.iter().fold(true, |ok, &b| ok & ascii_ok(b))) {
-        return true;
-    }
-    if text.is_ascii() {
-        return false;
-    }
-    text.chars().all(|c| {
-        if c.is_ascii() {
-            ascii_ok(c as u8)
-        } else {
-            !matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
-        }
-    })
-}
-
-/// A line with content: its indentation and its text without the indentation and trailing
-/// blanks (never empty, never a comment).
+/// A line with content: its indentation, the byte offset of its text, and its text without
+/// the indentation and trailing blanks (never empty, never a comment).
 struct Line<'a> {
     indent: usize,
+    start: usize,
     text: &'a str,
 }
 
-/// One document's content lines to its value.
-fn document<'a, B: Build<'a>>(lines: &[Line<'a>], build: &mut B) -> Option<B::Out> {
+/// One document's content lines (of `text`) to its value, and where the document ends when
+/// its last line ends with a value (see [`Parser::last_end`]).
+fn document<'a, B: Build<'a>>(text: &'a str, lines: &[Line<'a>], build: &mut B) -> Option<(B::Out, Option<usize>)> {
     let Some(first) = lines.first() else {
-        return Some(build.null());
+        return Some((build.null(), None));
     };
-    let mut parser = Parser { lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), build };
+    let mut parser =
+        Parser { text, lines, pos: 0, depth: 0, entries: Vec::new(), items: Vec::new(), last_end: None, build };
     let value = parser.block(first.indent, first.text, None)?;
-    (parser.pos == lines.len()).then_some(value)
+    let end = parser.last_end;
+    (parser.pos == lines.len()).then_some((value, end))
 }
 
 struct Parser<'l, 'a, 'b, B: Build<'a>> {
+    /// The whole text (block scalars are read from it, not from `lines`).
+    text: &'a str,
     lines: &'l [Line<'a>],
     /// The line being read.
     pos: usize,
@@ -353,6 +348,11 @@ struct Parser<'l, 'a, 'b, B: Build<'a>> {
     entries: Vec<(&'a str, B::Out)>,
     /// The same for the items of the open sequences.
     items: Vec<B::Out>,
+    /// Where the general loader ends the value read last, when it ends the document's last
+    /// line: a block scalar's end, a plain scalar's last character, or the end of the line
+    /// (trailing blanks and comment included) after a quoted scalar, `{}` or a flow sequence,
+    /// whose spans saphyr's scanner ends there, or the key's end for an empty value.
+    last_end: Option<usize>,
     build: &'b mut B,
 }
 
@@ -381,9 +381,9 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         if let Some((key, rest)) = split_key(text)? {
             return self.mapping(col, key, rest);
         }
-        let value = scalar(text)?;
+        let value = self.value(text, parent)?;
         self.end_scalar(parent)?;
-        Some(self.build.scalar(value))
+        Some(value)
     }
 
     /// The value after `key:` or `-` with nothing else on the line (at column `col`): a
@@ -412,7 +412,7 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         let start = self.items.len();
         loop {
             let rest = text[1..].trim_start_matches(' ');
-            let item = if rest.is_empty() {
+            let item = if rest.is_empty() || rest.starts_with('#') {
                 self.nested(col, false)?
             } else if is_entry(rest) {
                 return None;
@@ -430,6 +430,65 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         Some(self.build.sequence(self.items.drain(start..)))
     }
 
+    /// The value `text` (a part of the current line) in a collection at column `parent`: a
+    /// block scalar (then the current line becomes its last line; not at a document's root,
+    /// which the spanned loader leaves to the general one too), a one-line flow sequence or a
+    /// one-line scalar.
+    fn value(&mut self, text: &'a str, parent: Option<usize>) -> Option<B::Out> {
+        let last = self.pos + 1 == self.lines.len();
+        let at = text.as_ptr() as usize - self.text.as_ptr() as usize;
+        let line_end = || memchr::memchr(b'\n', &self.text.as_bytes()[at..]).map_or(self.text.len(), |i| at + i);
+        match text.as_bytes()[0] {
+            b'|' | b'>' => {}
+            b'[' => {
+                let sequence = flow_items(text)?;
+                if last {
+                    let span = sequence.span(line_end() - at);
+                    self.last_end = Some(at + span.end);
+                }
+                return self.flow_sequence(sequence);
+            }
+            _ => {
+                let value = scalar(text)?;
+                if last {
+                    self.last_end = Some(match value {
+                        Simple::Plain(plain, _) => at + plain.len(),
+                        _ => line_end(),
+                    });
+                }
+                return Some(self.build.scalar(value));
+            }
+        }
+        let header = at;
+        let block = block_scalar(self.text, header, parent?)?;
+        // The scalar's lines end where the first line that starts at or after its end begins.
+        while self.pos + 1 < self.lines.len() && self.lines[self.pos + 1].start < block.end {
+            self.pos += 1;
+        }
+        if self.pos + 1 == self.lines.len() {
+            self.last_end = Some(block.end);
+        }
+        Some(self.build.scalar(Simple::Block(block.value)))
+    }
+
+    /// A one-line flow sequence of one-line scalars (`[a, "b"]`, `[]`), as the spanned loader
+    /// takes them.
+    fn flow_sequence(&mut self, sequence: FlowSequence<'a>) -> Option<B::Out> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let start = self.items.len();
+        for item in sequence.items {
+            let scalar = match item.quote {
+                Some(_) => Simple::Quoted(item.text),
+                None => resolve(item.text)?,
+            };
+            let value = self.build.scalar(scalar);
+            self.items.push(value);
+        }
+        Some(self.build.sequence(self.items.drain(start..)))
+    }
+
     /// A block mapping whose first key is at column `col` of the current line.
     fn mapping(&mut self, col: usize, mut key: &'a str, mut rest: &'a str) -> Option<B::Out> {
         self.depth += 1;
@@ -438,12 +497,18 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         }
         let start = self.entries.len();
         loop {
-            let value = if rest.is_empty() {
+            let value = if rest.is_empty() || rest.starts_with('#') {
+                if self.pos + 1 == self.lines.len() {
+                    // The general loader places the empty value where the key's span ends:
+                    // at the `:` (after a quoted key's closing quote).
+                    let end = key.as_ptr() as usize - self.text.as_ptr() as usize + key.len();
+                    self.last_end = Some(if self.text.as_bytes()[end] == b':' { end } else { end + 1 });
+                }
                 self.nested(col, true)?
             } else {
-                let v = scalar(rest)?;
+                let v = self.value(rest, Some(col))?;
                 self.end_scalar(Some(col))?;
-                self.build.scalar(v)
+                v
             };
             self.entries.push((key, value));
             match self.peek() {
@@ -497,34 +562,20 @@ fn split_key(text: &str) -> Option<Option<(&str, &str)>> {
     Some(Some((key, text[after + 1..].trim_start_matches(' '))))
 }
 
-/// The first `: ` (or final `:`) of a line: where a plain key ends (both fast loaders).
-pub(crate) fn find_value_colon(b: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = b[from..].iter().position(|&c| c == b':') {
-        let at = from + i;
-        if matches!(b.get(at + 1), None | Some(b' ')) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// A one-line value: `{}`, `[]`, a simple quoted scalar or a plain scalar.
+/// A one-line scalar: `{}`, a simple quoted scalar or a plain scalar, optionally followed by
+/// a comment.
 fn scalar(text: &str) -> Option<Simple<'_>> {
-    match text {
-        "{}" => return Some(Simple::EmptyMap),
-        "[]" => return Some(Simple::EmptySeq),
-        _ => {}
-    }
     let b = text.as_bytes();
     match b[0] {
         q @ (b'"' | b'\'') => {
-            let inner = text.strip_prefix(q as char)?.strip_suffix(q as char)?;
-            let bad = |c: char| c == q as char || (q == b'"' && c == '\\');
-            (!inner.contains(bad)).then_some(Simple::Quoted(inner))
+            let (inner, close) = quoted(text, q)?;
+            comment_or_end(&text[close + 1..]).then_some(Simple::Quoted(inner))
         }
         _ => {
+            let text = find_pair(text, b' ', b'#').map_or(text, |c| text[..c].trim_end_matches(' '));
+            if text == "{}" {
+                return Some(Simple::EmptyMap);
+            }
             if !plain_ok(text) || has_pair(text, b':', b' ') || text.ends_with(':') {
                 return None;
             }
@@ -540,35 +591,6 @@ fn resolve(text: &str) -> Option<Simple<'_>> {
         Scalar::Float(f) if !f.is_finite() => None,
         resolved => Some(Simple::Plain(text, resolved)),
     }
-}
-
-/// Whether `text` (non-empty, trimmed) can be taken as a one-line plain scalar in block
-/// context: no indicator in front (`-` only before a non-blank), no comment, not a document
-/// marker. Flow brackets and commas inside are text in block context (`https://(?<h>[a-z]+)`).
-/// Both fast loaders (this one and [`crate::spanned`]) take plain scalars by this rule.
-pub(crate) fn plain_ok(text: &str) -> bool {
-    let b = text.as_bytes();
-    let Some(&first) = b.first() else { return false };
-    let first_ok = match first {
-        b'-' => !matches!(b.get(1), None | Some(b' ')) && !text.starts_with("---"),
-        b'.' => !text.starts_with("..."),
-        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"'
-        | b'%' | b'@' | b'`' | b' ' => false,
-        _ => true,
-    };
-    first_ok && !has_pair(text, b' ', b'#')
-}
-
-/// Whether byte `x` is immediately followed by byte `y` somewhere in `text` (`str::contains`
-/// with a two-byte pattern sets up a substring searcher: several times slower on the short
-/// texts of one line, where this is called for every line and value).
-pub(crate) fn has_pair(text: &str, x: u8, y: u8) -> bool {
-    find_pair(text, x, y).is_some()
-}
-
-/// Where byte `x` is first immediately followed by byte `y` in `text` (see [`has_pair`]).
-pub(crate) fn find_pair(text: &str, x: u8, y: u8) -> Option<usize> {
-    text.as_bytes().windows(2).position(|w| w[0] == x && w[1] == y)
 }
 
 #[cfg(test)]

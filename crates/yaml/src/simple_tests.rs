@@ -170,17 +170,83 @@ fn nesting_forms() {
 }
 
 #[test]
+fn comments_after_values() {
+    let text = "a: 1 # one\nb: 'x # y'  # c\nc: # nothing\n  d: {}   # e\nf:\n- # null\n- \"q\" #q\n- x#y # z\n";
+    assert_eq!(accepted(text)[0], json!({"a": 1, "b": "x # y", "c": {"d": {}}, "f": [null, "q", "x#y"]}));
+    // A document whose last line holds a comment ends where the general loader's last value
+    // does: a plain scalar before the comment, a quoted scalar or a flow sequence after it
+    // (saphyr's span of those takes in the blanks and comment after them); a document whose
+    // last value is empty has no end here.
+    for (text, end) in [
+        ("a: b # c\n", Some(4)),
+        ("a: 'b'  # c\n", Some(11)),
+        ("- [x] #\n", Some(7)),
+        ("a: # c\n", Some(1)),
+        ("'a': # c\n", Some(3)),
+        ("- # c\n", None),
+    ] {
+        accepted(text);
+        let ends = parse_simple_ends(text).map(|docs| docs[0].1);
+        assert_eq!(ends, end.map(Some), "{text:?}");
+        assert_eq!(scan_simple_ends(text).map(|docs| docs[0].1), end.map(Some), "{text:?}");
+    }
+    refused("a: 'x' y # c\n");
+}
+
+#[test]
+fn flow_sequences() {
+    let text = "a: [x, 'y z', \"0755\", 0755, ~, yes]\nb: [] # none\nc:\n- [1,2]\n- ['#', \"a, b\"]  # c\n";
+    assert_eq!(
+        accepted(text)[0],
+        json!({"a": ["x", "y z", "0755", 493, null, true], "b": [], "c": [[1, 2], ["#", "a, b"]]})
+    );
+    assert_eq!(scan_simple_ends("a: [x, [y]]\n"), None);
+    // `[ ` (a blank after the bracket): the general loader ends the sequence at its last item.
+    assert_eq!(accepted("a: [ x, 'y' ] # c\n")[0], json!({"a": ["x", "y"]}));
+    assert_eq!(scan_simple_ends("a: [ x, y ] # c\n"), Some(vec![(Shape::Collection(5), Some(9))]));
+    assert_eq!(scan_simple_ends("a: [ ]\n"), Some(vec![(Shape::Collection(3), Some(3))]));
+    assert_eq!(scan_simple_ends("a: [x, y]\n"), Some(vec![(Shape::Collection(5), Some(9))]));
+}
+
+/// Past the general loader's limit on flow indicators (half its node limit), it refuses the
+/// text: so does the fast path, in flow sequences and in block scalars.
+#[test]
+fn flow_indicators_past_the_limit() {
+    let half = crate::Limits::default().max_nodes / 2;
+    for text in [format!("a: [{}1]\n", "1,".repeat(half)), format!("a: |\n  {}\n", "{".repeat(half + 1))] {
+        refused(&text);
+        assert!(full(&text).is_none());
+    }
+}
+
+#[test]
+fn block_scalars() {
+    let text = "a: |\n  x\n   y\n\n  # z\nb: >-\n  p\n  q\n\n  r\n\n\nc:\n- |+\n  s\n\n- >2\n   t\n";
+    assert_eq!(accepted(text)[0], json!({"a": "x\n y\n\n# z\n", "b": "p q\nr", "c": ["s\n\n", " t\n"]}));
+    // A document that ends with a block scalar ends where the general loader's scalar ends
+    // (after its blank lines, and the indentation read on the line that ends it).
+    for text in ["a: |\n  x\n\n\n---\nb: 1\n", "a: |\n  x\n # c\n", "a: >\n  x\n  ", "- |\n"] {
+        accepted(text);
+        assert!(parse_simple_ends(text).is_some(), "{text:?}");
+    }
+}
+
+#[test]
 fn refuses_what_it_does_not_know() {
     for text in [
         "a: 1\r\n",
         "a:\t1\n",
-        "a: 1 # comment\n",
+        "a # b: 1\n",
         "a: &x 1\nb: *x\n",
         "a: !!str 1\n",
-        "a: |\n  text\n",
-        "a: >\n  text\n",
+        // A block scalar at the root, or one the general loader refuses.
+        "|\n text\n",
+        "a: |0\n  text\n",
+        "a: |\n    \n  text\n",
         "a: {b: 1}\n",
-        "a: [1]\n",
+        "a: [1, {b: 2}]\n",
+        "a: [1, .nan]\n",
+        "a: [b, ]\n",
         "a: \"x\\ny\"\n",
         "a: 'it''s'\n",
         "a: b\n  c\n",
@@ -416,6 +482,11 @@ const TRICKY_KEYS: &[&str] = &[
 ];
 
 const SAFE_SCALARS: &[&str] = &[
+    "[x, 'y', \"z\", 1]",
+    "[a,b] # c",
+    "[ x, 'y' ]",
+    "[ ]  # c",
+    "[]",
     "web",
     "registry.example.com/web:1.4",
     "8080",
@@ -459,7 +530,8 @@ fn random_lines(rng: &mut Rng) -> String {
         let pad = " ".repeat(indent);
         let key = if rng.chance(3) { "k".repeat(1000 + rng.below(40)) } else { rng.pick(TRICKY_KEYS).to_owned() };
         let value = rng.pick(TRICKY_SCALARS);
-        let line = match rng.below(14) {
+        let line = match rng.below(15) {
+            14 => format!("{pad}{key}: {}", rng.pick(&["|", ">-", "|+", "|2", ">1+"])),
             0..=2 => format!("{pad}{key}: {value}"),
             3 | 4 => format!("{pad}{key}:"),
             5 | 6 => format!("{pad}- {value}"),
@@ -495,7 +567,8 @@ fn random_tree(rng: &mut Rng) -> String {
                 if rng.chance(97) { format!("k{}", rng.below(6) + i * 10) } else { rng.pick(TRICKY_KEYS).to_owned() };
             let scalars = if rng.chance(96) { SAFE_SCALARS } else { TRICKY_SCALARS };
             match if depth > 3 { 0 } else { rng.below(3) } {
-                0 => out.push(format!("{pad}{key}: {}", rng.pick(scalars)).trim_end().to_owned()),
+                0 if rng.chance(6) => block_scalar(rng, out, format!("{pad}{key}: "), indent),
+                0 => out.push(format!("{pad}{key}: {}{}", rng.pick(scalars), comment(rng)).trim_end().to_owned()),
                 1 => {
                     out.push(format!("{pad}{key}:"));
                     mapping(rng, out, indent + step, None, depth + 1);
@@ -516,7 +589,8 @@ fn random_tree(rng: &mut Rng) -> String {
         for _ in 0..1 + rng.below(3) {
             let scalars = if rng.chance(96) { SAFE_SCALARS } else { TRICKY_SCALARS };
             match if depth > 3 { 0 } else { rng.below(4) } {
-                0 => out.push(format!("{pad}- {}", rng.pick(scalars)).trim_end().to_owned()),
+                0 if rng.chance(6) => block_scalar(rng, out, format!("{pad}- "), indent),
+                0 => out.push(format!("{pad}- {}{}", rng.pick(scalars), comment(rng)).trim_end().to_owned()),
                 1 => {
                     let gap = " ".repeat(1 + rng.below(2));
                     mapping(rng, out, indent + 1 + gap.len(), Some(format!("{pad}-{gap}")), depth + 1);
@@ -531,6 +605,32 @@ fn random_tree(rng: &mut Rng) -> String {
                     sequence(rng, out, indent + 2, depth + 1);
                 }
             }
+        }
+    }
+    /// Mostly nothing, sometimes a comment to write after a value.
+    fn comment(rng: &mut Rng) -> &'static str {
+        if rng.chance(90) { "" } else { rng.pick(&[" # c", "  #c", " #", " # a: b", " ## x # y"]) }
+    }
+    /// A block scalar after `lead`, in a collection at column `parent`: any header, content
+    /// lines at its indentation or deeper, blank lines and lines of blanks.
+    fn block_scalar(rng: &mut Rng, out: &mut Vec<String>, lead: String, parent: usize) {
+        let header = format!(
+            "{}{}{}",
+            rng.pick(&["|", ">"]),
+            rng.pick(&["", "", "", "-", "+", "2", "-1", "2+"]),
+            rng.pick(&["", "", "", "", "", " ", " # c", "", "", "", "", "#c"])
+        );
+        out.push(format!("{lead}{header}"));
+        let indent = parent + 1 + rng.below(3);
+        for _ in 0..rng.below(5) {
+            out.push(match rng.below(7) {
+                0 => String::new(),
+                1 => " ".repeat(rng.below(indent + 3)),
+                2 => format!("{}more x", " ".repeat(indent + 1 + rng.below(2))),
+                3 => format!("{}# text, not a comment", " ".repeat(indent)),
+                4 if rng.chance(10) => format!("{}{}", " ".repeat(indent), rng.pick(TRICKY_SCALARS)),
+                _ => format!("{}{}", " ".repeat(indent), rng.pick(SAFE_SCALARS)).trim_end().to_owned(),
+            });
         }
     }
     let mut lines = Vec::new();
@@ -568,6 +668,8 @@ fn generated_texts_agree_with_the_full_loader() {
     let cases = env("SIMPLE_FUZZ_CASES", 12_000) as usize;
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15 ^ env("SIMPLE_FUZZ_SEED", 0).wrapping_mul(0x2545_f491_4f6c_dd1d));
     let mut taken = [0, 0];
+    // Taken texts that hold a block scalar.
+    let mut blocks = 0;
     for i in 0..cases {
         let mut text = if i % 2 == 0 { random_lines(&mut rng) } else { random_tree(&mut rng) };
         if i % 7 == 0 {
@@ -576,12 +678,15 @@ fn generated_texts_agree_with_the_full_loader() {
             text.push_str(&random_lines(&mut rng));
         }
         if check_agrees(&text) {
+            let block = [": |", ": >", "- |", "- >"].iter().any(|h| text.contains(h));
+            blocks += usize::from(block);
             taken[i % 2] += 1;
         }
     }
     // Not vacuous: a good share of the texts is within the subset (mostly the well-formed
     // trees; the line soup is meant to be hostile).
     assert!(taken[0] * 40 > cases && taken[1] * 8 > cases, "the fast path took only {taken:?} of {cases} texts");
+    assert!(blocks * 40 > cases, "only {blocks} taken texts hold a block scalar");
 }
 
 /// The character check reads the text in blocks: a character it refuses is found in any block,

@@ -16,19 +16,29 @@
 //!   handles null keys, duplicates and `<<` exactly as the general loader does);
 //! * block sequences, including the indentless form under a key and `- key: v` items;
 //! * one-line plain scalars, `"…"` without `\` or `"` inside, `'…'` without `'` inside,
-//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`).
+//!   `{}`, and one-line flow sequences of such scalars (`[a, "b"]`, `[ a ]`);
+//! * block scalars (`|`, `>`, any indicators) as a mapping value or a sequence item, read by
+//!   `block` as saphyr's scanner reads them (not at a document's root, where saphyr's span
+//!   of one starts at its content).
 //!
 //! Where the general loader's spans are quirky, this module reproduces the quirk: the span of
 //! a quoted scalar or an empty flow collection runs to the end of its line (saphyr's scanner
 //! skips the blanks and comment after the closing quote or bracket before it marks the end),
 //! a quoted key's span runs to its `:`, an empty value sits where the previous scalar ended,
-//! and an empty explicit document's root is the next `---`.
+//! an empty explicit document's root is the next `---`, a block scalar's span runs from
+//! its header over its trailing blank lines to the indentation of the line that ends it, and
+//! a flow sequence opened by `[ ` is spanned as a block one, from its first item to its last
+//! (see `inline::FlowSequence`).
 
+use crate::block::block_scalar;
 use crate::error::Warning;
+pub(crate) use crate::inline::node_bound;
+use crate::inline::{
+    allowed_chars, comment_or_end, find_pair, find_value_colon, flow_items, has_pair, plain_ok, quoted,
+};
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
 use crate::scalar::{Scalar, parse_scalar};
-use crate::simple::{allowed_chars, find_pair, find_value_colon, has_pair, plain_ok};
 use crate::stream::{Document, Limits, Stream, dash_before, scalar_node};
 
 /// Nesting beyond this many collections is left to the general loader (which enforces
@@ -89,15 +99,6 @@ pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> 
         documents.push(Document { root, range, warnings: std::mem::take(&mut loader.warnings) });
     }
     Some((Stream { documents, error: None }, loader.made))
-}
-
-/// An upper bound on the nodes of a text in the subset: each line holds at most one scalar
-/// plus one node per `- `, `:`, `,` or `[` (the collections they open and the scalars they
-/// separate). A text that might cross [`Limits::max_nodes`] goes to the general loader, which
-/// counts exactly and stops with an error at the node that crosses it.
-pub(crate) fn node_bound(text: &str) -> usize {
-    let marks = text.bytes().filter(|b| matches!(b, b'\n' | b'-' | b':' | b',' | b'[')).count();
-    2 * marks + 2
 }
 
 /// A line with content (not blank, not a whole-line comment).
@@ -213,7 +214,7 @@ impl<'t, 'l> Loader<'t, 'l> {
         if let Some(key) = split_key(line, off)? {
             return self.mapping(line.indent + off, key);
         }
-        let node = self.value(off)?;
+        let node = self.value(off, parent)?;
         self.end_scalar(parent)?;
         Some(node)
     }
@@ -265,7 +266,7 @@ impl<'t, 'l> Loader<'t, 'l> {
             let value = match key.value {
                 None => self.nested(col, true)?,
                 Some(off) => {
-                    let node = self.value(off)?;
+                    let node = self.value(off, Some(col))?;
                     self.end_scalar(Some(col))?;
                     node
                 }
@@ -286,9 +287,10 @@ impl<'t, 'l> Loader<'t, 'l> {
         Some(Node::new(NodeValue::Mapping(entries), start..end.max(start)))
     }
 
-    /// A one-line value at byte `off` of the current line: `{}`, `[]`, a simple quoted scalar
-    /// or a plain scalar, optionally followed by a comment.
-    fn value(&mut self, off: usize) -> Option<Node> {
+    /// A value at byte `off` of the current line, in a collection at column `parent`: a block
+    /// scalar (then the current line becomes its last line), or a one-line value: `{}`, `[]`, a
+    /// simple quoted scalar or a plain scalar, optionally followed by a comment.
+    fn value(&mut self, off: usize, parent: Option<usize>) -> Option<Node> {
         let line = self.line();
         let text = &line.text[off..];
         let at = line.start + off;
@@ -302,6 +304,8 @@ impl<'t, 'l> Loader<'t, 'l> {
                 Some(Node::new(NodeValue::Mapping(Vec::new()), at..line.end))
             }
             b'[' => self.flow_sequence(off),
+            // At the root, saphyr's span of a block scalar starts at its content: left to it.
+            b'|' | b'>' => self.block_scalar(at, parent?),
             q @ (b'"' | b'\'') => {
                 let (inner, close) = quoted(text, q)?;
                 if !comment_or_end(&text[close + 1..]) {
@@ -322,73 +326,46 @@ impl<'t, 'l> Loader<'t, 'l> {
 }
 
 impl Loader<'_, '_> {
+    /// The block scalar whose header is at byte `header`, in a collection at column `parent`;
+    /// the current line becomes its last line. Its span runs from the header to where
+    /// saphyr's scanner stopped (see [`block_scalar`]).
+    fn block_scalar(&mut self, header: usize, parent: usize) -> Option<Node> {
+        let block = block_scalar(self.text, header, parent)?;
+        // The scalar's lines end where the first line that starts at or after its end begins.
+        while self.pos + 1 < self.end && self.lines[self.pos + 1].start < block.end {
+            self.pos += 1;
+        }
+        let style = if block.literal { ScalarStyle::Literal } else { ScalarStyle::Folded };
+        self.made += 1;
+        self.prev_end = self.prev_end.max(block.end);
+        Some(scalar_node(block.value, Scalar::String, style, header..block.end, &mut self.warnings))
+    }
+
     /// A one-line flow sequence of one-line scalars at byte `off` of the current line
-    /// (`[a, "b", 1]`, `[]`), optionally followed by a comment.
+    /// (`[a, "b", 1]`, `[ a ]`, `[]`), optionally followed by a comment.
     fn flow_sequence(&mut self, off: usize) -> Option<Node> {
         self.open()?;
         let line = self.line();
-        let text = &line.text[off..];
-        let b = text.as_bytes();
+        let at = line.start + off;
+        let sequence = flow_items(&line.text[off..])?;
+        let span = sequence.span(line.end - at);
         let mut items = Vec::new();
-        let mut i = 1;
-        if b.get(1) == Some(&b' ') {
-            // saphyr's token for `[ ` includes the blank, and the general loader then takes the
-            // sequence for a block one (its span starts at the first item): left to it.
-            return None;
-        }
-        if b.get(1) != Some(&b']') {
-            loop {
-                let start = i;
-                let (node, end) = match b.get(i)? {
-                    &q @ (b'"' | b'\'') => {
-                        let (inner, close) = quoted(&text[i..], q)?;
-                        // saphyr's span of a quoted scalar runs over the blanks after it.
-                        let end = skip_blanks(b, i + close + 1);
-                        let style = if q == b'"' { ScalarStyle::DoubleQuoted } else { ScalarStyle::SingleQuoted };
-                        (self.scalar(inner, style, line.start + off + start..line.start + off + end), end)
-                    }
-                    _ => {
-                        let len = b[i..].iter().position(|&c| matches!(c, b',' | b']'))?;
-                        let value = text[i..i + len].trim_end_matches(' ');
-                        // Flow context has more rules for `-`/`?` before a flow indicator
-                        // (saphyr: "plain scalar cannot start with '-' followed by ,[]{}").
-                        let indicator =
-                            value.ends_with(['-', '?']) || has_pair(value, b' ', b'-') || has_pair(value, b' ', b'?');
-                        if !plain_ok(value) || indicator || value.contains([':', '#', '[', ']', '{', '}']) {
-                            return None;
-                        }
-                        let span = line.start + off + start..line.start + off + start + value.len();
-                        (self.scalar(value, ScalarStyle::Plain, span), i + len)
-                    }
-                };
-                items.push(node);
-                match b.get(end)? {
-                    b',' => i = skip_blanks(b, end + 1),
-                    b']' => {
-                        i = end;
-                        break;
-                    }
-                    _ => return None,
-                }
-                if matches!(b.get(i), None | Some(b']' | b',')) {
-                    return None; // `[a, ]`, `[a,,b]`: left to the general loader.
-                }
-            }
-        }
-        if !comment_or_end(&text[i + 1..]) {
-            return None;
+        for item in sequence.items {
+            let style = match item.quote {
+                None => ScalarStyle::Plain,
+                Some(b'"') => ScalarStyle::DoubleQuoted,
+                Some(_) => ScalarStyle::SingleQuoted,
+            };
+            items.push(self.scalar(item.text, style, at + item.span.start..at + item.span.end));
         }
         self.depth -= 1;
-        // Like a quoted scalar's, the closing bracket's span runs over a comment.
-        self.prev_end = line.end;
+        if !sequence.spaced {
+            // Like a quoted scalar's, the closing bracket's span runs over a comment.
+            self.prev_end = line.end;
+        }
         self.made += 1;
-        Some(Node::new(NodeValue::Sequence(items), line.start + off..line.end))
+        Some(Node::new(NodeValue::Sequence(items), at + span.start..at + span.end))
     }
-}
-
-/// The index of the first non-blank byte of `b` from `i`.
-fn skip_blanks(b: &[u8], i: usize) -> usize {
-    i + b.get(i..).map_or(0, |r| r.iter().take_while(|&&c| c == b' ').count())
 }
 
 /// Whether every key is a string other than a merge key and no two are equal: then mapping
@@ -415,23 +392,6 @@ fn distinct_string_keys(pairs: &[(Node, Node)]) -> bool {
 fn is_entry(text: &str) -> bool {
     let b = text.as_bytes();
     b.first() == Some(&b'-') && matches!(b.get(1), None | Some(b' '))
-}
-
-/// Whether `rest` (what follows a value on its line) is nothing or a comment.
-fn comment_or_end(rest: &str) -> bool {
-    rest.is_empty() || (rest.starts_with(' ') && rest.trim_start_matches(' ').starts_with('#'))
-}
-
-/// The inside of a one-line quoted scalar at the start of `text` and the index of its
-/// closing quote; `None` for escapes and unterminated scalars.
-fn quoted(text: &str, q: u8) -> Option<(&str, usize)> {
-    let close = 1 + text[1..].find(q as char)?;
-    let inner = &text[1..close];
-    // `''` (an escaped quote) would end the scalar later; `\` starts an escape in "…".
-    if text.as_bytes().get(close + 1) == Some(&q) || (q == b'"' && inner.contains('\\')) {
-        return None;
-    }
-    Some((inner, close))
 }
 
 /// The mapping key at byte `off` of `line`'s text. `Some(None)`: not a mapping entry; `None`:
