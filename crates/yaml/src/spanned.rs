@@ -70,6 +70,7 @@ pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> 
         prev_end: 0,
         warnings: Vec::new(),
         made: 0,
+        spaced_flow: false,
     };
     let mut documents = Vec::new();
     for (i, segment) in segments.iter().enumerate() {
@@ -162,6 +163,9 @@ struct Loader<'t, 'l> {
     warnings: Vec<Warning>,
     /// Nodes made (see [`parse_plain`]).
     made: usize,
+    /// A flow sequence opened by `[ ` was read: saphyr's marks after one are not followed
+    /// here for block scalars (a later block scalar's span starts at its content there).
+    spaced_flow: bool,
 }
 
 /// A mapping key found on a line.
@@ -330,6 +334,9 @@ impl Loader<'_, '_> {
     /// the current line becomes its last line. Its span runs from the header to where
     /// saphyr's scanner stopped (see [`block_scalar`]).
     fn block_scalar(&mut self, header: usize, parent: usize) -> Option<Node> {
+        if self.spaced_flow {
+            return None;
+        }
         let block = block_scalar(self.text, header, parent)?;
         // The scalar's lines end where the first line that starts at or after its end begins.
         while self.pos + 1 < self.end && self.lines[self.pos + 1].start < block.end {
@@ -359,6 +366,7 @@ impl Loader<'_, '_> {
             items.push(self.scalar(item.text, style, at + item.span.start..at + item.span.end));
         }
         self.depth -= 1;
+        self.spaced_flow |= sequence.spaced;
         if !sequence.spaced {
             // Like a quoted scalar's, the closing bracket's span runs over a comment.
             self.prev_end = line.end;

@@ -323,6 +323,22 @@ fn spaced_flow_sequences_take_the_fast_path() {
     }
 }
 
+/// After a `[ ` flow sequence the general loader starts a block scalar's span at its content
+/// (found by the `yaml_differential` fuzz target): such a block scalar is left to it.
+#[test]
+fn a_block_scalar_after_a_spaced_flow_sequence_is_the_general_loaders() {
+    for text in [
+        "a:\n- [ \"q\" ]\n-\n |\nk: v\n",
+        "a:\n- [ q ]\n- |\nk: v\n",
+        "a:\n- [ q ]\n-\n |\n x\nk: v\n",
+        ")a:\n-  -0)--\n- [ \"q\" ]  \n-\n |\nk: v #:\nk: \n-  -l\n",
+    ] {
+        assert!(!agrees(text, text), "fast path took {text:?}");
+    }
+    // Without the blank after `[`, the fast path reads it.
+    assert!(agrees("a:\n- [q]\n-\n |\n x\nk: v\n", "unspaced"));
+}
+
 /// Random one-line flow sequences (blanks, quotes, comments, empty ones) in random places.
 #[test]
 fn generated_flow_sequences_agree_with_the_general_loader() {
