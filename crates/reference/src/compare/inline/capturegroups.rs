@@ -121,12 +121,6 @@ pub(super) struct Split {
     diffs: Vec<(Op, String)>,
 }
 
-/// `Diff(pattern, value, shared)`: [`split`], then [`Split::apply`].
-#[cfg(test)]
-pub(super) fn diff(pattern: &str, value: &str, shared: &mut Captures) -> String {
-    split(pattern, value).apply(pattern, shared)
-}
-
 pub(super) fn split(pattern: &str, value: &str) -> Split {
     let groups = capturegroup_index(pattern);
     // 1. Placeholders keep go-diff from splitting a group.
@@ -211,8 +205,9 @@ impl Split {
 mod tests {
     use super::*;
 
+    /// `Diff(pattern, value, shared)` with fresh captures.
     fn run(p: &str, v: &str) -> String {
-        diff(p, v, &mut Captures::default())
+        split(p, v).apply(p, &mut Captures::default())
     }
 
     #[test]

@@ -42,13 +42,8 @@ impl InlineDiff {
         }
     }
 
-    /// Go's `Diff(pattern, value, shared)`: the string to put in the template. `Err` only
-    /// where kube-compare panics (§10 #2).
-    pub fn diff(self, pattern: &str, value: &str, shared: &mut Captures) -> Result<String, String> {
-        self.prepare(pattern, value).diff(pattern, value, shared)
-    }
-
-    /// What `Diff` derives from `pattern` and `value` alone, for calls with those strings.
+    /// What Go's `Diff(pattern, value, shared)` derives from `pattern` and `value` alone, for
+    /// calls with those strings ([`Prepared::diff`]).
     fn prepare(self, pattern: &str, value: &str) -> Prepared {
         match self {
             InlineDiff::Regex => Prepared::Regex,
@@ -64,7 +59,8 @@ enum Prepared {
 }
 
 impl Prepared {
-    /// [`InlineDiff::diff`] with the strings this was prepared for.
+    /// Go's `Diff(pattern, value, shared)`, with the strings this was prepared for: the string
+    /// to put in the template. `Err` only where kube-compare panics (§10 #2).
     fn diff(&self, pattern: &str, value: &str, shared: &mut Captures) -> Result<String, String> {
         match self {
             Prepared::Regex => regex::diff(pattern, value, shared),
