@@ -86,6 +86,12 @@ impl SharedFiles {
         SharedFiles { files, parsed: Mutex::default() }
     }
 
+    /// Whether there are no function files.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// The files parsed with indexes from `first` on.
     fn parsed_from(&self, first: u32) -> Arc<ParsedFiles> {
         let mut cache = self.parsed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -134,7 +134,6 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
             .map(|f| (go_base(&f.name).to_owned(), f.text.clone()))
             .collect(),
     );
-    let no_function_files = reference.function_files.iter().all(|f| f.source.files.is_empty());
     let mut problems = Vec::new();
     let mut templates = Vec::with_capacity(reference.templates.len());
     for (idx, entry) in reference.templates.iter().enumerate() {
@@ -144,7 +143,7 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
             problems.push(p);
             continue;
         }
-        let set = match parse_entry(entry, &function_files, no_function_files) {
+        let set = match parse_entry(entry, &function_files) {
             Ok(set) => set,
             Err(message) => {
                 problems.push(Problem::new(message, span));
@@ -191,13 +190,13 @@ pub(crate) fn compile_with(reference: Reference, pending: Vec<Pending>) -> Resul
 ///
 /// Every matched file is parsed as a template named after its base name; the one named like
 /// the set is the main template (§3.1). The error is kube-compare's message.
-fn parse_entry(entry: &TemplateEntry, function_files: &SharedFiles, none: bool) -> Result<TemplateSet, String> {
+fn parse_entry(entry: &TemplateEntry, function_files: &SharedFiles) -> Result<TemplateSet, String> {
     let base = entry.base_name();
     let (main, others) = split_main(base, &entry.source.files);
     let own: Vec<(&str, &str)> = others.iter().map(|f| (go_base(&f.name), f.text.as_str())).collect();
     TemplateSet::parse_shared(base, main, &own, function_files).map_err(|e| {
         let own = e.file == base || own.iter().any(|(n, _)| *n == e.file);
-        if own || none {
+        if own || function_files.is_empty() {
             format!("an error occurred while parsing template: {} specified in the config. error: {e}", entry.path)
         } else {
             format!("an error occurred while parsing the template function files specified in the config. error: {e}")
