@@ -439,14 +439,14 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
         let at = text.as_ptr() as usize - self.text.as_ptr() as usize;
         let line_end = || memchr::memchr(b'\n', &self.text.as_bytes()[at..]).map_or(self.text.len(), |i| at + i);
         match text.as_bytes()[0] {
-            b'|' | b'>' => {}
+            b'|' | b'>' => self.block_scalar(at, parent?),
             b'[' => {
                 let sequence = flow_items(text)?;
                 if last {
                     let span = sequence.span(line_end() - at);
                     self.last_end = Some(at + span.end);
                 }
-                return self.flow_sequence(sequence);
+                self.flow_sequence(sequence)
             }
             _ => {
                 let value = scalar(text)?;
@@ -456,11 +456,15 @@ impl<'a, B: Build<'a>> Parser<'_, 'a, '_, B> {
                         _ => line_end(),
                     });
                 }
-                return Some(self.build.scalar(value));
+                Some(self.build.scalar(value))
             }
         }
-        let header = at;
-        let block = block_scalar(self.text, header, parent?)?;
+    }
+
+    /// The block scalar whose header is at byte `header` of the text, in a collection at
+    /// column `parent`; the current line becomes its last line.
+    fn block_scalar(&mut self, header: usize, parent: usize) -> Option<B::Out> {
+        let block = block_scalar(self.text, header, parent)?;
         // The scalar's lines end where the first line that starts at or after its end begins.
         while self.pos + 1 < self.lines.len() && self.lines[self.pos + 1].start < block.end {
             self.pos += 1;
