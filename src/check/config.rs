@@ -102,6 +102,8 @@ pub struct Config {
     pub crossplane_version: Option<u8>,
     /// `kubernetes-version:`, a bundled version (`1.31`): whose built-in kinds are validated.
     pub kubernetes_version: Option<&'static str>,
+    /// `builtin-schemas:`: whether Kubernetes' built-in kinds are validated (`None`: yes).
+    pub builtin_schemas: Option<bool>,
     /// `schema-locations:`: kubeconform-style JSON schema directories or path templates.
     pub schema_locations: Vec<String>,
     /// `policies:`, `policy-data:`, `policy-namespaces:`, `policy-combine:`, `policy-cases:`,
@@ -225,7 +227,7 @@ impl PolicyConfig {
 // ---- end of Rego policies ------------------------------------------------------------------
 
 /// The keys of the file, their JSON Schema type and what they mean.
-pub const FIELDS: [(&str, &str, &str); 15] = [
+pub const FIELDS: [(&str, &str, &str); 16] = [
     (
         "reference",
         "string",
@@ -268,7 +270,7 @@ pub const FIELDS: [(&str, &str, &str); 15] = [
     (
         "schema-mode",
         "schema-mode",
-        "What a type without a schema is: loose (a warning, the default) or strict (an error).",
+        "What a type without a schema is: loose (a warning), strict (an error) or ignore (not reported, only counted). Default: loose, or ignore when a reference is configured and no schema setting is given.",
     ),
     (
         "crossplane-version",
@@ -279,6 +281,11 @@ pub const FIELDS: [(&str, &str, &str); 15] = [
         "kubernetes-version",
         "kubernetes-version",
         "The Kubernetes version (MAJOR.MINOR, quoted) whose built-in kinds objects are validated against; one of the bundled versions, by default the newest.",
+    ),
+    (
+        "builtin-schemas",
+        "boolean",
+        "Whether objects of Kubernetes' built-in kinds (Deployment, Service, …) are validated against the bundled schemas and the API server's rules: true (the default) or false.",
     ),
     (
         "schema-locations",
@@ -416,8 +423,11 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
             "schema-mode" => {
                 config.schema_mode = match d.opt_string(value)? {
                     None => None,
-                    Some(s) => Some(crate::schema::Mode::parse(&s).ok_or_else(|| {
-                        invalid(value.span.start, format!("unknown schema mode `{s}` (expected loose or strict)"))
+                    Some(s) => Some(crate::schema::Mode::parse_setting(&s).ok_or_else(|| {
+                        invalid(
+                            value.span.start,
+                            format!("unknown schema mode `{s}` (expected loose, strict or ignore)"),
+                        )
                     })?),
                 }
             }
@@ -437,6 +447,18 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 }
             }
             "schema-locations" => config.schema_locations = d.strings(value)?,
+            "builtin-schemas" => {
+                config.builtin_schemas = match &value.value {
+                    NodeValue::Null => None,
+                    NodeValue::Bool(b) => Some(*b),
+                    _ => {
+                        return Err(invalid(
+                            value.span.start,
+                            format!("expected true or false, found {}", kind(value)),
+                        ));
+                    }
+                }
+            }
             "kubernetes-version" => {
                 config.kubernetes_version = match &value.value {
                     NodeValue::Null => None,
@@ -723,10 +745,11 @@ impl Config {
             .collect();
         m.insert("ignore".into(), ignore.into());
         m.insert("schemas".into(), self.schemas.clone().into());
-        let mode = self.schema_mode.map(|m| if m == crate::schema::Mode::Strict { "strict" } else { "loose" });
+        let mode = self.schema_mode.map(crate::schema::Mode::name);
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
         m.insert("crossplane-version".into(), self.crossplane_version.map_or(serde_json::Value::Null, Into::into));
         m.insert("kubernetes-version".into(), self.kubernetes_version.map_or(serde_json::Value::Null, Into::into));
+        m.insert("builtin-schemas".into(), self.builtin_schemas.map_or(serde_json::Value::Null, Into::into));
         m.insert("schema-locations".into(), self.schema_locations.clone().into());
         self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
@@ -773,7 +796,7 @@ pub fn json_schema() -> serde_json::Value {
             "boolean" => json!({"type": "boolean"}),
             "strings" => json!({"type": "array", "items": {"type": "string"}}),
             "severity" => severity.clone(),
-            "schema-mode" => json!({"enum": ["loose", "strict"]}),
+            "schema-mode" => json!({"enum": ["loose", "strict", "ignore"]}),
             "crossplane-version" => json!({"enum": [1, 2]}),
             "kubernetes-version" => json!({"type": "string", "enum": driftlint_kube_schemas::versions()}),
             "rules" => {
@@ -860,7 +883,7 @@ mod tests {
     fn errors_name_file_line_and_column() {
         assert_eq!(
             err("reference: r\nfoo: 1\n"),
-            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, crossplane-version, kubernetes-version, schema-locations, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
+            "dir/.driftlint.yaml:2:1: unknown key `foo` (expected one of: reference, include, exclude, diff-config, overrides, rules, format, fail-level, require-lock, ignore, schemas, schema-mode, crossplane-version, kubernetes-version, builtin-schemas, schema-locations, policies, policy-data, policy-namespaces, policy-combine, policy-cases, policy-inputs, policy-all-namespaces, rego-version)"
         );
         assert_eq!(
             err("rules:\n  value-drif: error\n"),

@@ -82,6 +82,9 @@ pub struct Settings {
     /// `--kubernetes-version` / `kubernetes-version:`: whose built-in kinds are validated;
     /// `None` is the newest bundled version.
     pub kubernetes_version: Option<&'static str>,
+    /// Whether built-in kinds are validated (`--no-builtin-schemas`, `builtin-schemas: false`
+    /// turn it off).
+    pub builtin_schemas: bool,
     /// `--schema-location` / `schema-locations:`: kubeconform-style JSON schema locations.
     pub schema_locations: Vec<String>,
     /// Rego policies (the policy pass) and Fybrik scenarios.
@@ -416,16 +419,29 @@ fn policy_inputs(settings: &Settings) -> Result<Option<document::PolicyInputs>, 
     Ok(Some(document::PolicyInputs { named, globs, root }))
 }
 
-/// Whether the schema and Composition passes run: when schemas are known (configured, or
-/// definitions among the inputs), when a schema mode or Kubernetes version is set, or when there is no reference
-/// (then they are the check). A drift-only setup is not flooded with `schema-not-found`.
+/// Whether schemas beyond the built-in kinds are given: configured definitions or schema
+/// locations, or definitions among the inputs.
+fn schemas_configured(settings: &Settings, definitions_in_inputs: bool) -> bool {
+    !settings.schemas.is_empty() || !settings.schema_locations.is_empty() || definitions_in_inputs
+}
+
+/// The schema and Composition passes' mode: as set; else, with a reference and no schemas
+/// beyond the built-in kinds, [`crate::schema::Mode::Ignore`] — the built-in kinds are validated, and the custom
+/// kinds the reference is about are not flooded with `schema-not-found`; else loose.
+fn schema_mode(settings: &Settings, definitions_in_inputs: bool) -> crate::schema::Mode {
+    match settings.schema_mode {
+        Some(mode) => mode,
+        None if settings.reference.is_some() && !schemas_configured(settings, definitions_in_inputs) => {
+            crate::schema::Mode::Ignore
+        }
+        None => crate::schema::Mode::Loose,
+    }
+}
+
+/// Whether the schema and Composition passes run: always, unless built-in kinds are turned
+/// off and no other schema or schema mode is given (then a drift-only setup checks drift only).
 fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
-    settings.reference.is_none()
-        || !settings.schemas.is_empty()
-        || settings.schema_mode.is_some()
-        || settings.kubernetes_version.is_some()
-        || !settings.schema_locations.is_empty()
-        || definitions_in_inputs
+    settings.builtin_schemas || settings.schema_mode.is_some() || schemas_configured(settings, definitions_in_inputs)
 }
 
 /// The schemas of the schema and Composition passes.
@@ -463,11 +479,13 @@ fn schema_setup(
             files.preset(p, source.text);
         }
     }
-    if !schema_pass_runs(settings, !loaded.registry.is_empty()) {
+    let definitions = !loaded.registry.is_empty();
+    if !schema_pass_runs(settings, definitions) {
         return Ok(Schemas { registry: None, diagnostics: Vec::new() });
     }
-    let mode = settings.schema_mode.unwrap_or_default();
+    let mode = schema_mode(settings, definitions);
     let mut registry = loaded.registry;
+    registry.builtins_off = !settings.builtin_schemas;
     registry.crossplane_version = settings.config.as_ref().and_then(|c| c.crossplane_version);
     Ok(Schemas { registry: Some((registry, mode)), diagnostics: loaded.diagnostics })
 }

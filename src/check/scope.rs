@@ -465,7 +465,14 @@ impl Layout<'_> {
             .cloned()
             .collect();
         let selected = self.repo.select_sources(self.head_files, &self.head.paths, &super::walk_options(self.base))?;
-        let would = manifests(self.base, paths_of(&selected))?;
+        // Chart sources and tool files among them are not manifests under the base's rules
+        // either: they are judged by the same files, so an unchanged chart stops nothing.
+        let selected_paths = paths_of(&selected);
+        let selected_walked: BTreeSet<String> = selected_paths.iter().filter_map(|p| self.repo.relative(p)).collect();
+        let would: BTreeSet<String> = manifests(self.base, selected_paths)?
+            .difference(&super::layout::claimed(&selected_walked))
+            .cloned()
+            .collect();
         // Files new in the head, by blob: where a file the base checked went.
         let mut new_files: HashMap<gix::ObjectId, Vec<&str>> = HashMap::new();
         // And by file name, those in a hidden directory: where a file moved and edited went.

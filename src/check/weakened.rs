@@ -82,9 +82,24 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
         }
     }
     // Schemas and policies: fewer of them, or a laxer mode, checks less.
-    let strict = |c: &Config| c.schema_mode == Some(crate::schema::Mode::Strict);
-    if strict(base) && !strict(now) {
-        flag(at("schema-mode"), "`schema-mode` no longer strict: a type without a schema is only a warning".into());
+    // A mode written on either side: the defaults move with the reference and the schemas,
+    // whose own changes are judged above and below (adding a reference checks more).
+    let (was, is) = (effective_schema_mode(base), effective_schema_mode(now));
+    if is.rank() < was.rank() && (base.schema_mode.is_some() || now.schema_mode.is_some()) {
+        let what = match is {
+            crate::schema::Mode::Ignore => "is not reported",
+            _ => "is only a warning",
+        };
+        flag(
+            at("schema-mode"),
+            format!("`schema-mode` is {} here, {} at the base: a type without a schema {what}", is.name(), was.name()),
+        );
+    }
+    if base.builtin_schemas.unwrap_or(true) && !now.builtin_schemas.unwrap_or(true) {
+        flag(
+            at("builtin-schemas"),
+            "`builtin-schemas` turned off: objects of Kubernetes' built-in kinds are no longer validated".into(),
+        );
     }
     for (key, was, is) in [
         ("schemas", &base.schemas, &now.schemas),
@@ -113,7 +128,10 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
     for gone in base.schema_locations.iter().filter(|x| !now.schema_locations.contains(x)) {
         flag(at("schema-locations"), format!("`schema-locations` no longer lists `{gone}`"));
     }
-    if now.kubernetes_version != base.kubernetes_version {
+    // The version in effect: writing down the default, or dropping a value equal to it,
+    // validates exactly as before.
+    let version = |c: &Config| c.kubernetes_version.unwrap_or_else(driftlint_kube_schemas::default_version);
+    if version(now) != version(base) {
         flag(
             at("kubernetes-version"),
             format!(
@@ -202,6 +220,19 @@ pub fn data_added(file: &Path) -> Diagnostic {
     )
 }
 
+/// The schema mode `config` gives when no schema definitions are among the checked files (see
+/// `check::schema_mode`): as set; else ignore with a reference and no other schema setting;
+/// else loose.
+fn effective_schema_mode(config: &Config) -> crate::schema::Mode {
+    match config.schema_mode {
+        Some(mode) => mode,
+        None if config.reference.is_some() && config.schemas.is_empty() && config.schema_locations.is_empty() => {
+            crate::schema::Mode::Ignore
+        }
+        None => crate::schema::Mode::Loose,
+    }
+}
+
 /// The level `rule` has under `config`: as set, else its default severity.
 fn level(config: &Config, rule: Rule) -> Level {
     config.rules.get(&rule).copied().unwrap_or(Level::On(super::findings::default_severity(rule)))
@@ -263,10 +294,16 @@ mod tests {
         let found = lines(base, "schemas: [crds]\nschema-mode: loose\npolicies: []\n");
         let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
         assert!(at(1, "`schemas` no longer lists `xrds`"), "{found:?}");
-        assert!(at(2, "`schema-mode` no longer strict"), "{found:?}");
+        assert!(at(2, "`schema-mode` is loose here, strict at the base"), "{found:?}");
         assert!(at(3, "`policies` no longer lists `policy`"), "{found:?}");
         assert_eq!(found.len(), 3, "{found:?}");
         assert!(lines(base, base).is_empty());
+        // With a reference and no schemas, leaving the mode out is ignore: laxer than loose.
+        let found = lines("reference: r\nschema-mode: loose\n", "reference: r\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.contains("`schema-mode` is ignore here, loose at the base"), "{found:?}");
+        assert!(lines("reference: r\n", "reference: r\nschema-mode: ignore\n").is_empty());
+        assert!(lines("", "reference: r\n").is_empty());
         // Fewer policy inputs, or the namespaces narrowed back, check less too.
         let base = "policy-inputs: [compose.yaml, ci/*.yml]
 policy-all-namespaces: true

@@ -73,10 +73,16 @@ pub struct SchemaArgs {
     /// `schemas:` of the configuration file).
     #[arg(long = "schemas", value_name = "PATH", help_heading = "Schemas")]
     pub schemas: Vec<String>,
-    /// A type without a schema is a warning (loose, the default) or an error (strict). A
-    /// Composition's `crossplane.io/composition-schema-aware-validation-mode` annotation wins.
-    #[arg(long, value_name = "MODE", value_parser = ["loose", "strict"], help_heading = "Schemas")]
+    /// A type without a schema is a warning (loose), an error (strict), or not reported
+    /// (ignore, kubeconform's `-ignore-missing-schemas`). Default: loose, or ignore when a
+    /// reference is configured and no other schema setting is given. A Composition's
+    /// `crossplane.io/composition-schema-aware-validation-mode` annotation wins.
+    #[arg(long, value_name = "MODE", value_parser = ["loose", "strict", "ignore"], help_heading = "Schemas")]
     pub schema_mode: Option<String>,
+    /// Do not validate Kubernetes' built-in kinds (Deployment, Service, …) against the bundled
+    /// schemas and the API server's rules (they are by default). Replaces `builtin-schemas:`.
+    #[arg(long, help_heading = "Schemas")]
+    pub no_builtin_schemas: bool,
     /// The Kubernetes version whose built-in kinds (Deployment, Service, …) objects are
     /// validated against, offline: one of the bundled versions (MAJOR.MINOR; default: the
     /// newest). Replaces `kubernetes-version:`.
@@ -128,7 +134,11 @@ impl SchemaArgs {
     }
 
     fn mode(&self, cfg: &Config) -> Option<crate::schema::Mode> {
-        self.schema_mode.as_deref().and_then(crate::schema::Mode::parse).or(cfg.schema_mode)
+        self.schema_mode.as_deref().and_then(crate::schema::Mode::parse_setting).or(cfg.schema_mode)
+    }
+
+    fn builtin(&self, cfg: &Config) -> bool {
+        !self.no_builtin_schemas && cfg.builtin_schemas.unwrap_or(true)
     }
 }
 
@@ -389,6 +399,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         schemas: args.schema.schemas(cfg)?,
         schema_mode: args.schema.mode(cfg),
         kubernetes_version: args.schema.kubernetes_version.or(cfg.kubernetes_version),
+        builtin_schemas: args.schema.builtin(cfg),
         schema_locations: args.schema.locations(cfg)?,
         policy: args.policy.settings(cfg)?,
         // Scoped runs ask for them (`check::scope::check_scoped`).

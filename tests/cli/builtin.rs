@@ -207,3 +207,75 @@ fn kubeconform_style_schema_locations_are_trusted_local_schemas() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("only local directories and files are read"), "{}", r.stderr);
 }
+
+/// README's layout: manifests beside a `.driftlint.yaml` that names a reference.
+fn readme_layout() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = super::root();
+    super::copy_dir(&root.join("fixtures/repo"), &tmp.path().join("repo"));
+    super::copy_dir(&root.join("fixtures/reference"), &tmp.path().join("reference"));
+    super::git(tmp.path(), &["init", "-q"]);
+    tmp
+}
+
+const TYPOS: &str = "apiVersion: v1\nkind: Servce\nmetadata:\n  name: web\n  namespace: web\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: web\nspec:\n  containers:\n    - name: c\n      image: nginx\n      imagePullPolcy: Always\n      ports:\n        - containerPort: 70000\n";
+
+#[test]
+fn built_in_kinds_are_validated_with_a_reference_configured() {
+    let tmp = readme_layout();
+    let repo = tmp.path().join("repo");
+    write(&repo, "typos.yaml", TYPOS);
+    let r = run_in(&repo, &["check", "--format", "json", "."], None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = json(&r);
+    let typos: Vec<(String, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap().ends_with("typos.yaml") && d["severity"] == "error")
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap()))
+        .collect();
+    let owned = |v: &[(&str, u64)]| v.iter().map(|(r, l)| (r.to_string(), *l)).collect::<Vec<_>>();
+    assert_eq!(typos, owned(&[("unknown-kind", 2), ("schema-unknown-field", 16), ("invalid-port", 18)]), "{v}");
+    // The custom kinds a reference is about are not flooded with `schema-not-found`.
+    assert!(!r.stdout.contains("schema-not-found"), "{}", r.stdout);
+    // The pre-commit hook's form (named files) fails on them too.
+    let r = run_in(&repo, &["check", "typos.yaml"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("error[unknown-kind]"), "{}", r.stdout);
+    // Turned off explicitly: the flag, and the key.
+    let r = run_in(&repo, &["check", "--format", "json", "--no-builtin-schemas", "typos.yaml"], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let config = std::fs::read_to_string(repo.join(".driftlint.yaml")).unwrap();
+    write(&repo, ".driftlint.yaml", &format!("{config}builtin-schemas: false\n"));
+    let r = run_in(&repo, &["check", "--format", "json", "typos.yaml"], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stdout.contains("unknown-kind"), "{}", r.stdout);
+}
+
+#[test]
+fn turning_built_in_kinds_off_is_a_weakening_and_writing_the_default_is_not() {
+    let tmp = readme_layout();
+    let dir = tmp.path();
+    super::git(dir, &["add", "-A"]);
+    super::git(dir, &["commit", "-q", "-m", "base"]);
+    let config = std::fs::read_to_string(dir.join("repo/.driftlint.yaml")).unwrap();
+    let weakened = |extra: &str| -> Vec<String> {
+        write(&dir.join("repo"), ".driftlint.yaml", &format!("{config}{extra}"));
+        super::git(dir, &["add", "-A"]);
+        let r = run_in(&dir.join("repo"), &["check", "--format", "json", "--staged", "."], None);
+        json(&r)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "config-weakened")
+            .map(|d| d["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let default = driftlint_kube_schemas::default_version();
+    assert_eq!(weakened(&format!("kubernetes-version: \"{default}\"\nbuiltin-schemas: true\n")), Vec::<String>::new());
+    assert_eq!(weakened("schema-mode: loose\n"), Vec::<String>::new());
+    let found = weakened("builtin-schemas: false\n");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("`builtin-schemas` turned off"), "{found:?}");
+}

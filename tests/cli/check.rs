@@ -219,7 +219,7 @@ fn overlapping_templates_are_noted_at_an_object_with_differences() {
         )
     };
     std::fs::write(p.join("drifting.yaml"), obj("x", "debug")).unwrap();
-    std::fs::write(p.join("clean.yaml"), obj("y", "info")).unwrap();
+    std::fs::write(p.join("clean.yaml"), obj("z", "info")).unwrap();
     let r = run_in(p, &["check", "drifting.yaml", "clean.yaml", "--isolated", "-r", "ref", "--format", "json"], None);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let v = json(&r);

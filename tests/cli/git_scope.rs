@@ -87,7 +87,7 @@ fn staged_checks_the_index_not_the_work_tree() {
     // settings.yaml: the staged version drifts; the work tree reverts that and adds a key.
     repo.edit("config/settings.yaml", "log-level: info", "log-level: debug");
     repo.git(&["add", "config/settings.yaml"]);
-    repo.edit("config/settings.yaml", "log-level: debug", "log-level: info\n  feature: on");
+    repo.edit("config/settings.yaml", "log-level: debug", "log-level: info\n  feature: enabled");
     // frontend.yaml: the staged version is clean (replicas is free); the work tree drifts.
     repo.edit("app/frontend.yaml", "replicas: 3", "replicas: 4");
     repo.git(&["add", "app/frontend.yaml"]);
@@ -290,7 +290,7 @@ fn missing_resource_is_shown_when_the_change_touches_its_component() {
     assert_eq!(findings(&r), Vec::<String>::new());
     assert!(r.stderr.contains("note: 1 finding outside the change"), "{}", r.stderr);
     // … nor does editing the ConfigMap, another component; a change of the reference does.
-    repo.edit("config/settings.yaml", "log-level: info", "log-level: info\n  feature: on");
+    repo.edit("config/settings.yaml", "log-level: info", "log-level: info\n  feature: enabled");
     assert_eq!(repo.check(&["--base", "drop-namespace", "--format", "json"]).code, 0);
     repo.edit("reference/metadata.yaml", "The web application", "The web app");
     let r = repo.check(&["--base", "drop-namespace", "--format", "json"]);

@@ -97,3 +97,55 @@ fn kustomize_renames_are_mapped_back_to_the_source_file() {
         .collect();
     assert_eq!(origins, [("base/cm.yaml".to_string(), 6), ("base/svc.yaml".to_string(), 1)], "{v}");
 }
+
+/// A repository with a reference, a Helm chart and kustomize files, committed on `main`.
+fn committed_gitops() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    gitops(tmp.path());
+    super::copy_dir(&root().join("fixtures/reference"), &tmp.path().join("reference"));
+    write(tmp.path(), &[(".driftlint.yaml", "reference: reference\n")]);
+    super::git(tmp.path(), &["init", "-q"]);
+    super::git(tmp.path(), &["add", "-A"]);
+    super::git(tmp.path(), &["commit", "-q", "-m", "base"]);
+    tmp
+}
+
+#[test]
+fn an_unchanged_chart_or_kustomization_weakens_nothing_on_a_pull_request() {
+    let tmp = committed_gitops();
+    let dir = tmp.path();
+    super::git(dir, &["checkout", "-q", "-b", "change"]);
+    // A change that touches none of the layout's files.
+    write(dir, &[("docs/notes.md", "nothing to see\n")]);
+    super::git(dir, &["add", "-A"]);
+    super::git(dir, &["commit", "-q", "-m", "docs"]);
+    for extra in [&[][..], &["--isolated"][..]] {
+        for scope in [&["--base", "main"][..], &["--staged"][..]] {
+            let mut args = vec!["check", "--format", "json", "--fail-level", "note"];
+            args.extend_from_slice(scope);
+            args.extend_from_slice(extra);
+            if extra.contains(&"--isolated") {
+                args.extend_from_slice(&["-r", "reference"]);
+            }
+            let r = run_in(dir, &args, None);
+            let v = json(&r);
+            let weakened: Vec<&serde_json::Value> =
+                v["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "config-weakened").collect();
+            assert!(weakened.is_empty(), "{args:?}: {weakened:?}");
+        }
+    }
+    // Adding a `Chart.yaml` over plain manifests does stop checking them: still reported.
+    write(dir, &[("base/Chart.yaml", "apiVersion: v2\nname: base\nversion: 0.1.0\n")]);
+    super::git(dir, &["add", "-A"]);
+    super::git(dir, &["commit", "-q", "-m", "chart over the base"]);
+    let r = run_in(dir, &["check", "--format", "json", "--base", "main"], None);
+    let v = json(&r);
+    let weakened: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "config-weakened")
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(weakened, ["base/cm.yaml"], "{v}");
+}

@@ -9,3 +9,4 @@ mod readme;
 mod runner;
 #[path = "../support/env.rs"]
 mod support;
+mod toolchain;

@@ -229,18 +229,19 @@ fn lookup<'r>(registry: &'r Registry, node: &Node, mode: Mode, what: &str, out: 
         Lookup::Found(s) => return Avail::Schema(s),
         // As for instances: Crossplane's own API (a composed `Usage`) and built-in kinds of
         // another Kubernetes version have no bundled schema, and loose mode does not flag them.
-        _ if mode == Mode::Loose && is_builtin_group(split_api_version(api_version).0) => return Avail::Missing,
+        _ if mode != Mode::Strict && is_builtin_group(split_api_version(api_version).0) => return Avail::Missing,
         Lookup::NoVersion => {
             format!("no schema for the {what} `{kind}` version {api_version}: its definition does not serve it")
         }
         Lookup::NoKind => format!("no schema for the {what} `{kind}` ({api_version}): no CRD or XRD defines it"),
     };
     let span = node.entry("kind").map_or(node.span.clone(), |(k, _)| k.span.clone());
+    let Some(severity) = mode.missing_severity() else { return Avail::Missing };
     let message = match mode {
-        Mode::Loose => format!("{message}; the checks that need it are skipped"),
         Mode::Strict => message,
+        Mode::Loose | Mode::Ignore => format!("{message}; the checks that need it are skipped"),
     };
-    out.push(Finding { rule: Rule::SchemaNotFound, severity: mode.missing_severity(), span, message });
+    out.push(Finding { rule: Rule::SchemaNotFound, severity, span, message });
     Avail::Missing
 }
 

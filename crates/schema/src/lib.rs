@@ -42,9 +42,14 @@ pub enum Mode {
     Loose,
     /// An error.
     Strict,
+    /// Not reported: what has a schema is validated, a type without one is only counted in
+    /// the summary (kubeconform's `-ignore-missing-schemas`). The default of a check that has
+    /// a reference and no schema settings, whose custom kinds the reference is about.
+    Ignore,
 }
 
 impl Mode {
+    /// A mode as Crossplane's schema-aware validation annotation spells it (`loose`, `strict`).
     pub fn parse(text: &str) -> Option<Mode> {
         match text {
             "loose" => Some(Mode::Loose),
@@ -53,11 +58,37 @@ impl Mode {
         }
     }
 
-    /// The severity of a missing schema in this mode.
-    pub fn missing_severity(self) -> Severity {
+    /// A mode as `--schema-mode` and `schema-mode:` take it: [`Mode::parse`]'s, and `ignore`.
+    pub fn parse_setting(text: &str) -> Option<Mode> {
+        match text {
+            "ignore" => Some(Mode::Ignore),
+            _ => Mode::parse(text),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
         match self {
-            Mode::Loose => Severity::Warning,
-            Mode::Strict => Severity::Error,
+            Mode::Loose => "loose",
+            Mode::Strict => "strict",
+            Mode::Ignore => "ignore",
+        }
+    }
+
+    /// The severity of a missing schema in this mode; `None` when it is not reported.
+    pub fn missing_severity(self) -> Option<Severity> {
+        match self {
+            Mode::Loose => Some(Severity::Warning),
+            Mode::Strict => Some(Severity::Error),
+            Mode::Ignore => None,
+        }
+    }
+
+    /// How strict the mode is about missing schemas (a lower rank checks less).
+    pub fn rank(self) -> u8 {
+        match self {
+            Mode::Ignore => 0,
+            Mode::Loose => 1,
+            Mode::Strict => 2,
         }
     }
 }
@@ -113,6 +144,9 @@ pub struct Registry {
     /// The Crossplane major version the repository targets when the configuration says it
     /// (`crossplane-version:`); the Crossplane pass reads it.
     pub crossplane_version: Option<u8>,
+    /// Built-in kinds turned off (`builtin-schemas: false`): their objects are not validated
+    /// and not reported as without a schema.
+    pub builtins_off: bool,
     /// Kubernetes' built-in kinds of the chosen version (`--kubernetes-version`), compiled on
     /// first use: after the trusted definitions, before the checked ones (which may not
     /// define a built-in group's kinds at all).
@@ -192,6 +226,9 @@ impl Registry {
         }
         if let Lookup::Found(s) = &found {
             return Resolved::Defined(s);
+        }
+        if self.builtins_off {
+            return Resolved::Missing(found);
         }
         if let Some(s) = self.builtins.lookup(group, version, kind) {
             return Resolved::Builtin(s);

@@ -4,7 +4,7 @@
 //! of the chosen version, the checked definitions.
 //!
 //! A type without a schema is `schema-not-found` at the document's `kind:` line: a warning in
-//! loose mode, an error in strict mode. An apiVersion/kind of a built-in API group that the
+//! loose mode, an error in strict mode, not reported in ignore mode. An apiVersion/kind of a built-in API group that the
 //! chosen Kubernetes version does not serve is an error whatever the mode, since the API server
 //! rejects it: `removed-api-version` when Kubernetes removed it (naming the version and the
 //! replacement), `unknown-kind` otherwise (with the closest kinds). A built-in group's kind
@@ -16,7 +16,7 @@ use super::validate::{self, Options};
 use super::{
     Lookup, Mode, Registry, Resolved, Schema, is_builtin_group, is_definition, is_package_metadata, split_api_version,
 };
-use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
 
@@ -55,7 +55,8 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry.kubernetes_version(), why)),
             Resolved::Missing(missing) => {
                 let (group, _) = split_api_version(&id.api_version);
-                if mode == Mode::Loose && is_builtin_group(group) {
+                let Some(severity) = mode.missing_severity() else { continue };
+                if (mode == Mode::Loose || registry.builtins_off) && is_builtin_group(group) {
                     continue;
                 }
                 let what = match missing {
@@ -67,7 +68,7 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
                     ),
                     _ => format!("no schema for `{}` ({}): no CRD or XRD defines it", id.kind, id.api_version),
                 };
-                out.push(not_found(doc, path, mode, what));
+                out.push(not_found(doc, path, severity, what));
             }
         }
     }
@@ -158,9 +159,9 @@ fn unknown(doc: &Document, path: &SourcePath, kube: &str, why: Unknown) -> Diagn
 }
 
 /// `schema-not-found` at the `kind:` of `doc` (the document's first key without one).
-fn not_found(doc: &Document, path: &SourcePath, mode: Mode, message: String) -> Diagnostic {
+fn not_found(doc: &Document, path: &SourcePath, severity: Severity, message: String) -> Diagnostic {
     let span = doc.node.entry("kind").map_or_else(|| validate::first_key_span(&doc.node), |(k, _)| k.span.clone());
-    Diagnostic::new(Rule::SchemaNotFound, mode.missing_severity(), path.clone(), Some(span), message)
+    Diagnostic::new(Rule::SchemaNotFound, severity, path.clone(), Some(span), message)
         .with_object(doc.identity.cr_id(), None)
         .with_help("give its CustomResourceDefinition or CompositeResourceDefinition with --schemas or `schemas:`")
 }
