@@ -432,3 +432,98 @@ fn a_release_ref_downloads_the_verified_binary() {
         assert!(run.step("install").stderr.contains("stub cargo called"), "{reference}");
     }
 }
+
+/// The action's sources as a release commit has them: a copy of what goes into the build and
+/// `action/`, with `action/release.txt` written by `action/release-file.sh` from `sums`.
+fn release_commit(dir: &Path, version: &str, sums: &Path) -> PathBuf {
+    let copy = dir.join("action-source");
+    std::fs::create_dir_all(&copy).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(
+            "tar cf - --exclude=target --exclude=fuzz Cargo.toml Cargo.lock src crates action action.yml | tar xf - -C \"$1\"",
+        )
+        .arg("-")
+        .arg(&copy)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = std::process::Command::new("bash")
+        .arg(copy.join("action/release-file.sh"))
+        .arg(version)
+        .arg(sums)
+        .output()
+        .unwrap();
+    assert!(file.status.success(), "{}", String::from_utf8_lossy(&file.stderr));
+    std::fs::write(copy.join("action/release.txt"), &file.stdout).unwrap();
+    copy
+}
+
+/// Pinned by the release commit's sha (or a branch at it), the action knows its release from
+/// `action/release.txt` and verifies the archive against the checksums that commit carries —
+/// the release's own SHA256SUMS is not even read. Sources changed since the release build.
+#[test]
+fn a_release_commit_pinned_by_sha_or_branch_downloads_the_verified_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    commit_all(&ws, "clean");
+    let release = tmp.path().join("release");
+    let packaged = release.join("driftlint-x86_64-unknown-linux-musl");
+    std::fs::create_dir_all(&packaged).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_driftlint"), packaged.join("driftlint")).unwrap();
+    let sh = |script: &str| {
+        let out = std::process::Command::new("bash").arg("-c").arg(script).current_dir(&release).output().unwrap();
+        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    sh(
+        "tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > ../SHA256SUMS",
+    );
+    let source = release_commit(tmp.path(), "v1.2.3", &tmp.path().join("SHA256SUMS"));
+    let recorded = std::fs::read_to_string(source.join("action/release.txt")).unwrap();
+    assert!(recorded.contains("\nversion v1.2.3\n") && recorded.contains(" driftlint-x86_64-unknown-linux-musl.tar.gz"));
+    let stub = tmp.path().join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(stub.join("cargo"), "#!/bin/sh\necho 'stub cargo called' >&2\nexit 3\n").unwrap();
+    std::fs::write(stub.join("rustc"), "#!/bin/sh\necho 'rustc 1.95.0 (stub)'\n").unwrap();
+    for f in ["cargo", "rustc"] {
+        std::process::Command::new("chmod").arg("+x").arg(stub.join(f)).status().unwrap();
+    }
+    let runner_for = |reference: &str| {
+        let mut runner = Runner::new(&ws, tmp.path());
+        runner.path.push(stub.clone());
+        runner.action_path = source.clone();
+        runner.env.insert("GITHUB_ACTION_REPOSITORY".into(), "owner/driftlint".into());
+        runner.env.insert("GITHUB_ACTION_REF".into(), reference.into());
+        runner.env.insert("DRIFTLINT_RELEASE_URL".into(), format!("file://{}", release.display()));
+        runner
+    };
+    // No SHA256SUMS in the release directory: the checksum can only come from the commit.
+    assert!(!release.join("SHA256SUMS").exists());
+    for reference in ["0123456789abcdef0123456789abcdef01234567", "main", "v1.2.3"] {
+        let run = runner_for(reference).run();
+        let prepare = run.step("prepare");
+        assert_eq!(prepare.outputs["build"], "false", "{reference}: {}{}", prepare.stdout, prepare.stderr);
+        assert!(prepare.stdout.contains("using release v1.2.3 of owner/driftlint"), "{}", prepare.stdout);
+        assert!(!run.step("cache").ran, "nothing to build");
+        assert_eq!(run.step("check").outputs["exit-code"], "0", "{}", run.step("check").stderr);
+    }
+    // A tampered archive is refused against the commit's record.
+    sh("cp driftlint-x86_64-unknown-linux-musl.tar.gz ../good.tar.gz && printf x >> driftlint-x86_64-unknown-linux-musl.tar.gz");
+    let run = runner_for("0123456789abcdef0123456789abcdef01234567").run();
+    let prepare = run.step("prepare");
+    assert_eq!(prepare.code, 2, "{}", prepare.stdout);
+    assert!(prepare.stdout.contains("does not match action/release.txt of the pinned commit"), "{}", prepare.stdout);
+    assert!(!run.step("check").ran);
+    sh("mv ../good.tar.gz driftlint-x86_64-unknown-linux-musl.tar.gz");
+    // Sources changed since the release (a later commit of a branch): built from source.
+    let main_rs = source.join("src/main.rs");
+    let text = std::fs::read_to_string(&main_rs).unwrap();
+    std::fs::write(&main_rs, format!("{text}// changed after the release\n")).unwrap();
+    let run = runner_for("main").run();
+    let prepare = run.step("prepare");
+    assert_eq!(prepare.outputs["build"], "true", "{}", prepare.stdout);
+    assert!(prepare.stdout.contains("records release v1.2.3 of other sources"), "{}", prepare.stdout);
+    assert!(run.step("install").stderr.contains("stub cargo called"));
+}

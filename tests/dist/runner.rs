@@ -76,6 +76,8 @@ pub struct Runner {
     pub path: Vec<PathBuf>,
     /// More runner environment (e.g. `GITHUB_ACTION_REF`), before each step's `env:`.
     pub env: BTreeMap<String, String>,
+    /// Where the action's files are (`GITHUB_ACTION_PATH`): this repository, or a copy.
+    pub action_path: PathBuf,
 }
 
 impl Runner {
@@ -97,6 +99,7 @@ impl Runner {
             inputs: BTreeMap::new(),
             path: Vec::new(),
             env: BTreeMap::new(),
+            action_path: root(),
         }
     }
 
@@ -191,7 +194,7 @@ impl Runner {
             .env("HOME", &self.home)
             .env("CI", "true")
             .env("GITHUB_ACTIONS", "true")
-            .env("GITHUB_ACTION_PATH", root())
+            .env("GITHUB_ACTION_PATH", &self.action_path)
             .env("GITHUB_WORKSPACE", &self.workspace)
             .env("GITHUB_EVENT_NAME", &self.event_name)
             .env("GITHUB_REPOSITORY", &self.repository)
