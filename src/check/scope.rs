@@ -620,6 +620,26 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
             }
         }
     }
+    // Trusted schemas the change adds or edits: they outrank the built-in kinds and the checked
+    // definitions, and the base is judged with them too, so a laxer copy would hide findings.
+    if !settings.isolated {
+        let roots: Vec<String> = settings
+            .schemas
+            .iter()
+            .filter(|s| !crate::git::is_location(s))
+            .cloned()
+            .chain(settings.schema_locations.iter().map(|l| location_root(l)))
+            .filter_map(|p| repo.relative(Path::new(&p)))
+            .collect();
+        let under = |rel: &str| roots.iter().any(|r| r.is_empty() || rel == r || rel.starts_with(&format!("{r}/")));
+        for (rel, id) in layout.head_files.files() {
+            if under(rel) && base.get(rel) != Some(id) {
+                let shown = base::shown_path(repo, rel);
+                let what = if base.get(rel).is_some() { "changed" } else { "added" };
+                found.push(super::weakened::trusted_schema_edited(&shown, what));
+            }
+        }
+    }
     for s in stopped {
         found.push(Diagnostic::new(Rule::ConfigWeakened, severity, SourcePath::File(s.at), None, s.message));
     }
@@ -628,6 +648,16 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
     }
     out.diagnostics = found;
     out
+}
+
+/// The directory a schema location reads below: a template's text before its first variable,
+/// up to the last `/` (`schemas/{{ .ResourceKind }}.json` → `schemas`), or the location itself.
+fn location_root(location: &str) -> String {
+    match location.find("{{") {
+        Some(i) => location[..i].rsplit_once('/').map_or_else(String::new, |(dir, _)| dir.to_string()),
+        None if location.ends_with(".json") => location.to_string(),
+        None => location.trim_end_matches('/').to_string(),
+    }
 }
 
 /// Findings about a component rather than a line of a manifest.

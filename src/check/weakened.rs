@@ -101,11 +101,17 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
             "`builtin-schemas` turned off: objects of Kubernetes' built-in kinds are no longer validated".into(),
         );
     }
+    // No `policy-namespaces` is conftest's default, `main`.
+    let namespaces = |c: &Config| -> Vec<String> {
+        if c.policy.namespaces.is_empty() { vec!["main".to_string()] } else { c.policy.namespaces.clone() }
+    };
+    let (base_namespaces, now_namespaces) = (namespaces(base), namespaces(now));
     for (key, was, is) in [
         ("schemas", &base.schemas, &now.schemas),
         ("policies", &base.policy.policies, &now.policy.policies),
-        ("policy-namespaces", &base.policy.namespaces, &now.policy.namespaces),
+        ("policy-namespaces", &base_namespaces, &now_namespaces),
         ("policy-inputs", &base.policy.inputs, &now.policy.inputs),
+        ("policy-data", &base.policy.data, &now.policy.data),
     ] {
         for gone in was.iter().filter(|x| !is.contains(x)) {
             flag(at(key), format!("`{key}` no longer lists `{gone}`"));
@@ -203,6 +209,20 @@ pub fn repinned(lock: &Path) -> Diagnostic {
         SourcePath::File(lock.to_path_buf()),
         None,
         format!("{} re-pinned: the reference is verified against another pin than the base's", lock.display()),
+    )
+}
+
+/// A trusted schema file (`schemas:`, `schema-locations:`) the change adds or edits.
+pub fn trusted_schema_edited(file: &Path, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        Rule::ConfigWeakened,
+        Severity::Warning,
+        SourcePath::File(file.to_path_buf()),
+        None,
+        format!(
+            "trusted schema file {} {what}: it replaces the built-in kinds' and the checked definitions' schemas, in the base's check too",
+            file.display()
+        ),
     )
 }
 
@@ -337,6 +357,13 @@ policy-all-namespaces: false
         assert!(at(3, "`kubernetes-version` changed from `1.37` to `1.30`"), "{found:?}");
         assert!(at(4, "`crossplane-version` changed"), "{found:?}");
         assert!(lines(base, base).is_empty());
+        // Namespaces narrowed from the default `main`, and data a rule reads removed.
+        let found = lines("policy-data: [data, more]\n", "policy-namespaces: [unused]\npolicy-data: [data]\n");
+        let at = |line: usize, text: &str| found.iter().any(|(l, m)| *l == line && m.contains(text));
+        assert!(at(1, "`policy-namespaces` no longer lists `main`"), "{found:?}");
+        assert!(at(2, "`policy-data` no longer lists `more`"), "{found:?}");
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(lines("", "policy-namespaces: [main, extra]\n").is_empty());
     }
 
     #[test]

@@ -430,3 +430,40 @@ fn a_chart_or_tool_file_added_over_manifests_is_listed() {
     assert!(has(&found, "app/web.yaml is not checked any more: a Helm chart's `Chart.yaml`"), "{found:?}");
     assert!(has(&found, "other/cm.yaml moved to other/kustomization.yaml, which is not checked"), "{found:?}");
 }
+
+#[test]
+fn an_edited_location_schema_is_a_weakening_and_policy_namespaces_left_default_count() {
+    let widget = "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  size: 3\n  colour: green\n  port: http\n";
+    let mut files: Vec<(String, String)> = vec![
+        (
+            ".driftlint.yaml".into(),
+            "schema-locations: ['schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json']\npolicies: [policy]\n".into(),
+        ),
+        ("policy/main.rego".into(), POLICY.into()),
+        ("w.yaml".into(), widget.into()),
+    ];
+    for entry in std::fs::read_dir(super::root().join("fixtures/schema-location")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().to_string();
+        files.push((format!("schemas/{name}"), std::fs::read_to_string(entry.path()).unwrap()));
+    }
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let repo = Repo::new(&borrowed);
+    // Unchanged: nothing weakened.
+    repo.write("notes.md", "x\n");
+    repo.commit("notes");
+    assert_eq!(weakened(&repo.check(&["--base", "main"])), Vec::<String>::new());
+    // The change edits a trusted location schema.
+    let text = repo.read("schemas/widget-example-v1.json");
+    repo.write("schemas/widget-example-v1.json", &text.replacen('{', "{\"description\": \"laxer\",", 1));
+    repo.commit("edit the schema");
+    let found = weakened(&repo.check(&["--base", "main"]));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("schemas/widget-example-v1.json:"), "{found:?}");
+    assert!(found[0].contains("trusted schema file schemas/widget-example-v1.json changed"), "{found:?}");
+    // Narrowing the namespaces from the default `main` silences the policies: a weakening.
+    repo.write(".driftlint.yaml", &format!("{}policy-namespaces: [unused]\n", repo.read(".driftlint.yaml")));
+    repo.commit("namespaces");
+    let found = weakened(&repo.check(&["--base", "main"]));
+    assert!(has(&found, "`policy-namespaces` no longer lists `main`"), "{found:?}");
+}

@@ -482,7 +482,9 @@ fn a_release_commit_pinned_by_sha_or_branch_downloads_the_verified_binary() {
     );
     let source = release_commit(tmp.path(), "v1.2.3", &tmp.path().join("SHA256SUMS"));
     let recorded = std::fs::read_to_string(source.join("action/release.txt")).unwrap();
-    assert!(recorded.contains("\nversion v1.2.3\n") && recorded.contains(" driftlint-x86_64-unknown-linux-musl.tar.gz"));
+    assert!(
+        recorded.contains("\nversion v1.2.3\n") && recorded.contains(" driftlint-x86_64-unknown-linux-musl.tar.gz")
+    );
     let stub = tmp.path().join("stub");
     std::fs::create_dir_all(&stub).unwrap();
     std::fs::write(stub.join("cargo"), "#!/bin/sh\necho 'stub cargo called' >&2\nexit 3\n").unwrap();
@@ -510,7 +512,9 @@ fn a_release_commit_pinned_by_sha_or_branch_downloads_the_verified_binary() {
         assert_eq!(run.step("check").outputs["exit-code"], "0", "{}", run.step("check").stderr);
     }
     // A tampered archive is refused against the commit's record.
-    sh("cp driftlint-x86_64-unknown-linux-musl.tar.gz ../good.tar.gz && printf x >> driftlint-x86_64-unknown-linux-musl.tar.gz");
+    sh(
+        "cp driftlint-x86_64-unknown-linux-musl.tar.gz ../good.tar.gz && printf x >> driftlint-x86_64-unknown-linux-musl.tar.gz",
+    );
     let run = runner_for("0123456789abcdef0123456789abcdef01234567").run();
     let prepare = run.step("prepare");
     assert_eq!(prepare.code, 2, "{}", prepare.stdout);
