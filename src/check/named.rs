@@ -12,18 +12,253 @@
 //! * `io-error` findings, and findings in files that are no manifest input (the reference, the
 //!   configuration, the lock, policies): those are about the check itself;
 //!
-//! and hidden (counted, never silently): findings in other manifest files.
+//! * findings a named file causes in other files: all of them for the configuration or the
+//!   lock; the policy findings for a policy or its data; the drift findings for a reference
+//!   file; the schema findings for a trusted schema file, and for a named CRD or XRD those of
+//!   the objects of the kinds it defines — a commit that tightens a definition shows what it
+//!   breaks, wherever that is;
+//!
+//! and hidden (counted, never silently): findings in other manifest files. A named file that
+//! holds Kubernetes objects but is not checked (in a hidden directory, excluded, ignored, not
+//! included) is an error saying why ([`unchecked`]): naming a file never passes it unchecked.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::Report;
-use crate::diagnostic::{Diagnostic, Rule};
+use super::{Report, Settings};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::input::SourcePath;
 
-/// Keeps the findings of `report` that the `named` paths are responsible for; returns how many
-/// were hidden.
-pub fn keep_named(report: &mut Report, named: &[PathBuf]) -> usize {
+/// Rules whose findings a reference file decides.
+const DRIFT_RULES: [Rule; 8] = [
+    Rule::ValueDrift,
+    Rule::MissingField,
+    Rule::UnexpectedField,
+    Rule::MissingResource,
+    Rule::UnmatchedResource,
+    Rule::CardinalityViolation,
+    Rule::AmbiguousCorrelation,
+    Rule::TemplateRenderError,
+];
+
+/// Rules whose findings a schema decides.
+const SCHEMA_RULES: [Rule; 10] = [
+    Rule::SchemaUnknownField,
+    Rule::SchemaTypeMismatch,
+    Rule::SchemaRequiredMissing,
+    Rule::SchemaInvalidValue,
+    Rule::SchemaNotFound,
+    Rule::SchemaCelViolation,
+    Rule::CompositionPatchPath,
+    Rule::CompositionPatchType,
+    Rule::CompositionRequiredField,
+    Rule::InvalidSchema,
+];
+
+/// Rules whose findings a policy or its data decides.
+const POLICY_RULES: [Rule; 5] =
+    [Rule::PolicyDeny, Rule::PolicyWarn, Rule::PolicyError, Rule::PolicyConflict, Rule::PolicyDecisionChanged];
+
+/// What the named files decide beyond their own lines.
+#[derive(Debug, Default)]
+pub struct Causes {
+    /// The configuration or the lock is named: it decides every finding.
+    pub everything: bool,
+    /// Rules whose findings are shown wherever they are.
+    pub rules: HashSet<Rule>,
+    /// `(group, kind)` defined by a named CRD or XRD: the schema findings of their objects.
+    pub kinds: HashSet<(String, String)>,
+}
+
+impl Causes {
+    /// What `named` decide in the check of `settings` that gave `report`.
+    pub fn of(settings: &Settings, report: &Report, named: &[PathBuf]) -> Causes {
+        let mut causes = Causes::default();
+        let inputs: HashSet<PathBuf> = report.inputs.iter().map(|p| lexical(p)).collect();
+        for path in named {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if name == super::config::FILE_NAME || name == "driftlint.lock" {
+                causes.everything = true;
+            }
+            match own_input(settings, path) {
+                Some(OwnInput::Reference) => causes.rules.extend(DRIFT_RULES),
+                Some(OwnInput::Policy) => causes.rules.extend(POLICY_RULES),
+                Some(OwnInput::Schema) => causes.rules.extend(SCHEMA_RULES),
+                None if inputs.contains(&lexical(path)) => causes.kinds.extend(defined_kinds(path)),
+                None => {}
+            }
+        }
+        causes
+    }
+}
+
+/// A file the check reads for itself rather than as a manifest.
+enum OwnInput {
+    Reference,
+    Policy,
+    Schema,
+}
+
+/// Whether `path` is (below) one of the check's own inputs, and which.
+fn own_input(settings: &Settings, path: &Path) -> Option<OwnInput> {
+    let abs = |p: &Path| std::path::absolute(p).map(|a| super::config::normalize(&a)).ok();
+    let target = abs(path)?;
+    let below =
+        |root: &str| !crate::git::is_location(root) && abs(Path::new(root)).is_some_and(|r| target.starts_with(r));
+    if let Some(crate::reference::Location::Path(r)) = &settings.reference
+        && let Some(dir) = super::metadata_path(r).parent()
+        && below(&dir.to_string_lossy())
+    {
+        return Some(OwnInput::Reference);
+    }
+    let policy = &settings.policy;
+    if policy.policies.iter().chain(&policy.data).chain(&policy.cases).any(|p| below(p)) {
+        return Some(OwnInput::Policy);
+    }
+    let locations = settings.schema_locations.iter().map(|l| match l.find("{{") {
+        Some(i) => l[..i].rsplit_once('/').map_or_else(|| ".".to_string(), |(dir, _)| dir.to_string()),
+        None => l.clone(),
+    });
+    if settings.schemas.iter().cloned().chain(locations).any(|p| below(&p)) {
+        return Some(OwnInput::Schema);
+    }
+    None
+}
+
+/// The `(group, kind)`s the CRDs and XRDs of the file at `path` define (their claims' too).
+fn defined_kinds(path: &Path) -> Vec<(String, String)> {
+    let Ok(text) = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES) else { return Vec::new() };
+    if !text.contains("ResourceDefinition") {
+        return Vec::new();
+    }
+    let source = crate::input::Source { path: SourcePath::File(path.to_path_buf()), text };
+    let collection = crate::document::collect(vec![source], &crate::document::Options::default());
+    let mut out = Vec::new();
+    for doc in collection.documents.iter().filter(|d| d.identity.kind.ends_with("ResourceDefinition")) {
+        let spec = doc.node.get("spec");
+        let group = spec.and_then(|s| s.get("group")).and_then(|g| g.as_str()).unwrap_or_default();
+        for names in ["names", "claimNames"] {
+            if let Some(kind) = spec.and_then(|s| s.get(names)).and_then(|n| n.get("kind")).and_then(|k| k.as_str()) {
+                out.push((group.to_string(), kind.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The `(group, kind)` of a finding's object id (`apiVersion_Kind_…`).
+fn object_kind(object: &str) -> Option<(&str, &str)> {
+    let mut parts = object.splitn(3, '_');
+    let (api_version, kind) = (parts.next()?, parts.next()?);
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    Some((group, kind))
+}
+
+/// Named files that hold Kubernetes objects but were not checked: an error each, saying why
+/// (a Helm chart's sources and tools' files have their notes already).
+pub fn unchecked(settings: &Settings, report: &Report, named: &[PathBuf]) -> Vec<Diagnostic> {
+    let inputs: HashSet<PathBuf> = report.inputs.iter().map(|p| lexical(p)).collect();
+    let mut out = Vec::new();
+    for path in named.iter().filter(|p| p.is_file()) {
+        if inputs.contains(&lexical(path)) || own_input(settings, path).is_some() {
+            continue;
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name == super::config::FILE_NAME || name == "driftlint.lock" || in_chart_or_tool_file(path) {
+            continue;
+        }
+        let Ok(text) = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES) else { continue };
+        let source = crate::input::Source { path: SourcePath::File(path.to_path_buf()), text };
+        let collection = crate::document::collect(vec![source], &crate::document::Options::default());
+        if collection.documents.is_empty() {
+            continue;
+        }
+        let why = why_unchecked(settings, path);
+        out.push(
+            Diagnostic::new(
+                Rule::IoError,
+                Severity::Error,
+                SourcePath::File(path.clone()),
+                None,
+                format!("{} holds Kubernetes objects but is not checked: {why}", path.display()),
+            )
+            .with_help(
+                "move it where the check looks, or change the configuration; a file named on the command line is never passed unchecked",
+            ),
+        );
+    }
+    out
+}
+
+/// Why the walk leaves `path` out.
+fn why_unchecked(settings: &Settings, path: &Path) -> &'static str {
+    let root = std::path::absolute(&settings.exclude_root).map(|r| super::config::normalize(&r)).unwrap_or_default();
+    let abs = std::path::absolute(path).map(|a| super::config::normalize(&a)).unwrap_or_default();
+    let rel = abs.strip_prefix(&root).unwrap_or(&abs);
+    let parent = rel.parent().unwrap_or(Path::new(""));
+    if parent.components().any(|c| c.as_os_str().to_str().is_some_and(|s| s.starts_with('.') && s != "." && s != ".."))
+    {
+        return "it is in a hidden directory, which the walk skips";
+    }
+    if super::paths_not_excluded(settings, vec![path.to_path_buf()]).is_ok_and(|kept| kept.is_empty()) {
+        return "an `exclude` glob of the configuration leaves it out";
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let included = if settings.include.is_empty() {
+        [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
+    } else {
+        settings.include.iter().any(|g| glob_matches(g, name))
+    };
+    if !included {
+        return "`include` does not take its name";
+    }
+    "an ignore file (`.gitignore`, `.ignore`) hides it from the walk"
+}
+
+/// Whether a file-name glob (`*.yaml`) matches `name`.
+fn glob_matches(glob: &str, name: &str) -> bool {
+    match glob.split_once('*') {
+        Some((head, tail)) if !tail.contains('*') => {
+            name.len() >= head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail)
+        }
+        _ => glob == name,
+    }
+}
+
+/// Whether `path` is a Helm chart's source or a tool's configuration file, judged as
+/// [`super::layout::claimed`] judges a walk: by the `Chart.yaml` files above it.
+fn in_chart_or_tool_file(path: &Path) -> bool {
+    let Ok(abs) = std::path::absolute(path) else { return false };
+    let mut set = std::collections::BTreeSet::new();
+    let rel: Vec<String> = abs.components().map(|c| c.as_os_str().to_string_lossy().to_string()).collect();
+    let joined = rel.join("/");
+    set.insert(joined.clone());
+    let mut dir = abs.parent();
+    while let Some(d) = dir {
+        if d.join("Chart.yaml").is_file() {
+            let chart: Vec<String> = d.components().map(|c| c.as_os_str().to_string_lossy().to_string()).collect();
+            set.insert(format!("{}/Chart.yaml", chart.join("/")));
+        }
+        dir = d.parent();
+    }
+    super::layout::claimed(&set).contains(&joined)
+}
+
+/// Adds `diagnostics` to `report`, keeping its order (by path, position and rule).
+pub fn add(report: &mut Report, diagnostics: Vec<Diagnostic>) {
+    if diagnostics.is_empty() {
+        return;
+    }
+    report.diagnostics.extend(diagnostics);
+    report.diagnostics.sort_by(|a, b| a.primary.path.cmp(&b.primary.path));
+}
+
+/// Keeps the findings of `report` that the `named` paths are responsible for (and those
+/// `causes` decides elsewhere); returns how many were hidden.
+pub fn keep_named(report: &mut Report, named: &[PathBuf], causes: &Causes) -> usize {
+    if causes.everything {
+        return 0;
+    }
     let named: Vec<PathBuf> = named.iter().map(|p| lexical(p)).collect();
     let under = |p: &Path| {
         let p = lexical(p);
@@ -42,6 +277,15 @@ pub fn keep_named(report: &mut Report, named: &[PathBuf]) -> usize {
     let touched: BTreeSet<&str> =
         templates.iter().filter_map(|t| report.correlations.components.get(*t)).flatten().map(String::as_str).collect();
     let shows = |d: &Diagnostic| -> bool {
+        if causes.rules.contains(&d.rule) {
+            return true;
+        }
+        if SCHEMA_RULES.contains(&d.rule)
+            && let Some((group, kind)) = d.object.as_deref().and_then(object_kind)
+            && causes.kinds.iter().any(|(g, k)| g == group && k == kind)
+        {
+            return true;
+        }
         match d.rule {
             Rule::IoError => return true,
             Rule::MissingResource => {

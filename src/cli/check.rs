@@ -426,6 +426,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if !args.scope.staged && args.scope.base.is_none() {
         super::require_paths(&args.paths)?;
     }
+    same_configuration(args)?;
     let cfg = effective(args)?;
     let outputs = match cfg.format.as_deref() {
         Some(spec) => report::parse_outputs(spec).context("invalid --format")?,
@@ -449,7 +450,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => {
             let mut report = check::check(&settings)?;
             if let Some(named) = &named {
-                let hidden = check::named::keep_named(&mut report, named);
+                let causes = check::named::Causes::of(&settings, &report, named);
+                let unchecked = check::named::unchecked(&settings, &report, named);
+                let hidden = check::named::keep_named(&mut report, named, &causes);
+                check::named::add(&mut report, unchecked);
                 if hidden > 0 {
                     let note = format!(
                         "{hidden} {} in files not named here not shown (the repository was checked as a whole; run without paths to see everything).",
@@ -496,6 +500,40 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;
     Ok(ExitCode::from(report::exit_code(&result.diagnostics, fail_level)))
+}
+
+/// Files named on the command line (pre-commit's form) must share one configuration file: each
+/// is checked under the configuration found from its own directory, and a `.driftlint.yaml` in a subdirectory
+/// (which a change may add) must not stand in for the repository's when it names files
+/// elsewhere. `--config` and `--isolated` choose one for all.
+fn same_configuration(args: &Args) -> Result<()> {
+    let files_only = args.paths.iter().all(|p| p.as_os_str() != "-" && !p.is_dir());
+    if args.config.config.is_some() || args.config.isolated || !files_only || args.scope.options().is_some() {
+        return Ok(());
+    }
+    let mut found: Vec<(Option<PathBuf>, &PathBuf)> = Vec::new();
+    for path in args.paths.iter().filter(|p| p.as_os_str() != "-") {
+        let file = config::discover(&discovery_start(std::slice::from_ref(path)));
+        if !found.iter().any(|(f, _)| *f == file) {
+            found.push((file, path));
+        }
+    }
+    if found.len() > 1 {
+        let each: Vec<String> = found
+            .iter()
+            .map(|(file, path)| {
+                let file = file
+                    .as_deref()
+                    .map_or_else(|| "no configuration file".to_string(), |f| relative_to_cwd(f).display().to_string());
+                format!("{} is under {file}", path.display())
+            })
+            .collect();
+        anyhow::bail!(
+            "the named paths are under different configurations ({}): check them in separate runs, or choose one with --config",
+            crate::report::escape::text(&each.join("; "))
+        );
+    }
+    Ok(())
 }
 
 /// The files named on the command line as the reporting scope ([`check::named`]), when the

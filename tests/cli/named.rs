@@ -120,3 +120,106 @@ fn a_named_file_stays_a_policy_input_in_the_whole_repository_check() {
         "{v}"
     );
 }
+
+const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: {type: integer, maximum: MAX}
+";
+
+#[test]
+fn findings_a_named_definition_or_policy_causes_elsewhere_are_shown() {
+    let tmp = repository();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("crds")).unwrap();
+    std::fs::write(dir.join("crds/widget.yaml"), WIDGET_CRD.replace("MAX", "10")).unwrap();
+    std::fs::write(
+        dir.join("w.yaml"),
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: web}\nspec:\n  size: 8\n",
+    )
+    .unwrap();
+    let (found, _) = check(dir, &["crds/widget.yaml"]);
+    assert!(!found.iter().any(|(r, _)| r == "schema-invalid-value"), "{found:?}");
+    // The commit lowers the maximum and names only the CRD: the instance it breaks is shown.
+    std::fs::write(dir.join("crds/widget.yaml"), WIDGET_CRD.replace("MAX", "5")).unwrap();
+    let (found, _) = check(dir, &["crds/widget.yaml"]);
+    assert!(found.contains(&("schema-invalid-value".to_string(), "w.yaml".to_string())), "{found:?}");
+    // Other files' unrelated findings stay hidden.
+    assert!(!found.iter().any(|(r, _)| r == "value-drift"), "{found:?}");
+    // Naming the configuration shows everything.
+    let (found, _) = check(dir, &[".driftlint.yaml"]);
+    assert!(found.iter().any(|(r, f)| r == "value-drift" && f == "app/frontend.yaml"), "{found:?}");
+    // A policy named: its findings everywhere.
+    std::fs::create_dir_all(dir.join("policy")).unwrap();
+    std::fs::write(
+        dir.join("policy/main.rego"),
+        "package main\n\nimport rego.v1\n\ndeny contains msg if {\n  input.kind == \"Widget\"\n  msg := \"no widgets\"\n}\n",
+    )
+    .unwrap();
+    let config = std::fs::read_to_string(dir.join(".driftlint.yaml")).unwrap();
+    std::fs::write(dir.join(".driftlint.yaml"), format!("{config}policies: [policy]\n")).unwrap();
+    let (found, _) = check(dir, &["policy/main.rego"]);
+    assert!(found.contains(&("policy-deny".to_string(), "w.yaml".to_string())), "{found:?}");
+}
+
+#[test]
+fn a_named_manifest_that_is_not_checked_is_an_error_saying_why() {
+    let tmp = repository();
+    let dir = tmp.path();
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stash, namespace: web}\ndata: {a: b}\n";
+    std::fs::create_dir_all(dir.join(".stash")).unwrap();
+    std::fs::write(dir.join(".stash/cm.yaml"), cm).unwrap();
+    std::fs::write(dir.join("config/values.yaml"), cm).unwrap();
+    // Not a manifest: a hidden CI file is passed over quietly.
+    std::fs::create_dir_all(dir.join(".github/workflows")).unwrap();
+    std::fs::write(dir.join(".github/workflows/ci.yml"), "on: push\njobs: {}\n").unwrap();
+    for (path, why) in [
+        (".stash/cm.yaml", "it is in a hidden directory"),
+        ("config/values.yaml", "an `exclude` glob of the configuration leaves it out"),
+    ] {
+        let r = run_in(dir, &["check", "--format", "json", path], None);
+        assert_eq!(r.code, 1, "{path}: {}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        let errors: Vec<&serde_json::Value> =
+            v["diagnostics"].as_array().unwrap().iter().filter(|d| d["file"] == path).collect();
+        assert_eq!(errors.len(), 1, "{v}");
+        assert_eq!(errors[0]["severity"], "error");
+        assert!(errors[0]["message"].as_str().unwrap().contains(why), "{}", errors[0]);
+    }
+    let r = run_in(dir, &["check", "--format", "json", ".github/workflows/ci.yml"], None);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn named_files_under_different_configurations_are_a_usage_error() {
+    let tmp = repository();
+    let dir = tmp.path();
+    // A configuration in a subdirectory that a change adds: it must not stand in for the
+    // repository's when files elsewhere are named with one in its directory.
+    std::fs::create_dir_all(dir.join("0")).unwrap();
+    std::fs::write(dir.join("0/.driftlint.yaml"), "rules:\n  value-drift: off\n").unwrap();
+    std::fs::write(dir.join("0/x.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap();
+    let r = run_in(dir, &["check", "0/x.yaml", "app/frontend.yaml"], None);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("under different configurations"), "{}", r.stderr);
+    assert!(r.stderr.contains("0/.driftlint.yaml"), "{}", r.stderr);
+    // The repository's own files alone: its configuration, the drift shown.
+    let r = run_in(dir, &["check", "app/frontend.yaml"], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+}

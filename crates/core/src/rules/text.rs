@@ -185,13 +185,17 @@ note. If it is a manifest, add the missing `apiVersion` and `kind`.",
     RuleDoc {
         rule: Rule::IoError,
         default_severity: Severity::Error,
-        summary: "An input could not be read",
-        what: "A file or directory that could not be read: missing, permission denied, not UTF-8.",
+        summary: "An input could not be read, or a file named on the command line is not checked",
+        what: "A file or directory that could not be read: missing, permission denied, not UTF-8. \
+Also a file named on the command line (as the pre-commit hook names a commit's files) that holds \
+Kubernetes objects but that the check leaves out: in a hidden directory, excluded by `exclude:`, \
+hidden by an ignore file or not taken by `include:` — the message says which.",
         why: "An input that was not read was not checked; reporting it keeps a run from passing by \
 accident.",
         example_lang: "text",
         example: "manifests/secret.yaml: error[io-error]: cannot read manifests/secret.yaml: Permission denied",
-        fix: "Make the file readable (and UTF-8), or leave it out of the inputs.",
+        fix: "Make the file readable (and UTF-8), or leave it out of the inputs; for a named file \
+that is not checked, move it where the check looks or change the configuration.",
     },
     RuleDoc {
         rule: Rule::InvalidSuppression,
