@@ -159,8 +159,14 @@ fn paths_are_relative_to_the_working_directory_in_a_subdirectory() {
     let human = run_in(&app, &["check"], None);
     assert!(human.stdout.contains("  ::: ../../reference/deployment.yaml:23:15"), "{}", human.stdout);
     let json = run_in(&app, &["check", "--format", "json"], None);
+    // `ls` lists what `check` reads, and `config show` names the file it found, the same way.
+    let ls = run_in(&app, &["ls"], None);
+    assert!(ls.stdout.contains("\n../config/settings.yaml:4:5: v1 ConfigMap web/settings"), "{}", ls.stdout);
+    assert!(ls.stdout.starts_with("frontend.yaml:2:1: apps/v1 Deployment web/frontend"), "{}", ls.stdout);
+    let show = run_in(&app, &["config", "show"], None);
+    assert!(show.stdout.starts_with("# ../.driftlint.yaml\n"), "{}", show.stdout);
     let tmp = dir.path().to_str().unwrap();
-    for out in [&concise.stdout, &human.stdout, &json.stdout] {
+    for out in [&concise.stdout, &human.stdout, &json.stdout, &ls.stdout, &show.stdout] {
         assert!(!out.contains(tmp), "an absolute path in:\n{out}");
     }
     assert!(Path::new(tmp).is_absolute());
