@@ -154,7 +154,12 @@ fn survey(dir: &Path) -> Found {
                 }
                 _ => {}
             }
-            if !version.is_empty() && !kind.is_empty() && groups.contains(group) {
+            // A built-in API: of a bundled version's groups, or one Kubernetes removed earlier
+            // (`extensions/v1beta1`).
+            let builtin = groups.contains(group)
+                || driftlint_kube_schemas::removal(driftlint_kube_schemas::default_version(), group, version, &kind)
+                    .is_some();
+            if !version.is_empty() && !kind.is_empty() && builtin {
                 found.builtin.entry((group.to_string(), version.to_string(), kind)).or_insert_with(|| rel.clone());
             }
         }
@@ -203,26 +208,47 @@ fn topmost(dirs: BTreeSet<String>) -> Vec<String> {
     out
 }
 
-/// The Kubernetes version to validate against: the newest bundled one that serves every
-/// built-in API the manifests use, with the API that rules out the newer ones; the default
-/// when the newest serves them all, or when none does (a removed API is a finding of its own).
-fn kubernetes_version(found: &Found) -> (&'static str, Option<String>) {
+/// The Kubernetes version to validate against, and why.
+#[derive(Debug, PartialEq, Eq)]
+enum Version {
+    /// The newest bundled version serves every built-in API the manifests use.
+    Default(&'static str),
+    /// An older one: the newest that serves them all, with the API the next one dropped.
+    Older(&'static str, String),
+    /// No bundled version serves them all: the default, and the first API none serves
+    /// (`check` reports each such object, with its replacement).
+    Unserved(&'static str, String),
+}
+
+/// The newest bundled Kubernetes version that serves every built-in API the manifests use.
+fn kubernetes_version(found: &Found) -> Version {
     let versions = driftlint_kube_schemas::versions();
     let default = driftlint_kube_schemas::default_version();
+    let api = |g: &str, ver: &str, k: &str| {
+        if g.is_empty() { format!("{ver} {k}") } else { format!("{g}/{ver} {k}") }
+    };
     let serves = |v: &str| found.builtin.keys().all(|(g, ver, k)| driftlint_kube_schemas::has_kind(v, g, ver, k));
-    let Some(best) = versions.iter().rev().copied().find(|v| serves(v)) else { return (default, None) };
+    let Some(best) = versions.iter().rev().copied().find(|v| serves(v)) else {
+        let unserved = found
+            .builtin
+            .iter()
+            .find(|((g, ver, k), _)| versions.iter().all(|v| !driftlint_kube_schemas::has_kind(v, g, ver, k)))
+            .map_or_else(String::new, |((g, ver, k), file)| format!("{file} uses {}", api(g, ver, k)));
+        return Version::Unserved(default, unserved);
+    };
     if best == default {
-        return (default, None);
+        return Version::Default(default);
     }
     // Oldest first: the next one is the version that no longer serves something.
     let newer = versions.iter().position(|v| *v == best).and_then(|i| versions.get(i + 1)).copied().unwrap_or(default);
-    let why = found.builtin.iter().find(|((g, ver, k), _)| !driftlint_kube_schemas::has_kind(newer, g, ver, k)).map(
-        |((g, ver, k), file)| {
-            let api = if g.is_empty() { ver.clone() } else { format!("{g}/{ver}") };
-            format!("{file} uses {api} {k}, which Kubernetes {newer} no longer serves")
-        },
-    );
-    (best, why)
+    let why = found
+        .builtin
+        .iter()
+        .find(|((g, ver, k), _)| !driftlint_kube_schemas::has_kind(newer, g, ver, k))
+        .map_or_else(String::new, |((g, ver, k), file)| {
+            format!("{file} uses {}, which Kubernetes {newer} no longer serves", api(g, ver, k))
+        });
+    Version::Older(best, why)
 }
 
 /// A path as a YAML value: a JSON string is a YAML double-quoted scalar.
@@ -266,16 +292,20 @@ fn render(found: &Found) -> String {
         }
     }
     line("");
-    let (version, why) = kubernetes_version(found);
     line("# Built-in kinds (Deployment, Service, …) are validated against this Kubernetes version's");
     line(&format!("# schemas, offline (bundled: {}).", driftlint_kube_schemas::versions().join(", ")));
-    match why {
-        Some(why) => {
+    match kubernetes_version(found) {
+        Version::Older(version, why) => {
             line(&format!("# Chosen from the manifests' APIs: {why}."));
             line(&format!("kubernetes-version: \"{version}\""));
         }
-        None => {
+        Version::Default(version) => {
             line("# The manifests' APIs are all served by the default, the newest:");
+            line(&format!("# kubernetes-version: \"{version}\""));
+        }
+        Version::Unserved(version, what) => {
+            line(&format!("# No bundled version serves every API the manifests use ({what}): `check` reports"));
+            line("# those objects with the apiVersion that replaces theirs. The default, the newest:");
             line(&format!("# kubernetes-version: \"{version}\""));
         }
     }
@@ -376,6 +406,15 @@ mod tests {
     fn the_default_version_serves_plain_apps() {
         let mut found = Found::default();
         found.builtin.insert(("apps".into(), "v1".into(), "Deployment".into()), "d.yaml".into());
-        assert_eq!(kubernetes_version(&found), (driftlint_kube_schemas::default_version(), None));
+        assert_eq!(kubernetes_version(&found), Version::Default(driftlint_kube_schemas::default_version()));
+        // An API removed before the oldest bundled version: the default, and which API it is.
+        found.builtin.insert(("extensions".into(), "v1beta1".into(), "Ingress".into()), "i.yaml".into());
+        assert_eq!(
+            kubernetes_version(&found),
+            Version::Unserved(
+                driftlint_kube_schemas::default_version(),
+                "i.yaml uses extensions/v1beta1 Ingress".into()
+            )
+        );
     }
 }

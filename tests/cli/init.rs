@@ -159,6 +159,17 @@ fn init_picks_the_kubernetes_version_the_manifests_apis_need() {
     );
     let check = run_in(dir.path(), &["check", "--format", "json"], None);
     assert!(check.code == 0 || check.code == 1, "{}", check.stderr);
+
+    // An API no bundled version serves: the default, commented, saying which API it is.
+    write_files(
+        dir.path(),
+        &[("ingress.yaml", "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: i\n")],
+    );
+    let r = run_in(dir.path(), &["init", "--force"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let written = std::fs::read_to_string(dir.path().join(".driftlint.yaml")).unwrap();
+    assert!(written.contains("(ingress.yaml uses extensions/v1beta1 Ingress)"), "{written}");
+    assert!(written.contains("\n# kubernetes-version: \""), "{written}");
 }
 
 fn listing(dir: &std::path::Path) -> Vec<String> {
