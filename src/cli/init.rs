@@ -325,7 +325,8 @@ fn render(found: &Found) -> String {
         if !xrds.is_empty() {
             line(&format!("#   CompositeResourceDefinitions in {}", listed(&xrds, 5)));
         }
-        line("# A kind without a schema is a warning; `strict` makes it an error.");
+        line("# A kind without a schema: loose (a warning), strict (an error) or ignore (only counted);");
+        line("# the default is loose, or ignore when a reference is configured and no schema setting is.");
         line("# schema-mode: strict");
     }
     line("");
