@@ -19,6 +19,12 @@ use crate::diagnostic::{Rule, Severity};
 /// The file name looked for in each directory.
 pub const FILE_NAME: &str = ".driftlint.yaml";
 
+/// The `$id` of the configuration's JSON Schema: where the repository serves
+/// `docs/driftlint.schema.json` on its default branch, an https URL that editors (the YAML
+/// language server's `$schema=` modeline, SchemaStore's catalog) can fetch. `OWNER` is the
+/// placeholder README's snippets use for the repository's home.
+pub const SCHEMA_ID: &str = "https://raw.githubusercontent.com/OWNER/driftlint/main/docs/driftlint.schema.json";
+
 /// What a rule is set to in `rules:`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -476,14 +482,28 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
             other if d.policy_key(&mut config.policy, other, value)? => {}
             other => {
                 let known: Vec<&str> = FIELDS.iter().chain(&POLICY_FIELDS).map(|f| f.0).collect();
+                let hint = nearest_key(other, &known).map(|k| format!(" (did you mean `{k}`?)")).unwrap_or_default();
                 return Err(invalid(
                     key.span.start,
-                    format!("unknown key `{other}` (expected one of: {})", known.join(", ")),
+                    format!("unknown key `{other}`{hint} (expected one of: {})", known.join(", ")),
                 ));
             }
         }
     }
     Ok(config)
+}
+
+/// The known key closest to a mistyped one (`fail_level`, `refrence`), when one is close
+/// enough to suggest: Jaro-Winkler similarity, as clap's suggestions for flags and
+/// [`Rule::nearest`] for rule ids; `_` is compared as `-`, the spelling of every key.
+fn nearest_key<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    let key = key.trim().to_ascii_lowercase().replace('_', "-");
+    known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(&key, k), *k))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
 }
 
 /// Typed reads of nodes, failing with the node's location.
@@ -830,7 +850,7 @@ pub fn json_schema() -> serde_json::Value {
     }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "urn:driftlint:config:v1",
+        "$id": SCHEMA_ID,
         "title": ".driftlint.yaml",
         "type": "object",
         "properties": props,

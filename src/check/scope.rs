@@ -22,7 +22,7 @@
 //!   so a run whose findings are all on changed lines costs one check. When the base cannot be
 //!   checked at all, every finding counts as new ([`Scoped::base_error`]).
 //! * The diff filter decides about the findings the base has as well: `added` (the default):
-//!   the finding's line was added or modified; `diff_context`: it lies in a diff hunk (the
+//!   the finding's line was added or modified; `diff-context`: it lies in a diff hunk (the
 //!   change with 3 lines of context); `file`: anywhere in a changed file; `nofilter`:
 //!   everything. A finding without a line in a changed file is shown by all modes.
 //!   `--new-only` hides every finding the base has.
@@ -83,7 +83,7 @@ impl DiffFilter {
     pub fn name(self) -> &'static str {
         match self {
             DiffFilter::Added => "added",
-            DiffFilter::DiffContext => "diff_context",
+            DiffFilter::DiffContext => "diff-context",
             DiffFilter::File => "file",
             DiffFilter::NoFilter => "nofilter",
         }

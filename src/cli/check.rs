@@ -247,7 +247,7 @@ pub enum DiffFilterArg {
     /// Findings on added or modified lines.
     Added,
     /// Findings within the diff hunks, context lines included.
-    #[value(name = "diff_context", alias = "diff-context")]
+    #[value(name = "diff-context", alias = "diff_context")]
     DiffContext,
     /// Findings anywhere in changed files.
     File,
@@ -350,13 +350,39 @@ pub fn reference_location(cli: Option<&Path>, cfg: &Config) -> Result<Option<Loc
     Ok(match (cli, &cfg.reference) {
         (Some(p), _) => Some(Location::parse(&p.to_string_lossy())?),
         (None, Some(f)) => Some(match Location::parse(f)? {
-            Location::Path(_) => Location::Path(cfg.confined("reference", f)?),
+            Location::Path(_) => Location::Path(existing_reference(cfg, f, cfg.confined("reference", f)?)?),
             git => {
                 cfg.confined_location("reference", f)?;
                 git
             }
         }),
         (None, None) => None,
+    })
+}
+
+/// `path`, the file's `reference: value`, when there is a reference there (a `metadata.yaml`
+/// or a directory holding one); else a configuration error at the `reference:` line, as every
+/// other mistake in the file is — the fix is an edit of that line.
+fn existing_reference(cfg: &Config, value: &str, path: PathBuf) -> Result<PathBuf, config::ConfigError> {
+    let Some(file) = &cfg.file else { return Ok(path) };
+    let why = match std::fs::metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist",
+        Ok(m) if m.is_dir() && std::fs::symlink_metadata(path.join("metadata.yaml")).is_err() => {
+            "is a directory without metadata.yaml"
+        }
+        // Anything else (a file, an unreadable directory) is the reader's to report.
+        _ => return Ok(path),
+    };
+    let (line, column) = cfg.positions.get("reference").copied().unwrap_or((1, 1));
+    Err(config::ConfigError::Invalid {
+        path: file.clone(),
+        line,
+        column,
+        // Escaped where errors are printed (`cli::main`).
+        message: format!(
+            "`reference: {value}`: {} {why} (a reference is a kube-compare metadata.yaml or the directory holding it)",
+            path.display()
+        ),
     })
 }
 
@@ -420,7 +446,7 @@ fn default_outputs(on_github_actions: bool) -> Vec<report::Output> {
     outputs
 }
 
-pub fn run(args: &Args) -> Result<ExitCode> {
+pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
     // A scoped run reads its inputs from the index or a revision as well: a path missing from
     // the work tree may still be there, and the scope reports one that is nowhere.
     if !args.scope.staged && args.scope.base.is_none() {
@@ -446,7 +472,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         settings.named = args.paths.clone();
         settings.object_correlations = true;
     }
-    let result = match args.scope.options() {
+    let mut result = match args.scope.options() {
         None => {
             let mut report = check::check(&settings)?;
             if let Some(named) = &named {
@@ -459,7 +485,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                         "{hidden} {} in files not named here not shown (the repository was checked as a whole; run without paths to see everything).",
                         if hidden == 1 { "finding" } else { "findings" }
                     );
-                    eprintln!("note: {}", note.trim_end_matches('.'));
+                    if !global.quiet {
+                        eprintln!("note: {}", note.trim_end_matches('.'));
+                    }
                     scope_notes.push(note);
                 }
             }
@@ -471,14 +499,19 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             }
             let scoped = scope::check_scoped(&settings, &opts)?;
             scope_notes = hidden_notes(&scoped, &opts);
-            for note in &scope_notes {
+            for note in scope_notes.iter().filter(|_| !global.quiet) {
                 eprintln!("note: {}", crate::report::escape::text(note.trim_end_matches('.')));
             }
             scoped.report
         }
     };
-    let sources = report::SourceResolver::for_diagnostics(&result.sources, &result.diagnostics);
     let cwd = std::env::current_dir().ok();
+    // A run from a subdirectory checks the repository from the configuration file up there:
+    // its paths are shown from where the user stands, never as the machine's absolute paths.
+    if let Some(cwd) = &cwd {
+        report::relativize(&mut result.diagnostics, &mut result.sources, cwd);
+    }
+    let sources = report::SourceResolver::for_diagnostics(&result.sources, &result.diagnostics);
     let markdown_template = match &args.markdown_template {
         None => None,
         Some(f) => Some(
@@ -496,6 +529,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         markdown_template: markdown_template.as_deref(),
         fail_level,
         coverage: result.coverage.as_ref(),
+        quiet: global.quiet,
         ..report::Options::default()
     };
     report::write_outputs(&outputs, &result.diagnostics, &sources, &opts)?;

@@ -37,7 +37,11 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
         cfg.include = crate::input::WalkOptions::default().include;
     }
     match &cfg.file {
-        Some(f) => println!("# {}", f.display()),
+        Some(f) => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let shown = crate::report::relative_to(f, &cwd).unwrap_or_else(|| f.clone());
+            println!("# {}", crate::report::escape::text(&shown.display().to_string()));
+        }
         None => println!("# no configuration file: defaults"),
     }
     print!("{}", cfg.to_yaml());

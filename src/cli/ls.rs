@@ -94,6 +94,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let (sources, notes) = check::excluded(&settings, collected.sources)?;
     collected.sources = sources;
     collected.diagnostics.extend(notes);
+    // From a subdirectory, the configuration's directory further up is listed: shown from
+    // where the user stands, as `check` shows it.
+    if let Ok(cwd) = std::env::current_dir() {
+        crate::report::relativize(&mut collected.diagnostics, &mut collected.sources, &cwd);
+    }
     let opts = document::Options { origin_root: args.input.origin_root.clone(), ..Default::default() };
     let mut collection = document::collect(collected.sources, &opts);
     collection.diagnostics.extend(collected.diagnostics);

@@ -11,9 +11,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
 mod compare;
+mod completions;
 mod config;
 mod explain;
+mod init;
 mod ls;
+pub mod man;
 mod policy;
 mod reference;
 mod template;
@@ -27,10 +30,50 @@ mod template;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    global: GlobalArgs,
+}
+
+/// Flags every subcommand takes.
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
+    /// Print findings and errors only: no summary line, no notes (as ruff's `-q`). The exit
+    /// code is the same.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+    /// When to colour the output: `auto` colours a terminal unless `NO_COLOR` is set (and always
+    /// with `CLICOLOR_FORCE`), `always` and `never` override that detection.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+}
+
+/// `--color` values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// A terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces it).
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// Makes the choice for every stream (`report::color_for` reads it); `auto` leaves
+    /// anstream's own detection in place.
+    fn apply(self) {
+        match self {
+            ColorWhen::Auto => {}
+            ColorWhen::Always => anstream::ColorChoice::Always.write_global(),
+            ColorWhen::Never => anstream::ColorChoice::Never.write_global(),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Write a commented `.driftlint.yaml` for the repository in DIR (default: the current
+    /// directory), from the references, charts, kustomizations, CRDs and policies found there.
+    Init(init::Args),
     /// Lint manifests against the reference: drift, missing and unmatched objects, with the
     /// manifest line and the template line that set the expectation.
     // Boxed: its flags make it several times the size of the other commands' (clippy's
@@ -55,6 +98,8 @@ enum Command {
     /// Rego policies: Fybrik config-policy decisions and ad-hoc queries.
     #[command(subcommand)]
     Policy(policy::Command),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to standard output.
+    Completions(completions::Args),
 }
 
 /// Output formats shared by listing commands.
@@ -121,6 +166,7 @@ fn set_jobs(jobs: Option<u16>) {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli.global.color.apply();
     // The pool is made once, before any command uses it: `--jobs` sets its size.
     set_jobs(match &cli.command {
         Command::Check(args) => args.jobs,
@@ -128,7 +174,8 @@ pub fn main() -> ExitCode {
         _ => None,
     });
     let result = match cli.command {
-        Command::Check(args) => check::run(&args),
+        Command::Init(args) => init::run(&args, &cli.global),
+        Command::Check(args) => check::run(&args, &cli.global),
         Command::Config(cmd) => config::run(&cmd),
         Command::Ls(args) => ls::run(&args),
         Command::Reference(cmd) => reference::run(&cmd),
@@ -136,6 +183,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Explain(args) => explain::run(&args),
         Command::Policy(cmd) => policy::run(&cmd),
+        Command::Completions(args) => completions::run(&args),
     };
     match result {
         Ok(code) => code,

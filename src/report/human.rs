@@ -21,15 +21,17 @@ const MAX_SNIPPET_LINES: usize = 40;
 
 /// rustc-style snippets for every unsuppressed finding, then [`summary_line`].
 pub fn render_human(diags: &[Diagnostic], sources: &SourceResolver, color: bool) -> String {
-    render_human_counted(diags, sources, color, None)
+    render_human_counted(diags, sources, color, None, true)
 }
 
-/// [`render_human`], the summary line saying what the schema pass validated.
+/// [`render_human`], the summary line saying what the schema pass validated (no summary line
+/// without `summary`: `--quiet`).
 pub fn render_human_counted(
     diags: &[Diagnostic],
     sources: &SourceResolver,
     color: bool,
     coverage: Option<&Coverage>,
+    summary: bool,
 ) -> String {
     let mut out = String::new();
     let written = write_human(
@@ -41,6 +43,7 @@ pub fn render_human_counted(
         sources,
         color,
         coverage,
+        summary,
     );
     debug_assert!(written.is_ok(), "a String takes every piece");
     out
@@ -54,6 +57,7 @@ pub fn write_human(
     sources: &SourceResolver,
     color: bool,
     coverage: Option<&Coverage>,
+    summary: bool,
 ) -> std::io::Result<()> {
     use rayon::prelude::*;
     let renderer = if color { Renderer::styled() } else { Renderer::plain() };
@@ -74,6 +78,9 @@ pub fn write_human(
         let _ = write!(out, "   = reason: {}\n\n", one_line(reason));
         sink(&out)?;
     }
+    if !summary {
+        return Ok(());
+    }
     sink(&summary_line_counted(diags, color, coverage))?;
     sink("\n")
 }
@@ -81,11 +88,17 @@ pub fn write_human(
 /// One line per unsuppressed finding (`path:line:col: severity[rule]: message`), then
 /// [`summary_line`].
 pub fn render_concise(diags: &[Diagnostic], sources: &SourceResolver) -> String {
-    render_concise_counted(diags, sources, None)
+    render_concise_counted(diags, sources, None, true)
 }
 
-/// [`render_concise`], the summary line saying what the schema pass validated.
-pub fn render_concise_counted(diags: &[Diagnostic], sources: &SourceResolver, coverage: Option<&Coverage>) -> String {
+/// [`render_concise`], the summary line saying what the schema pass validated (no summary
+/// line without `summary`: `--quiet`).
+pub fn render_concise_counted(
+    diags: &[Diagnostic],
+    sources: &SourceResolver,
+    coverage: Option<&Coverage>,
+    summary: bool,
+) -> String {
     let mut out = String::new();
     let ordered = sorted(diags);
     // Suppressed findings last, each with its reason.
@@ -107,8 +120,10 @@ pub fn render_concise_counted(diags: &[Diagnostic], sources: &SourceResolver, co
             }
         }
     }
-    out.push_str(&summary_line_counted(diags, false, coverage));
-    out.push('\n');
+    if summary {
+        out.push_str(&summary_line_counted(diags, false, coverage));
+        out.push('\n');
+    }
     out
 }
 

@@ -23,7 +23,9 @@ use crate::diagnostic::Diagnostic;
 ///   reason, or none), `fingerprint`, `rule_url` (none while driftlint has no public home);
 /// - `omitted`: how many rows were dropped to fit GitHub's size limit;
 /// - `scope_notes`: for a scoped run, what it left out (sentences), else empty;
-/// - filters `cell` (escape text for a table cell) and `code` (an inline code span for a cell).
+/// - filters `cell` (escape text for a table cell), `code` (an inline code span for a cell) and
+///   `text` (`cell`, except that the text's own backtick code spans stay code spans: for
+///   `message` and `help`).
 ///
 /// Every string from the checked repository that a template prints without one of these
 /// filters is escaped as `cell` does; driftlint's own (`rule`, `severity`, `rule_url`,
@@ -37,7 +39,7 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 | Severity | Rule | Location | Object | Message |
 | --- | --- | --- | --- | --- |
 {% for d in diagnostics if not d.suppressed -%}
-| {{ d.severity }} | {% if d.rule_url %}[{{ d.rule | code }}]({{ d.rule_url }}){% else %}{{ d.rule | code }}{% endif %} | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }}{% for h in d.help %}<br>help: {{ h | cell }}{% endfor %} |
+| {{ d.severity }} | {% if d.rule_url %}[{{ d.rule | code }}]({{ d.rule_url }}){% else %}{{ d.rule | code }}{% endif %} | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | text }}{% for h in d.help %}<br>help: {{ h | text }}{% endfor %} |
 {% endfor %}
 {%- endif %}
 {%- if summary.suppressed > 0 %}
@@ -46,7 +48,7 @@ pub const DEFAULT_MARKDOWN_TEMPLATE: &str = r#"## driftlint
 | Rule | Location | Object | Message | Reason |
 | --- | --- | --- | --- | --- |
 {% for d in diagnostics if d.suppressed -%}
-| {% if d.rule_url %}[{{ d.rule | code }}]({{ d.rule_url }}){% else %}{{ d.rule | code }}{% endif %} | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | cell }} | {{ d.suppressed | cell }} |
+| {% if d.rule_url %}[{{ d.rule | code }}]({{ d.rule_url }}){% else %}{{ d.rule | code }}{% endif %} | {{ d.location | code }} | {% if d.object %}{{ d.object | code }}{% endif %} | {{ d.message | text }} | {{ d.suppressed | cell }} |
 {% endfor %}
 </details>
 {% endif %}
@@ -164,21 +166,82 @@ fn is_markdown_syntax(c: char) -> bool {
     )
 }
 
-/// Inline code for a table cell. A Markdown code span cannot hold every text safely: a backtick
-/// run may close it early, and GitHub splits table cells on `|` even inside code, where a
-/// backslash before it cannot be escaped (`\\|` would end the cell, and the rest of the text
-/// would be read as Markdown). So a plain backtick span is used only for plain text (letters,
-/// digits, spaces and the punctuation of paths, locations and object names); anything else
-/// becomes `<code>` around the cell escaping of [`escape_cell`], which GitHub renders alike.
+/// Inline code for a table cell. A CommonMark code span is used for plain text (letters,
+/// digits, spaces, backticks and the punctuation of paths, locations and object names): its
+/// fence is one backtick longer than the longest backtick run of the text (CommonMark's rule,
+/// so that no run inside can close it), with a space inside each end when the text starts or
+/// ends with a backtick or with spaces (the renderer strips one each side). Any other text
+/// becomes `<code>` around the cell escaping of [`escape_cell`], which GitHub renders alike: a
+/// code span cannot hold it safely, since GitHub splits table cells on `|` even inside code,
+/// where a backslash before it cannot be escaped (`\\|` would end the cell, and the rest of
+/// the text would be read as Markdown).
 fn code(s: &str) -> String {
     let text = escape::text(&s.replace(['\r', '\n'], " ")).into_owned();
     if text.is_empty() {
         return String::new();
     }
-    let plain = text.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '/' | '.' | ':' | '-' | '_' | ',' | '='))
-        && !text.starts_with(' ')
-        && !text.ends_with(' ');
-    if plain { format!("`{text}`") } else { format!("<code>{}</code>", escape_cell(&text)) }
+    let plain =
+        text.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '/' | '.' | ':' | '-' | '_' | ',' | '=' | '`'));
+    if !plain {
+        return format!("<code>{}</code>", escape_cell(&text));
+    }
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']);
+    let pad = if pad { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// A finding's text (a message or a help note) for a table cell: its code spans — driftlint
+/// writes field paths, values and names between backticks — stay code spans ([`code`]), the
+/// text between them is escaped as [`escape_cell`] escapes a cell. Spans are found as a
+/// CommonMark renderer finds them: a backtick run opens one that the next run of the same
+/// length closes; a run that nothing closes is literal text. A value that holds backticks
+/// itself may split a span differently than the message meant, never into Markdown or HTML.
+fn text_with_code(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut rest = s;
+    while let Some(open) = rest.find('`') {
+        out.push_str(&escape_cell(&rest[..open]));
+        let after = &rest[open..];
+        let run = after.len() - after.trim_start_matches('`').len();
+        let body = &after[run..];
+        match closing_run(body, run) {
+            Some(close) => {
+                let mut content = body[..close].replace(['\r', '\n'], " ");
+                // CommonMark strips one space each side of a span's content when both are there.
+                if content.len() >= 2 && content.starts_with(' ') && content.ends_with(' ') && content.trim() != "" {
+                    content = content[1..content.len() - 1].to_string();
+                }
+                out.push_str(&code(&content));
+                rest = &body[close + run..];
+            }
+            None => {
+                out.push_str(&escape_cell(&after[..run]));
+                rest = body;
+            }
+        }
+    }
+    out.push_str(&escape_cell(rest));
+    out
+}
+
+/// Where in `text` a backtick run of exactly `len` starts, if one does.
+fn closing_run(text: &str, len: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            if run == len {
+                return Some(i);
+            }
+            i += run;
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 /// Prints a value the template did not pass through `cell` or `code`: every string is escaped
@@ -201,6 +264,7 @@ pub fn render_markdown(diags: &[Diagnostic], sources: &SourceResolver, opts: &Op
     let mut env = Environment::new();
     env.add_filter("cell", |s: String| minijinja::Value::from_safe_string(escape_cell(&s)));
     env.add_filter("code", |s: String| minijinja::Value::from_safe_string(code(&s)));
+    env.add_filter("text", |s: String| minijinja::Value::from_safe_string(text_with_code(&s)));
     env.add_filter("note", |s: String| minijinja::Value::from_safe_string(escape_note(&s)));
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Custom("markdown".into()));
     env.set_formatter(format_value);
@@ -299,7 +363,29 @@ mod tests {
         assert_eq!(code("web/settings"), "`web/settings`");
         assert_eq!(escape_cell("a\u{1b}[2K\u{202e}"), "a\\x1b\\[2K\\u{202e}");
         assert_eq!(code("a\u{1b}b"), "<code>a\\\\x1bb</code>");
-        assert_eq!(code("use `kubectl`"), "<code>use \\`kubectl\\`</code>");
+        // Backticks in a plain text: a longer fence, padded where the text touches it.
+        assert_eq!(code("use `kubectl`"), "`` use `kubectl` ``");
+        assert_eq!(code("a``b"), "```a``b```");
+        assert_eq!(code(" x"), "`  x `");
+    }
+
+    /// A message's code spans render as code: no backslash before their backticks.
+    #[test]
+    fn code_spans_of_messages_stay_code_spans() {
+        assert_eq!(
+            text_with_code("`/data/log-level` is `debug`, the reference expects `info`"),
+            "`/data/log-level` is `debug`, the reference expects `info`"
+        );
+        // The text around the spans is escaped as a cell; a value that is no plain text is
+        // `<code>` with its Markdown escaped.
+        assert_eq!(text_with_code("`[x](y)` *and* `a|b`"), "<code>\\[x\\]\\(y\\)</code> \\*and\\* <code>a\\|b</code>");
+        // A double-backtick span holding a backtick, as CommonMark reads it; a run nothing
+        // closes is text.
+        assert_eq!(text_with_code("``a`b`` and ` alone"), "``a`b`` and \\` alone");
+        for s in HOSTILE {
+            let out = text_with_code(s);
+            assert!(!out.contains("<img") && !out.contains("](") && !out.contains("http://evil"), "{out}");
+        }
     }
 
     /// What a pull request may put in a file name, a value or an object name, and what must
@@ -341,9 +427,11 @@ mod tests {
             if let Some(inner) = c.strip_prefix("<code>").and_then(|c| c.strip_suffix("</code>")) {
                 assert_inert(inner);
             } else {
-                // A plain span: one backtick each side, none inside, no pipe or backslash.
-                let inner = &c[1..c.len() - 1];
-                assert!(c.starts_with('`') && c.ends_with('`') && !inner.contains(['`', '|', '\\']), "{c:?}");
+                // A plain span: a fence longer than any backtick run inside, no pipe or backslash.
+                let fence = c.len() - c.trim_start_matches('`').len();
+                let inner = &c[fence..c.len() - fence];
+                let longest = inner.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+                assert!(c.ends_with(&"`".repeat(fence)) && longest < fence && !inner.contains(['|', '\\']), "{c:?}");
             }
         }
     }

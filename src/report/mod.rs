@@ -29,7 +29,7 @@ pub use json::{JSON_SCHEMA_VERSION, render_json};
 pub use junit::render_junit;
 pub use markdown::{DEFAULT_MARKDOWN_TEMPLATE, render_markdown};
 pub use sarif::render_sarif;
-pub use source::{Location, SourceResolver};
+pub use source::{Location, SourceResolver, relative_to, relativize};
 
 /// An output format of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,6 +204,9 @@ pub struct Options<'a> {
     pub limits: Limits,
     /// What the schema pass validated, when it ran: the summaries count it.
     pub coverage: Option<&'a crate::schema::coverage::Coverage>,
+    /// `--quiet`: the terminal formats (`human`, `concise`) print findings without the summary
+    /// line. Machine formats are whole documents and stay so.
+    pub quiet: bool,
 }
 
 impl Default for Options<'_> {
@@ -220,6 +223,7 @@ impl Default for Options<'_> {
             fail_level: Severity::Error,
             limits: Limits::default(),
             coverage: None,
+            quiet: false,
         }
     }
 }
@@ -227,8 +231,8 @@ impl Default for Options<'_> {
 /// Renders `diags` in `format`. The result ends with a newline unless it is empty.
 pub fn render(format: Format, diags: &[Diagnostic], sources: &SourceResolver, opts: &Options) -> Result<String, Error> {
     Ok(match format {
-        Format::Human => human::render_human_counted(diags, sources, opts.color, opts.coverage),
-        Format::Concise => human::render_concise_counted(diags, sources, opts.coverage),
+        Format::Human => human::render_human_counted(diags, sources, opts.color, opts.coverage, !opts.quiet),
+        Format::Concise => human::render_concise_counted(diags, sources, opts.coverage, !opts.quiet),
         Format::Json => render_json(diags, sources, opts),
         Format::Sarif => render_sarif(diags, sources, opts),
         Format::Github => render_github(diags, sources, opts),
@@ -269,6 +273,7 @@ pub fn write_outputs(
                     sources,
                     opts.color,
                     opts.coverage,
+                    !opts.quiet,
                 )
             })),
             Format::Json => Some(Box::new(|out: &mut dyn Write| json::write_json(out, diags, sources, &opts))),

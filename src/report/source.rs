@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
 use driftlint_yaml::LineIndex;
@@ -112,6 +113,58 @@ impl<'a> SourceResolver<'a> {
     }
 }
 
+/// `path` as a user in `cwd` reads it: below `cwd`, relative to it (`app/x.yaml`); elsewhere
+/// under a common ancestor other than the file system's root, with `..` steps
+/// (`../config/x.yaml`), so that a run from a subdirectory — which finds `.driftlint.yaml`
+/// further up and checks the repository from there — shows no absolute paths of the machine
+/// it ran on. Relative paths are kept as given (they already are relative to `cwd`), and so is
+/// a path that shares nothing with `cwd` but the root. Lexical only: nothing is read.
+pub fn relative_to(path: &Path, cwd: &Path) -> Option<PathBuf> {
+    if !path.is_absolute() || !cwd.is_absolute() {
+        return None;
+    }
+    let path = crate::check::config::normalize(path);
+    let cwd = crate::check::config::normalize(cwd);
+    if let Ok(rest) = path.strip_prefix(&cwd) {
+        return Some(if rest.as_os_str().is_empty() { PathBuf::from(".") } else { rest.to_path_buf() });
+    }
+    let (a, b): (Vec<Component>, Vec<Component>) = (path.components().collect(), cwd.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    // Only the root (or a Windows prefix and root) in common: the path is outside the project.
+    if a[..common].iter().all(|c| matches!(c, Component::RootDir | Component::Prefix(_))) {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &a[common..] {
+        out.push(c);
+    }
+    Some(out)
+}
+
+/// Rewrites every absolute file path of a report — the findings' labels and the texts they
+/// point into, together so that each label still finds its text — as [`relative_to`] `cwd`.
+pub fn relativize(diags: &mut [crate::diagnostic::Diagnostic], sources: &mut [Source], cwd: &Path) {
+    let fix = |p: &mut SourcePath| {
+        if let SourcePath::File(path) = p
+            && let Some(rel) = relative_to(path, cwd)
+        {
+            *path = rel;
+        }
+    };
+    for d in diags {
+        fix(&mut d.primary.path);
+        for label in &mut d.secondary {
+            fix(&mut label.path);
+        }
+    }
+    for s in sources {
+        fix(&mut s.path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +207,16 @@ mod tests {
         assert_eq!(r.text(&file("unused.yaml")), None);
         let secondary = &diags[1].secondary[0];
         assert_eq!(r.location(secondary), Some(Location { line: 1, column: 1, end_line: 1, end_column: 5 }));
+    }
+
+    #[test]
+    fn paths_are_shown_relative_to_the_working_directory() {
+        let rel = |p: &str, cwd: &str| relative_to(Path::new(p), Path::new(cwd)).map(|p| p.display().to_string());
+        assert_eq!(rel("/repo/app/x.yaml", "/repo/app").as_deref(), Some("x.yaml"));
+        assert_eq!(rel("/repo/config/x.yaml", "/repo/app").as_deref(), Some("../config/x.yaml"));
+        assert_eq!(rel("/repo/./app/../ref/t.yaml", "/repo/app/deep").as_deref(), Some("../../ref/t.yaml"));
+        // Given relative, already relative to the working directory; nothing in common but `/`.
+        assert_eq!(rel("app/x.yaml", "/repo"), None);
+        assert_eq!(rel("/tmp/x.yaml", "/repo/app"), None);
     }
 }

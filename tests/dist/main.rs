@@ -3,6 +3,7 @@
 //! runner environment.
 
 mod action;
+mod editors;
 mod fixture;
 mod precommit;
 mod readme;
