@@ -47,7 +47,7 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::LineIndex;
 
 use super::{CheckError, Report, Settings, base};
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::document::Collection;
 use crate::git::changes::{self, Changes};
 use crate::git::scope::{Repo, ScopeError, Snapshot, strip_dot};
@@ -290,7 +290,7 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     for d in diags {
         // A finding the change caused is shown wherever its line is; the filter and
         // `--new-only` only decide about findings the base has as well.
-        if is_new(&d) || d.rule == Rule::IoError {
+        if is_new(&d) || d.rule == Rule::IoError || cannot_run(&d) {
             shown.push(d);
         } else if opts.new_only {
             hidden_existing += 1;
@@ -483,6 +483,25 @@ impl Layout<'_> {
                 hidden_by_name.entry(path.rsplit('/').next().unwrap_or(path)).or_default().push(path);
             }
         }
+        // Any file the change adds where nothing is checked: a manifest the change deletes may
+        // have gone there, renamed and edited. In the walk but not checked (excluded, the
+        // reference's directory, a chart's or tool's file), in a hidden directory, or passed
+        // over by an ignore file; a file the walk's `include` does not take only when its text
+        // reads like an object (a manifest renamed `deploy.txt`), so that a new README is none.
+        let is_hidden = |p: &str| p.split('/').rev().skip(1).any(|c| c.starts_with('.'));
+        let included = |p: &str| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
+        };
+        let looks_like_object =
+            |id: gix::ObjectId| self.repo.blob_text(id).is_ok_and(|t| t.contains("apiVersion") && t.contains("kind"));
+        let unchecked_new: Vec<&str> = self
+            .head_files
+            .files()
+            .filter(|(p, _)| self.base_snapshot.get(p).is_none() && !head_checked.contains(*p))
+            .filter(|(p, id)| head_walked.contains(*p) || is_hidden(p) || included(p) || looks_like_object(*id))
+            .map(|(p, _)| p)
+            .collect();
         let shown = |rel: &str| base::shown_path(self.repo, rel);
         let mut out: Vec<Stopped> = Vec::new();
         let mut seen = BTreeSet::new();
@@ -515,15 +534,31 @@ impl Layout<'_> {
                     .and_then(|v| v.iter().find(unchecked))
                     .or_else(|| hidden_by_name.get(name).and_then(|v| v.iter().find(unchecked)))
                     .copied();
-                let Some(target) = target else { continue };
-                (
-                    shown(target),
-                    format!(
-                        "{} moved to {}, which is not checked (a hidden directory, ignored or excluded)",
-                        shown(rel).display(),
-                        shown(target).display()
+                match target {
+                    Some(target) => (
+                        shown(target),
+                        format!(
+                            "{} moved to {}, which is not checked (a hidden directory, ignored or excluded)",
+                            shown(rel).display(),
+                            shown(target).display()
+                        ),
                     ),
-                )
+                    None => {
+                        let Some(first) = unchecked_new.first() else { continue };
+                        let listed: Vec<String> =
+                            unchecked_new.iter().take(3).map(|t| shown(t).display().to_string()).collect();
+                        let more = unchecked_new.len().saturating_sub(3);
+                        (
+                            shown(first),
+                            format!(
+                                "{} was checked and is deleted, while the change adds {}{} where nothing is checked (a hidden directory, the reference's directory, a chart's or tool's file, ignored or excluded): if it moved there, it is no longer checked",
+                                shown(rel).display(),
+                                listed.join(", "),
+                                if more > 0 { format!(" and {more} more") } else { String::new() }
+                            ),
+                        )
+                    }
+                }
             };
             if seen.insert(at.clone()) {
                 out.push(Stopped { at, message });
@@ -658,6 +693,13 @@ fn location_root(location: &str) -> String {
         None if location.ends_with(".json") => location.to_string(),
         None => location.trim_end_matches('/').to_string(),
     }
+}
+
+/// Whether `d` says a pass could not run, or not for everything: a policy that does not
+/// compile or fails, a reference or a definition that cannot be used. Shown in every scope, at
+/// the base or not: an old failure still leaves the change unchecked.
+fn cannot_run(d: &Diagnostic) -> bool {
+    d.severity == Severity::Error && matches!(d.rule, Rule::PolicyError | Rule::InvalidReference | Rule::InvalidSchema)
 }
 
 /// Findings about a component rather than a line of a manifest.

@@ -467,3 +467,52 @@ fn an_edited_location_schema_is_a_weakening_and_policy_namespaces_left_default_c
     let found = weakened(&repo.check(&["--base", "main"]));
     assert!(has(&found, "`policy-namespaces` no longer lists `main`"), "{found:?}");
 }
+
+#[test]
+fn a_policy_that_fails_at_the_base_and_the_head_is_still_an_error() {
+    let broken = "package main\n\nimport rego.v1\n\ndeny contains msg if {\n  input.kind == \"Deployment\"\n  msg := undefined_fn(1)\n}\n";
+    let repo = Repo::new(&[
+        (".driftlint.yaml", "policies: [policy]\n"),
+        ("policy/main.rego", broken),
+        ("app/web.yaml", DEPLOYMENT),
+    ]);
+    repo.write("app/other.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\n");
+    repo.commit("another file");
+    let r = repo.check(&["--base", "main"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(has(&findings(&r), "policy-error policy/main.rego:7"), "{:?}", findings(&r));
+}
+
+#[test]
+fn a_manifest_deleted_while_an_unchecked_file_is_added_is_reported_whatever_its_name() {
+    let repo = Repo::new(&[
+        (".driftlint.yaml", "reference: reference\nrules: {unmatched-resource: off}\n"),
+        ("reference/metadata.yaml", "apiVersion: v2\nparts: []\n"),
+        ("app/web.yaml", DEPLOYMENT),
+        ("app/db.yaml", &DEPLOYMENT.replace("name: web\n", "name: db\n")),
+    ]);
+    // Moved into a dot-directory under another name and edited.
+    std::fs::remove_file(repo.path().join("app/web.yaml")).unwrap();
+    repo.write(".stash/w2.yaml", &DEPLOYMENT.replace("replicas: 3", "replicas: 0"));
+    repo.commit("stash");
+    let found = weakened(&repo.check(&["--base", "main"]));
+    assert!(has(&found, "app/web.yaml was checked and is deleted, while the change adds .stash/w2.yaml"), "{found:?}");
+    // Moved into the reference's directory, renamed and edited.
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["checkout", "-q", "-b", "into-reference"]);
+    std::fs::remove_file(repo.path().join("app/db.yaml")).unwrap();
+    repo.write("reference/extra.yaml", &DEPLOYMENT.replace("name: web\n", "name: elsewhere\n"));
+    repo.commit("into the reference");
+    let found = weakened(&repo.check(&["--base", "main"]));
+    assert!(
+        has(&found, "app/db.yaml was checked and is deleted, while the change adds reference/extra.yaml"),
+        "{found:?}"
+    );
+    // A deletion with only a README added: nothing.
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["checkout", "-q", "-b", "plain-delete"]);
+    std::fs::remove_file(repo.path().join("app/db.yaml")).unwrap();
+    repo.write("README.md", "docs\n");
+    repo.commit("delete");
+    assert_eq!(weakened(&repo.check(&["--base", "main"])), Vec::<String>::new());
+}
