@@ -288,6 +288,17 @@ pub fn keep_named(report: &mut Report, named: &[PathBuf], causes: &Causes) -> us
         }
         match d.rule {
             Rule::IoError => return true,
+            // A note that a chart's or a tool's files are not manifests: for the files named.
+            Rule::NotKubernetesObject if d.severity == Severity::Note => {
+                let SourcePath::File(p) = &d.primary.path else { return true };
+                // A chart's note stands at its `Chart.yaml` for every file below; a tool files'
+                // note at the first of them, naming the others.
+                let chart = p.file_name().is_some_and(|n| n == "Chart.yaml");
+                let dir = lexical(p.parent().unwrap_or(Path::new("")));
+                return under(p)
+                    || (chart && named.iter().any(|n| n.starts_with(&dir)))
+                    || named.iter().any(|n| d.message.contains(&*n.to_string_lossy()));
+            }
             Rule::MissingResource => {
                 let components = d.object.as_deref().and_then(|t| report.correlations.components.get(t));
                 return components.is_none_or(|cs| cs.iter().any(|c| touched.contains(c.as_str())));

@@ -149,3 +149,29 @@ fn an_unchanged_chart_or_kustomization_weakens_nothing_on_a_pull_request() {
         .collect();
     assert_eq!(weakened, ["base/cm.yaml"], "{v}");
 }
+
+#[test]
+fn layout_notes_are_for_the_files_named() {
+    let tmp = committed_gitops();
+    let dir = tmp.path();
+    let notes = |path: &str| -> Vec<String> {
+        let r = run_in(dir, &["check", "--format", "json", path], None);
+        json(&r)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "not-kubernetes-object")
+            .map(|d| d["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // A commit that touches a plain manifest hears nothing of the chart or the kustomizations.
+    assert_eq!(notes("base/cm.yaml"), Vec::<String>::new());
+    // One that touches the chart, or a kustomization, hears of it.
+    assert_eq!(notes("charts/web/templates/deploy.yaml"), ["charts/web/Chart.yaml"]);
+    assert_eq!(notes("overlays/prod/kustomization.yaml"), ["base/kustomization.yaml"]);
+    // The whole repository: every note.
+    let r = run_in(dir, &["check", "--format", "json"], None);
+    let all =
+        json(&r)["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "not-kubernetes-object").count();
+    assert_eq!(all, 2);
+}
