@@ -184,6 +184,26 @@ fn node_pool() -> usize {
     std::env::var("DRIFTLINT_NODE_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(NODE_POOL)
 }
 
+/// The inputs `check` takes as manifests (less the excluded ones, the reference's own files,
+/// Helm charts' sources and tools' files), with the notes on those left out and the read
+/// errors: what `driftlint ls` lists, so that it lists exactly what `check` checks.
+pub fn manifest_inputs(
+    settings: &Settings,
+    collected: input::Collected,
+) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
+    let opened = match &settings.reference {
+        Some(location) => Some(pinned::open_reference(location, &settings.git_start)?),
+        None => None,
+    };
+    let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
+    let policy_inputs = policy_inputs(settings)?;
+    let (sources, notes) =
+        manifest_sources(settings, collected.sources, reference_dir.as_deref(), policy_inputs.as_ref())?;
+    let mut diagnostics = collected.diagnostics;
+    diagnostics.extend(notes);
+    Ok((sources, diagnostics))
+}
+
 /// Runs the linter on inputs already read (from the work tree, or from a git state).
 ///
 /// The sources are parsed and checked a batch at a time (in input order; each batch's

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{InputArgs, ListFormat};
 use crate::check;
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::Diagnostic;
 use crate::document::{self, Collection, Document, Identity, Origin};
 use crate::input::SourcePath;
 use crate::report::escape;
@@ -82,6 +82,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     // `check` finds it) and `--exclude`; without paths, the configuration file's directory.
     let cfg = args.config.load(&super::check::discovery_start(&args.input.paths))?;
     let settings = check::Settings {
+        reference: super::check::reference_location(None, &cfg)?,
+        git_start: cfg.dir.clone(),
         paths: if args.input.paths.is_empty() { vec![cfg.dir.clone()] } else { args.input.paths() },
         include: cfg.include.clone(),
         exclude: cfg.exclude.clone(),
@@ -90,10 +92,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         no_ignore: args.input.no_ignore,
         ..check::Settings::default()
     };
-    let mut collected = check::collect_inputs(&settings);
-    let (sources, notes) = check::excluded(&settings, collected.sources)?;
-    collected.sources = sources;
-    collected.diagnostics.extend(notes);
+    let collected = check::collect_inputs(&settings);
+    let (sources, diagnostics) = check::manifest_inputs(&settings, collected)?;
+    let mut collected = crate::input::Collected { sources, diagnostics };
     // From a subdirectory, the configuration's directory further up is listed: shown from
     // where the user stands, as `check` shows it.
     if let Ok(cwd) = std::env::current_dir() {
@@ -152,10 +153,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             writeln!(out, "{} object(s) in {} source(s)", objects.len(), collection.sources.len())?;
         }
     }
-    // `ls` fails when an input could not be read; what it found in readable inputs (a duplicate
-    // key, an unsupported value) is reported, and is `check`'s business to fail on.
-    let failed = collection.diagnostics.iter().any(|d| matches!(d.rule, Rule::IoError | Rule::YamlSyntaxError));
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    // As `check` exits on what reading found: findings at or above the fail level fail it.
+    let fail_level = cfg.fail_level.unwrap_or(crate::diagnostic::Severity::Error);
+    Ok(ExitCode::from(crate::report::exit_code(&collection.diagnostics, fail_level)))
 }
 
 /// The schemas `check` would use: the configuration's `schemas:` and `schema-locations:`
@@ -172,6 +172,7 @@ fn schemas(cfg: &crate::check::config::Config, collection: &Collection) -> Resul
         }
     }
     let mut loaded = crate::schema::load::load(&locations, &cfg.dir, collection)?;
+    loaded.registry.builtins_off = !cfg.builtin_schemas.unwrap_or(true);
     if let Some(version) = cfg.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
     }

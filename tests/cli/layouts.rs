@@ -62,7 +62,7 @@ fn charts_and_kustomize_files_are_noted_not_linted() {
     let r = run_in(tmp.path(), &["ls", "--isolated", "--format", "json"], None);
     let v = json(&r);
     let files: Vec<&str> = v["objects"].as_array().unwrap().iter().map(|o| o["file"].as_str().unwrap()).collect();
-    assert_eq!(files, ["./base/cm.yaml", "./charts/web/crds/widget.yaml"]);
+    assert_eq!(files, ["base/cm.yaml", "charts/web/crds/widget.yaml"]);
     // A chart template named alone (as pre-commit names changed files) is known by its chart.
     let r = run_in(tmp.path(), &["check", "--isolated", "--format", "json", "charts/web/templates/deploy.yaml"], None);
     assert_eq!(r.code, 0, "{}", r.stdout);

@@ -88,7 +88,8 @@ fn syntax_error_reports_file_line_and_column() {
 #[test]
 fn duplicate_key_is_reported_with_both_locations_and_last_wins() {
     let r = run(&["ls", "fixtures/broken/duplicate-key.yaml", "--format", "json"]);
-    assert_eq!(r.code, 0, "a duplicate key does not fail ls");
+    // A duplicate key is an error `check` fails on, and `ls` exits as `check` does.
+    assert_eq!(r.code, 1, "a duplicate key fails ls as it fails check");
     let v = json(&r);
     let d = &v["diagnostics"][0];
     assert_eq!(d["rule"], "duplicate-key");
@@ -145,7 +146,7 @@ fn walk_honours_gitignore_and_explicit_files_are_always_read() {
     std::fs::write(dir.path().join(".github/workflow.yaml"), obj).unwrap();
     let r = run_in(dir.path(), &["ls", ".", "--format", "json"], None);
     let files: Vec<_> = objects(&json(&r)).into_iter().map(|o| o.0).collect();
-    assert_eq!(files, ["./kept.yml"]);
+    assert_eq!(files, ["kept.yml"]);
     let r = run_in(dir.path(), &["ls", "ignored.yaml", "notes.txt", "--format", "json"], None);
     assert_eq!(objects(&json(&r)).len(), 2);
     let r = run_in(dir.path(), &["ls", ".", "--no-ignore", "--format", "json"], None);
@@ -222,4 +223,37 @@ fn ls_and_check_leave_out_the_same_inputs() {
         assert_eq!(listed(args), expected, "ls {args:?}");
         assert_eq!(checked(args), expected, "check {args:?}");
     }
+}
+
+/// `ls` lists what `check` checks: not the reference's templates kept in the repository, not a
+/// chart's sources; with the schema each object really gets; and it exits as `check` does.
+#[test]
+fn ls_lists_exactly_what_check_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    super::copy_dir(&super::root().join("fixtures/reference"), &dir.join("reference"));
+    super::write_files(
+        dir,
+        &[
+            (".driftlint.yaml", "reference: reference\n"),
+            ("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings, namespace: web}\n"),
+            ("charts/x/Chart.yaml", "apiVersion: v2\nname: x\nversion: 0.1.0\n"),
+            ("charts/x/templates/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"),
+        ],
+    );
+    super::git(dir, &["init", "-q"]);
+    let r = super::run_in(dir, &["ls", "--format", "json"], None);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v = super::json(&r);
+    let files: Vec<&str> = v["objects"].as_array().unwrap().iter().map(|o| o["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["app/cm.yaml"], "{v}");
+    assert_eq!(v["objects"][0]["schema"], format!("Kubernetes {} built-in", driftlint_kube_schemas::default_version()));
+    // Built-in kinds turned off: `ls` says so, as `check` validates none.
+    super::write_files(dir, &[(".driftlint.yaml", "reference: reference\nbuiltin-schemas: false\n")]);
+    let v = super::json(&super::run_in(dir, &["ls", "--format", "json"], None));
+    assert_eq!(v["objects"][0]["schema"], "none (built-in kinds turned off: builtin-schemas: false)");
+    // An error `check` fails on fails `ls` too.
+    super::write_files(dir, &[("app/bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n  x: [\n")]);
+    let r = super::run_in(dir, &["ls", "--format", "json"], None);
+    assert_eq!(r.code, 1, "{}", r.stdout);
 }

@@ -531,3 +531,31 @@ fn a_release_commit_pinned_by_sha_or_branch_downloads_the_verified_binary() {
     assert!(prepare.stdout.contains("records release v1.2.3 of other sources"), "{}", prepare.stdout);
     assert!(run.step("install").stderr.contains("stub cargo called"));
 }
+
+/// README's layouts (a reference, a Helm chart, a kustomization): an unchanged pull request
+/// passes, one that adds a misspelt built-in kind fails at its line.
+#[test]
+fn with_a_chart_and_a_kustomization_an_unchanged_pull_request_passes_and_a_typo_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fixture::write_repo(&ws);
+    fixture::add_layouts(&ws);
+    let main = commit_all(&ws, "manifests, a chart and a kustomization");
+    git(&ws, &["checkout", "-q", "-b", "feature"]);
+    std::fs::write(ws.join("README.md"), "# test repository\n\nmore words\n").unwrap();
+    commit_all(&ws, "docs only");
+    let mut runner = prebuilt(&ws, tmp.path());
+    runner.pull_request(&main, "owner/repo");
+    let run = runner.run();
+    let check = run.step("check");
+    assert_eq!(check.outputs["exit-code"], "0", "{}{}", check.stdout, check.stderr);
+    assert!(!check.stdout.contains("config-weakened"), "{}", check.stdout);
+    assert_eq!(run.code, 0);
+    fixture::add_typo(&ws);
+    commit_all(&ws, "a typo");
+    let run = runner.run();
+    let check = run.step("check");
+    assert_eq!(check.outputs["exit-code"], "1", "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains(&format!("::error file={},line=2,", fixture::TYPO)), "{}", check.stdout);
+    assert_eq!(run.code, 1);
+}

@@ -100,3 +100,32 @@ pub fn commit_all(dir: &Path, message: &str) -> String {
     git(dir, &["commit", "-q", "--no-verify", "-m", message]);
     git(dir, &["rev-parse", "HEAD"])
 }
+
+/// A Helm chart and kustomize files beside the manifests, as README's layouts have them.
+pub fn add_layouts(dir: &Path) {
+    let files = [
+        ("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n"),
+        ("charts/web/values.yaml", "replicas: 2\n"),
+        (
+            "charts/web/templates/deploy.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n",
+        ),
+        ("manifests/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - namespace.yaml\n"),
+    ];
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// A manifest with a misspelt built-in kind (`kind: Servce`), at `manifests/typo.yaml`.
+pub const TYPO: &str = "manifests/typo.yaml";
+
+pub fn add_typo(dir: &Path) {
+    std::fs::write(
+        dir.join(TYPO),
+        "apiVersion: v1\nkind: Servce\nmetadata:\n  name: web\n  namespace: web\nspec:\n  ports:\n    - port: 80\n",
+    )
+    .unwrap();
+}

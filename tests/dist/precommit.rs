@@ -188,6 +188,19 @@ fn scenario(repo: &Path, extra_path: Option<&Path>) {
     let out = commit(repo, "readme", extra_path);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("Skipped"), "{}", text(&out));
+
+    // 5. A Helm chart and a kustomization (README's layouts) commit cleanly; a misspelt
+    // built-in kind is refused at its line, with a reference configured.
+    fixture::add_layouts(repo);
+    git(repo, &["add", "-A"]);
+    let out = commit(repo, "a chart and a kustomization", extra_path);
+    assert!(out.status.success(), "layouts commit cleanly:\n{}", text(&out));
+    fixture::add_typo(repo);
+    git(repo, &["add", fixture::TYPO]);
+    let out = commit(repo, "a typo", extra_path);
+    let log = text(&out);
+    assert!(!out.status.success(), "`kind: Servce` must be refused:\n{log}");
+    assert!(log.contains("error[unknown-kind]") && log.contains(&format!("{}:2:", fixture::TYPO)), "{log}");
 }
 
 fn ns(repo: &Path) -> String {

@@ -262,6 +262,9 @@ impl Registry {
             }
             Resolved::UnknownBuiltin(_) => format!("none (not a kind of Kubernetes {})", self.kubernetes_version()),
             Resolved::Missing(Lookup::NoVersion) => "none (its definition does not serve this version)".into(),
+            Resolved::Missing(_) if self.builtins_off && is_builtin_group(group) => {
+                "none (built-in kinds turned off: builtin-schemas: false)".into()
+            }
             Resolved::Missing(_) => "none".into(),
         }
     }
