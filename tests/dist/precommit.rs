@@ -192,7 +192,7 @@ fn scenario(repo: &Path, extra_path: Option<&Path>) {
     // 5. A Helm chart and a kustomization (README's layouts) commit cleanly; a misspelt
     // built-in kind is refused at its line, with a reference configured.
     fixture::add_layouts(repo);
-    git(repo, &["add", "-A"]);
+    git(repo, &["add", "charts", "manifests/kustomization.yaml"]);
     let out = commit(repo, "a chart and a kustomization", extra_path);
     assert!(out.status.success(), "layouts commit cleanly:\n{}", text(&out));
     fixture::add_typo(repo);
