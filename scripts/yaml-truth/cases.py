@@ -215,7 +215,33 @@ CASES = {
     "nel-in-plain": "a: b\u0085c\n",
     "unicode-plain": "a: é\nb: 日本\n",
     "long-key": ("k" * 1100) + ": v\n",
+    "nel-in-quoted": 'a: "b\u0085c"\n',
+    "nel-in-literal": "a: |\n  b\u0085  c\n",
+    "ls-in-plain": "a: b\u2028c\n",
+    "flow-seq-dash-space": "a: [- b]\n",
+    "flow-seq-question-colon": "a: [?b: c]\n",
+    "flow-seq-question-alone": "a: [?]\n",
+    "flow-map-question-blank-key": "a: {? b}\n",
+    "flow-seq-pipe-inside": "a: [b|c, d>e]\n",
+    "flow-seq-ipv6-multiline": "a: [\n  1.2.3.4,\n  001:db8::,\n  ::1x\n]\n",
+    "flow-seq-colon-then-bracket": "a: [b:[c]]\n",
+    "flow-map-colon-end-key": "a: {b:}\n",
+    "flow-map-colon-end-value": "a: {x: b:}\n",
+    "flow-seq-colon-comma": "a: [b:, c]\n",
+    "flow-seq-colon-multiline-scalar": "a: [b:c\n  d:, e]\n",
+    "tab-after-colon-flow": "a: {b:\t1}\n",
+    "tab-after-colon-nested": "a:\n  b:\t1\n  c:\t\"x\"\n",
+    "tab-after-key-before-colon": "a\t: 1\n",
+    "tab-after-question": "?\ta\n:\tb\n",
+    "tab-before-value-on-next-line": "a:\n\t1\n",
+    "v11-floats-near-int64": "a: [9223372036854775000.0, 9007199254740993.0, 1e18, 123456789012345678.0, -9223372036854775808.0, 9.2e18]\n",
 }
+
+# Every escape of a double-quoted scalar, one case each.
+for i, esc in enumerate(["t", "n", "\\", '"', "x41", "u00e9", "U0001F600", "0", "a", "b", "e", "f", "r", "v",
+                         "/", " ", "N", "_", "L", "P", "'", "\t"]):
+    CASES[f"dq-escape-{i:02}"] = 'a: "\\' + esc + '"\n'
+
 
 TOKENS = {
     "colon-inside": "a:b",

@@ -43,6 +43,7 @@ mod emit;
 mod emit_scalar;
 mod emit_writer;
 mod error;
+mod flow;
 mod gofmt;
 mod inline;
 mod line_index;
