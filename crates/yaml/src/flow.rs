@@ -146,8 +146,8 @@ impl Masks {
             return false;
         }
         let before = self.others.len();
-        for i in start..start + blanks {
-            if bytes[i] == b'\t' && !self.others.iter().any(|&(o, _)| o == i) {
+        for (i, &b) in bytes.iter().enumerate().skip(start).take(blanks) {
+            if b == b'\t' && !self.others.iter().any(|&(o, _)| o == i) {
                 self.others.push((i, b' '));
             }
         }

@@ -179,8 +179,13 @@ fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
         let base = masks.apply(text, false);
         let colon_ends: Vec<usize> = reading.colon_ends.iter().map(|&s| padding.original(s)).collect();
         let questions: Vec<usize> = reading.question_starts.iter().map(|&s| padding.original(s)).collect();
+        // Every `?` of the reading gets its blank (not only the first).
+        let mut blanks = false;
+        for at in questions {
+            blanks |= padding.insert_blank(at);
+        }
         let again = masks.add_scalars(&base, colon_ends)
-            || questions.into_iter().fold(false, |any, at| padding.insert_blank(at) || any)
+            || blanks
             || reading.error.as_ref().is_some_and(|e| {
                 (e.message == quoted::MESSAGE && padding.pad_scalar(&base, e.offset))
                     || (e.message == flow::TAB_AFTER_COLON && masks.add_tab(&base, e.offset))
