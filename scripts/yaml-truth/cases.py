@@ -234,6 +234,11 @@ CASES = {
     "tab-after-key-before-colon": "a\t: 1\n",
     "tab-after-question": "?\ta\n:\tb\n",
     "tab-before-value-on-next-line": "a:\n\t1\n",
+    "tab-after-dash-space": "- \ta\n",
+    "tab-after-dash-nested": "k:\n  -\tb: 1\n",
+    "tab-after-anchor-in-seq": "- &x\ta\n- *x\n",
+    "tab-in-seq-comment": "- a # \tb\n-  c\n",
+    "tab-after-explicit-key": "? a\n:\tb\n",
     "v11-floats-near-int64": "a: [9223372036854775000.0, 9007199254740993.0, 1e18, 123456789012345678.0, -9223372036854775808.0, 9.2e18]\n",
 }
 

@@ -41,8 +41,8 @@ pub(crate) fn is_indentation(message: &str) -> bool {
     matches!(message, "invalid indentation" | "invalid indentation in flow construct")
 }
 
-/// Whether the plain scalar saphyr read in flow context over `range` stops at a `:` that
-/// go-yaml v2 would read on past: one followed by a flow indicator.
+/// Whether the plain scalar saphyr read in flow context, whose source ends at `end`, stops
+/// at a `:` that go-yaml v2 would read on past: one followed by a flow indicator.
 pub(crate) fn colon_before_flow_indicator(text: &str, end: usize) -> bool {
     let bytes = text.as_bytes();
     bytes.get(end) == Some(&b':') && matches!(bytes.get(end + 1), Some(b',' | b'[' | b']' | b'{' | b'}'))
@@ -64,7 +64,7 @@ pub(crate) fn go_refuses(scalar: &str) -> Option<&'static str> {
             "a `|` or `>` cannot start a plain scalar inside a flow collection for go-yaml v2 (quote the scalar)",
         );
     }
-    if scalar.get(1..).is_some_and(|rest| rest.contains('?')) {
+    if scalar.chars().skip(1).any(|c| c == '?') {
         return Some("a `?` inside a plain scalar ends it in a flow collection for go-yaml v2 (quote the scalar)");
     }
     None
@@ -136,13 +136,20 @@ impl Masks {
         self.colons.len() > before
     }
 
-    /// Reads the tabs between a `:` and `at` in `text` as blanks (saphyr reports the tab after
-    /// a `:` at what follows the tabs); `false` when there are none left to replace.
+    /// Reads the tabs between a key's `:` and `at` in `text` as blanks (saphyr reports the tab
+    /// after a `:` at what follows the tabs); `false` when there are none left to replace.
     pub(crate) fn add_tab(&mut self, text: &str, at: usize) -> bool {
         let bytes = text.as_bytes();
         let blanks = bytes[..at.min(bytes.len())].iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
         let start = at.min(bytes.len()) - blanks;
         if start == 0 || bytes[start - 1] != b':' {
+            return false;
+        }
+        // Only after a key on the same line: go-yaml refuses a tab after the `:` of an
+        // explicit key's value (`? a` then `:\tb`), as after `-`.
+        let line = &bytes[..start - 1];
+        let line_start = line.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if line[line_start..].iter().all(|b| matches!(b, b' ' | b'\t')) {
             return false;
         }
         let before = self.others.len();
@@ -208,6 +215,9 @@ mod tests {
         assert!(masks.add_tab(nel, nel.find('e').unwrap()));
         assert!(!masks.add_tab(nel, nel.find('e').unwrap()) && !masks.add_tab(nel, nel.find('c').unwrap()));
         assert_eq!(masks.apply(nel, true), "a: b\r\nc\nd:   e\n");
+        let explicit = "? a\n:\tb\n";
+        assert!(!Masks::default().add_tab(explicit, explicit.find('b').unwrap()));
         assert!(go_refuses("a?b").is_some() && go_refuses("::1").is_some() && go_refuses("?a").is_none());
+        assert!(go_refuses("é?").is_some() && go_refuses("é").is_none());
     }
 }

@@ -745,6 +745,12 @@ impl<'a> Loader<'a> {
             self.root = Some(node);
             return Ok(());
         };
+        // go-yaml does not skip a tab right after a block sequence's `-` (it is where a simple
+        // key may start) and stops: "found character that cannot start any token".
+        if !parent.flow && matches!(parent.kind, FrameKind::Sequence(_)) && tab_after_dash(self.text, node.span.start) {
+            let msg = "found a tab after a block sequence's `-`, which YAML 1.1 (Kubernetes) refuses: use spaces";
+            return Err(located(self.text, ErrorKind::Syntax, msg.to_owned(), node.span.start, self.document));
+        }
         parent.height = parent.height.max(height + 1);
         parent.nodes = parent.nodes.saturating_add(nodes);
         match &mut parent.kind {
@@ -756,6 +762,14 @@ impl<'a> Loader<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether the blanks right before `start` hold a tab and follow a `-`.
+fn tab_after_dash(text: &str, start: usize) -> bool {
+    let bytes = &text.as_bytes()[..start.min(text.len())];
+    let blanks = bytes.iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let dash = bytes.len() - blanks;
+    dash > 0 && bytes[dash - 1] == b'-' && bytes[dash..].contains(&b'\t')
 }
 
 fn short_tag(tag: &Tag) -> Box<str> {

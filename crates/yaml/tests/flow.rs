@@ -87,3 +87,15 @@ fn a_tab_after_a_colon_separates() {
     assert_eq!(stream.error, None);
     assert_eq!(stream.documents[0].root.to_json(), json!({"a": 1, "b": {"c": "x"}}));
 }
+
+#[test]
+fn a_tab_right_after_a_dash_or_an_explicit_values_colon_is_refused() {
+    for (text, at) in [("-\ta\n", 2), ("k:\n  - \tb: 1\n", 8), ("? a\n:\tb\n", 6)] {
+        let stream = parse_stream(text);
+        let error = stream.error.unwrap_or_else(|| panic!("{text:?} was read"));
+        assert_eq!(error.offset, at, "{text:?}: {error:?}");
+    }
+    let stream = parse_stream("- &x\ta\n- a # \tb\n");
+    assert_eq!(stream.error, None);
+    assert_eq!(stream.documents[0].root.to_json(), json!(["a", "a"]));
+}

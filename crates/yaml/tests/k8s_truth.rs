@@ -43,7 +43,6 @@ const EXPECTED: &[(&str, &str)] = &[
         "a plain scalar over two lines in a flow collection ending in `:` before `,`: saphyr stops (\"illegal placement of ':' indicator\") before the scalar reaches the loader, so its colons are not masked",
     ),
     ("ls-in-plain", "U+2028 breaks a line for go-yaml, not for saphyr; unlike NEL no line break has its three bytes"),
-    ("tab-after-dash", "go-yaml refuses a tab after a block sequence's `-`; saphyr reads it as a blank"),
     (
         "tab-line-blank",
         "go-yaml refuses a line holding only a tab after a plain scalar (\"a tab character that violates indentation\"); saphyr reads it as blank",
