@@ -30,6 +30,7 @@ mod special_files;
 mod stream_batches;
 mod template;
 mod template_budget;
+mod yaml_k8s;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

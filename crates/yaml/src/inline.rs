@@ -160,10 +160,11 @@ pub(crate) fn flow_items(text: &str) -> Option<FlowSequence<'_>> {
                     let len = b[i..].iter().position(|&c| matches!(c, b',' | b']'))?;
                     let value = text[i..i + len].trim_end_matches(' ');
                     // Flow context has more rules for `-`/`?` before a flow indicator
-                    // (saphyr: "plain scalar cannot start with '-' followed by ,[]{}").
+                    // (saphyr: "plain scalar cannot start with '-' followed by ,[]{}"), and
+                    // go-yaml v2 ends a plain scalar at any `?` there (see `flow`).
                     let indicator =
                         value.ends_with(['-', '?']) || has_pair(value, b' ', b'-') || has_pair(value, b' ', b'?');
-                    if !plain_ok(value) || indicator || value.contains([':', '#', '[', ']', '{', '}']) {
+                    if !plain_ok(value) || indicator || value.contains([':', '#', '[', ']', '{', '}', '?']) {
                         return None;
                     }
                     (FlowItem { text: value, quote: None, span: start..start + value.len() }, i + len)

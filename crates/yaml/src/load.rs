@@ -15,9 +15,9 @@ use crate::error::{Error, ErrorKind, Warning};
 use crate::line_index::LineIndex;
 use crate::mapping::build_mapping;
 use crate::node::{Node, NodeValue, ScalarStyle};
-use crate::quoted;
 use crate::scalar::{Scalar, Tagged, decode_binary, parse_scalar, resolve_tagged};
 use crate::stream::{Document, Draw, Limits, Stream, dash_before, scalar_node};
+use crate::{flow, quoted};
 
 /// Loads every document of `text` with the default [`Limits`].
 #[must_use]
@@ -165,30 +165,51 @@ fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
         let error = located(text, ErrorKind::NodeLimit, message, at, 0);
         return (Stream { documents: Vec::new(), error: Some(error) }, 0, Some(0));
     }
-    let (mut documents, mut error, mut taken, mut made) = read_events(text, limits);
-    // A quoted scalar's continuation line indented less than its block: go-yaml reads it, so
-    // the text is read again with those lines padded (see `quoted`).
-    if error.as_ref().is_some_and(|e| e.message == quoted::MESSAGE) {
-        let mut padding = quoted::Padding::default();
-        let mut readings = 1;
-        while let Some(e) = error.as_ref().filter(|e| e.message == quoted::MESSAGE)
-            && padding.may_read_again(readings, text.len())
-            && padding.pad_scalar(text, e.offset)
-        {
-            let padded = padding.apply(text);
-            // The last reading's trees go, and their nodes back to the pool, before the next.
-            drop(std::mem::take(&mut documents));
-            if let Some(draw) = &limits.nodes {
-                draw.give(taken);
-            }
-            (documents, error, taken, made) = read_events(&padded, limits);
-            readings += 1;
-            padding.documents(&mut documents);
-            if let Some(e) = &mut error {
-                *e = located(text, e.kind, std::mem::take(&mut e.message), padding.error_offset(e), e.document);
-            }
+    // What go-yaml reads and saphyr does not, the text is read again, changed where that
+    // leaves the value as it is: a quoted scalar's continuation line indented less than its
+    // block (`quoted`); in a flow collection a line indented less than its block, the colons
+    // of a plain scalar that saphyr ends before a flow indicator, a blank after a `?` that
+    // starts a plain scalar; a tab after a `:`, and NEL as a line break (`flow`). Offsets are
+    // mapped back to `text` after each reading.
+    let mut padding = quoted::Padding::default();
+    let mut masks = flow::Masks::new(text);
+    let mut reading = read_events(&masks.apply(text, true), None, limits);
+    let mut readings = 1;
+    while padding.may_read_again(readings, text.len()) {
+        let base = masks.apply(text, false);
+        let colon_ends: Vec<usize> = reading.colon_ends.iter().map(|&s| padding.original(s)).collect();
+        let questions: Vec<usize> = reading.question_starts.iter().map(|&s| padding.original(s)).collect();
+        // Every `?` of the reading gets its blank (not only the first).
+        let mut blanks = false;
+        for at in questions {
+            blanks |= padding.insert_blank(at);
+        }
+        let again = masks.add_scalars(&base, colon_ends)
+            || blanks
+            || reading.error.as_ref().is_some_and(|e| {
+                (e.message == quoted::MESSAGE && padding.pad_scalar(&base, e.offset))
+                    || (e.message == flow::TAB_AFTER_COLON && masks.add_tab(&base, e.offset))
+                    || (flow::is_indentation(&e.message)
+                        && reading.flow_column.is_some_and(|column| padding.pad_line(&base, e.offset, column + 1)))
+            });
+        if !again {
+            break;
+        }
+        let read = padding.apply(&masks.apply(text, true));
+        let unmasked = masks.has_colons().then(|| padding.apply(&masks.apply(text, false)));
+        // The last reading's trees go, and their nodes back to the pool, before the next.
+        drop(std::mem::take(&mut reading.documents));
+        if let Some(draw) = &limits.nodes {
+            draw.give(reading.taken);
+        }
+        reading = read_events(&read, unmasked.as_deref(), limits);
+        readings += 1;
+        padding.documents(&mut reading.documents);
+        if let Some(e) = &mut reading.error {
+            *e = located(text, e.kind, std::mem::take(&mut e.message), padding.error_offset(e), e.document);
         }
     }
+    let Reading { mut documents, mut error, taken, made, .. } = reading;
     // A character YAML does not allow (NUL, ESC, …): go-yaml stops reading there ("control
     // characters are not allowed"), and saphyr either stops with whatever it expected next
     // ("unexpected end of stream") or reads on. Either way: the error is that character, and
@@ -208,11 +229,28 @@ fn load_events(text: &str, limits: &Limits) -> (Stream, usize, Option<usize>) {
     (Stream { documents, error }, taken, made)
 }
 
-/// One reading of `text` by saphyr: the documents before the first error, that error, the
-/// nodes taken from [`Limits::nodes`] and the nodes made.
-fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, usize, usize) {
+/// One reading of a text by saphyr.
+struct Reading {
+    /// The documents before the first error, and that error.
+    documents: Vec<Document>,
+    error: Option<Error>,
+    /// The nodes taken from [`Limits::nodes`], and the nodes made.
+    taken: usize,
+    made: usize,
+    /// Where each plain scalar starts that saphyr ended at a `:` before a flow indicator.
+    colon_ends: Vec<usize>,
+    /// Right after the `?` of each plain scalar in flow context that starts with one.
+    question_starts: Vec<usize>,
+    /// At an indentation error, the column of the outermost flow collection open there.
+    flow_column: Option<usize>,
+}
+
+/// Reads `text` with saphyr. `unmasked` is `text` with the colons `flow::Masks` replaced
+/// put back, when there are any.
+fn read_events(text: &str, unmasked: Option<&str>, limits: &Limits) -> Reading {
     let mut documents = Vec::new();
     let mut loader = Loader::new(text, limits);
+    loader.unmasked = unmasked;
     // saphyr-parser has internal `unwrap`s; a panic there must not take the linter down, so it
     // becomes an error at the end of what was read (the documents before it are kept).
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.run(&mut documents).err()));
@@ -220,7 +258,33 @@ fn read_events(text: &str, limits: &Limits) -> (Vec<Document>, Option<Error>, us
         let message = "internal YAML parser error".to_owned();
         Some(located(text, ErrorKind::Syntax, message, text.len(), documents.len()))
     });
-    (documents, error, loader.taken, loader.stream_nodes)
+    let flow_column = error
+        .as_ref()
+        .filter(|e| flow::is_indentation(&e.message))
+        .and_then(|e| open_flow_column(text, e.offset, limits));
+    Reading {
+        documents,
+        error,
+        taken: loader.taken,
+        made: loader.stream_nodes,
+        colon_ends: loader.colon_ends,
+        question_starts: loader.question_starts,
+        flow_column,
+    }
+}
+
+/// The column of the outermost flow collection open at `at`: those left open when the text
+/// before `at` is read. (At saphyr's error the loader may not have seen a collection's start
+/// yet: saphyr queues a flow collection's tokens while it could still be a key.)
+fn open_flow_column(text: &str, at: usize, limits: &Limits) -> Option<usize> {
+    let prefix = text.get(..at)?;
+    let limits = Limits { nodes: None, ..limits.clone() };
+    let mut loader = Loader::new(prefix, &limits);
+    let mut documents = Vec::new();
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.run(&mut documents)));
+    let start = loader.stack.iter().find(|f| f.flow)?.start;
+    let line_start = prefix[..start].rfind('\n').map_or(0, |i| i + 1);
+    Some(prefix[line_start..start].chars().count())
 }
 
 /// Where the text's flow indicators (`,` `[` `{`) first number more than `limit`, if they do.
@@ -341,6 +405,13 @@ struct Loader<'a> {
     document: usize,
     doc_start: Option<(usize, bool)>,
     root: Option<Node>,
+    /// Open flow collections.
+    flow_depth: usize,
+    /// See [`Reading::colon_ends`] and [`Reading::question_starts`].
+    colon_ends: Vec<usize>,
+    question_starts: Vec<usize>,
+    /// The text with masked colons put back (see `flow`), when some are masked.
+    unmasked: Option<&'a str>,
 }
 
 type Step<T = ()> = Result<T, Error>;
@@ -363,6 +434,10 @@ impl<'a> Loader<'a> {
             document: 0,
             doc_start: None,
             root: None,
+            flow_depth: 0,
+            colon_ends: Vec::new(),
+            question_starts: Vec::new(),
+            unmasked: None,
         }
     }
 
@@ -477,6 +552,7 @@ impl<'a> Loader<'a> {
             matches!(self.text.as_bytes().get(range.end.wrapping_sub(1)), Some(b'[' | b'{')) && !range.is_empty();
         if flow {
             self.prev_end = range.end;
+            self.flow_depth += 1;
         }
         let tag = tag.map(short_tag);
         self.stack.push(Frame { kind, start: range.start, flow, anchor, tag, height: 1, nodes: 1 });
@@ -502,6 +578,7 @@ impl<'a> Loader<'a> {
             }
         };
         let span = if frame.flow {
+            self.flow_depth -= 1;
             self.prev_end = range.end;
             frame.start..range.end
         } else {
@@ -534,6 +611,12 @@ impl<'a> Loader<'a> {
             SaphyrStyle::Literal => ScalarStyle::Literal,
             SaphyrStyle::Folded => ScalarStyle::Folded,
         };
+        if style == ScalarStyle::DoubleQuoted
+            && quoted::has_slash_escape(self.text.get(range.clone()).unwrap_or_default())
+        {
+            let msg = "found unknown escape character `\\/` (YAML 1.1, which Kubernetes reads, has no such escape: write `/`)";
+            return Err(self.error(ErrorKind::Syntax, msg, range.start));
+        }
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
             range.start = self.block_header(range.start);
         } else if range.is_empty() && value.is_empty() {
@@ -541,6 +624,10 @@ impl<'a> Loader<'a> {
             range = self.prev_end..self.prev_end;
         }
         self.prev_end = self.prev_end.max(range.end);
+        let mut value = value;
+        if self.flow_depth > 0 && style == ScalarStyle::Plain {
+            value = self.flow_plain(value, &range)?;
+        }
         let tag = tag.map(short_tag);
         // go-yaml v2 decodes `!!binary` to its bytes: the value is their text.
         let value = match tag.as_deref() {
@@ -567,6 +654,26 @@ impl<'a> Loader<'a> {
         let mut node = scalar_node(value, resolved, style, range, &mut self.warnings);
         node.tag = tag;
         self.complete(node, anchor, 0, 1)
+    }
+
+    /// A plain scalar in flow context, where go-yaml v2 reads otherwise than saphyr (see
+    /// `flow`): refused, noted for a reading with its colons masked, or (in that reading)
+    /// given back its colons.
+    fn flow_plain(&mut self, value: String, range: &Range<usize>) -> Step<String> {
+        let source = self.text.get(range.clone()).unwrap_or_default();
+        if let Some(why) = flow::go_refuses(source) {
+            return Err(self.error(ErrorKind::Syntax, why, range.start));
+        }
+        if flow::colon_before_flow_indicator(self.text, range.end) {
+            self.colon_ends.push(range.start);
+        }
+        if source.len() > 1 && source.starts_with('?') {
+            self.question_starts.push(range.start + 1);
+        }
+        match self.unmasked.and_then(|u| u.get(range.clone())) {
+            Some(original) if original != source => Ok(flow::unmask(&value, source, original)),
+            _ => Ok(value),
+        }
     }
 
     /// Block scalar spans from saphyr start at the content; move the start back to the `|`/`>`
@@ -638,6 +745,12 @@ impl<'a> Loader<'a> {
             self.root = Some(node);
             return Ok(());
         };
+        // go-yaml does not skip a tab right after a block sequence's `-` (it is where a simple
+        // key may start) and stops: "found character that cannot start any token".
+        if !parent.flow && matches!(parent.kind, FrameKind::Sequence(_)) && tab_after_dash(self.text, node.span.start) {
+            let msg = "found a tab after a block sequence's `-`, which YAML 1.1 (Kubernetes) refuses: use spaces";
+            return Err(located(self.text, ErrorKind::Syntax, msg.to_owned(), node.span.start, self.document));
+        }
         parent.height = parent.height.max(height + 1);
         parent.nodes = parent.nodes.saturating_add(nodes);
         match &mut parent.kind {
@@ -649,6 +762,14 @@ impl<'a> Loader<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether the blanks right before `start` hold a tab and follow a `-`.
+fn tab_after_dash(text: &str, start: usize) -> bool {
+    let bytes = &text.as_bytes()[..start.min(text.len())];
+    let blanks = bytes.iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let dash = bytes.len() - blanks;
+    dash > 0 && bytes[dash - 1] == b'-' && bytes[dash..].contains(&b'\t')
 }
 
 fn short_tag(tag: &Tag) -> Box<str> {

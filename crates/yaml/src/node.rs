@@ -218,16 +218,27 @@ impl Node {
 }
 
 /// The Kubernetes number rule: Go's `encoding/json` prints a whole float below 1e21 without a
-/// fraction, and `UnmarshalCaseSensitivePreserveInts` reads such text back as `int64` when it
-/// fits. Everything else stays a float.
+/// fraction, as the shortest decimal that reads back as the same float, and
+/// `UnmarshalCaseSensitivePreserveInts` reads such text back as `int64` when it fits.
+/// Everything else stays a float. Up to 2^53 every whole float prints as its exact digits;
+/// above, the shortest decimal can be another integer (2^63 − 1024 prints as
+/// `9223372036854775000`) or fall outside `int64` (−2^63 prints as `-9223372036854776000`).
 #[must_use]
 pub fn float_to_json(f: f64) -> Value {
     if !f.is_finite() {
         return Value::Null;
     }
-    let two_63 = (1u64 << 63) as f64;
-    if f.fract() == 0.0 && (-two_63..two_63).contains(&f) {
-        return Value::Number((f as i64).into());
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if f.fract() == 0.0 {
+        if f.abs() < EXACT {
+            return Value::Number((f as i64).into());
+        }
+        // Rust's `Display` also prints the shortest decimal that reads back, without exponent.
+        if f.abs() < 1e21
+            && let Ok(i) = f.to_string().parse::<i64>()
+        {
+            return Value::Number(i.into());
+        }
     }
     Number::from_f64(f).map_or(Value::Null, Value::Number)
 }

@@ -12,6 +12,8 @@
 //! at the start of those continuation lines (which the folding drops: the value is the same),
 //! and maps every byte offset back to the original text. Each reading fixes the scalar saphyr
 //! stopped at; the readings are bounded ([`MAX_READINGS`]), past which the error stands.
+//! The same padding serves lines inside flow collections (`flow`), whose indentation go-yaml
+//! does not look at either.
 
 use std::ops::Range;
 
@@ -26,6 +28,22 @@ pub(crate) const MESSAGE: &str = "invalid indentation in quoted scalar";
 /// text of many such scalars costs a bounded multiple of its size, not its size squared).
 const MAX_READINGS: usize = 256;
 const MAX_BYTES_READ: usize = 64 << 20;
+
+/// Whether the double-quoted scalar at the start of `source` holds the escape `\/`, which
+/// YAML 1.2 added and go-yaml v2 refuses ("found unknown escape character").
+pub(crate) fn has_slash_escape(source: &str) -> bool {
+    let bytes = source.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1) == Some(&b'/') => return true,
+            b'\\' => i += 2,
+            b'"' => return false,
+            _ => i += 1,
+        }
+    }
+    false
+}
 
 /// Blanks added to a text: `(offset in the original, count)`, sorted by offset.
 #[derive(Debug, Default)]
@@ -113,6 +131,42 @@ impl Padding {
         true
     }
 
+    /// Adds a blank at `at` (an offset in the original text); `false` when one was added
+    /// there already.
+    pub(crate) fn insert_blank(&mut self, at: usize) -> bool {
+        if self.inserts.iter().any(|&(offset, _)| offset == at) {
+            return false;
+        }
+        self.inserts.push((at, 1));
+        self.inserts.sort_unstable();
+        true
+    }
+
+    /// Pads the line of `at` (an offset in the original `text`, with only blanks before it on
+    /// its line) so that it starts at `column` in the padded text: a line inside a flow
+    /// collection, where go-yaml does not look at indentation (see `flow`). `false` when the
+    /// line is already that deep or `at` is not its first token.
+    pub(crate) fn pad_line(&mut self, text: &str, at: usize, column: usize) -> bool {
+        let Some(before) = text.get(..at) else { return false };
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        if !before[line_start..].bytes().all(|b| b == b' ') {
+            return false;
+        }
+        let existing = self.inserts.iter().position(|&(offset, _)| offset == line_start);
+        let current = (at - line_start) + existing.map_or(0, |i| self.inserts[i].1);
+        if current >= column {
+            return false;
+        }
+        match existing {
+            Some(i) => self.inserts[i].1 += column - current,
+            None => {
+                self.inserts.push((line_start, column - current));
+                self.inserts.sort_unstable();
+            }
+        }
+        true
+    }
+
     fn range(&self, r: &Range<usize>) -> Range<usize> {
         let start = self.original(r.start);
         start..self.original(r.end).max(start)
@@ -180,5 +234,12 @@ mod tests {
         assert_eq!(p.original(padded.find("     y").unwrap() + 1), text.find("  y").unwrap());
         // The same scalar again: nothing more to do.
         assert!(!p.pad_scalar(text, text.find('"').unwrap()));
+    }
+
+    #[test]
+    fn finds_the_slash_escape_inside_the_quotes_only() {
+        assert!(has_slash_escape(r#""a\/b""#));
+        assert!(!has_slash_escape(r#""a\\/b""#));
+        assert!(!has_slash_escape(r#""a/b" # \/"#));
     }
 }
