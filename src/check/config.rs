@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
+use driftlint_core::confine::Refusal;
 use driftlint_yaml::{LineIndex, Node, NodeValue};
 
 use crate::diagnostic::{Rule, Severity};
@@ -695,19 +696,16 @@ impl Config {
         if Path::new(value).has_root() {
             return Err(refuse("is an absolute path"));
         }
-        let dir = std::path::absolute(&self.dir).map_err(|_| refuse("cannot be resolved"))?;
-        let root = repository_root(&dir);
-        let target = normalize(&dir.join(value));
-        let Ok(inside) = target.strip_prefix(&root) else { return Err(refuse("leaves the repository")) };
-        if inside.components().any(|c| c.as_os_str() == ".git") {
-            return Err(refuse("is inside .git"));
-        }
-        // Symlinks on the way must not lead out either. A path that does not exist is left to
-        // the reader, which reports it as missing.
-        if let (Ok(real), Ok(real_root)) = (std::fs::canonicalize(&target), std::fs::canonicalize(&root))
-            && !crate::git::inside_work_tree(&real, &real_root)
-        {
-            return Err(refuse("leads out of the repository through a symlink"));
+        // Resolved for real, every component; a path that does not exist (or a template's
+        // unexpanded part) is left to the reader, which confines what it opens again.
+        let boundary = driftlint_core::confine::Boundary::around(&self.dir);
+        match driftlint_core::confine::confine(&resolved, &boundary) {
+            Ok(_) => {}
+            Err(Refusal::Leaves(_)) => return Err(refuse("leaves the repository")),
+            Err(Refusal::Git(_)) => return Err(refuse("is inside .git")),
+            Err(Refusal::Symlink(_) | Refusal::Loop(_)) => {
+                return Err(refuse("leads out of the repository through a symlink"));
+            }
         }
         Ok(resolved)
     }
@@ -773,19 +771,6 @@ impl Config {
         m.insert("schema-locations".into(), self.schema_locations.clone().into());
         self.policy.to_yaml(&mut m);
         driftlint_yaml::to_yaml_string(&serde_json::Value::Object(m))
-    }
-}
-
-/// The repository holding the absolute directory `dir`: the nearest directory upwards with a
-/// `.git`; outside git (a tarball), the working directory when `dir` is below it (the person
-/// running driftlint chose it), else `dir` itself.
-fn repository_root(dir: &Path) -> PathBuf {
-    if let Some(root) = crate::git::enclosing_work_tree(dir) {
-        return root.to_path_buf();
-    }
-    match std::env::current_dir().ok().and_then(|c| std::path::absolute(c).ok()) {
-        Some(cwd) if dir.starts_with(&cwd) => cwd,
-        _ => dir.to_path_buf(),
     }
 }
 

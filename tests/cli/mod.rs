@@ -11,6 +11,7 @@ mod everyday;
 mod git_reference;
 mod git_scope;
 mod hostile;
+mod hostile_confine;
 mod hostile_scope;
 mod immutable;
 mod init;

@@ -649,10 +649,8 @@ fn origin_file(opts: &Options, path: &str) -> Option<PathBuf> {
     }
     let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
     let file = root.join(path);
-    let real_root = std::fs::canonicalize(&root).ok()?;
-    let boundary = crate::worktree::enclosing_work_tree(&real_root).unwrap_or(&real_root);
-    let real = std::fs::canonicalize(&file).ok()?;
-    crate::worktree::inside_work_tree(&real, boundary).then_some(file)
+    let real = crate::confine::confine(&file, &crate::confine::Boundary::around(&root)).ok()?;
+    real.exists().then_some(file)
 }
 
 /// Finds the object with `identity` in a file, ignoring the namespace (kustomize's

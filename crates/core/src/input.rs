@@ -14,6 +14,7 @@ pub use bounded::{
     read_stdin_bounded, read_stdin_bounded_to_string, utf8_message,
 };
 
+use crate::confine::{Boundary, Refusal, confine};
 use crate::diagnostic::{Diagnostic, Rule};
 pub use crate::source::{Source, SourcePath};
 
@@ -43,9 +44,15 @@ pub struct Collected {
 /// Reads every input named by `paths`: `-` is standard input, a directory is walked, anything
 /// else is read as a file whatever its extension. Directory walks are sorted by path, so
 /// output is deterministic.
+///
+/// A named path goes through [`confine`] whole, every component: pre-commit names committed
+/// files, and `ci/dirlink/x.yaml` with `ci/dirlink` a link out of the repository is refused
+/// as a link named last is. The boundary is the working directory's repository; a path named
+/// outside it was chosen by whoever runs driftlint, and its own repository bounds it.
 pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
     let mut out = Collected::default();
     let mut stdin_read = false;
+    let here = Boundary::of_working_directory();
     for path in paths {
         if path.as_os_str() == "-" {
             if stdin_read {
@@ -56,23 +63,36 @@ pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
                 Ok(text) => out.sources.push(Source { path: SourcePath::Stdin, text }),
                 Err(e) => out.diagnostics.push(io_error(&SourcePath::Stdin, &e)),
             }
-        } else if path.is_dir() {
-            walk_dir(path, opts, &mut out);
-        } else if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
-            && let Ok(target) = std::fs::canonicalize(path)
-            && let Some(refusal) = outside_repository(path, &target)
-        {
-            // A named file that is a link out of the repository (pre-commit passes the names
-            // of committed files, links included).
-            out.diagnostics.push(refusal);
+            continue;
+        }
+        let boundary = if here.holds_lexically(path) {
+            here.clone()
         } else {
-            read_file(path, &mut out);
+            let anchor = if path.is_dir() { path.as_path() } else { path.parent().unwrap_or(Path::new(".")) };
+            Boundary::around(if anchor.as_os_str().is_empty() { Path::new(".") } else { anchor })
+        };
+        let real = match confine(path, &boundary) {
+            Ok(real) => real,
+            Err(refusal) => {
+                out.diagnostics.push(refused(path, &refusal));
+                continue;
+            }
+        };
+        if real.is_dir() {
+            walk_dir(path, opts, &boundary, &mut out);
+        } else {
+            read_file(path, &real, &mut out);
         }
     }
     out
 }
 
-fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
+/// The `io-error` of a path [`confine`] refused, at the path as named.
+fn refused(path: &Path, refusal: &Refusal) -> Diagnostic {
+    Diagnostic::error(Rule::IoError, SourcePath::File(path.to_path_buf()), None, refusal.to_string())
+}
+
+fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Collected) {
     // File types, not overrides: in the `ignore` crate an override glob would take precedence
     // over `.gitignore`, while a type selection only narrows what the ignore rules let through.
     let mut types = ignore::types::TypesBuilder::new();
@@ -150,7 +170,7 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
             Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => pending.push(e.into_path()),
             Ok(e) if e.path_is_symlink() && e.depth() > 0 => {
                 read_files(&std::mem::take(&mut pending), out);
-                walk_symlink(e.path(), walk_root.as_deref(), out);
+                walk_symlink(e.path(), walk_root.as_deref(), boundary, out);
             }
             Ok(_) => {}
             Err(err) => {
@@ -170,49 +190,32 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, out: &mut Collected) {
 
 /// A symlink met by a walk: followed once when it leads to a file inside the repository that
 /// the walk does not reach by itself (under the link's name); a target inside the walk is read
-/// under its own name. A link out of the repository is refused, a linked directory is not
-/// entered (a note says so); nothing is skipped without a word.
-fn walk_symlink(link: &Path, walk_root: Option<&Path>, out: &mut Collected) {
+/// under its own name. A link out of the repository is refused ([`confine`]), a linked
+/// directory is not entered (a note names its target relative to the repository); nothing is
+/// skipped without a word. (The walk itself follows no link, so the files it lists lie in the
+/// directory named, which was confined before it was walked.)
+fn walk_symlink(link: &Path, walk_root: Option<&Path>, boundary: &Boundary, out: &mut Collected) {
     let sp = SourcePath::File(link.to_path_buf());
-    let target = match std::fs::canonicalize(link) {
+    let target = match confine(link, boundary) {
         Ok(t) => t,
-        Err(e) => return out.diagnostics.push(io_error(&sp, &e)),
+        Err(refusal) => return out.diagnostics.push(refused(link, &refusal)),
     };
-    if let Some(refusal) = outside_repository(link, &target) {
-        return out.diagnostics.push(refusal);
-    }
     if target.is_dir() {
         return out.diagnostics.push(Diagnostic::new(
             Rule::IoError,
             crate::diagnostic::Severity::Note,
             sp,
             None,
-            format!("symlinked directory (to {}) not walked; name its target to check it", target.display()),
+            format!("symlinked directory (to {}) not walked; name its target to check it", boundary.show(&target)),
         ));
+    }
+    if let Err(e) = std::fs::metadata(&target) {
+        return out.diagnostics.push(io_error(&sp, &e)); // dangling inside the repository
     }
     if walk_root.is_some_and(|root| target.starts_with(root)) {
         return; // the walk reads it under its own name
     }
-    read_file(link, out);
-}
-
-/// The refusal of a symlink whose target leaves the repository holding the link (the nearest
-/// directory upwards with `.git`, else the working directory), or lies in `.git`: a checked
-/// repository's links must not make driftlint read files elsewhere on the machine.
-fn outside_repository(link: &Path, target: &Path) -> Option<Diagnostic> {
-    let parent = link.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let parent = std::fs::canonicalize(parent).ok()?;
-    let boundary = crate::worktree::enclosing_work_tree(&parent)
-        .map(Path::to_path_buf)
-        .or_else(|| std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok()))?;
-    (!crate::worktree::inside_work_tree(target, &boundary)).then(|| {
-        Diagnostic::error(
-            Rule::IoError,
-            SourcePath::File(link.to_path_buf()),
-            None,
-            format!("symlink leads out of the repository (to {}): not read", target.display()),
-        )
-    })
+    read_file(link, &target, out);
 }
 
 /// Largest ignore file the walk reads (they are a few lines; the `ignore` crate compiles each).
@@ -246,7 +249,7 @@ fn bad_ignore_file(dir: &Path) -> Option<Diagnostic> {
 /// before opening is left out (see [`read_listed_file`]).
 fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
     use rayon::prelude::*;
-    let read: Vec<Result<Source, Box<Diagnostic>>> = paths.par_iter().map(|p| read_one(p, true)).collect();
+    let read: Vec<Result<Source, Box<Diagnostic>>> = paths.par_iter().map(|p| read_one(p, p, true)).collect();
     for r in read {
         match r {
             Ok(source) => out.sources.push(source),
@@ -255,18 +258,20 @@ fn read_files(paths: &[std::path::PathBuf], out: &mut Collected) {
     }
 }
 
-fn read_file(path: &Path, out: &mut Collected) {
-    match read_one(path, false) {
+/// Reads `real` (what [`confine`] resolved `path` to) under the name `path`.
+fn read_file(path: &Path, real: &Path, out: &mut Collected) {
+    match read_one(path, real, false) {
         Ok(source) => out.sources.push(source),
         Err(d) => out.diagnostics.push(*d),
     }
 }
 
-/// `listed`: a directory listing reported `path` as a regular file.
-fn read_one(path: &Path, listed: bool) -> Result<Source, Box<Diagnostic>> {
+/// `real` read under the name `path`; `listed`: a directory listing reported it as a regular
+/// file.
+fn read_one(path: &Path, real: &Path, listed: bool) -> Result<Source, Box<Diagnostic>> {
     let sp = SourcePath::File(path.to_path_buf());
     let read = if listed { read_listed_file_to_string } else { read_bounded_to_string };
-    match read(path, MAX_FILE_BYTES) {
+    match read(real, MAX_FILE_BYTES) {
         Ok(text) => Ok(Source { path: sp, text }),
         // Kept word for word from before the bounded reader: users and tests grep it.
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {

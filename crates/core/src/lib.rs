@@ -2,7 +2,7 @@
 //!
 //! What it owns, bottom up (each module uses only those above it):
 //! - [`source`]: a file or standard input and its text, named as the user gave it;
-//!   [`worktree`]: where a repository's work tree ends;
+//!   [`confine`]: the one test every file read on a repository's behalf passes first;
 //! - [`rule`]: the rule ids and severities; [`rules`]: the rule table and its documentation;
 //! - [`diagnostic`]: the one finding model (rule, severity, message, labels, help);
 //! - [`input`]: which files are inputs and reading them within bounds;
@@ -16,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod confine;
 pub mod diagnostic;
 pub mod document;
 pub mod escape;
@@ -24,4 +25,3 @@ pub mod locate;
 pub mod rule;
 pub mod rules;
 pub mod source;
-pub mod worktree;

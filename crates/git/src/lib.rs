@@ -19,8 +19,6 @@ pub use location::{Location, LocationError, Repo, is_location, parse_location};
 pub use read::{Snapshot, load_file, load_snapshot, location_text, open_repository, resolve_commit};
 pub use tree::{Entry, Tree};
 
-pub use driftlint_core::worktree::{enclosing_work_tree, inside_work_tree};
-
 /// Why a git location could not be read. Each names the repository, revision or path at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {

@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::fybrik::{self, Outcome};
 use super::{Module, Policies, PolicyError, load};
 use crate::diagnostics::{error_diagnostic, line_range};
+use driftlint_core::confine::{Boundary, confine};
 use driftlint_core::diagnostic::{Diagnostic, Rule};
 use driftlint_core::input::SourcePath;
 use driftlint_core::locate::Files;
@@ -44,8 +45,16 @@ pub fn run(
         return Err(read_err(format!("more than {MAX_CASES} scenarios")));
     }
     let find = |stem: &str| EXTS.iter().map(|e| format!("{stem}.{e}")).find(|n| names.contains(n));
+    // Every file is confined to the repository holding the directory: a case file linked to
+    // `~/.kube/config` is refused (an `io-error` at the file), never read.
+    let boundary = Boundary::around(dir);
+    let mut out = Vec::new();
     let data = match find("data") {
-        Some(n) => Some(read_doc(&dir.join(n), files)?.0),
+        Some(n) => match read_doc(&dir.join(n), &boundary, files)? {
+            Ok((v, _)) => Some(v),
+            // The scenarios' decisions depend on the data: none is replayed without it.
+            Err(refused) => return Ok(vec![refused]),
+        },
         None => None,
     };
     let mut policies = match Policies::compile(modules.to_vec(), data, options, super::engine::RegoVersion::V1) {
@@ -53,11 +62,16 @@ pub fn run(
         // The conftest pass reports the same compile error.
         Err(_) => return Ok(Vec::new()),
     };
-    let mut out = Vec::new();
     for name in &names {
         let Some(scenario) = EXTS.iter().find_map(|e| name.strip_suffix(&format!(".input.{e}"))) else { continue };
         let input_path = dir.join(name);
-        let (input, _) = read_doc(&input_path, files)?;
+        let (input, _) = match read_doc(&input_path, &boundary, files)? {
+            Ok(read) => read,
+            Err(refused) => {
+                out.push(refused);
+                continue;
+            }
+        };
         let decided = fybrik::decide(&mut policies, &input);
         super::print::show(&policies.take_prints());
         let outcome = match decided {
@@ -74,20 +88,31 @@ pub fn run(
         }
         if let Some(expected_name) = find(&format!("{scenario}.expected")) {
             let path = dir.join(expected_name);
-            let (expected, text) = read_doc(&path, files)?;
-            out.extend(changes(scenario, &path, &text, &expected, &outcome));
+            match read_doc(&path, &boundary, files)? {
+                Ok((expected, text)) => out.extend(changes(scenario, &path, &text, &expected, &outcome)),
+                Err(refused) => out.push(refused),
+            }
         }
     }
     Ok(out)
 }
 
-fn read_doc(path: &Path, files: &mut Files) -> Result<(Value, String), PolicyError> {
+/// The document at `path` and its text, or the `io-error` of a path [`confine`] refused (at
+/// the path as named; the refusal names it relative to the repository).
+fn read_doc(path: &Path, boundary: &Boundary, files: &mut Files) -> Result<Result<(Value, String), Diagnostic>, PolicyError> {
     let shown = path.display().to_string();
-    let text = driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
+    let real = match confine(path, boundary) {
+        Ok(real) => real,
+        Err(refusal) => {
+            let sp = SourcePath::File(path.to_path_buf());
+            return Ok(Err(Diagnostic::error(Rule::IoError, sp, None, refusal.to_string())));
+        }
+    };
+    let text = driftlint_core::input::read_bounded_to_string(&real, driftlint_core::input::MAX_FILE_BYTES)
         .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
     let value = load::parse_document(&shown, text.as_bytes())?;
     files.preset(path.to_path_buf(), text.clone());
-    Ok((value, text))
+    Ok(Ok((value, text)))
 }
 
 /// A `policy-conflict` at the rule of the decision that conflicted, with the rules of the

@@ -4,13 +4,15 @@
 //!
 //! Bounded: at most [`MAX_FILES`] files and [`MAX_BYTES`] bytes per load; a directory walk
 //! does not follow symlinks (a policy directory in a repository cannot pull in files from
-//! elsewhere), files named explicitly are read as named.
+//! elsewhere), files named explicitly are read as named; every file read goes through
+//! [`driftlint_core::confine`] against its location.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::{Module, PolicyError};
+use driftlint_core::confine::{Boundary, confine};
 use driftlint_git as git;
 
 /// The most files one load reads.
@@ -171,13 +173,20 @@ fn read_location(
     let path = PathBuf::from(written);
     let meta = std::fs::metadata(&path)
         .map_err(|e| PolicyError::Read { path: written.to_string(), message: e.to_string() })?;
-    let files = if meta.is_dir() { walk(&path, exts, budget)? } else { vec![path] };
+    let files = if meta.is_dir() { walk(&path, exts, budget)? } else { vec![path.clone()] };
+    // The location itself was confined by the configuration that named it, or named on the
+    // command line; what is read under it stays in it (the walk follows no link, so this
+    // holds unless the tree changes while it is read).
+    let anchor = if meta.is_dir() { path.as_path() } else { path.parent().unwrap_or(Path::new(".")) };
+    let boundary = Boundary::around(if anchor.as_os_str().is_empty() { Path::new(".") } else { anchor }).trusting(&path);
     let mut out = Vec::new();
     for f in files {
         let shown = f.display().to_string();
-        let size = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
+        let real = confine(&f, &boundary)
+            .map_err(|refusal| PolicyError::Read { path: shown.clone(), message: refusal.to_string() })?;
+        let size = std::fs::metadata(&real).map(|m| m.len()).unwrap_or(0);
         budget.take(&shown, size)?;
-        let bytes = driftlint_core::input::read_bounded(&f, driftlint_core::input::MAX_FILE_BYTES)
+        let bytes = driftlint_core::input::read_bounded(&real, driftlint_core::input::MAX_FILE_BYTES)
             .map_err(|e| PolicyError::Read { path: shown.clone(), message: e.to_string() })?;
         out.push((shown, bytes));
     }

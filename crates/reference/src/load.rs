@@ -156,6 +156,10 @@ fn read_pattern(root: &Root, pattern: &str) -> Result<TemplateSource, String> {
 
 /// Go's `*PathError` text for a failed read of `name` (`open x: no such file or directory`).
 pub(crate) fn go_io_error(e: &io::Error, name: &str) -> String {
+    // A path the confinement refused keeps its text (it names the path as written).
+    if let Some(refusal) = e.get_ref().and_then(|r| r.downcast_ref::<driftlint_core::confine::Refusal>()) {
+        return format!("open {name}: {refusal}");
+    }
     match e.kind() {
         io::ErrorKind::NotFound => format!("open {name}: no such file or directory"),
         io::ErrorKind::PermissionDenied => format!("open {name}: permission denied"),

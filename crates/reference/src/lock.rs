@@ -91,9 +91,14 @@ pub fn to_text(lock: &Lock) -> String {
 }
 
 /// Reads a lock file.
+/// It lies beside the configuration, in the checked repository: confined to that repository.
 pub fn load_lock(path: &Path) -> Result<LockFile, LockError> {
-    let text = driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
-        .map_err(|e| LockError::Read { path: path.to_path_buf(), message: e.to_string() })?;
+    use driftlint_core::confine::{Boundary, confine};
+    let read_error = |message: String| LockError::Read { path: path.to_path_buf(), message };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let real = confine(path, &Boundary::around(dir)).map_err(|refusal| read_error(refusal.to_string()))?;
+    let text = driftlint_core::input::read_bounded_to_string(&real, driftlint_core::input::MAX_FILE_BYTES)
+        .map_err(|e| read_error(e.to_string()))?;
     parse_lock(path, text)
 }
 

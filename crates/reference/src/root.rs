@@ -3,8 +3,9 @@
 //! ([`super::fs`]) see only the three operations Go's `fs.FS` gives kube-compare — read a
 //! file, list a directory, test a path — plus the name a file is shown under in diagnostics.
 //!
-//! Both kinds keep a reference inside itself: on disk, a match whose real path leaves the
-//! directory through a symlink is dropped; in a git tree, a symlink whose target leaves it
+//! Both kinds keep a reference inside itself: on disk, every read and every match goes through
+//! [`driftlint_core::confine`] with the directory as its boundary (a match whose real path
+//! leaves it is dropped, a read refused); in a git tree, a symlink whose target leaves it
 //! resolves to nothing.
 
 use std::io;
@@ -42,11 +43,14 @@ impl Root {
         }
     }
 
-    /// The file's bytes (on disk: a regular file of at most [`driftlint_core::input::MAX_FILE_BYTES`]).
+    /// The file's bytes (on disk: a regular file of at most [`driftlint_core::input::MAX_FILE_BYTES`],
+    /// inside the reference directory once symlinks are resolved: the metadata file and
+    /// function files as much as templates).
     pub fn read(&self, name: &str) -> io::Result<Vec<u8>> {
         match self {
             Root::Dir(dir) => {
-                driftlint_core::input::read_bounded(&dir.join(name), driftlint_core::input::MAX_FILE_BYTES)
+                let real = confined(dir, name).map_err(io::Error::other)?;
+                driftlint_core::input::read_bounded(&real, driftlint_core::input::MAX_FILE_BYTES)
             }
             Root::Git(g) => g.tree.read(name).map(<[u8]>::to_vec),
         }
@@ -76,7 +80,7 @@ impl Root {
     /// Whether `name` stays inside the reference once symlinks are resolved.
     pub fn contains(&self, name: &str) -> bool {
         match self {
-            Root::Dir(root) => inside(root, name),
+            Root::Dir(root) => confined(root, name).is_ok_and(|real| real.exists()),
             Root::Git(g) => g.tree.exists(name),
         }
     }
@@ -90,9 +94,9 @@ impl Root {
     }
 }
 
-fn inside(root: &Path, name: &str) -> bool {
-    let (Ok(real_root), Ok(real)) = (root.canonicalize(), root.join(name).canonicalize()) else {
-        return false;
-    };
-    real.starts_with(&real_root)
+/// `name` inside the reference directory `root`, resolved for real ([`driftlint_core::confine`]
+/// with the directory itself as the boundary).
+fn confined(root: &Path, name: &str) -> Result<PathBuf, driftlint_core::confine::Refusal> {
+    use driftlint_core::confine::{Boundary, confine};
+    confine(&root.join(name), &Boundary::exactly(root))
 }

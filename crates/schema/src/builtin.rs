@@ -159,9 +159,19 @@ pub fn is_bundled_group(group: &str) -> bool {
 /// use the next twice is cut there and accepts anything below, rather than growing
 /// exponentially.
 pub fn compile(kind: &bundled::KindSchema) -> Schema {
+    compile_bounded(kind).0
+}
+
+/// [`compile`], and which limit was crossed, if one was: [`MAX_NODES`] compiled nodes or
+/// [`MAX_REF_EXPANSIONS`] `$ref`s followed (a copy of a definition compiled before counts as
+/// one), the limits a CRD's schema has. A schema from a `--schema-location` file that
+/// crosses one is refused with that message rather than used cut.
+pub fn compile_bounded(kind: &bundled::KindSchema) -> (Schema, Option<String>) {
     // How often each definition is referred to: one used once is compiled where it is used
     // and not kept for copies (most of a kind's tree, whose copy cost as much as compiling it).
-    Compiler::new(&kind.definitions).definition(&kind.root)
+    let mut c = Compiler::new(&kind.definitions);
+    let s = c.definition(&kind.root);
+    (s, c.exhausted)
 }
 
 /// Adds every `$ref` target in `v` to `uses`.
@@ -182,6 +192,8 @@ fn count_refs<'a>(v: &'a Value, uses: &mut HashMap<&'a str, usize>) {
 
 /// Compiled nodes per kind, copies of reused definitions included.
 pub const MAX_NODES: usize = crate::compile::MAX_NODES;
+/// `$ref`s followed per kind (a CRD's limit).
+pub const MAX_REF_EXPANSIONS: usize = crate::compile::MAX_REF_EXPANSIONS;
 
 struct Compiler<'a> {
     definitions: &'a HashMap<String, Arc<Value>>,
@@ -194,6 +206,10 @@ struct Compiler<'a> {
     /// `$ref`s to each definition in the kind's definitions: only those used more than once
     /// are kept in `done`.
     uses: HashMap<&'a str, usize>,
+    /// `$ref`s followed so far, against [`MAX_REF_EXPANSIONS`].
+    expansions: usize,
+    /// The first limit crossed, in words.
+    exhausted: Option<String>,
 }
 
 impl<'a> Compiler<'a> {
@@ -202,13 +218,40 @@ impl<'a> Compiler<'a> {
         for body in definitions.values() {
             count_refs(body, &mut uses);
         }
-        Compiler { definitions, stack: Vec::new(), done: HashMap::new(), nodes: 0, uses }
+        Compiler {
+            definitions,
+            stack: Vec::new(),
+            done: HashMap::new(),
+            nodes: 0,
+            uses,
+            expansions: 0,
+            exhausted: None,
+        }
+    }
+
+    /// A limit was crossed: the part accepts anything, and the first crossing is kept.
+    fn exhaust(&mut self, expansions: bool) -> Schema {
+        if self.exhausted.is_none() {
+            let what = if expansions {
+                format!("expands more than {MAX_REF_EXPANSIONS} `$ref`s")
+            } else {
+                format!("compiles to more than {MAX_NODES} nodes")
+            };
+            self.exhausted = Some(format!("the schema {what} (a limit against runaway schemas)"));
+        }
+        Schema::any()
     }
 
     fn definition(&mut self, name: &'a str) -> Schema {
+        if !self.stack.is_empty() {
+            self.expansions += 1;
+            if self.expansions > MAX_REF_EXPANSIONS {
+                return self.exhaust(true);
+            }
+        }
         if let Some((s, n)) = self.done.get(name) {
             if self.nodes + n > MAX_NODES {
-                return Schema::any();
+                return self.exhaust(false);
             }
             self.nodes += n;
             return s.clone();
@@ -230,7 +273,7 @@ impl<'a> Compiler<'a> {
     fn node(&mut self, v: &'a Value) -> Schema {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
-            return Schema::any();
+            return self.exhaust(false);
         }
         let Value::Object(map) = v else { return Schema::any() };
         if let Some(Value::String(target)) = map.get("$ref") {
@@ -348,6 +391,9 @@ mod tests {
                 let mut c = Compiler::new(&s.definitions);
                 c.definition(&s.root);
                 assert!(c.nodes < MAX_NODES / 4, "{kube} {k:?}: {} nodes", c.nodes);
+                // The `$ref` limit a location schema has is far from what Kubernetes needs.
+                assert!(c.expansions < MAX_REF_EXPANSIONS / 2, "{kube} {k:?}: {} `$ref`s", c.expansions);
+                assert_eq!(c.exhausted, None);
                 largest = largest.max((c.nodes, format!("{kube} {}", k.kind)));
             }
         }
@@ -383,8 +429,9 @@ mod tests {
         }
         definitions.insert("d40".to_string(), Arc::new(serde_json::json!({"type": "string"})));
         let kind = bundled::KindSchema { root: "d0".into(), definitions };
-        let s = compile(&kind);
+        let (s, exhausted) = compile_bounded(&kind);
         assert_eq!(s.ty, Some(Type::Object));
+        assert!(exhausted.is_some_and(|e| e.contains("1000 `$ref`s")));
     }
 
     #[test]

@@ -164,6 +164,9 @@ pub enum Resolved<'a> {
     Builtin(&'a Schema),
     /// A schema from a kubeconform-style location.
     Located(Arc<Schema>),
+    /// A kubeconform-style location's file for the type, refused (a path the object's kind or
+    /// apiVersion would move, a file leading out of the repository, a schema over the limits).
+    LocationRefused(String),
     /// A built-in API group, but no kind of this version of Kubernetes.
     UnknownBuiltin(builtin::Unknown),
     /// Nothing: no definition of the kind, or not of this version.
@@ -221,8 +224,10 @@ impl Registry {
         {
             return Resolved::Defined(s);
         }
-        if let Some(s) = self.locations.lookup(self.kubernetes_version(), group, version, kind) {
-            return Resolved::Located(s);
+        match self.locations.lookup(self.kubernetes_version(), group, version, kind) {
+            Some(location::Found::Schema(s)) => return Resolved::Located(s),
+            Some(location::Found::Refused(why)) => return Resolved::LocationRefused(why),
+            None => {}
         }
         if let Lookup::Found(s) = &found {
             return Resolved::Defined(s);
@@ -257,6 +262,7 @@ impl Registry {
             },
             Resolved::Builtin(_) => format!("Kubernetes {} built-in", self.kubernetes_version()),
             Resolved::Located(_) => "a --schema-location file (trusted)".into(),
+            Resolved::LocationRefused(why) => format!("none ({why})"),
             Resolved::UnknownBuiltin(builtin::Unknown::Removed { removed_in, .. }) => {
                 format!("none (removed in Kubernetes {removed_in})")
             }

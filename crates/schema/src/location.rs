@@ -9,26 +9,53 @@
 //! .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json`). The first location with a file
 //! for a type wins. `$ref`s resolve inside the file (`#/definitions/…`, `#/$defs/…`) or to a
 //! sibling file (`_definitions.json#/…`, no directory part); the schema is compiled by
-//! [`super::builtin`]'s JSON Schema compiler, once per type and run.
+//! [`super::builtin`]'s JSON Schema compiler, once per type and run, within a CRD's limits
+//! (`$ref`s followed, compiled nodes): one that crosses them is refused, not used cut.
 //!
-//! The kind and apiVersion come from the checked files: one with other characters than
-//! letters, digits, `.` and `-` is not looked up, so a manifest cannot steer the path.
+//! The kind and apiVersion come from the checked files, so the path is checked after they
+//! are filled in: a value with other characters than letters, digits, `.` and `-` is not looked
+//! up; `.` and `..` (as a value, or as a path component the filled-in template ends up with)
+//! are refused; and the file, and every sibling a `$ref` reads, goes through
+//! [`driftlint_core::confine`] against the repository holding the location's directory, so
+//! a symlink under it (on any component) cannot lead out. A refusal is [`Found::Refused`],
+//! which the schema pass reports at the object.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use driftlint_core::confine::{Boundary, confine, path_segment};
 use serde_json::Value;
 
 use super::model::Schema;
 
-/// A type's compiled schema from a location, or that none has it.
-type Cache = HashMap<(String, String, String), Option<Arc<Schema>>>;
+/// What a location gave for a type.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// The type's compiled schema.
+    Schema(Arc<Schema>),
+    /// Why the location's file for the type is not read or not used (names the path as
+    /// written, relative to the repository).
+    Refused(String),
+}
+
+/// A type's schema from a location, or that none has it.
+type Cache = HashMap<(String, String, String), Option<Found>>;
+
+/// One configured location: its template and where what it names must stay.
+#[derive(Debug)]
+struct Template {
+    text: String,
+    /// The template's text before its first variable, up to the last `/`: what the person
+    /// configuring it chose; only the variables come from the checked files.
+    base: PathBuf,
+    boundary: Boundary,
+}
 
 /// The configured locations and what was found in them.
 #[derive(Debug, Default)]
 pub struct Locations {
-    templates: Vec<String>,
+    templates: Vec<Template>,
     cache: Mutex<Cache>,
 }
 
@@ -41,14 +68,22 @@ impl Locations {
         let templates = written
             .iter()
             .map(|w| {
-                if w.ends_with(".json") {
+                let text = if w.ends_with(".json") {
                     w.clone()
                 } else {
                     format!(
                         "{}/{{{{ .NormalizedKubernetesVersion }}}}-standalone{{{{ .StrictSuffix }}}}/{{{{ .ResourceKind }}}}{{{{ .KindSuffix }}}}.json",
                         w.trim_end_matches('/')
                     )
-                }
+                };
+                let fixed = &text[..text.find("{{").unwrap_or(text.len())];
+                let base = match fixed.rfind('/') {
+                    Some(0) => PathBuf::from("/"),
+                    Some(i) => PathBuf::from(&fixed[..i]),
+                    None => PathBuf::from("."),
+                };
+                let boundary = Boundary::around(&base);
+                Template { text, base, boundary }
             })
             .collect();
         Locations { templates, cache: Mutex::new(HashMap::new()) }
@@ -59,7 +94,7 @@ impl Locations {
     }
 
     /// The schema of `group/version kind` for Kubernetes `kube` (`1.37`), compiled once.
-    pub fn lookup(&self, kube: &str, group: &str, version: &str, kind: &str) -> Option<Arc<Schema>> {
+    pub fn lookup(&self, kube: &str, group: &str, version: &str, kind: &str) -> Option<Found> {
         if self.templates.is_empty() || ![group, version, kind].iter().all(|s| safe(s)) || kind.is_empty() {
             return None;
         }
@@ -68,13 +103,35 @@ impl Locations {
         if let Some(hit) = cache.get(&key) {
             return hit.clone();
         }
-        let found = self
-            .templates
-            .iter()
-            .find_map(|t| load(&PathBuf::from(expand(t, kube, group, version, kind))))
-            .map(Arc::new);
+        let found = self.templates.iter().find_map(|t| t.lookup(kube, group, version, kind));
         cache.insert(key, found.clone());
         found
+    }
+}
+
+impl Template {
+    /// This location's schema for the type: `None` when it has no file for it.
+    fn lookup(&self, kube: &str, group: &str, version: &str, kind: &str) -> Option<Found> {
+        let refused = |why: String| Some(Found::Refused(format!("schema location `{}`: {why}", self.text)));
+        for (name, value) in [("kind", kind), ("apiVersion group", group), ("apiVersion version", version)] {
+            if let Err(why) = path_segment(value) {
+                return refused(format!("the {name} {why}: not looked up"));
+            }
+        }
+        let file = PathBuf::from(expand(&self.text, kube, group, version, kind));
+        // What the variables filled in may not step up or stay put (`.{{ .Group }}.` with the
+        // core group is `..`).
+        let filled = file.strip_prefix(&self.base).unwrap_or(&file);
+        if filled.components().any(|c| matches!(c, std::path::Component::ParentDir | std::path::Component::CurDir))
+            || filled.to_str().is_some_and(|f| f.split('/').any(|c| c == "." || c == ".."))
+        {
+            return refused(format!("`{}` steps out of its directory: not looked up", self.boundary.show(&file)));
+        }
+        match load(&file, &self.boundary) {
+            Ok(Some(s)) => Some(Found::Schema(Arc::new(s))),
+            Ok(None) => None,
+            Err(why) => refused(why),
+        }
     }
 }
 
@@ -107,27 +164,36 @@ pub fn expand(template: &str, kube: &str, group: &str, version: &str, kind: &str
     out
 }
 
-/// The compiled schema in `file`, its `$ref`s followed; `None` when there is no such file or
-/// it is no JSON.
-fn load(file: &Path) -> Option<Schema> {
-    let dir = file.parent()?.to_path_buf();
-    let name = file.file_name()?.to_str()?.to_string();
+/// The compiled schema in `file`, its `$ref`s followed: `Ok(None)` when there is no such file
+/// or it is no JSON; `Err` when a file it reads leads out of `boundary` or the schema crosses
+/// a limit.
+fn load(file: &Path, boundary: &Boundary) -> Result<Option<Schema>, String> {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else { return Ok(None) };
     let mut files: HashMap<String, Arc<Value>> = HashMap::new();
-    let root = read(&dir, &name)?;
-    files.insert(name.clone(), root);
+    let Some(root) = read(dir, name, boundary)? else { return Ok(None) };
+    files.insert(name.to_string(), root);
     // Every `$ref` target, as a definition named `file#pointer`; refs rewritten to those names.
     let mut definitions: HashMap<String, Arc<Value>> = HashMap::new();
-    let mut pending = vec![(name.clone(), String::new())];
+    let mut pending = vec![(name.to_string(), String::new())];
     while let Some((f, pointer)) = pending.pop() {
         let key = format!("{f}#{pointer}");
         if definitions.contains_key(&key) {
             continue;
         }
+        // Each distinct target is followed at least once, so more of them than `$ref`s may be
+        // followed is over the limit already (and bounds the copies made here).
+        if definitions.len() > super::builtin::MAX_REF_EXPANSIONS {
+            return Err(format!(
+                "`{}` refers to more than {} schemas (a limit against runaway schemas): not used",
+                boundary.show(file),
+                super::builtin::MAX_REF_EXPANSIONS
+            ));
+        }
         if !files.contains_key(&f) {
             if files.len() >= MAX_FILES {
                 continue;
             }
-            let Some(v) = read(&dir, &f) else { continue };
+            let Some(v) = read(dir, &f, boundary)? else { continue };
             files.insert(f.clone(), v);
         }
         let Some(target) = files[&f].pointer(&pointer) else { continue };
@@ -135,16 +201,24 @@ fn load(file: &Path) -> Option<Schema> {
         definitions.insert(key, Arc::new(rewritten));
     }
     let kind = driftlint_kube_schemas::KindSchema { root: format!("{name}#"), definitions };
-    Some(super::builtin::compile(&kind))
+    match super::builtin::compile_bounded(&kind) {
+        (s, None) => Ok(Some(s)),
+        (_, Some(limit)) => Err(format!("`{}`: {limit}: not used", boundary.show(file))),
+    }
 }
 
-fn read(dir: &Path, name: &str) -> Option<Arc<Value>> {
+/// The JSON document `name` in `dir`: `Ok(None)` when it is missing or no JSON; `Err` when it
+/// leads out of `boundary`.
+fn read(dir: &Path, name: &str, boundary: &Boundary) -> Result<Option<Arc<Value>>, String> {
     if name.contains('/') || name.contains('\\') || name.starts_with('.') {
-        return None;
+        return Ok(None);
     }
-    let text =
-        driftlint_core::input::read_bounded_to_string(&dir.join(name), driftlint_core::input::MAX_FILE_BYTES).ok()?;
-    serde_json::from_str(&text).ok().map(Arc::new)
+    let path = dir.join(name);
+    let real = confine(&path, boundary).map_err(|refusal| refusal.to_string())?;
+    let Ok(text) = driftlint_core::input::read_bounded_to_string(&real, driftlint_core::input::MAX_FILE_BYTES) else {
+        return Ok(None);
+    };
+    Ok(serde_json::from_str(&text).ok().map(Arc::new))
 }
 
 /// `v` with each `$ref` replaced by the name of its target (`file#pointer`), queued in
@@ -211,7 +285,7 @@ mod tests {
         )
         .unwrap();
         let l = Locations::new(&[dir.path().display().to_string()]);
-        let s = l.lookup("1.37", "example.org", "v1", "Widget").unwrap();
+        let Some(Found::Schema(s)) = l.lookup("1.37", "example.org", "v1", "Widget") else { panic!() };
         assert_eq!(s.properties["size"].ty, Some(Type::Integer));
         assert_eq!(s.properties["spec"].properties["name"].ty, Some(Type::String));
         assert!(s.additional.is_none());

@@ -53,6 +53,14 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             Resolved::Builtin(schema) => validate(doc, path, schema, true, &mut noted, &mut out),
             Resolved::Located(schema) => validate(doc, path, &schema, true, &mut noted, &mut out),
             Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry.kubernetes_version(), why)),
+            Resolved::LocationRefused(why) => {
+                let span =
+                    doc.node.entry("kind").map_or_else(|| validate::first_key_span(&doc.node), |(k, _)| k.span.clone());
+                out.push(
+                    Diagnostic::error(Rule::InvalidSchema, path.clone(), Some(span), why)
+                        .with_object(doc.identity.cr_id(), None),
+                );
+            }
             Resolved::Missing(missing) => {
                 let (group, _) = split_api_version(&id.api_version);
                 let Some(severity) = mode.missing_severity() else { continue };
