@@ -281,9 +281,10 @@ mod tests {
     fn dotdot_dot_git_dangling_links_and_loops() {
         let (_t, repo, outside) = setup();
         let b = Boundary::around(&repo);
-        assert_eq!(confine(&repo.join("ci/../../outside/secret.yaml"), &b), Err(Refusal::Leaves(
-            repo.join("ci/../../outside/secret.yaml").display().to_string()
-        )));
+        assert_eq!(
+            confine(&repo.join("ci/../../outside/secret.yaml"), &b),
+            Err(Refusal::Leaves(repo.join("ci/../../outside/secret.yaml").display().to_string()))
+        );
         assert_eq!(confine(&repo.join(".git/config"), &b), Err(Refusal::Git(".git/config".into())));
         symlink(".git", repo.join("g")).unwrap();
         assert_eq!(confine(&repo.join("g/config"), &b), Err(Refusal::Git("g/config".into())));

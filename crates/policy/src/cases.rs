@@ -99,7 +99,11 @@ pub fn run(
 
 /// The document at `path` and its text, or the `io-error` of a path [`confine`] refused (at
 /// the path as named; the refusal names it relative to the repository).
-fn read_doc(path: &Path, boundary: &Boundary, files: &mut Files) -> Result<Result<(Value, String), Diagnostic>, PolicyError> {
+fn read_doc(
+    path: &Path,
+    boundary: &Boundary,
+    files: &mut Files,
+) -> Result<Result<(Value, String), Diagnostic>, PolicyError> {
     let shown = path.display().to_string();
     let real = match confine(path, boundary) {
         Ok(real) => real,

@@ -178,7 +178,8 @@ fn read_location(
     // command line; what is read under it stays in it (the walk follows no link, so this
     // holds unless the tree changes while it is read).
     let anchor = if meta.is_dir() { path.as_path() } else { path.parent().unwrap_or(Path::new(".")) };
-    let boundary = Boundary::around(if anchor.as_os_str().is_empty() { Path::new(".") } else { anchor }).trusting(&path);
+    let boundary =
+        Boundary::around(if anchor.as_os_str().is_empty() { Path::new(".") } else { anchor }).trusting(&path);
     let mut out = Vec::new();
     for f in files {
         let shown = f.display().to_string();
