@@ -124,6 +124,9 @@ pub struct Report {
 pub enum CheckError {
     #[error("reference {} does not exist", .0.display())]
     ReferenceNotFound(PathBuf),
+    /// A reference directory's metadata file that leads out of it.
+    #[error("{0}")]
+    ReferenceRefused(String),
     #[error("invalid diff config {}: {message}", path.display())]
     DiffConfig { path: PathBuf, message: String },
     #[error("invalid overrides file {}: {message}", path.display())]

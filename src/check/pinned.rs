@@ -15,6 +15,7 @@ pub fn open_reference(location: &Location, start: &Path) -> Result<Opened, Check
     reference::open(location, start).map_err(|e| match e {
         OpenError::NotFound(p) => CheckError::ReferenceNotFound(p),
         OpenError::Git(g) => CheckError::Git(g),
+        refused @ OpenError::Refused(_) => CheckError::ReferenceRefused(refused.to_string()),
     })
 }
 

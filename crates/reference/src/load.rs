@@ -33,7 +33,7 @@ pub fn load_reference(metadata_path: &Path) -> Result<Reference, LoadError> {
 pub fn load_reference_in(root: Root, metadata: &str, shown: PathBuf) -> Result<Reference, LoadError> {
     let metadata_path = shown.as_path();
     let bytes = root
-        .read(metadata)
+        .read_named(metadata)
         .map_err(|e| LoadError::plain(metadata_path, format!("{NOT_FOUND}{}", go_io_error(&e, metadata))))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let fail = |problems: Vec<Problem>| LoadError::located(metadata_path, &text, problems);

@@ -78,7 +78,7 @@ impl Opened {
 
     /// The metadata file's text (lossy UTF-8, as the loader reads it), if it can be read.
     pub fn metadata_text(&self) -> Option<String> {
-        self.root.read(&self.metadata).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
+        self.root.read_named(&self.metadata).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
     }
 
     /// Loads and validates the reference (see [`super::load_reference`]).
@@ -94,6 +94,9 @@ pub enum OpenError {
     NotFound(PathBuf),
     #[error(transparent)]
     Git(#[from] git::Error),
+    /// A directory's `metadata.yaml` that leads out of it.
+    #[error("reference {0}")]
+    Refused(String),
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
@@ -109,6 +112,13 @@ pub fn open(location: &Location, start: &Path) -> Result<Opened, OpenError> {
     match location {
         Location::Path(p) => {
             let path = metadata_path(p);
+            // A directory's metadata file is one of the directory's files: it may not leave it
+            // (a file named directly was chosen on the command line or confined by the
+            // configuration that named it).
+            if path != *p {
+                use driftlint_core::confine::{Boundary, confine};
+                confine(&path, &Boundary::exactly(p)).map_err(|refusal| OpenError::Refused(refusal.to_string()))?;
+            }
             if !path.is_file() {
                 return Err(OpenError::NotFound(path));
             }

@@ -44,13 +44,25 @@ impl Root {
     }
 
     /// The file's bytes (on disk: a regular file of at most [`driftlint_core::input::MAX_FILE_BYTES`],
-    /// inside the reference directory once symlinks are resolved: the metadata file and
-    /// function files as much as templates).
+    /// inside the reference directory once symlinks are resolved: templates and function
+    /// files).
     pub fn read(&self, name: &str) -> io::Result<Vec<u8>> {
         match self {
             Root::Dir(dir) => {
                 let real = confined(dir, name).map_err(io::Error::other)?;
                 driftlint_core::input::read_bounded(&real, driftlint_core::input::MAX_FILE_BYTES)
+            }
+            Root::Git(g) => g.tree.read(name).map(<[u8]>::to_vec),
+        }
+    }
+
+    /// The metadata file's bytes: the file the location named (on the command line, or in a
+    /// configuration that confined it), or `metadata.yaml` of a directory, which
+    /// [`super::location::open`] confined to that directory before. Bounded like [`Root::read`].
+    pub fn read_named(&self, name: &str) -> io::Result<Vec<u8>> {
+        match self {
+            Root::Dir(dir) => {
+                driftlint_core::input::read_bounded(&dir.join(name), driftlint_core::input::MAX_FILE_BYTES)
             }
             Root::Git(g) => g.tree.read(name).map(<[u8]>::to_vec),
         }
