@@ -354,12 +354,9 @@ impl Repo {
         }
         let resolved = parts.join("/");
         if escapes || parts.first() == Some(&".git") {
-            out.diagnostics.push(Diagnostic::error(
-                Rule::IoError,
-                sp,
-                None,
-                format!("symlink leads out of the repository (to {}): not read", target.trim()),
-            ));
+            // Named as written, as the work tree's walk names it: never where it leads.
+            let message = driftlint_core::confine::Refusal::Symlink(sp.display().to_string()).to_string();
+            out.diagnostics.push(Diagnostic::error(Rule::IoError, sp, None, message));
             return;
         }
         if walked.is_some_and(|prefix| resolved.starts_with(prefix)) && snapshot.entries.contains_key(&resolved) {

@@ -112,7 +112,9 @@ impl Locations {
 impl Template {
     /// This location's schema for the type: `None` when it has no file for it.
     fn lookup(&self, kube: &str, group: &str, version: &str, kind: &str) -> Option<Found> {
-        let refused = |why: String| Some(Found::Refused(format!("schema location `{}`: {why}", self.text)));
+        // The location as written, relative to the repository when it is in it.
+        let shown = self.boundary.show(Path::new(&self.text));
+        let refused = |why: String| Some(Found::Refused(format!("schema location `{shown}`: {why}")));
         for (name, value) in [("kind", kind), ("apiVersion group", group), ("apiVersion version", version)] {
             if let Err(why) = path_segment(value) {
                 return refused(format!("the {name} {why}: not looked up"));
