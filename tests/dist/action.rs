@@ -362,6 +362,37 @@ fn builds_from_source_once_per_source_hash() {
     assert_eq!(again.code, 0);
 }
 
+/// A release directory as release.yml publishes it (the Linux x86_64 archive of the driftlint
+/// these tests were built with), its SHA256SUMS written to `sums`; and `sh`, running a script
+/// in it.
+fn release_dir(scratch: &Path, sums: &str) -> (PathBuf, impl Fn(&str)) {
+    let release = scratch.join("release");
+    let packaged = release.join("driftlint-x86_64-unknown-linux-musl");
+    std::fs::create_dir_all(&packaged).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_driftlint"), packaged.join("driftlint")).unwrap();
+    let dir = release.clone();
+    let sh = move |script: &str| {
+        let out = std::process::Command::new("bash").arg("-c").arg(script).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    sh(&format!(
+        "tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > {sums}"
+    ));
+    (release, sh)
+}
+
+/// A directory with a `cargo` that fails (a build would fail the job) and a `rustc`.
+fn failing_cargo(scratch: &Path) -> PathBuf {
+    let stub = scratch.join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(stub.join("cargo"), "#!/bin/sh\necho 'stub cargo called' >&2\nexit 3\n").unwrap();
+    std::fs::write(stub.join("rustc"), "#!/bin/sh\necho 'rustc 1.95.0 (stub)'\n").unwrap();
+    for f in ["cargo", "rustc"] {
+        std::process::Command::new("chmod").arg("+x").arg(stub.join(f)).status().unwrap();
+    }
+    stub
+}
+
 /// A release of the action (`uses: OWNER/driftlint@v1.2.3`): the archive for the runner's OS
 /// and architecture is downloaded with SHA256SUMS and used when its checksum matches (no
 /// build); a tampered archive fails the step; a release without the archive, or an unreleased
@@ -372,26 +403,8 @@ fn a_release_ref_downloads_the_verified_binary() {
     let ws = tmp.path().join("ws");
     fixture::write_repo(&ws);
     commit_all(&ws, "clean");
-    // The release directory, as release.yml publishes it.
-    let release = tmp.path().join("release");
-    let packaged = release.join("driftlint-x86_64-unknown-linux-musl");
-    std::fs::create_dir_all(&packaged).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_driftlint"), packaged.join("driftlint")).unwrap();
-    let sh = |script: &str| {
-        let out = std::process::Command::new("bash").arg("-c").arg(script).current_dir(&release).output().unwrap();
-        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
-    };
-    sh(
-        "tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > SHA256SUMS",
-    );
-    // A cargo that fails: a build would fail the job.
-    let stub = tmp.path().join("stub");
-    std::fs::create_dir_all(&stub).unwrap();
-    std::fs::write(stub.join("cargo"), "#!/bin/sh\necho 'stub cargo called' >&2\nexit 3\n").unwrap();
-    std::fs::write(stub.join("rustc"), "#!/bin/sh\necho 'rustc 1.95.0 (stub)'\n").unwrap();
-    for f in ["cargo", "rustc"] {
-        std::process::Command::new("chmod").arg("+x").arg(stub.join(f)).status().unwrap();
-    }
+    let (release, sh) = release_dir(tmp.path(), "SHA256SUMS");
+    let stub = failing_cargo(tmp.path());
     let runner_for = |reference: &str| {
         let mut runner = Runner::new(&ws, tmp.path());
         runner.path.push(stub.clone());
@@ -469,29 +482,13 @@ fn a_release_commit_pinned_by_sha_or_branch_downloads_the_verified_binary() {
     let ws = tmp.path().join("ws");
     fixture::write_repo(&ws);
     commit_all(&ws, "clean");
-    let release = tmp.path().join("release");
-    let packaged = release.join("driftlint-x86_64-unknown-linux-musl");
-    std::fs::create_dir_all(&packaged).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_driftlint"), packaged.join("driftlint")).unwrap();
-    let sh = |script: &str| {
-        let out = std::process::Command::new("bash").arg("-c").arg(script).current_dir(&release).output().unwrap();
-        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
-    };
-    sh(
-        "tar czf driftlint-x86_64-unknown-linux-musl.tar.gz driftlint-x86_64-unknown-linux-musl && rm -r driftlint-x86_64-unknown-linux-musl && sha256sum driftlint-* > ../SHA256SUMS",
-    );
+    let (release, sh) = release_dir(tmp.path(), "../SHA256SUMS");
     let source = release_commit(tmp.path(), "v1.2.3", &tmp.path().join("SHA256SUMS"));
     let recorded = std::fs::read_to_string(source.join("action/release.txt")).unwrap();
     assert!(
         recorded.contains("\nversion v1.2.3\n") && recorded.contains(" driftlint-x86_64-unknown-linux-musl.tar.gz")
     );
-    let stub = tmp.path().join("stub");
-    std::fs::create_dir_all(&stub).unwrap();
-    std::fs::write(stub.join("cargo"), "#!/bin/sh\necho 'stub cargo called' >&2\nexit 3\n").unwrap();
-    std::fs::write(stub.join("rustc"), "#!/bin/sh\necho 'rustc 1.95.0 (stub)'\n").unwrap();
-    for f in ["cargo", "rustc"] {
-        std::process::Command::new("chmod").arg("+x").arg(stub.join(f)).status().unwrap();
-    }
+    let stub = failing_cargo(tmp.path());
     let runner_for = |reference: &str| {
         let mut runner = Runner::new(&ws, tmp.path());
         runner.path.push(stub.clone());

@@ -110,7 +110,10 @@ pub fn add_layouts(dir: &Path) {
             "charts/web/templates/deploy.yaml",
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n",
         ),
-        ("manifests/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - namespace.yaml\n"),
+        (
+            "manifests/kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - namespace.yaml\n",
+        ),
     ];
     for (path, text) in files {
         let path = dir.join(path);
