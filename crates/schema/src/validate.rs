@@ -123,8 +123,8 @@ struct Walker<'b> {
     out: Vec<Finding>,
     budget: &'b mut Budget,
     /// CEL rule evaluations not done because the object's or the run's budget was spent
-    /// (`spent` says which): how many, and the first few as (rule, the value's pointer),
-    /// reported together by [`Walker::finish`].
+    /// (`spent` says which): how many, and the first few as (rule, the value's pointer), the
+    /// rule empty when it is the one before's, reported together by [`Walker::finish`].
     unevaluated: (usize, Vec<(String, String)>),
     spent: Option<Limit>,
 }
@@ -218,7 +218,10 @@ impl Walker<'_> {
         let (n, shown) = &mut self.unevaluated;
         *n += 1;
         if shown.len() < SHOWN_UNEVALUATED {
-            shown.push((source.to_string(), pointer.to_string()));
+            // The rule's text once for the values it repeats on (a rule on a list's items).
+            let repeated = shown.iter().rev().find(|(r, _)| !r.is_empty()).is_some_and(|(r, _)| r == source);
+            let rule = if repeated { String::new() } else { source.to_string() };
+            shown.push((rule, pointer.to_string()));
         }
     }
 
@@ -228,8 +231,13 @@ impl Walker<'_> {
         let Some(limit) = self.spent else { return };
         let (n, shown) = &self.unevaluated;
         let n = *n;
-        let mut named: Vec<String> =
-            shown.iter().map(|(rule, pointer)| format!("`{}` on {}", schema_cel::short(rule), show(pointer))).collect();
+        let mut named: Vec<String> = shown
+            .iter()
+            .map(|(rule, pointer)| match rule.as_str() {
+                "" => show(pointer),
+                rule => format!("`{}` on {}", schema_cel::short(rule), show(pointer)),
+            })
+            .collect();
         if n > shown.len() {
             named.push(format!("and {} more", n - shown.len()));
         }
