@@ -21,9 +21,9 @@
 //! charges the operand's size (one per scalar, list item or map entry, one per 16 bytes of a
 //! string) and returns it untouched, so `self.list == self.other` inside a loop costs what
 //! it compares. A regular expression is charged what compiling it may cost before it is
-//! compiled, once per object ([`crate::ext::regex`]). Indexing, `size`, `has` and the logical operators are charged
-//! nothing more. The evaluation's budget lives in a thread-local: one evaluation runs on one
-//! thread, start to end.
+//! compiled, once per object ([`crate::ext::regex`]). Indexing, `size`, `has` and the logical
+//! operators are charged nothing more. The evaluation's budget lives in a thread-local: one
+//! evaluation runs on one thread, start to end.
 
 use std::cell::Cell;
 

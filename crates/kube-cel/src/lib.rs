@@ -9,8 +9,8 @@
 //! extension with bounded results and the Kubernetes libraries the crate lacks (lists, regex,
 //! URLs, IPs/CIDRs, quantities). A rule that uses
 //! a function neither provides is [`CompileError::Unsupported`]: not evaluated, which the
-//! caller shows as a note, never as a violation. Evaluation is bounded by a step budget
-//! ([`cost`]), never by time.
+//! caller shows as a note, never as a violation. Evaluation is bounded by step budgets
+//! ([`cost`]: per expression, per object and per run), never by time.
 //!
 //! This crate knows nothing of files, YAML or driftlint's diagnostics.
 
@@ -530,19 +530,16 @@ pub fn value_untyped(expression: &str, json: &serde_json::Value) -> Result<Resul
 
 /// What an evaluation stopped by `limit` says.
 pub fn budget_text(limit: cost::Limit) -> String {
+    let steps = limit.steps();
     match limit {
         cost::Limit::Expression => format!(
-            "it exceeded its cost budget of {} steps (Kubernetes' per-expression limit), or a function would have built more than {} items",
-            cost::MAX_STEPS,
+            "it exceeded its cost budget of {steps} steps (Kubernetes' per-expression limit), or a function would have built more than {} items",
             cost::MAX_PRODUCED
         ),
         cost::Limit::Object => format!(
-            "the object's cost budget of {} steps (Kubernetes' per-object budget, shared by all its rules) was spent",
-            cost::OBJECT_STEPS
+            "the object's cost budget of {steps} steps (Kubernetes' per-object budget, shared by all its rules) was spent"
         ),
-        cost::Limit::Run => {
-            format!("the run's cost budget of {} steps for CEL rules (driftlint's own) was spent", cost::RUN_STEPS)
-        }
+        cost::Limit::Run => format!("the run's cost budget of {steps} steps for CEL rules (driftlint's own) was spent"),
     }
 }
 

@@ -25,8 +25,7 @@ pub use super::model::{Skipped, Validation};
 /// compile: about 0.65 s of parsing at most.
 pub const MAX_SCHEMA_RULE_BYTES: usize = 256 << 10;
 /// Weighted bytes of CEL text every definition of a run may compile in all: about 2.6 s of
-/// parsing at most. The AWS provider's 613 distinct rule texts weigh about 230 KiB, and a run
-/// compiles only the definitions of the kinds its inputs use.
+/// parsing at most (a run compiles only the definitions of the kinds its inputs use).
 pub const MAX_RUN_RULE_BYTES: usize = 1 << 20;
 
 /// The CEL text compiled so far in a run, against [`MAX_RUN_RULE_BYTES`]. A text is charged the
@@ -64,7 +63,12 @@ impl Charge<'_> {
         if self.sources.seen.contains(&key) {
             return Ok(());
         }
-        let bytes = texts.iter().filter(|t| !t.is_empty()).map(|t| driftlint_cel::compile_weight(t)).sum::<usize>();
+        // A text over the expression limit is refused before it is parsed: it costs nothing.
+        let bytes = texts
+            .iter()
+            .filter(|t| !t.is_empty() && t.len() <= driftlint_cel::MAX_EXPRESSION_BYTES)
+            .map(|t| driftlint_cel::compile_weight(t))
+            .sum::<usize>();
         if self.schema + bytes > MAX_SCHEMA_RULE_BYTES {
             return Err(format!(
                 "the schema's CEL rules would be more than {} KiB to compile (a bound against runaway definitions)",
