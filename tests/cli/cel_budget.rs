@@ -38,8 +38,10 @@ fn check(dir: &Path, files: &[&str]) -> (i32, Vec<(String, String, String, Strin
         .stdin(Stdio::null())
         .output()
         .expect("sh runs");
-    let code = out.status.code().unwrap_or_else(|| panic!("driftlint was killed ({:?}): it hit the CPU limit", out.status));
-    let r = Run { code, stdout: String::from_utf8(out.stdout).unwrap(), stderr: String::from_utf8(out.stderr).unwrap() };
+    let code =
+        out.status.code().unwrap_or_else(|| panic!("driftlint was killed ({:?}): it hit the CPU limit", out.status));
+    let r =
+        Run { code, stdout: String::from_utf8(out.stdout).unwrap(), stderr: String::from_utf8(out.stderr).unwrap() };
     let found = json(&r)["diagnostics"]
         .as_array()
         .unwrap()
@@ -190,7 +192,9 @@ fn a_transition_rule_is_noted_once_per_run_across_batches() {
 #[test]
 fn a_crds_rules_past_the_compile_bound_are_named_and_not_evaluated() {
     let dir = tempfile::tempdir().unwrap();
-    let mut schema = String::from("type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      a: {type: string}\n    x-kubernetes-validations:\n");
+    let mut schema = String::from(
+        "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      a: {type: string}\n    x-kubernetes-validations:\n",
+    );
     for i in 0..300 {
         let terms: Vec<String> = (0..30).map(|j| format!("self.a != '{}{i}_{j}'", "x".repeat(30))).collect();
         schema.push_str(&format!("      - rule: \"{}\"\n", terms.join(" && ")));
