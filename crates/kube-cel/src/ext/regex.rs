@@ -37,9 +37,10 @@ pub const TIERS: [(usize, u64); 3] = [(16 << 10, 2_000), (128 << 10, 20_000), (M
 /// The compiled size one pattern may take (the `regex` crate's own default is 10 MiB).
 pub const MAX_COMPILED: usize = 1 << 20;
 
-/// Bytes of patterns kept compiled per process; past them, new patterns are compiled but not
-/// kept (and charged the same).
-const MAX_CACHED_BYTES: usize = 1 << 20;
+/// Compiled bytes kept per process, each pattern counted at the tier it compiled within (its
+/// compiled size is at most that); past them, new patterns are compiled but not kept (and
+/// charged the same).
+const MAX_CACHED_BYTES: usize = 64 << 20;
 
 type Compiled = Result<Arc<::regex::Regex>, String>;
 
@@ -100,10 +101,12 @@ fn charged(pattern: &str) -> Result<Compiled, cel::ExecutionError> {
         return Ok(compiled);
     }
     let mut steps = 0;
+    let mut size = 0;
     let mut compiled = Err(format!("it compiles to more than {} KiB", MAX_COMPILED >> 10));
     for (limit, cost) in TIERS {
         cost::charge(cost)?;
         steps += cost;
+        size = limit;
         match ::regex::RegexBuilder::new(pattern).size_limit(limit).build() {
             Ok(re) => {
                 compiled = Ok(Arc::new(re));
@@ -117,8 +120,9 @@ fn charged(pattern: &str) -> Result<Compiled, cel::ExecutionError> {
         }
     }
     let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if cache.bytes + pattern.len() <= MAX_CACHED_BYTES {
-        cache.bytes += pattern.len();
+    let size = pattern.len() + if compiled.is_ok() { size } else { 0 };
+    if cache.bytes + size <= MAX_CACHED_BYTES {
+        cache.bytes += size;
         cache.compiled.insert(pattern.to_string(), (compiled.clone(), steps));
     }
     Ok(compiled)
