@@ -1,5 +1,6 @@
 mod batches;
 mod builtin;
+mod cel_budget;
 mod check;
 mod compare;
 mod crossplane;

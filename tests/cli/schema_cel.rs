@@ -210,9 +210,10 @@ fn transition_and_unsupported_rules_are_noted_once_per_run() {
 }
 
 /// A rule whose cost grows with the cube of a list: Kubernetes would refuse it at CRD
-/// creation by its estimated cost; offline it stops at the step budget with a warning.
+/// creation by its estimated cost, or the object at run time by its per-expression limit;
+/// offline it stops at the step budget with an error.
 #[test]
-fn a_runaway_rule_stops_at_its_cost_bound_with_a_warning() {
+fn a_runaway_rule_stops_at_its_cost_bound_with_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let schema = "type: object\nproperties:\n  spec:\n    type: object\n    x-kubernetes-validations:\n      - rule: self.items.all(a, self.items.all(b, self.items.all(c, a + b + c >= 0)))\n    properties:\n      items: {type: array, items: {type: integer}}\n";
     write(dir.path(), "schemas/t.yaml", &crd("T", schema));
@@ -227,9 +228,9 @@ fn a_runaway_rule_stops_at_its_cost_bound_with_a_warning() {
     );
     let (code, found) = check(dir.path(), &["t.yaml"]);
     let at: Vec<(&str, &str, &str)> = found.iter().map(|f| (f.0.as_str(), f.1.as_str(), f.2.as_str())).collect();
-    assert_eq!((code, at), (0, vec![("schema-cel-violation", "warning", "t.yaml:5")]), "{found:?}");
+    assert_eq!((code, at), (1, vec![("schema-cel-budget", "error", "t.yaml:5")]), "{found:?}");
     // (125 million iterations unbounded: the run would take minutes.)
-    assert!(found[0].3.contains("cost bound"), "{found:?}");
+    assert!(found[0].3.contains("cost budget of 1000000 steps"), "{found:?}");
 }
 
 /// The AWS provider's EKS PodIdentityAssociation: `namespace` is a CEL keyword, so Kubernetes

@@ -51,6 +51,8 @@ pub enum Rule {
     SchemaNotFound,
     /// A CEL rule (`x-kubernetes-validations`) of the object's schema is false.
     SchemaCelViolation,
+    /// CEL rules of the object's schema not evaluated to the end: a cost budget ran out.
+    SchemaCelBudget,
     /// An apiVersion/kind of a built-in API group that the chosen Kubernetes version lacks.
     UnknownKind,
     /// An apiVersion of a built-in kind that Kubernetes removed.
@@ -93,7 +95,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 43] = [
+    pub const ALL: [Rule; 44] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -118,6 +120,7 @@ impl Rule {
         Rule::SchemaInvalidValue,
         Rule::SchemaNotFound,
         Rule::SchemaCelViolation,
+        Rule::SchemaCelBudget,
         Rule::UnknownKind,
         Rule::RemovedApiVersion,
         Rule::SelectorMismatch,
@@ -165,6 +168,7 @@ impl Rule {
             Rule::SchemaInvalidValue => "schema-invalid-value",
             Rule::SchemaNotFound => "schema-not-found",
             Rule::SchemaCelViolation => "schema-cel-violation",
+            Rule::SchemaCelBudget => "schema-cel-budget",
             Rule::UnknownKind => "unknown-kind",
             Rule::RemovedApiVersion => "removed-api-version",
             Rule::SelectorMismatch => "selector-mismatch",

@@ -53,7 +53,7 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
     (
         Rule::SchemaCelViolation,
         Severity::Warning,
-        "when the rule cannot be evaluated on the object (an evaluation error, or its cost bound)",
+        "when the rule's operands have types no overload takes, which Kubernetes refuses when the CRD is created: a difference in how driftlint types the value",
     ),
     (
         Rule::SchemaCelViolation,

@@ -26,7 +26,7 @@ const MAX_DEPTH: usize = 128;
 
 /// Checks the base (`base_key: base`) of a resource with what its patches write.
 pub fn check_base(base_key: &Node, base: &Node, schema: &Schema, written: &[Written], out: &mut Vec<Finding>) {
-    for f in validate::validate_object(base, schema, Options { required: false }) {
+    for f in validate::validate_object(base, schema, Options { required: false }, &mut Default::default()) {
         out.push(Finding { rule: f.rule, severity: Severity::Error, span: f.span, message: f.message });
     }
     let writes: Vec<(&[Segment], &Written)> = written.iter().map(|w| (w.path.as_slice(), w)).collect();

@@ -1,8 +1,16 @@
-//! The cost bound of one rule evaluation: a step budget counted, never timed.
+//! The cost bounds of rule evaluation: step budgets counted, never timed.
 //!
 //! Kubernetes bounds a rule by an estimated cost at CRD creation and an actual cost at run
-//! time (`PerCallLimit`, one million). We count at run time only, since we have the object:
-//! the `cel` crate has no cost hook, so compiling instruments every comprehension (`all`,
+//! time: one expression may take `PerCallLimit` (one million), and every rule evaluated on one
+//! object `RuntimeCELCostBudget` (ten million) in all (k8s.io/apiserver `pkg/apis/cel/config.go`).
+//! We count at run time only, since we have the object, with the same two figures ([`MAX_STEPS`],
+//! [`OBJECT_STEPS`]) and a third of our own for a whole run ([`RUN_STEPS`]): a rule on a list's
+//! items runs once per item and every object of the run has its own budget, so without it a
+//! hostile repository multiplies the per-object budget by its object count. The caller keeps
+//! what is left of the object's and the run's budgets in a [`Budget`]; one evaluation may take
+//! the least of the three.
+//!
+//! The `cel` crate has no cost hook, so compiling instruments every comprehension (`all`,
 //! `exists`, `exists_one`, `map`, `filter`) with a call to [`STEP_FUNCTION`] that charges the
 //! size of its body *before* the body runs (`step(cost) ? body : null`), so that once the
 //! budget is spent no further body runs, even in `all`/`exists`, which carry an error past
@@ -12,8 +20,10 @@
 //! function) get each operand that is not a literal passed through [`SIZE_FUNCTION`], which
 //! charges the operand's size (one per scalar, list item or map entry, one per 16 bytes of a
 //! string) and returns it untouched, so `self.list == self.other` inside a loop costs what
-//! it compares. Indexing, `size`, `has` and the logical operators are charged nothing more.
-//! The budget lives in a thread-local: one evaluation runs on one thread, start to end.
+//! it compares. A regular expression is charged what compiling it may cost before it is
+//! compiled, once per object ([`crate::ext::regex`]). Indexing, `size`, `has` and the logical
+//! operators are charged nothing more. The evaluation's budget lives in a thread-local: one
+//! evaluation runs on one thread, start to end.
 
 use std::cell::Cell;
 
@@ -22,11 +32,26 @@ use cel::common::ast::{CallExpr, ComprehensionExpr, Expr, IdedExpr, LiteralValue
 use cel::common::types::CelBool;
 use cel::common::value::CowVal;
 
-/// Steps one evaluation of a rule may take (Kubernetes' per-call limit).
+use crate::ext::regex::MATCHES_FUNCTION;
+
+/// Steps one evaluation of one expression may take: Kubernetes' `PerCallLimit`.
 pub const MAX_STEPS: u64 = 1_000_000;
+/// Steps every expression evaluated on one object may take in all (its rules at every level,
+/// on every item of its lists, and their messages): Kubernetes' `RuntimeCELCostBudget`.
+pub const OBJECT_STEPS: u64 = 10_000_000;
+/// Steps every expression of one run may take in all: driftlint's own bound, so that a
+/// repository's objects cannot add up to minutes of CEL. A step takes 0.1–0.3 µs here (the
+/// `cel` crate's interpreter is slower than cel-go, whose cost units Kubernetes sizes at
+/// 0.1 µs), so this is a few seconds at most: two objects at Kubernetes' full per-object budget.
+pub const RUN_STEPS: u64 = 20_000_000;
 /// Code points of one string, or items of one list, an extension function may produce.
 pub const MAX_PRODUCED: usize = 1 << 20;
-/// What a regular-expression call costs beyond a step (compiling it).
+/// What one iteration of a comprehension costs beyond its body's nodes (which count the
+/// accumulator's nodes, as cel-go's cost does): more would make driftlint refuse rules that
+/// Kubernetes accepts.
+pub const ITERATION_STEPS: u64 = 1;
+/// What a regular-expression call costs beyond a step, whatever its pattern (compiling it is
+/// charged besides, once per object: [`crate::ext::regex`]).
 pub const REGEX_STEPS: u64 = 100;
 
 /// The internal function that charges an operand's size and gives it back.
@@ -36,15 +61,119 @@ pub const SIZE_FUNCTION: &str = "__driftlint_size";
 /// that matters: calling it only spends budget.
 pub const STEP_FUNCTION: &str = "__driftlint_step";
 
+/// The budget an evaluation ran out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The expression's own ([`MAX_STEPS`], or [`MAX_PRODUCED`] built by one function).
+    Expression,
+    /// The object's ([`OBJECT_STEPS`]), shared by every rule evaluated on it.
+    Object,
+    /// The run's ([`RUN_STEPS`]), shared by every object.
+    Run,
+}
+
+impl Limit {
+    /// The budget's size in steps.
+    pub fn steps(self) -> u64 {
+        match self {
+            Limit::Expression => MAX_STEPS,
+            Limit::Object => OBJECT_STEPS,
+            Limit::Run => RUN_STEPS,
+        }
+    }
+}
+
+/// What is left of the current object's and of the run's budgets. A run has one, and starts
+/// each object with [`Budget::start_object`]; every evaluation takes what it spent from both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    object: u64,
+    run: u64,
+    /// The current object's number (unique in the process): what is charged once per object
+    /// (compiling a regular expression) is charged again for the next one.
+    id: u64,
+}
+
+fn next_object() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::with_run(RUN_STEPS)
+    }
+}
+
+impl Budget {
+    /// A run's budget of `run` steps (less than [`RUN_STEPS`] in tests).
+    pub fn with_run(run: u64) -> Budget {
+        Budget { object: OBJECT_STEPS, run, id: next_object() }
+    }
+
+    /// The next object's budget starts full (the run's goes on).
+    pub fn start_object(&mut self) {
+        self.object = OBJECT_STEPS;
+        self.id = next_object();
+    }
+
+    pub(crate) fn object_id(&self) -> u64 {
+        self.id
+    }
+
+    /// Steps left in the run.
+    pub fn run_left(&self) -> u64 {
+        self.run
+    }
+
+    /// Which budget is spent, if one is: nothing more can be evaluated on this object.
+    pub fn spent(&self) -> Option<Limit> {
+        if self.run == 0 {
+            Some(Limit::Run)
+        } else if self.object == 0 {
+            Some(Limit::Object)
+        } else {
+            None
+        }
+    }
+
+    /// What one evaluation may take, and the budget that sets it (the smallest; the
+    /// expression's own on a tie, then the object's).
+    pub(crate) fn call(&self) -> (u64, Limit) {
+        if self.run < MAX_STEPS.min(self.object) {
+            (self.run, Limit::Run)
+        } else if self.object < MAX_STEPS {
+            (self.object, Limit::Object)
+        } else {
+            (MAX_STEPS, Limit::Expression)
+        }
+    }
+
+    /// Takes `steps` (what one evaluation spent) from the object and the run.
+    pub(crate) fn take(&mut self, steps: u64) {
+        self.object = self.object.saturating_sub(steps);
+        self.run = self.run.saturating_sub(steps);
+    }
+}
+
 thread_local! {
+    static OBJECT: Cell<u64> = const { Cell::new(0) };
+    static CAP: Cell<u64> = const { Cell::new(MAX_STEPS) };
     static LEFT: Cell<u64> = const { Cell::new(MAX_STEPS) };
     static EXHAUSTED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Starts an evaluation with a full budget.
-pub fn reset() {
-    LEFT.with(|l| l.set(MAX_STEPS));
+/// Starts an evaluation on object `object` ([`Budget`]'s number) that may take `cap` steps.
+pub fn reset(cap: u64, object: u64) {
+    OBJECT.with(|o| o.set(object));
+    CAP.with(|c| c.set(cap));
+    LEFT.with(|l| l.set(cap));
     EXHAUSTED.with(|e| e.set(false));
+}
+
+/// The number of the object being evaluated.
+pub fn object() -> u64 {
+    OBJECT.with(Cell::get)
 }
 
 /// Whether the budget ran out since [`reset`].
@@ -54,7 +183,7 @@ pub fn exhausted() -> bool {
 
 /// Steps spent since [`reset`].
 pub fn spent() -> u64 {
-    MAX_STEPS - LEFT.with(Cell::get)
+    CAP.with(Cell::get) - LEFT.with(Cell::get)
 }
 
 /// Charges `steps`; an error once the budget is spent.
@@ -64,10 +193,7 @@ pub fn charge(steps: u64) -> Result<(), ExecutionError> {
         if steps > left {
             l.set(0);
             EXHAUSTED.with(|e| e.set(true));
-            Err(ExecutionError::function_error(
-                "cost",
-                format!("the rule exceeded its cost bound of {MAX_STEPS} steps"),
-            ))
+            Err(ExecutionError::function_error("cost", "the rule exceeded its cost budget"))
         } else {
             l.set(left - steps);
             Ok(())
@@ -182,7 +308,9 @@ fn measure(x: &mut IdedExpr, next_id: &mut u64) {
 /// The static weight of an expression: one per node, more for regular expressions.
 pub fn weight(e: &IdedExpr) -> u64 {
     let own = match &e.expr {
-        Expr::Call(c) if matches!(c.func_name.as_str(), "matches" | "find" | "findAll") => REGEX_STEPS,
+        Expr::Call(c) if matches!(c.func_name.as_str(), "matches" | "find" | "findAll" | MATCHES_FUNCTION) => {
+            REGEX_STEPS
+        }
         // Literals, and the instrumentation's own calls, are free.
         Expr::Literal(_) => 0,
         Expr::Call(c) if c.func_name == SIZE_FUNCTION || c.func_name == STEP_FUNCTION => 0,
@@ -206,10 +334,14 @@ pub fn weight(e: &IdedExpr) -> u64 {
     total
 }
 
-/// Rewrites every comprehension of `e` so that each iteration charges its body first.
+/// Rewrites every comprehension of `e` so that each iteration charges its body first, every
+/// operand whose size matters so that it is charged, and `matches` to [`MATCHES_FUNCTION`].
 pub fn instrument(e: &mut IdedExpr, next_id: &mut u64) {
     match &mut e.expr {
         Expr::Call(c) => {
+            if c.func_name == "matches" {
+                c.func_name = MATCHES_FUNCTION.to_string();
+            }
             if let Some(t) = c.target.as_deref_mut() {
                 instrument(t, next_id);
             }
@@ -225,7 +357,7 @@ pub fn instrument(e: &mut IdedExpr, next_id: &mut u64) {
             for part in [&mut c.iter_range, &mut c.accu_init, &mut c.loop_cond, &mut c.loop_step, &mut c.result] {
                 instrument(part, next_id);
             }
-            let cost = weight(&c.loop_cond) + body_weight(&c.loop_step) + 1;
+            let cost = weight(&c.loop_cond) + body_weight(&c.loop_step) + ITERATION_STEPS;
             let slot = charge_slot(c);
             wrap(slot, cost, next_id);
         }

@@ -366,7 +366,7 @@ mod tests {
         let kind = root.get("kind").and_then(|n| n.as_str()).unwrap();
         let (g, v) = crate::split_api_version(av);
         let schema = b.lookup(g, v, kind).unwrap();
-        validate_object(&root, schema, Options { required: true })
+        validate_object(&root, schema, Options { required: true }, &mut Default::default())
             .iter()
             .map(|f| (f.rule, text[..f.span.start].matches('\n').count() + 1))
             .collect()

@@ -9,6 +9,8 @@
 //! or one calling a function driftlint lacks is kept as skipped, and the schema pass notes it
 //! once per run.
 
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -19,8 +21,81 @@ use serde_json::Value;
 use super::model::{Schema, SchemaProblem, Type};
 pub use super::model::{Skipped, Validation};
 
-/// The rules of `node` (an `x-kubernetes-validations` list), problems into `problems`.
-pub fn compile_rules(node: &Node, key: &Node, problems: &mut Vec<SchemaProblem>) -> Vec<Arc<Validation>> {
+/// Weighted bytes of CEL text (rules and message expressions) one `openAPIV3Schema` may
+/// compile: about 0.65 s of parsing at most.
+pub const MAX_SCHEMA_RULE_BYTES: usize = 256 << 10;
+/// Weighted bytes of CEL text every definition of a run may compile in all: about 2.6 s of
+/// parsing at most (a run compiles only the definitions of the kinds its inputs use).
+pub const MAX_RUN_RULE_BYTES: usize = 1 << 20;
+
+/// The CEL text compiled so far in a run, against [`MAX_RUN_RULE_BYTES`]. A text is charged the
+/// first time the run compiles it: provider CRDs repeat the same rules across versions and
+/// kinds, and a repeat costs nothing (the compiled rule is cached).
+#[derive(Debug, Default)]
+pub struct Sources {
+    seen: HashSet<u64>,
+    run: usize,
+}
+
+impl Sources {
+    /// Takes the run to have compiled `bytes` so far (for tests of the bound).
+    #[cfg(test)]
+    pub fn charge_run(&mut self, bytes: usize) {
+        self.run = bytes;
+    }
+}
+
+/// What compiling a rule of one `openAPIV3Schema` charges: that schema's bytes, and the run's.
+pub struct Charge<'a> {
+    pub sources: &'a mut Sources,
+    pub schema: usize,
+}
+
+impl Charge<'_> {
+    /// Charges `texts` (a rule and its message expression), unless the run compiled them
+    /// before; a message when a budget would be exceeded (nothing is charged then).
+    fn charge(&mut self, texts: &[&str]) -> Result<(), String> {
+        let key = {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            texts.hash(&mut h);
+            h.finish()
+        };
+        if self.sources.seen.contains(&key) {
+            return Ok(());
+        }
+        // A text over the expression limit is refused before it is parsed: it costs nothing.
+        let bytes = texts
+            .iter()
+            .filter(|t| !t.is_empty() && t.len() <= driftlint_cel::MAX_EXPRESSION_BYTES)
+            .map(|t| driftlint_cel::compile_weight(t))
+            .sum::<usize>();
+        if self.schema + bytes > MAX_SCHEMA_RULE_BYTES {
+            return Err(format!(
+                "the schema's CEL rules would be more than {} KiB to compile (a bound against runaway definitions)",
+                MAX_SCHEMA_RULE_BYTES >> 10
+            ));
+        }
+        if self.sources.run + bytes > MAX_RUN_RULE_BYTES {
+            return Err(format!(
+                "the run's CEL rules would be more than {} KiB to compile (a bound against runaway definitions)",
+                MAX_RUN_RULE_BYTES >> 10
+            ));
+        }
+        self.schema += bytes;
+        self.sources.run += bytes;
+        self.sources.seen.insert(key);
+        Ok(())
+    }
+}
+
+/// The rules of `node` (an `x-kubernetes-validations` list), problems into `problems`; each
+/// rule compiled is charged to `charge`, and one over its budget is a problem, not compiled.
+pub fn compile_rules(
+    node: &Node,
+    key: &Node,
+    charge: &mut Charge<'_>,
+    problems: &mut Vec<SchemaProblem>,
+) -> Vec<Arc<Validation>> {
     let NodeValue::Sequence(items) = &node.value else {
         problems.push(SchemaProblem {
             span: key.span.clone(),
@@ -54,6 +129,13 @@ pub fn compile_rules(node: &Node, key: &Node, problems: &mut Vec<SchemaProblem>)
             problems.push(SchemaProblem { span, message: format!("`fieldPath: {fp}` is not a valid field path") });
             continue;
         }
+        if let Err(why) = charge.charge(&[source, spec.message_expression.unwrap_or_default()]) {
+            problems.push(SchemaProblem {
+                span: rule_key.span.clone(),
+                message: format!("CEL rule `{}` is not compiled nor evaluated: {why}", short(source)),
+            });
+            continue;
+        }
         let compiled = match driftlint_cel::compile(&spec) {
             Ok(rule) => Ok(rule),
             Err(CompileError::Transition) => Err(Skipped::Transition),
@@ -69,6 +151,16 @@ pub fn compile_rules(node: &Node, key: &Node, problems: &mut Vec<SchemaProblem>)
         out.push(Arc::new(Validation { source: source.to_string(), span: rule_key.span.clone(), compiled }));
     }
     out
+}
+
+/// A rule's text in a message that may name many: its first line, at most 200 characters.
+pub(crate) fn short(source: &str) -> String {
+    let line = source.trim().lines().next().unwrap_or_default();
+    match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None if line.len() < source.trim().len() => format!("{line}…"),
+        None => line.to_string(),
+    }
 }
 
 /// Drops the rules of `schema` (a level just compiled) that select a field its schema does

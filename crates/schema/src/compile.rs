@@ -37,13 +37,15 @@ pub const MAX_PATTERN_COMPILED: usize = 4 << 20;
 /// one compiled within (16 KiB, 256 KiB or [`MAX_PATTERN_COMPILED`]).
 pub const MAX_PATTERNS_COMPILED_TOTAL: usize = 512 << 20;
 
-/// Compiled `pattern`s by source: provider CRDs repeat the same few patterns across kinds and
-/// versions, and compiling a regex costs more than the rest of a schema. Also what compiling
-/// them has cost so far, against [`MAX_PATTERNS_COMPILED_TOTAL`].
+/// What compiling a run's schemas shares. Compiled `pattern`s by source: provider CRDs repeat
+/// the same few patterns across kinds and versions, and compiling a regex costs more than the
+/// rest of a schema. Also what compiling them has cost so far, against
+/// [`MAX_PATTERNS_COMPILED_TOTAL`], and the CEL rule text compiled so far ([`crate::cel::Sources`]).
 #[derive(Debug, Default)]
 pub struct Patterns {
     compiled: HashMap<String, Result<Arc<GoRegex>, String>>,
     spent: usize,
+    rules: crate::cel::Sources,
 }
 
 impl Patterns {
@@ -99,6 +101,7 @@ pub fn compile_with(node: &Node, patterns: &mut Patterns) -> (Schema, Vec<Schema
         nodes: 0,
         expansions: 0,
         exhausted: false,
+        rule_bytes: 0,
     };
     let schema = c.node(node, 0);
     (schema, c.problems)
@@ -115,6 +118,8 @@ struct Compiler<'a, 'p> {
     nodes: usize,
     expansions: usize,
     exhausted: bool,
+    /// Bytes of CEL rules compiled for this schema, against [`crate::cel::MAX_SCHEMA_RULE_BYTES`].
+    rule_bytes: usize,
 }
 
 impl<'a> Compiler<'a, '_> {
@@ -214,7 +219,11 @@ impl<'a> Compiler<'a, '_> {
                         s.list_map_keys = keys.iter().filter_map(|k| k.as_str().map(str::to_string)).collect();
                     }
                 }
-                "x-kubernetes-validations" => s.validations = crate::cel::compile_rules(v, k, &mut self.problems),
+                "x-kubernetes-validations" => {
+                    let mut charge = crate::cel::Charge { sources: &mut self.patterns.rules, schema: self.rule_bytes };
+                    s.validations = crate::cel::compile_rules(v, k, &mut charge, &mut self.problems);
+                    self.rule_bytes = charge.schema;
+                }
                 _ => {}
             }
         }
@@ -394,5 +403,52 @@ mod tests {
         assert_eq!(fresh.spent, 16 << 10, "a small pattern is charged the smallest tier");
         fresh.compile("^a+$").unwrap();
         assert_eq!(fresh.spent, 16 << 10, "compiled once");
+    }
+
+    /// The review's shape: a CRD of many long, distinct rules took 10.5 s to compile (1.8 MB,
+    /// 300 rules). The rules past the schema's bound are each a problem at their line, named,
+    /// and the ones before it compile.
+    #[test]
+    fn rule_text_past_the_schemas_bound_is_left_out_rule_by_rule() {
+        let mut text = String::from("type: object\nx-kubernetes-validations:\n");
+        // Each rule about 1.5 KB: `self.a == 'x…0' || …`, distinct by its number.
+        for i in 0..300 {
+            let terms: Vec<String> = (0..30).map(|j| format!("self.a == '{}{i}_{j}'", "x".repeat(30))).collect();
+            text.push_str(&format!("  - rule: \"{}\"\n", terms.join(" || ")));
+        }
+        text.push_str("properties:\n  a: {type: string}\n");
+        let (s, problems) = compile_text(&text);
+        assert!(!problems.is_empty() && problems.len() < 300, "{}", problems.len());
+        assert_eq!(s.validations.len() + problems.len(), 300);
+        for p in &problems {
+            assert!(p.message.contains("is not compiled nor evaluated"), "{}", p.message);
+            assert!(p.message.contains("more than 256 KiB"), "{}", p.message);
+            assert!(p.message.contains("self.a == 'xxx"), "{}", p.message);
+        }
+        // The first rule left out is the one that crossed the bound, at its own line.
+        let first = lines_of(&text, &problems)[0];
+        assert_eq!(first, 3 + s.validations.len());
+    }
+
+    #[test]
+    fn rule_text_past_the_runs_bound_is_left_out() {
+        let root = driftlint_yaml::parse_stream(
+            "type: object\nx-kubernetes-validations:\n  - rule: self.a == 'b'\nproperties:\n  a: {type: string}\n",
+        )
+        .documents
+        .remove(0)
+        .root;
+        let mut patterns = Patterns::default();
+        patterns.rules.charge_run(crate::cel::MAX_RUN_RULE_BYTES - 10);
+        let (s, problems) = compile_with(&root, &mut patterns);
+        assert_eq!((s.validations.len(), problems.len()), (0, 1), "{problems:?}");
+        assert!(problems[0].message.contains("the run's CEL rules would be more than 1024 KiB"), "{problems:?}");
+        // A text the run compiled before costs nothing again.
+        let mut patterns = Patterns::default();
+        let (_, problems) = compile_with(&root, &mut patterns);
+        assert!(problems.is_empty());
+        patterns.rules.charge_run(crate::cel::MAX_RUN_RULE_BYTES);
+        let (s, problems) = compile_with(&root, &mut patterns);
+        assert_eq!((s.validations.len(), problems.len()), (1, 0), "{problems:?}");
     }
 }

@@ -153,6 +153,8 @@ pub struct Registry {
     builtins: builtin::Builtins,
     /// kubeconform-style schema directories (`--schema-location`), trusted.
     locations: location::Locations,
+    /// What the schema pass's CEL rules share across the run's batches.
+    cel: std::sync::Mutex<pass::CelRun>,
 }
 
 /// What [`Registry::resolve`] found for an object's type.
@@ -204,6 +206,11 @@ impl Registry {
     /// definitions, before the built-in kinds).
     pub fn set_locations(&mut self, written: &[String]) {
         self.locations = location::Locations::new(written);
+    }
+
+    /// The CEL rules' run-wide state ([`pass::CelRun`]), for the pass's current batch.
+    pub fn cel_run(&self) -> std::sync::MutexGuard<'_, pass::CelRun> {
+        self.cel.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The Kubernetes version whose built-in kinds are known.

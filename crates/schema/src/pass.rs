@@ -10,6 +10,8 @@
 //! replacement), `unknown-kind` otherwise (with the closest kinds). A built-in group's kind
 //! that driftlint does not bundle (the `metrics.k8s.io` kinds) is not flagged in loose mode.
 
+use std::collections::HashSet;
+
 use super::builtin::Unknown;
 use super::coverage::Coverage;
 use super::validate::{self, Options};
@@ -20,6 +22,16 @@ use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
 
+/// What the CEL rules of a run share across its batches (the pass runs once per batch, on
+/// the thread that reports them, in input order): the run's cost budget, and the rules noted
+/// as not evaluated, once per run each (keyed by their [`super::cel::Validation`]'s address;
+/// the registry holds every schema for the run).
+#[derive(Debug, Default)]
+pub struct CelRun {
+    pub budget: driftlint_cel::cost::Budget,
+    noted: HashSet<usize>,
+}
+
 /// Validates every instance of `coll`.
 pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic> {
     run_counted(coll, registry, mode, &mut Coverage::default())
@@ -28,8 +40,8 @@ pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic
 /// [`run`], adding what was validated to `coverage`.
 pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage: &mut Coverage) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // CEL rules noted as not evaluated (once per run each).
-    let mut noted = std::collections::HashSet::new();
+    let mut cel = registry.cel_run();
+    let cel = &mut *cel;
     // Each type is resolved once a run: its key borrows the documents' strings, so a lookup
     // allocates nothing (resolving builds owned keys for the registry's maps).
     let mut types: std::collections::HashMap<(&str, &str), Resolved<'_>> = std::collections::HashMap::new();
@@ -49,9 +61,9 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,
         }
         match resolved {
-            Resolved::Defined(schema) => validate(doc, path, schema, false, &mut noted, &mut out),
-            Resolved::Builtin(schema) => validate(doc, path, schema, true, &mut noted, &mut out),
-            Resolved::Located(schema) => validate(doc, path, &schema, true, &mut noted, &mut out),
+            Resolved::Defined(schema) => validate(doc, path, schema, false, cel, &mut out),
+            Resolved::Builtin(schema) => validate(doc, path, schema, true, cel, &mut out),
+            Resolved::Located(schema) => validate(doc, path, &schema, true, cel, &mut out),
             Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry.kubernetes_version(), why)),
             Resolved::LocationRefused(why) => {
                 let span =
@@ -91,19 +103,20 @@ fn validate(
     path: &SourcePath,
     schema: &Schema,
     builtin: bool,
-    noted: &mut std::collections::HashSet<usize>,
+    cel: &mut CelRun,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut findings = validate::validate_object(&doc.node, schema, Options { required: true });
+    let opts = Options { required: true };
+    let mut findings = validate::validate_object(&doc.node, schema, opts, &mut cel.budget);
     if builtin
         && let Some((key, value)) = doc.node.entry("metadata")
         && let Some(meta) = schema.properties.get("metadata")
     {
-        findings.extend(validate::validate_field(key, value, meta, "/metadata", Options { required: true }));
+        findings.extend(validate::validate_field(key, value, meta, "/metadata", opts, &mut cel.budget));
     }
     for f in findings {
         if let Some(key) = f.once
-            && !noted.insert(key)
+            && !cel.noted.insert(key)
         {
             continue;
         }
@@ -172,4 +185,84 @@ fn not_found(doc: &Document, path: &SourcePath, severity: Severity, message: Str
     Diagnostic::new(Rule::SchemaNotFound, severity, path.clone(), Some(span), message)
         .with_object(doc.identity.cr_id(), None)
         .with_help("give its CustomResourceDefinition or CompositeResourceDefinition with --schemas or `schemas:`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Trust;
+    use driftlint_cel::cost::Budget;
+    use driftlint_core::diagnostic::Severity;
+    use driftlint_core::document::{Options as LoadOptions, collect};
+    use driftlint_core::input::Source;
+
+    /// A CRD of kind `T` whose `spec` has a transition rule and a rule costing about a third
+    /// of the per-expression budget.
+    const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ts.test.org\nspec:\n  group: test.org\n  names: {kind: T, plural: ts}\n  scope: Cluster\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              type: object\n              x-kubernetes-validations:\n                - rule: self.name == oldSelf.name\n                - rule: RULE\n              properties:\n                name: {type: string}\n";
+
+    fn registry() -> Registry {
+        let list = format!("[{}]", (0..200).map(|i| i.to_string()).collect::<Vec<_>>().join(", "));
+        let text = CRD.replace("RULE", &format!("\"{list}.all(a, {list}.all(b, a + b >= 0))\""));
+        let path = SourcePath::File("crd.yaml".into());
+        let coll = collect(vec![Source { path: path.clone(), text }], &LoadOptions::default());
+        let mut registry = Registry::default();
+        let mut found = Vec::new();
+        registry.add_document(&path, &coll.documents[0].node, Trust::Trusted, &mut found);
+        assert!(found.is_empty(), "{found:?}");
+        registry
+    }
+
+    /// One batch of `n` objects of kind `T`.
+    fn batch(n: usize) -> Collection {
+        let text: String = (0..n)
+            .map(|i| format!("---\napiVersion: test.org/v1\nkind: T\nmetadata:\n  name: t{i}\nspec:\n  name: t{i}\n"))
+            .collect();
+        collect(vec![Source { path: SourcePath::File("objects.yaml".into()), text }], &LoadOptions::default())
+    }
+
+    /// The pass runs once per batch: what a run shares outlives a batch.
+    #[test]
+    fn transition_rules_are_noted_once_per_run_across_batches() {
+        let registry = registry();
+        let notes: usize = (0..3)
+            .map(|_| run(&batch(2), &registry, Mode::Loose).iter().filter(|d| d.severity == Severity::Note).count())
+            .sum();
+        assert_eq!(notes, 1);
+    }
+
+    #[test]
+    fn the_runs_budget_outlasts_batches_and_names_what_it_left_out() {
+        let registry = registry();
+        let one = {
+            let mut b = Budget::default();
+            let found = validate::validate_object(
+                &batch(1).documents[0].node,
+                match registry.resolve("test.org/v1", "T") {
+                    Resolved::Defined(s) => s,
+                    other => panic!("{other:?}"),
+                },
+                Options { required: true },
+                &mut b,
+            );
+            assert!(found.iter().all(|f| f.severity == Severity::Note), "{found:?}");
+            Budget::default().run_left() - b.run_left()
+        };
+        // Enough for three objects' rules of the run.
+        registry.cel_run().budget = Budget::with_run(one * 3);
+        let budget_findings = |coll: &Collection| {
+            run(coll, &registry, Mode::Loose)
+                .into_iter()
+                .filter(|d| d.rule == Rule::SchemaCelBudget)
+                .map(|d| (d.severity, d.message))
+                .collect::<Vec<_>>()
+        };
+        assert!(budget_findings(&batch(2)).is_empty());
+        let found = budget_findings(&batch(3));
+        assert_eq!(found.len(), 2, "{found:?}");
+        for (severity, message) in found {
+            assert_eq!(severity, Severity::Error);
+            assert!(message.contains("the run's cost budget of 20000000 steps"), "{message}");
+            assert!(message.contains("`[0, 1, 2, 3") && message.contains("…` on `spec`"), "{message}");
+        }
+    }
 }

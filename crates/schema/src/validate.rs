@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::cel::{self as schema_cel, Validation};
 use super::format;
 use super::model::{Bound, ListType, Schema, Type};
+use driftlint_cel::cost::{Budget, Limit};
 use driftlint_core::diagnostic::{Rule, Severity};
 
 /// How deep an instance is followed (YAML nesting is bounded by the parser; this bounds the
@@ -29,8 +30,8 @@ pub struct Finding {
     pub message: String,
     /// The field concerned, as a JSON pointer.
     pub pointer: String,
-    /// Errors but for CEL rules: a rule that could not be evaluated is a warning, one that is
-    /// not evaluated at all a note.
+    /// Errors but for CEL rules: a rule whose operands' types no overload takes is a warning
+    /// (see [`driftlint_cel::Outcome::Mismatch`]), one that is not evaluated at all a note.
     pub severity: Severity,
     /// For a note about a rule that is not evaluated: that rule (its address), so that the
     /// pass notes it once per run rather than once per object.
@@ -46,22 +47,38 @@ pub struct Options {
     pub required: bool,
 }
 
-/// Validates a whole object (`root` is its mapping) against its schema.
-pub fn validate_object(root: &Node, schema: &Schema, opts: Options) -> Vec<Finding> {
-    let mut w = Walker { opts, out: Vec::new() };
+/// Validates a whole object (`root` is its mapping) against its schema. Its CEL rules spend
+/// `budget`: a fresh object budget, and what is left of the run's.
+pub fn validate_object(root: &Node, schema: &Schema, opts: Options, budget: &mut Budget) -> Vec<Finding> {
+    budget.start_object();
     let anchor = first_key_span(root);
+    let mut w = Walker { opts, out: Vec::new(), budget, unevaluated: (0, Vec::new()), spent: None };
     w.value(root, schema, &root.span, &anchor, &mut String::new(), 0, true);
+    w.finish(&anchor);
     w.out
 }
 
 /// Validates one field of an object: `value` against `schema`, problems of the value itself at
 /// `key`, at JSON pointer `pointer` (a built-in kind's `metadata`, which [`validate_object`]
-/// leaves to the API server for custom resources).
-pub fn validate_field(key: &Node, value: &Node, schema: &Schema, pointer: &str, opts: Options) -> Vec<Finding> {
-    let mut w = Walker { opts, out: Vec::new() };
+/// leaves to the API server for custom resources). Its CEL rules spend what is left of the
+/// object's `budget`.
+pub fn validate_field(
+    key: &Node,
+    value: &Node,
+    schema: &Schema,
+    pointer: &str,
+    opts: Options,
+    budget: &mut Budget,
+) -> Vec<Finding> {
+    let mut w = Walker { opts, out: Vec::new(), budget, unevaluated: (0, Vec::new()), spent: None };
     w.value(value, schema, &key.span, &key.span, &mut pointer.to_string(), 1, false);
+    w.finish(&key.span);
     w.out
 }
+
+/// How many of the CEL rules left unevaluated by a spent budget a finding names (the count
+/// says how many more).
+const SHOWN_UNEVALUATED: usize = 5;
 
 /// The span that stands for a mapping without a key of its own: its first key (the document's
 /// first line that is not a comment or `---`), else the node.
@@ -101,12 +118,18 @@ pub fn type_accepts(schema: &Schema, actual: Type) -> bool {
     }
 }
 
-struct Walker {
+struct Walker<'b> {
     opts: Options,
     out: Vec<Finding>,
+    budget: &'b mut Budget,
+    /// CEL rule evaluations not done because the object's or the run's budget was spent
+    /// (`spent` says which): how many, and the first few as (rule, the value's pointer), the
+    /// rule empty when it is the one before's, reported together by [`Walker::finish`].
+    unevaluated: (usize, Vec<(String, String)>),
+    spent: Option<Limit>,
 }
 
-impl Walker {
+impl Walker<'_> {
     fn push(&mut self, rule: Rule, span: &Range<usize>, pointer: &str, message: String) {
         self.out.push(Finding {
             rule,
@@ -120,8 +143,8 @@ impl Walker {
 
     /// Evaluates the CEL rules of `schema` with `self` bound to `node`.
     fn cel(&mut self, node: &Node, schema: &Schema, at: &Range<usize>, pointer: &str) {
-        let json = node.to_json();
-        let input = driftlint_cel::Input::new(&json, Some(schema));
+        // Once the object's or the run's budget is spent, no value is converted either.
+        let mut input = None;
         for v in &schema.validations {
             let rule = match &v.compiled {
                 Ok(rule) => rule,
@@ -136,7 +159,12 @@ impl Walker {
                     continue;
                 }
             };
-            match rule.evaluate(&input) {
+            if let Some(limit) = self.budget.spent() {
+                self.not_evaluated(limit, &v.source, pointer);
+                continue;
+            }
+            let input = input.get_or_insert_with(|| driftlint_cel::Input::new(&node.to_json(), Some(schema)));
+            match rule.evaluate(input, self.budget) {
                 driftlint_cel::Outcome::Ok => {}
                 driftlint_cel::Outcome::Violated(message) => {
                     let span = rule.field_path.as_deref().and_then(|fp| schema_cel::field_path_span(node, fp));
@@ -145,7 +173,19 @@ impl Walker {
                     self.push(Rule::SchemaCelViolation, span.as_ref().unwrap_or(at), pointer, msg);
                 }
                 driftlint_cel::Outcome::Error(e) => {
-                    let msg = format!("CEL rule `{}` could not be evaluated on {}: {e}", v.source, show(pointer));
+                    let msg = format!(
+                        "CEL rule `{}` fails on {}: {e} (the API server rejects the object)",
+                        v.source,
+                        show(pointer)
+                    );
+                    self.push(Rule::SchemaCelViolation, at, pointer, msg);
+                }
+                driftlint_cel::Outcome::Mismatch(e) => {
+                    let msg = format!(
+                        "CEL rule `{}` could not be evaluated on {}: {e} (Kubernetes type-checks rules when the CRD is created; this mismatch comes from how driftlint types the value)",
+                        v.source,
+                        show(pointer)
+                    );
                     self.out.push(Finding {
                         rule: Rule::SchemaCelViolation,
                         span: at.clone(),
@@ -155,8 +195,60 @@ impl Walker {
                         once: None,
                     });
                 }
+                driftlint_cel::Outcome::OverBudget(Limit::Expression) => {
+                    let msg = format!(
+                        "CEL rule `{}` was not evaluated to the end on {}: {}",
+                        v.source,
+                        show(pointer),
+                        driftlint_cel::budget_text(Limit::Expression)
+                    );
+                    self.push(Rule::SchemaCelBudget, at, pointer, msg);
+                }
+                driftlint_cel::Outcome::OverBudget(limit) => self.not_evaluated(limit, &v.source, pointer),
             }
         }
+    }
+
+    fn not_evaluated(&mut self, limit: Limit, source: &str, pointer: &str) {
+        // The run's budget may run out after the object's: the run's is what stops the rest.
+        self.spent = Some(match (self.spent, limit) {
+            (Some(Limit::Run), _) | (_, Limit::Run) => Limit::Run,
+            _ => limit,
+        });
+        let (n, shown) = &mut self.unevaluated;
+        *n += 1;
+        if shown.len() < SHOWN_UNEVALUATED {
+            // The rule's text once for the values it repeats on (a rule on a list's items).
+            let repeated = shown.iter().rev().find(|(r, _)| !r.is_empty()).is_some_and(|(r, _)| r == source);
+            let rule = if repeated { String::new() } else { source.to_string() };
+            shown.push((rule, pointer.to_string()));
+        }
+    }
+
+    /// One finding at `anchor` (the object's first key) for the rules a spent budget left
+    /// unevaluated, naming them.
+    fn finish(&mut self, anchor: &Range<usize>) {
+        let Some(limit) = self.spent else { return };
+        let (n, shown) = &self.unevaluated;
+        let n = *n;
+        let mut named: Vec<String> = shown
+            .iter()
+            .map(|(rule, pointer)| match rule.as_str() {
+                "" => show(pointer),
+                rule => format!("`{}` on {}", schema_cel::short(rule), show(pointer)),
+            })
+            .collect();
+        if n > shown.len() {
+            named.push(format!("and {} more", n - shown.len()));
+        }
+        let msg = format!(
+            "{n} CEL rule evaluation{} of this object {} not done: {}: {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" },
+            driftlint_cel::budget_text(limit),
+            named.join(", ")
+        );
+        self.push(Rule::SchemaCelBudget, anchor, "", msg);
     }
 
     fn note(&mut self, v: &std::sync::Arc<Validation>, at: &Range<usize>, pointer: &str, message: String) {
@@ -421,7 +513,7 @@ mod tests {
         let (schema, problems) = crate::compile::compile(&schema_root);
         assert!(problems.is_empty());
         let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
-        validate_object(&root, &schema, Options { required: true })
+        validate_object(&root, &schema, Options { required: true }, &mut Default::default())
             .iter()
             .map(|f| (f.rule, text[..f.span.start].matches('\n').count() + 1))
             .collect()

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::rule::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 43] = [
+pub(super) static DOCS: [RuleDoc; 44] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -367,13 +367,36 @@ loose mode a reviewer should at least know.",
 offline with Kubernetes' CEL environment (`self` bound to the value at the rule's level, `has()`, the \
 Kubernetes libraries for strings, lists, regex, URLs, IPs and quantities). The message is the \
 rule's `message` (or its evaluated `messageExpression`), with its `reason`. The location is the \
-value's key, or the field its `fieldPath` names. A rule that cannot be evaluated on the object \
-(an evaluation error, its cost bound) is a warning; a transition rule (`oldSelf`) or one that \
-calls a function driftlint does not provide is a note, once per run.",
+value's key, or the field its `fieldPath` names. A rule that fails on the object (a field absent \
+without `has()`, a division by zero, an invalid argument) is an error too, since the API server \
+rejects the object; operands of types no overload takes are a warning (Kubernetes type-checks \
+rules when the CRD is created, so the mismatch comes from driftlint's typing, such as a \
+`date-time` string kept a string). A transition rule (`oldSelf`) or one that calls a function \
+driftlint does not provide is a note, once per rule per run. A rule stopped by a cost budget is \
+`schema-cel-budget`.",
         why: "The API server rejects the object (`crossplane beta validate` reports it too).",
         example_lang: "yaml",
         example: "spec:   # schema-cel-violation: replicas should be in between minReplicas and maxReplicas\n  replicas: 50\n  minReplicas: 3\n  maxReplicas: 10",
         fix: "Change the object so that the rule holds; the rule's text is in the message.",
+    },
+    RuleDoc {
+        rule: Rule::SchemaCelBudget,
+        default_severity: Severity::Error,
+        summary: "CEL rules of an object's schema were not evaluated to the end: a cost budget ran out",
+        what: "An object whose CEL rules (`x-kubernetes-validations`) spent a cost budget, counted in \
+steps, never timed: one rule's evaluation over 1,000,000 steps (Kubernetes' per-expression \
+`PerCallLimit`), at the value the rule is on; or all the rules of one object, on every level and \
+list item, over 10,000,000 (Kubernetes' per-object `RuntimeCELCostBudget`), or all the rules of \
+the run over 20,000,000 (driftlint's own bound, so that a repository cannot stall a CI job), \
+once at the object's first key, naming the rules left unevaluated and where. Once the run's \
+budget is spent, every later object with rules gets this finding.",
+        why: "A rule that was not evaluated may be broken: the API server rejects an object whose \
+rules exceed its budgets, and a run that stopped evaluating must not read as a clean one.",
+        example_lang: "text",
+        example: "error[schema-cel-budget]: CEL rule `self.items.all(a, self.items.all(b, a != b || a == b))` was not evaluated to the end on `spec`: it exceeded its cost budget of 1000000 steps (Kubernetes' per-expression limit)",
+        fix: "Give the lists the rule iterates over fewer items, or the rule less work per item (the \
+API server would refuse the object too). When the run's budget ran out on objects that are fine \
+each, check them in smaller runs.",
     },
     RuleDoc {
         rule: Rule::UnknownKind,
