@@ -74,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = std::fs::write(schemas.join("_defs.json"), defs);
     let template = format!("{}/{}", repo.display(), TEMPLATES[index]);
-    let locations = Locations::new(&[template]);
+    let locations = Locations::new(&[template], &repo);
     let (group, version) = driftlint::schema::split_api_version(api_version);
     match locations.lookup("1.37", group, version, kind) {
         Some(Found::Schema(s)) => assert!(!has_trap(&s), "a schema from outside the repository was read"),

@@ -95,6 +95,8 @@ pub fn base_settings(
     };
     let pin_all = |list: &[String]| -> Vec<String> { list.iter().filter_map(|s| pin(s)).collect() };
     out.schemas = pin_all(&head.schemas);
+    out.schema_locations =
+        head.schema_locations.iter().filter_map(|l| pin_location(repo, commit, snapshot, l)).collect();
     out.policy.policies = pin_all(&head.policy.policies);
     out.policy.data = pin_all(&head.policy.data);
     out.policy.cases = head.policy.cases.as_deref().and_then(pin);
@@ -114,6 +116,36 @@ fn pin_at(repo: &Repo, commit: Option<ObjectId>, snapshot: &Snapshot, written: &
     let commit = commit?;
     let exists = rel.is_empty() || snapshot.get(&rel).is_some() || snapshot.has_dir(&rel);
     exists.then(|| format!("{}{}:{rel}", crate::git::location::GIT_PREFIX, commit))
+}
+
+/// The directory a schema location reads below: a template's text before its first variable,
+/// up to the last `/` (`schemas/{{ .ResourceKind }}.json` → `schemas`), or the location itself.
+pub fn location_root(location: &str) -> String {
+    match location.find("{{") {
+        Some(i) => location[..i].rsplit_once('/').map_or_else(String::new, |(dir, _)| dir.to_string()),
+        None => location.trim_end_matches('/').to_string(),
+    }
+}
+
+/// A schema location read at `commit` instead of the work tree: a location inside the
+/// repository becomes `git:COMMIT:TEMPLATE` (`None` when the base has nothing at its
+/// directory); git locations and locations outside the repository (given on the command line)
+/// stay.
+fn pin_location(repo: &Repo, commit: Option<ObjectId>, snapshot: &Snapshot, location: &str) -> Option<String> {
+    if crate::git::is_location(location) {
+        return Some(location.to_string());
+    }
+    let root = location_root(location);
+    let Some(rel_root) = repo.relative(Path::new(&root)) else { return Some(location.to_string()) };
+    let commit = commit?;
+    let exists = rel_root.is_empty() || snapshot.get(&rel_root).is_some() || snapshot.has_dir(&rel_root);
+    let rest = location.strip_prefix(&root).unwrap_or_default().trim_start_matches('/');
+    let template = match (rel_root.is_empty(), rest.is_empty()) {
+        (true, _) => rest.to_string(),
+        (false, true) => rel_root,
+        (false, false) => format!("{rel_root}/{rest}"),
+    };
+    exists.then(|| format!("{}{}:{template}", crate::git::location::GIT_PREFIX, commit))
 }
 
 /// A finding's path as the repository knows it, for comparing findings of two states: a file

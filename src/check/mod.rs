@@ -495,7 +495,7 @@ fn schema_setup(
     if let Some(version) = settings.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
     }
-    loaded.registry.set_locations(&settings.schema_locations);
+    loaded.registry.set_locations(&settings.schema_locations, &settings.git_start);
     // Schema files are shown like inputs when a finding points into them.
     for source in loaded.sources {
         if let SourcePath::File(p) = source.path {

@@ -115,10 +115,7 @@ fn own_input(settings: &Settings, path: &Path) -> Option<OwnInput> {
     if policy.policies.iter().chain(&policy.data).chain(&policy.cases).any(|p| below(p)) {
         return Some(OwnInput::Policy);
     }
-    let locations = settings.schema_locations.iter().map(|l| match l.find("{{") {
-        Some(i) => l[..i].rsplit_once('/').map_or_else(|| ".".to_string(), |(dir, _)| dir.to_string()),
-        None => l.clone(),
-    });
+    let locations = settings.schema_locations.iter().map(|l| super::base::location_root(l));
     if settings.schemas.iter().cloned().chain(locations).any(|p| below(&p)) {
         return Some(OwnInput::Schema);
     }

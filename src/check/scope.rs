@@ -663,7 +663,7 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
             .iter()
             .filter(|s| !crate::git::is_location(s))
             .cloned()
-            .chain(settings.schema_locations.iter().map(|l| location_root(l)))
+            .chain(settings.schema_locations.iter().map(|l| base::location_root(l)))
             .filter_map(|p| repo.relative(Path::new(&p)))
             .collect();
         let under = |rel: &str| roots.iter().any(|r| r.is_empty() || rel == r || rel.starts_with(&format!("{r}/")));
@@ -683,16 +683,6 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
     }
     out.diagnostics = found;
     out
-}
-
-/// The directory a schema location reads below: a template's text before its first variable,
-/// up to the last `/` (`schemas/{{ .ResourceKind }}.json` → `schemas`), or the location itself.
-fn location_root(location: &str) -> String {
-    match location.find("{{") {
-        Some(i) => location[..i].rsplit_once('/').map_or_else(String::new, |(dir, _)| dir.to_string()),
-        None if location.ends_with(".json") => location.to_string(),
-        None => location.trim_end_matches('/').to_string(),
-    }
 }
 
 /// Whether `d` says a pass could not run, or not for everything: a policy that does not

@@ -180,7 +180,7 @@ fn schemas(cfg: &crate::check::config::Config, collection: &Collection) -> Resul
     for s in &cfg.schema_locations {
         templates.push(cfg.confined("schema-locations", s)?.display().to_string());
     }
-    loaded.registry.set_locations(&templates);
+    loaded.registry.set_locations(&templates, &cfg.dir);
     Ok(loaded.registry)
 }
 

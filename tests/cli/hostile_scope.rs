@@ -516,3 +516,27 @@ fn a_manifest_deleted_while_an_unchecked_file_is_added_is_reported_whatever_its_
     repo.commit("delete");
     assert_eq!(weakened(&repo.check(&["--base", "main"])), Vec::<String>::new());
 }
+
+#[test]
+fn the_base_is_checked_with_the_base_location_schemas() {
+    let widget = "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  size: 3\n  colour: blue\n";
+    let mut files: Vec<(String, String)> = vec![
+        (".driftlint.yaml".into(), "schema-locations: ['schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json']\n".into()),
+        ("w.yaml".into(), widget.into()),
+    ];
+    for entry in std::fs::read_dir(super::root().join("fixtures/schema-location")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().to_string();
+        files.push((format!("schemas/{name}"), std::fs::read_to_string(entry.path()).unwrap()));
+    }
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let repo = Repo::new(&borrowed);
+    assert!(!has(&findings(&repo.check(&["--base", "main"])), "schema-invalid-value"));
+    // The change drops `blue` from the enum: the unchanged `colour: blue` breaks, and the
+    // finding is the change's (the base, read with its own schemas, has none).
+    repo.edit("schemas/_definitions.json", "\"red\", \"blue\", null", "\"red\", null");
+    repo.commit("narrow the enum");
+    let r = repo.check(&["--base", "main"]);
+    let found = findings(&r);
+    assert!(has(&found, "schema-invalid-value w.yaml:6"), "{found:?}\n{}", r.stderr);
+}

@@ -204,8 +204,8 @@ impl Registry {
 
     /// Looks types up in kubeconform-style schema locations too (after the trusted
     /// definitions, before the built-in kinds).
-    pub fn set_locations(&mut self, written: &[String]) {
-        self.locations = location::Locations::new(written);
+    pub fn set_locations(&mut self, written: &[String], git_start: &std::path::Path) {
+        self.locations = location::Locations::new(written, git_start);
     }
 
     /// The CEL rules' run-wide state ([`pass::CelRun`]), for the pass's current batch.

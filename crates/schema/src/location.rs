@@ -19,6 +19,10 @@
 //! [`driftlint_core::confine`] against the repository holding the location's directory, so
 //! a symlink under it (on any component) cannot lead out. A refusal is [`Found::Refused`],
 //! which the schema pass reports at the object.
+//!
+//! A location may also be pinned at a commit, `git:REV:TEMPLATE` (the base of a scoped run
+//! reads the base's location schemas so): the files below the template's fixed directory are
+//! read from that commit's tree (bounded as every git snapshot is), never from the work tree.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,6 +54,9 @@ struct Template {
     /// configuring it chose; only the variables come from the checked files.
     base: PathBuf,
     boundary: Boundary,
+    /// For a `git:REV:` location: the text before the template (`git:REV:`), and the tree of
+    /// `base` at that revision, or why it could not be read.
+    git: Option<(String, Result<Arc<driftlint_git::Snapshot>, String>)>,
 }
 
 /// The configured locations and what was found in them.
@@ -63,13 +70,20 @@ pub struct Locations {
 const MAX_FILES: usize = 16;
 
 impl Locations {
-    /// `written` as given (templates or directories).
-    pub fn new(written: &[String]) -> Locations {
+    /// `written` as given (templates or directories, or either as `git:REV:…`, found from
+    /// `git_start`).
+    pub fn new(written: &[String], git_start: &Path) -> Locations {
         let templates = written
             .iter()
-            .map(|w| {
+            .map(|written| {
+                // `git:REV:TEMPLATE`: the template is a path in the repository at REV.
+                let pinned = written
+                    .strip_prefix(driftlint_git::location::GIT_PREFIX)
+                    .and_then(|rest| rest.split_once(':'))
+                    .map(|(rev, path)| (rev.to_string(), path));
+                let w = pinned.as_ref().map_or(written.as_str(), |(_, path)| path);
                 let text = if w.ends_with(".json") {
-                    w.clone()
+                    w.to_string()
                 } else {
                     format!(
                         "{}/{{{{ .NormalizedKubernetesVersion }}}}-standalone{{{{ .StrictSuffix }}}}/{{{{ .ResourceKind }}}}{{{{ .KindSuffix }}}}.json",
@@ -83,7 +97,18 @@ impl Locations {
                     None => PathBuf::from("."),
                 };
                 let boundary = Boundary::around(&base);
-                Template { text, base, boundary }
+                let git = pinned.map(|(rev, _)| {
+                    let prefix = format!("{}{rev}:", driftlint_git::location::GIT_PREFIX);
+                    let dir = base.to_string_lossy().trim_start_matches("./").to_string();
+                    let dir = if dir == "." { String::new() } else { dir };
+                    let snapshot = driftlint_git::parse_location(&format!("{prefix}{dir}"))
+                        .map_err(|e| e.to_string())
+                        .and_then(|l| l.ok_or_else(|| "not a git location".to_string()))
+                        .and_then(|l| driftlint_git::load_snapshot(&l, git_start).map_err(|e| e.to_string()))
+                        .map(Arc::new);
+                    (prefix, snapshot)
+                });
+                Template { text, base, boundary, git }
             })
             .collect();
         Locations { templates, cache: Mutex::new(HashMap::new()) }
@@ -113,7 +138,10 @@ impl Template {
     /// This location's schema for the type: `None` when it has no file for it.
     fn lookup(&self, kube: &str, group: &str, version: &str, kind: &str) -> Option<Found> {
         // The location as written, relative to the repository when it is in it.
-        let shown = self.boundary.show(Path::new(&self.text));
+        let shown = match &self.git {
+            Some((prefix, _)) => format!("{prefix}{}", self.text),
+            None => self.boundary.show(Path::new(&self.text)),
+        };
         let refused = |why: String| Some(Found::Refused(format!("schema location `{shown}`: {why}")));
         for (name, value) in [("kind", kind), ("apiVersion group", group), ("apiVersion version", version)] {
             if let Err(why) = path_segment(value) {
@@ -129,7 +157,12 @@ impl Template {
         {
             return refused(format!("`{}` steps out of its directory: not looked up", self.boundary.show(&file)));
         }
-        match load(&file, &self.boundary) {
+        let from = match &self.git {
+            Some((_, Ok(snapshot))) => From::Git(snapshot, &self.base),
+            Some((_, Err(why))) => return refused(format!("cannot be read: {why}")),
+            None => From::Disk(&self.boundary),
+        };
+        match load(&file, &from) {
             Ok(Some(s)) => Some(Found::Schema(Arc::new(s))),
             Ok(None) => None,
             Err(why) => refused(why),
@@ -169,10 +202,10 @@ pub fn expand(template: &str, kube: &str, group: &str, version: &str, kind: &str
 /// The compiled schema in `file`, its `$ref`s followed: `Ok(None)` when there is no such file
 /// or it is no JSON; `Err` when a file it reads leads out of `boundary` or the schema crosses
 /// a limit.
-fn load(file: &Path, boundary: &Boundary) -> Result<Option<Schema>, String> {
+fn load(file: &Path, from: &From<'_>) -> Result<Option<Schema>, String> {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else { return Ok(None) };
     let mut files: HashMap<String, Arc<Value>> = HashMap::new();
-    let Some(root) = read(dir, name, boundary)? else { return Ok(None) };
+    let Some(root) = read(dir, name, from)? else { return Ok(None) };
     files.insert(name.to_string(), root);
     // Every `$ref` target, as a definition named `file#pointer`; refs rewritten to those names.
     let mut definitions: HashMap<String, Arc<Value>> = HashMap::new();
@@ -187,7 +220,7 @@ fn load(file: &Path, boundary: &Boundary) -> Result<Option<Schema>, String> {
         if definitions.len() > super::builtin::MAX_REF_EXPANSIONS {
             return Err(format!(
                 "`{}` refers to more than {} schemas (a limit against runaway schemas): not used",
-                boundary.show(file),
+                from.show(file),
                 super::builtin::MAX_REF_EXPANSIONS
             ));
         }
@@ -195,7 +228,7 @@ fn load(file: &Path, boundary: &Boundary) -> Result<Option<Schema>, String> {
             if files.len() >= MAX_FILES {
                 continue;
             }
-            let Some(v) = read(dir, &f, boundary)? else { continue };
+            let Some(v) = read(dir, &f, from)? else { continue };
             files.insert(f.clone(), v);
         }
         let Some(target) = files[&f].pointer(&pointer) else { continue };
@@ -205,17 +238,53 @@ fn load(file: &Path, boundary: &Boundary) -> Result<Option<Schema>, String> {
     let kind = driftlint_kube_schemas::KindSchema { root: format!("{name}#"), definitions };
     match super::builtin::compile_bounded(&kind) {
         (s, None) => Ok(Some(s)),
-        (_, Some(limit)) => Err(format!("`{}`: {limit}: not used", boundary.show(file))),
+        (_, Some(limit)) => Err(format!("`{}`: {limit}: not used", from.show(file))),
+    }
+}
+
+/// Where a location's files are read from.
+enum From<'a> {
+    /// The file system, within the boundary.
+    Disk(&'a Boundary),
+    /// A commit's tree of the template's fixed directory (`base`).
+    Git(&'a driftlint_git::Snapshot, &'a Path),
+}
+
+impl From<'_> {
+    /// `path` as messages name it.
+    fn show(&self, path: &Path) -> String {
+        match self {
+            From::Disk(boundary) => boundary.show(path),
+            From::Git(snapshot, _) => format!(
+                "{}{}:{}",
+                driftlint_git::location::GIT_PREFIX,
+                &snapshot.commit[..12.min(snapshot.commit.len())],
+                path.display()
+            ),
+        }
     }
 }
 
 /// The JSON document `name` in `dir`: `Ok(None)` when it is missing or no JSON; `Err` when it
-/// leads out of `boundary`.
-fn read(dir: &Path, name: &str, boundary: &Boundary) -> Result<Option<Arc<Value>>, String> {
+/// leads out of the boundary.
+fn read(dir: &Path, name: &str, from: &From<'_>) -> Result<Option<Arc<Value>>, String> {
     if name.contains('/') || name.contains('\\') || name.starts_with('.') {
         return Ok(None);
     }
     let path = dir.join(name);
+    let boundary = match from {
+        From::Disk(boundary) => boundary,
+        From::Git(snapshot, base) => {
+            // Paths in the tree are relative to the template's fixed directory.
+            let Ok(rel) = path.strip_prefix(base) else { return Ok(None) };
+            let Some(rel) = rel.to_str() else { return Ok(None) };
+            let Ok(bytes) = snapshot.tree.read(rel) else { return Ok(None) };
+            if bytes.len() as u64 > driftlint_core::input::MAX_FILE_BYTES as u64 {
+                return Ok(None);
+            }
+            return Ok(serde_json::from_slice(bytes).ok().map(Arc::new));
+        }
+    };
     let real = confine(&path, boundary).map_err(|refusal| refusal.to_string())?;
     let Ok(text) = driftlint_core::input::read_bounded_to_string(&real, driftlint_core::input::MAX_FILE_BYTES) else {
         return Ok(None);
@@ -286,7 +355,7 @@ mod tests {
             r##"{"definitions":{"Spec":{"type":"object","properties":{"name":{"type":"string"}},"additionalProperties":false}}}"##,
         )
         .unwrap();
-        let l = Locations::new(&[dir.path().display().to_string()]);
+        let l = Locations::new(&[dir.path().display().to_string()], dir.path());
         let Some(Found::Schema(s)) = l.lookup("1.37", "example.org", "v1", "Widget") else { panic!() };
         assert_eq!(s.properties["size"].ty, Some(Type::Integer));
         assert_eq!(s.properties["spec"].properties["name"].ty, Some(Type::String));
