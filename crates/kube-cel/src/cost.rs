@@ -32,7 +32,8 @@ use cel::common::ast::{CallExpr, ComprehensionExpr, Expr, IdedExpr, LiteralValue
 use cel::common::types::CelBool;
 use cel::common::value::CowVal;
 
-use crate::ext::regex::MATCHES_FUNCTION;
+/// The name `matches` calls are compiled to.
+pub const MATCHES_FUNCTION: &str = "__driftlint_matches";
 
 /// Steps one evaluation of one expression may take: Kubernetes' `PerCallLimit`.
 pub const MAX_STEPS: u64 = 1_000_000;

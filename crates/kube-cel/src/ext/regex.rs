@@ -24,8 +24,7 @@ use cel::{DeclarationError, Env, Value};
 use super::{Res, STRING, bad, give, global, member, string_arg, values};
 use crate::cost;
 
-/// The name `matches` calls are compiled to.
-pub const MATCHES_FUNCTION: &str = "__driftlint_matches";
+pub use crate::cost::MATCHES_FUNCTION;
 
 /// The compiled-size limits a pattern is tried within, smallest first, each with the steps
 /// trying it costs (about what compiling that much takes, at the pace of evaluation steps:
