@@ -279,7 +279,7 @@ fn read(dir: &Path, name: &str, from: &From<'_>) -> Result<Option<Arc<Value>>, S
             let Ok(rel) = path.strip_prefix(base) else { return Ok(None) };
             let Some(rel) = rel.to_str() else { return Ok(None) };
             let Ok(bytes) = snapshot.tree.read(rel) else { return Ok(None) };
-            if bytes.len() as u64 > driftlint_core::input::MAX_FILE_BYTES as u64 {
+            if bytes.len() as u64 > driftlint_core::input::MAX_FILE_BYTES {
                 return Ok(None);
             }
             return Ok(serde_json::from_slice(bytes).ok().map(Arc::new));
