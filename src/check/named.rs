@@ -241,13 +241,13 @@ fn in_chart_or_tool_file(path: &Path) -> bool {
     super::layout::claimed(&set).contains(&joined)
 }
 
-/// Adds `diagnostics` to `report`, keeping its order (by path, position and rule).
+/// Adds `diagnostics` to `report`, in the report's order (by path, position and rule).
 pub fn add(report: &mut Report, diagnostics: Vec<Diagnostic>) {
     if diagnostics.is_empty() {
         return;
     }
     report.diagnostics.extend(diagnostics);
-    report.diagnostics.sort_by(|a, b| a.primary.path.cmp(&b.primary.path));
+    super::sort(&mut report.diagnostics);
 }
 
 /// Keeps the findings of `report` that the `named` paths are responsible for (and those

@@ -434,21 +434,7 @@ fn a_chart_or_tool_file_added_over_manifests_is_listed() {
 #[test]
 fn an_edited_location_schema_is_a_weakening_and_policy_namespaces_left_default_count() {
     let widget = "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  size: 3\n  colour: green\n  port: http\n";
-    let mut files: Vec<(String, String)> = vec![
-        (
-            ".driftlint.yaml".into(),
-            "schema-locations: ['schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json']\npolicies: [policy]\n".into(),
-        ),
-        ("policy/main.rego".into(), POLICY.into()),
-        ("w.yaml".into(), widget.into()),
-    ];
-    for entry in std::fs::read_dir(super::root().join("fixtures/schema-location")).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name().to_string_lossy().to_string();
-        files.push((format!("schemas/{name}"), std::fs::read_to_string(entry.path()).unwrap()));
-    }
-    let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let repo = Repo::new(&borrowed);
+    let repo = with_location_schemas("policies: [policy]\n", widget, &[("policy/main.rego", POLICY)]);
     // Unchanged: nothing weakened.
     repo.write("notes.md", "x\n");
     repo.commit("notes");
@@ -520,17 +506,7 @@ fn a_manifest_deleted_while_an_unchecked_file_is_added_is_reported_whatever_its_
 #[test]
 fn the_base_is_checked_with_the_base_location_schemas() {
     let widget = "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  size: 3\n  colour: blue\n";
-    let mut files: Vec<(String, String)> = vec![
-        (".driftlint.yaml".into(), "schema-locations: ['schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json']\n".into()),
-        ("w.yaml".into(), widget.into()),
-    ];
-    for entry in std::fs::read_dir(super::root().join("fixtures/schema-location")).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name().to_string_lossy().to_string();
-        files.push((format!("schemas/{name}"), std::fs::read_to_string(entry.path()).unwrap()));
-    }
-    let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let repo = Repo::new(&borrowed);
+    let repo = with_location_schemas("", widget, &[]);
     assert!(!has(&findings(&repo.check(&["--base", "main"])), "schema-invalid-value"));
     // The change drops `blue` from the enum: the unchanged `colour: blue` breaks, and the
     // finding is the change's (the base, read with its own schemas, has none).
@@ -539,4 +515,20 @@ fn the_base_is_checked_with_the_base_location_schemas() {
     let r = repo.check(&["--base", "main"]);
     let found = findings(&r);
     assert!(has(&found, "schema-invalid-value w.yaml:6"), "{found:?}\n{}", r.stderr);
+}
+
+/// A repository whose configuration names `fixtures/schema-location` (copied to `schemas/`) as
+/// a schema location, plus `config_extra`, with `widget` in `w.yaml` and `more` files.
+fn with_location_schemas(config_extra: &str, widget: &str, more: &[(&str, &str)]) -> Repo {
+    let config =
+        format!("schema-locations: ['schemas/{{{{ .ResourceKind }}}}{{{{ .KindSuffix }}}}.json']\n{config_extra}");
+    let mut files: Vec<(String, String)> = vec![(".driftlint.yaml".into(), config), ("w.yaml".into(), widget.into())];
+    files.extend(more.iter().map(|(p, t)| (p.to_string(), t.to_string())));
+    for entry in std::fs::read_dir(super::root().join("fixtures/schema-location")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().to_string();
+        files.push((format!("schemas/{name}"), std::fs::read_to_string(entry.path()).unwrap()));
+    }
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    Repo::new(&borrowed)
 }
