@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(pattern) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(re) = driftlint_gotmpl::compile_go_regex(pattern) {
+    if let Ok(re) = driftlint_goregex::compile(pattern) {
         for subject in ["", "a", "abc-123", pattern, "\u{e9}\n\t"] {
             let _ = re.is_match(subject);
         }

@@ -246,7 +246,7 @@ fn string_transform(block: &Node, key: &std::ops::Range<usize>, p: &mut Problems
 
 fn regexp(span: &std::ops::Range<usize>, v: &Node, p: &mut Problems) {
     let pattern = v.as_str().unwrap_or_default();
-    if let Err(e) = driftlint_gotmpl::compile_go_regex(pattern) {
+    if let Err(e) = driftlint_goregex::compile(pattern) {
         p.add(span, format!("the regular expression does not compile: {e}"));
     }
 }

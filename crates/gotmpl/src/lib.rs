@@ -29,7 +29,6 @@ use std::sync::{Arc, Mutex};
 
 pub use budget::{Budget, DEFAULT_STEPS, DEFAULT_WALL, Exhausted};
 pub use error::{Error, ErrorKind};
-pub use funcs::regex::{GoRegex, compile_go_regex, compile_go_regex_cached, compile_go_regex_limited};
 pub use funcs::{Ctx, Func, Limits, Param};
 pub use node::Span;
 pub use reads::DataPaths;

@@ -11,7 +11,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::model::{Bound, ListType, Pattern, Schema, SchemaProblem, Type};
-use driftlint_gotmpl::GoRegex;
+use driftlint_goregex::GoRegex;
 use driftlint_yaml::{Node, NodeValue};
 
 /// How deep a schema may nest (and how many `$ref`s one chain may follow): real CRDs stay far
@@ -71,7 +71,7 @@ impl Patterns {
                     MAX_PATTERNS_COMPILED_TOTAL >> 20
                 ));
             }
-            match driftlint_gotmpl::compile_go_regex_limited(pattern, tier) {
+            match driftlint_goregex::compile_limited(pattern, tier) {
                 Ok(regex) => {
                     self.spent += tier;
                     return Ok(Arc::new(regex));

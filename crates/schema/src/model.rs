@@ -6,7 +6,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use driftlint_gotmpl::GoRegex;
+use driftlint_goregex::GoRegex;
 use indexmap::IndexMap;
 use serde_json::Value;
 

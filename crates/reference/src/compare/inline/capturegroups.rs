@@ -7,7 +7,7 @@
 //! pattern with each group replaced by its captured value.
 
 use super::Captures;
-use super::goregex::{self, quote_meta};
+use driftlint_goregex::{self as goregex, quote_meta};
 use crate::compare::godiff::{self, Op};
 
 /// One named group found by [`capturegroup_index`] (byte offsets into the pattern).

@@ -6,7 +6,6 @@
 //! second pass that writes each result, so same-named groups must agree across fields.
 
 mod capturegroups;
-pub mod goregex;
 mod regex;
 
 use indexmap::IndexMap;

@@ -6,7 +6,7 @@
 //! cases return an error instead of panicking.
 
 use super::Captures;
-use super::goregex;
+use driftlint_goregex as goregex;
 
 /// Compiles through the per-thread cache: the same pattern is validated for every CR, and
 /// [`diff`] then finds it compiled.

@@ -14,7 +14,7 @@
 
 /// A Go `regexp/syntax` error: the code text and the offending expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct GoError {
+pub(crate) struct GoError {
     pub code: &'static str,
     pub expr: String,
 }
@@ -42,7 +42,7 @@ const SPACE: &str = "\\t\\n\\f\\r ";
 /// Translates a Go pattern into an equivalent Rust pattern, or returns Go's parse error.
 /// Named groups become `g0`, `g1`, … in order (Go allows a name twice, Rust does not); the
 /// Go names are returned in that order.
-pub(super) fn translate(pat: &str) -> Result<(String, Vec<String>), GoError> {
+pub(crate) fn translate(pat: &str) -> Result<(String, Vec<String>), GoError> {
     let chars: Vec<(usize, char)> = pat.char_indices().collect();
     let at = |i: usize| chars.get(i).map(|&(_, c)| c);
     let byte = |i: usize| chars.get(i).map_or(pat.len(), |&(b, _)| b);
