@@ -35,7 +35,7 @@ fn main() {
     let (objects, bytes) = generate(dir.path(), files);
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference");
     let settings = Settings {
-        reference: Some(driftlint::reference::Location::Path(reference.clone())),
+        reference: Some(driftlint_reference::Location::Path(reference.clone())),
         paths: vec![dir.path().to_path_buf()],
         exclude_root: dir.path().to_path_buf(),
         ..Settings::default()

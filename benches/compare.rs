@@ -1,4 +1,4 @@
-//! Throughput and memory of the comparison engine ([`driftlint::kubecompare::engine`]).
+//! Throughput and memory of the comparison engine ([`driftlint_reference::engine`]).
 //!
 //! Generates 1k / 10k / 50k cluster CRs (Deployments of two kinds, Services, ConfigMaps,
 //! about one in five with drift, plus a few kinds the reference does not know), correlates
@@ -9,7 +9,7 @@
 //! machine shared with other jobs; `CRs/s` is over the comparison's wall time.
 //!
 //! `packed MB` is what the collected CRs hold between parsing and comparing (see
-//! `kubecompare::packed`). Memory is the peak resident set (`VmHWM`, `/proc/self/status`) of each phase, above the
+//! `engine::packed`). Memory is the peak resident set (`VmHWM`, `/proc/self/status`) of each phase, above the
 //! resident set before the input was generated (reference and engine loaded). The peak is
 //! reset between the phases through `/proc/self/clear_refs` (Linux), so "parse MB" covers the
 //! generated text plus the parsed CRs and "cmp MB" the parsed CRs plus everything the engine
@@ -32,9 +32,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use driftlint::kubecompare::engine::{Engine, Options, Parallelism, Retain, Status, TriedResult};
-use driftlint::kubecompare::{Packed, collect};
-use driftlint::reference;
+use driftlint_reference::engine::collect::{self, Packed};
+use driftlint_reference::engine::{Engine, Options, Parallelism, Retain, Status, TriedResult};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
@@ -116,8 +115,8 @@ fn main() {
 
 fn run_one(n: usize, mode: &str) -> Result<(), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference/metadata.yaml");
-    let loaded = reference::load_reference(&dir).map_err(|e| e.to_string())?;
-    let compiled = reference::compile::compile_owned(loaded).map_err(|e| e.to_string())?;
+    let loaded = driftlint_reference::load_reference(&dir).map_err(|e| e.to_string())?;
+    let compiled = driftlint_reference::compile::compile_owned(loaded).map_err(|e| e.to_string())?;
     let parallelism = match mode {
         "sequential" => Parallelism::Sequential,
         "exact" => Parallelism::Exact,

@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use driftlint::check::{self, Settings};
-use driftlint::policy::{Module, Policies, engine};
+use driftlint_policy::{Module, Policies, engine};
 
 const RULES: [&str; 10] = [
     "deny_latest_tag",
@@ -118,7 +118,7 @@ fn main() {
         .collect();
     let module = Module { path: "policy.rego".into(), text: POLICY.into() };
     let mut policies =
-        Policies::compile(vec![module], None, &Default::default(), driftlint::policy::engine::RegoVersion::V1)
+        Policies::compile(vec![module], None, &Default::default(), driftlint_policy::engine::RegoVersion::V1)
             .expect("the policy compiles");
 
     // Warm-up.
@@ -155,7 +155,7 @@ fn main() {
     let settings = Settings {
         paths: vec![dir.path().to_path_buf()],
         exclude_root: dir.path().to_path_buf(),
-        policy: driftlint::policy::conftest::Settings {
+        policy: driftlint_policy::conftest::Settings {
             policies: vec![dir.path().join("policy.rego").display().to_string()],
             ..Default::default()
         },

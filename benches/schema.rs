@@ -49,7 +49,7 @@ fn main() {
     let objects = generate(&repo, files);
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference");
     let base = Settings {
-        reference: Some(driftlint::reference::Location::Path(reference)),
+        reference: Some(driftlint_reference::Location::Path(reference)),
         paths: vec![repo.clone()],
         exclude_root: repo.clone(),
         ..Settings::default()
@@ -81,11 +81,11 @@ fn main() {
     println!("built-in kinds alone (medians): {overhead:+.1}%");
 
     // Compiled once per kind: one load, every document validated.
-    let collected = driftlint::input::load_sources(&[repo], &driftlint::input::WalkOptions::default());
-    let coll = driftlint::document::collect(collected.sources, &driftlint::document::Options::default());
-    let loaded = driftlint::schema::load::load(&[schemas.display().to_string()], &PathBuf::from("."), &coll)
+    let collected = driftlint_core::input::load_sources(&[repo], &driftlint_core::input::WalkOptions::default());
+    let coll = driftlint_core::document::collect(collected.sources, &driftlint_core::document::Options::default());
+    let loaded = driftlint_schema::load::load(&[schemas.display().to_string()], &PathBuf::from("."), &coll)
         .expect("schemas load");
-    let found = driftlint::schema::pass::run(&coll, &loaded.registry, driftlint::schema::Mode::Loose);
+    let found = driftlint_schema::pass::run(&coll, &loaded.registry, driftlint_schema::Mode::Loose);
     println!(
         "{} schemas compiled for {} documents ({} findings)",
         loaded.registry.compilations(),
@@ -94,15 +94,17 @@ fn main() {
     );
     assert_eq!(loaded.registry.compilations(), KINDS, "one compilation per kind");
     let load = time(runs, || {
-        let l = driftlint::schema::load::load(&[schemas.display().to_string()], &PathBuf::from("."), &coll);
+        let l = driftlint_schema::load::load(&[schemas.display().to_string()], &PathBuf::from("."), &coll);
         std::hint::black_box(l.expect("schemas load"));
     });
     let validate = time(runs, || {
-        std::hint::black_box(driftlint::schema::pass::run(&coll, &loaded.registry, driftlint::schema::Mode::Loose));
+        std::hint::black_box(driftlint_schema::pass::run(&coll, &loaded.registry, driftlint_schema::Mode::Loose));
     });
     let read = time(runs, || {
-        let c =
-            driftlint::input::load_sources(std::slice::from_ref(&schemas), &driftlint::input::WalkOptions::default());
+        let c = driftlint_core::input::load_sources(
+            std::slice::from_ref(&schemas),
+            &driftlint_core::input::WalkOptions::default(),
+        );
         std::hint::black_box(c);
     });
     let texts: Vec<String> = (0..KINDS).map(crd).collect();
@@ -124,13 +126,13 @@ fn main() {
         std::fs::write(cel.join(format!("crd-{k}.yaml")), crd_with_rules(k)).expect("a file");
     }
     let cel_arg = [cel.display().to_string()];
-    let cel_loaded = driftlint::schema::load::load(&cel_arg, &PathBuf::from("."), &coll).expect("schemas load");
-    let cel_found = driftlint::schema::pass::run(&coll, &cel_loaded.registry, driftlint::schema::Mode::Loose);
+    let cel_loaded = driftlint_schema::load::load(&cel_arg, &PathBuf::from("."), &coll).expect("schemas load");
+    let cel_found = driftlint_schema::pass::run(&coll, &cel_loaded.registry, driftlint_schema::Mode::Loose);
     let cel_load = time(runs, || {
-        std::hint::black_box(driftlint::schema::load::load(&cel_arg, &PathBuf::from("."), &coll).expect("load"));
+        std::hint::black_box(driftlint_schema::load::load(&cel_arg, &PathBuf::from("."), &coll).expect("load"));
     });
     let cel_validate = time(runs, || {
-        std::hint::black_box(driftlint::schema::pass::run(&coll, &cel_loaded.registry, driftlint::schema::Mode::Loose));
+        std::hint::black_box(driftlint_schema::pass::run(&coll, &cel_loaded.registry, driftlint_schema::Mode::Loose));
     });
     let custom = coll.documents.iter().filter(|d| d.identity.kind.starts_with("Widget")).count();
     println!("with 3 CEL rules per CRD ({custom} objects of those kinds, {} findings):", cel_found.len());

@@ -1,22 +1,21 @@
 //! driftlint: lint Kubernetes manifests against a kube-compare reference configuration.
 //!
-//! The pipeline reads as verbs over nouns: [`input`] collects sources, [`document`] turns them
-//! into Kubernetes objects with spans, later stages correlate and compare them with a
-//! reference, and every finding is a [`diagnostic::Diagnostic`].
+//! The root crate is the command line and what only the command line needs; each family and
+//! the ground it stands on is a crate of its own, named for what it does, and is imported
+//! under that name (`driftlint_core::input`, `driftlint_reference::engine`, …):
+//!
+//! * [`cli`]: arguments, commands, exit codes;
+//! * [`config`]: `.driftlint.yaml` — fields, decoding, discovery, the effective settings and
+//!   what a change to the file weakens;
+//! * [`check`]: the runner of `driftlint check` — inputs, batches, the passes, rule levels and
+//!   suppressions;
+//! * [`scope`]: which findings a run shows — `--staged`, `--base`, named files;
+//! * [`report`]: the output formats of `check`.
 
 #![forbid(unsafe_code)]
 
-// The ground's modules under the names the rest of this crate uses.
-pub use driftlint_core::{diagnostic, document, input, rules};
-// The check families.
-pub use driftlint_crossplane as crossplane;
-pub use driftlint_policy as policy;
-pub use driftlint_reference as reference;
-pub use driftlint_reference::{compare, correlate};
-pub use driftlint_schema as schema;
-
 pub mod check;
 pub mod cli;
-pub mod git;
-pub mod kubecompare;
+pub mod config;
 pub mod report;
+pub mod scope;

@@ -13,8 +13,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use driftlint::compare::{self, Candidate, FieldFunc, InlineDiff, Options, RenderError, UserOverride, Verdict};
-use driftlint::reference::load_reference;
+use driftlint_reference::compare::{
+    self, Candidate, FieldFunc, InlineDiff, Options, RenderError, UserOverride, Verdict,
+};
+use driftlint_reference::load_reference;
 use serde_json::Value;
 
 /// The kube-compare corpus, or `None` after `support::skip` when it is absent.

@@ -14,7 +14,8 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use driftlint::kubecompare::{self, Output};
+use driftlint_reference::engine::collect::collect_crs;
+use driftlint_reference::report::{self, Output};
 use serde_json::Value;
 
 /// Case folders in the corpus, and of them those with an `expected.json` (counted when this
@@ -89,7 +90,7 @@ fn json_round_trips_byte_for_byte() {
             continue;
         };
         n += 1;
-        check(&mut failures, &case.name, "json", &kubecompare::to_json(&out), &json);
+        check(&mut failures, &case.name, "json", &report::to_json(&out), &json);
         let code = case.meta["expectExit"].as_i64().unwrap_or(-1);
         if out.exit_code() != i32::try_from(code).unwrap_or(-1) {
             failures.push(format!("{}: exit {} != {code}", case.name, out.exit_code()));
@@ -110,7 +111,7 @@ fn text_report_matches() {
         };
         n += 1;
         let verbose = case.meta["verbose"].as_bool().unwrap_or(false);
-        check(&mut failures, &case.name, "text", &kubecompare::to_text(&out, verbose), &txt);
+        check(&mut failures, &case.name, "text", &report::text::to_text(&out, verbose), &txt);
     }
     finish("text reports", failures, n, MIN_RECORDED);
 }
@@ -130,7 +131,7 @@ fn native_formats_match() {
             // The corpus shortened temp paths and dates *after* go-yaml folded long strings at
             // 80 columns, so folded DiffOutput lines cannot match byte for byte: compare the
             // values, and the bytes when no diff text is folded.
-            let got = kubecompare::to_yaml(&out);
+            let got = report::to_yaml(&out);
             let parse = |s: &str| driftlint_yaml::parse_stream(s).documents[0].root.to_json();
             if parse(&got) != parse(&yaml) {
                 failures.push(format!("{}: yaml values differ", case.name));
@@ -141,7 +142,7 @@ fn native_formats_match() {
         }
         if let Some(xml) = read(&case, "expected.native.junit.xml") {
             n += 1;
-            check(&mut failures, &case.name, "junit", &kubecompare::to_junit(&out, "TIME"), &xml);
+            check(&mut failures, &case.name, "junit", &report::junit::to_junit(&out, "TIME"), &xml);
         }
     }
     finish("native YAML and JUnit reports", failures, n, 2);
@@ -160,7 +161,7 @@ fn generate_patches_round_trip() {
         let entries = driftlint_yaml::parse_stream(&want).documents[0].root.to_json();
         let list = entries.as_array().cloned().unwrap_or_default();
         let (loaded, new) = list.split_at(list.len() / 2);
-        assert_eq!(kubecompare::generate_patches_yaml(loaded, new), want, "{}", case.name);
+        assert_eq!(report::patches::generate_patches_yaml(loaded, new), want, "{}", case.name);
     }
     support::assert_min_cases("generate-patches lists", n, 1);
 }
@@ -183,7 +184,7 @@ fn collection_covers_reported_crs() {
             continue;
         };
         let recursive = case.meta["recursive"].as_bool().unwrap_or(false);
-        let collected = match kubecompare::collect_crs(&inputs(&case), recursive) {
+        let collected = match collect_crs(&inputs(&case), recursive) {
             Ok(c) => c,
             Err(e) => {
                 failures.push(format!("{}: {e}", case.name));
@@ -232,7 +233,7 @@ fn collection_errors_match_recorded_stderr() {
         };
         n += 1;
         let recursive = case.meta["recursive"].as_bool().unwrap_or(false);
-        let err = kubecompare::collect_crs(&inputs(&case), recursive).unwrap_err();
+        let err = collect_crs(&inputs(&case), recursive).unwrap_err();
         let prefix = format!("{}/", case.dir.display());
         assert_eq!(format!("error: {err}").replace(&prefix, ""), line, "{}", case.name);
     }

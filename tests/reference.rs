@@ -8,8 +8,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use driftlint::reference::userconfig::load_user_config;
-use driftlint::reference::{ComponentKind, Group, Version, load_reference};
+use driftlint_reference::userconfig::load_user_config;
+use driftlint_reference::{ComponentKind, Group, Version, load_reference};
 
 /// Case folders in the corpus, and cases with a user config (`diffConfig`), counted when this
 /// was written: fewer means the corpus was emptied, moved or misread.

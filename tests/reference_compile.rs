@@ -8,7 +8,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use driftlint::reference::{compile, load_reference, metadata_hash};
+use driftlint_reference::{compile, load_reference, metadata_hash};
 
 /// Cases with an `expected.json` (and so a metadata hash), counted when this was written.
 const MIN_HASHES: usize = 95;

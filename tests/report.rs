@@ -8,9 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use driftlint::diagnostic::{Diagnostic, Rule, Severity};
-use driftlint::input::{Source, SourcePath};
 use driftlint::report::{self, Format, Limits, Options, SourceResolver};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::input::{Source, SourcePath};
 
 const DEPLOY: &str = "\
 apiVersion: apps/v1
@@ -313,7 +313,7 @@ fn explain_subcommand() {
     let bin = env!("CARGO_BIN_EXE_driftlint");
     let out = std::process::Command::new(bin).args(["explain", "value-drift"]).output().unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), driftlint::rules::explain_text(Rule::ValueDrift));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), driftlint_core::rules::explain_text(Rule::ValueDrift));
     let list = std::process::Command::new(bin).arg("explain").output().unwrap();
     assert!(String::from_utf8(list.stdout).unwrap().contains("cardinality-violation"));
     let bad = std::process::Command::new(bin).args(["explain", "no-such-rule"]).output().unwrap();

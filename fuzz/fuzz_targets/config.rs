@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use driftlint::check::ConfigError;
-use driftlint::check::config::parse_config;
+use driftlint::config::ConfigError;
+use driftlint::config::parse_config;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,8 +5,8 @@
 //! in the summary but the template's own.
 #![no_main]
 
-use driftlint::diagnostic::{Diagnostic, Rule};
-use driftlint::input::{Source, SourcePath};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::input::{Source, SourcePath};
 use driftlint::report::{self, Format, Options, SourceResolver};
 use libfuzzer_sys::fuzz_target;
 

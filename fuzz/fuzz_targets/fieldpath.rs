@@ -3,7 +3,7 @@
 //! the same segments.
 #![no_main]
 
-use driftlint::crossplane::fieldpath;
+use driftlint_crossplane::fieldpath;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use driftlint::reference::lock;
+use driftlint_reference::lock;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,8 +3,8 @@
 //! — for any module text, in both Rego versions: compiled or a `PolicyError`, never a panic.
 #![no_main]
 
-use driftlint::policy::engine::{Options, RegoVersion};
-use driftlint::policy::{Module, Policies};
+use driftlint_policy::engine::{Options, RegoVersion};
+use driftlint_policy::{Module, Policies};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

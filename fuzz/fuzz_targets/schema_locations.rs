@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use driftlint::schema::location::{Found, Locations};
-use driftlint::schema::model::Schema;
+use driftlint_schema::location::{Found, Locations};
+use driftlint_schema::model::Schema;
 use libfuzzer_sys::fuzz_target;
 
 const TRAP: &str = "TRAP-OUTSIDE";
@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = std::fs::write(schemas.join("_defs.json"), defs);
     let template = format!("{}/{}", repo.display(), TEMPLATES[index]);
     let locations = Locations::new(&[template], &repo);
-    let (group, version) = driftlint::schema::split_api_version(api_version);
+    let (group, version) = driftlint_schema::split_api_version(api_version);
     match locations.lookup("1.37", group, version, kind) {
         Some(Found::Schema(s)) => assert!(!has_trap(&s), "a schema from outside the repository was read"),
         Some(Found::Refused(why)) => {

@@ -5,9 +5,9 @@
 //! and every finding lies inside the text.
 #![no_main]
 
-use driftlint::document::{self, Options};
-use driftlint::input::{Source, SourcePath};
-use driftlint::schema::{Mode, Registry, Trust};
+use driftlint_core::document::{self, Options};
+use driftlint_core::input::{Source, SourcePath};
+use driftlint_schema::{Mode, Registry, Trust};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,8 +25,8 @@ fuzz_target!(|data: &[u8]| {
         registry.add_document(&path, &doc.node, trust, &mut found);
     }
     for mode in [Mode::Loose, Mode::Strict] {
-        found.extend(driftlint::schema::pass::run(&coll, &registry, mode));
-        found.extend(driftlint::crossplane::run(&coll, &registry, mode));
+        found.extend(driftlint_schema::pass::run(&coll, &registry, mode));
+        found.extend(driftlint_crossplane::run(&coll, &registry, mode));
     }
     for d in found {
         if let Some(range) = &d.primary.range {

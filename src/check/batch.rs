@@ -22,15 +22,15 @@ use std::sync::{Arc, Mutex};
 
 use driftlint_yaml::{Draw, NodePool};
 
-use super::locate::Files;
 use super::pieces::{self, Batch};
 use super::{CheckError, drift, suppress};
-use crate::diagnostic::Diagnostic;
-use crate::document::{self, Collection};
-use crate::input::{Source, SourcePath};
-use crate::kubecompare::engine::Comparison;
-use crate::policy::conftest;
-use crate::schema::{Mode, Registry};
+use driftlint_core::diagnostic::Diagnostic;
+use driftlint_core::document::{self, Collection};
+use driftlint_core::input::{Source, SourcePath};
+use driftlint_policy::conftest;
+use driftlint_reference::drift::locate::Files;
+use driftlint_reference::engine::Comparison;
+use driftlint_schema::{Mode, Registry};
 
 /// The passes as a batch sees them.
 pub struct Passes<'a, 'e> {
@@ -64,7 +64,7 @@ pub struct Found {
     pub objects: Option<Vec<String>>,
     pub annotations: suppress::Annotations,
     /// What the schema pass validated (when it runs).
-    pub coverage: crate::schema::coverage::Coverage,
+    pub coverage: driftlint_schema::coverage::Coverage,
     /// How many batches staged ahead the node pool deferred (each staged again, in its
     /// turn, by the reporting thread).
     pub deferred: usize,
@@ -397,8 +397,8 @@ fn report(
     }
     if let Some((registry, mode)) = schemas {
         let (schema, composition) = (
-            crate::schema::pass::run_counted(&coll, registry, *mode, &mut found.coverage),
-            crate::crossplane::run(&coll, registry, *mode),
+            driftlint_schema::pass::run_counted(&coll, registry, *mode, &mut found.coverage),
+            driftlint_crossplane::run(&coll, registry, *mode),
         );
         name(&schema);
         name(&composition);
@@ -436,7 +436,7 @@ fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::correlate::ReferenceIndex;
+    use driftlint_reference::correlate::ReferenceIndex;
 
     /// `n` files, each an object with a duplicate key (a finding of its own) and enough nodes
     /// to draw from the pool.

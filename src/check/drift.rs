@@ -2,18 +2,18 @@
 //! located findings — value drift, missing and unexpected fields, missing and unmatched
 //! objects, group rules — plus the reference's own problems and `driftlint.lock`.
 
-use super::{CheckError, Settings, pinned, scope, suppress};
-use crate::compare::UserOverride;
-use crate::correlate::ReferenceIndex;
-use crate::git;
-use crate::kubecompare::engine::collect::Cr;
-use crate::kubecompare::engine::{self, Comparison, Engine, View};
-use crate::reference::drift::findings;
-use crate::reference::{self, Compiled, Location, Opened};
+use super::{CheckError, Settings, pinned, suppress};
+use crate::scope;
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{self, Collection};
 use driftlint_core::input::SourcePath;
 use driftlint_core::locate::Files;
+use driftlint_reference::compare::UserOverride;
+use driftlint_reference::correlate::ReferenceIndex;
+use driftlint_reference::drift::findings;
+use driftlint_reference::engine::collect::Cr;
+use driftlint_reference::engine::{self, Comparison, Engine, View};
+use driftlint_reference::{Compiled, Location, Opened};
 
 /// What the drift pass found.
 #[derive(Default)]
@@ -21,7 +21,7 @@ pub struct Drift {
     pub diagnostics: Vec<Diagnostic>,
     /// Which templates the objects matched, for changed-file scopes.
     pub correlations: scope::Correlations,
-    pub pinned: Option<reference::Pinned>,
+    pub pinned: Option<driftlint_reference::Pinned>,
 }
 
 /// The drift pass before any object is compared: the reference loaded and compiled, its own
@@ -43,9 +43,9 @@ pub fn prepare(
 ) -> Result<(Prepared, Drift), CheckError> {
     let user_pairs = match &settings.diff_config {
         None => Vec::new(),
-        Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
-            Some(text) => reference::userconfig::parse_user_config(p, &text),
-            None => reference::userconfig::load_user_config(p),
+        Some(p) => match driftlint_git::location_text(&p.to_string_lossy(), &settings.git_start)? {
+            Some(text) => driftlint_reference::userconfig::parse_user_config(p, &text),
+            None => driftlint_reference::userconfig::load_user_config(p),
         }
         .map_err(|e| CheckError::DiffConfig { path: p.clone(), message: e.to_lines() })?
         .correlation_pairs
@@ -55,9 +55,9 @@ pub fn prepare(
     };
     let overrides = match &settings.overrides {
         None => Vec::new(),
-        Some(p) => match git::location_text(&p.to_string_lossy(), &settings.git_start)? {
-            Some(text) => crate::compare::parse_overrides(&text),
-            None => crate::compare::load_overrides(p),
+        Some(p) => match driftlint_git::location_text(&p.to_string_lossy(), &settings.git_start)? {
+            Some(text) => driftlint_reference::compare::parse_overrides(&text),
+            None => driftlint_reference::compare::load_overrides(p),
         }
         .map_err(|e| CheckError::Overrides { path: p.clone(), message: e.to_string() })?,
     };
@@ -81,7 +81,7 @@ pub fn prepare(
                 w.message.clone(),
             ));
         }
-        reference::compile::compile_owned(loaded)
+        driftlint_reference::compile::compile_owned(loaded)
     });
     if let Some(lock) = &settings.lock {
         diagnostics.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), files)?);

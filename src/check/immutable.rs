@@ -17,11 +17,11 @@ use std::path::PathBuf;
 
 use super::Settings;
 use super::suppress;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::document::{self, Document, Identity};
-use crate::git::scope::strip_dot;
-use crate::input::{Source, SourcePath};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::document::{self, Document, Identity};
+use driftlint_core::input::{Source, SourcePath};
 use driftlint_core::locate::{FieldDiffKind, node_range};
+use driftlint_git::states::strip_dot;
 
 /// What the comparison found: findings, and the head's sources they point into.
 #[derive(Default)]

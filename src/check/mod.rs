@@ -1,7 +1,7 @@
 //! `driftlint check`: the linter pipeline.
 //!
-//! inputs → documents → passes (drift against a reference: [`drift`]; schemas: [`crate::schema`];
-//! Crossplane Compositions: [`crate::crossplane`]) → rule levels → suppressions → sorted
+//! inputs → documents → passes (drift against a reference: [`drift`]; schemas: [`driftlint_schema`];
+//! Crossplane Compositions: [`driftlint_crossplane`]) → rule levels → suppressions → sorted
 //! diagnostics.
 //!
 //! The pipeline returns data ([`Report`]); printing and exit codes belong to the CLI, and the
@@ -12,33 +12,24 @@
 //! Without a reference the drift pass does not run and the schema and Composition passes are
 //! the check (a kind without a schema is still flagged, so an empty check is not silent).
 
-mod base;
 mod batch;
-pub mod config;
 pub mod drift;
-mod immutable;
-mod layout;
-pub mod named;
+pub(crate) mod immutable;
 mod pieces;
 pub mod pinned;
-pub mod scope;
 pub mod suppress;
-pub mod weakened;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::document;
-use crate::git;
-use crate::input::{self, Source, SourcePath, WalkOptions};
-use crate::kubecompare::engine;
-use crate::reference::{self, Location};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::document;
+use driftlint_core::input::{self, Source, SourcePath, WalkOptions};
+use driftlint_reference::Location;
+use driftlint_reference::engine;
 
-pub use config::{Config, ConfigError, IgnoreEntry, Level};
-// The drift pass's findings and locations live with the reference family.
-pub use crate::reference::drift::{findings, locate};
+use crate::config::{self, Config, IgnoreEntry, Level};
 
 /// Everything a check needs, resolved from the configuration file and the command line.
 #[derive(Clone, Debug, Default)]
@@ -78,7 +69,7 @@ pub struct Settings {
     /// CRD/XRD files, directories or git locations, as written (paths already resolved).
     pub schemas: Vec<String>,
     /// `--schema-mode` / `schema-mode:`; `None` is loose.
-    pub schema_mode: Option<crate::schema::Mode>,
+    pub schema_mode: Option<driftlint_schema::Mode>,
     /// `--kubernetes-version` / `kubernetes-version:`: whose built-in kinds are validated;
     /// `None` is the newest bundled version.
     pub kubernetes_version: Option<&'static str>,
@@ -88,7 +79,7 @@ pub struct Settings {
     /// `--schema-location` / `schema-locations:`: kubeconform-style JSON schema locations.
     pub schema_locations: Vec<String>,
     /// Rego policies (the policy pass) and Fybrik scenarios.
-    pub policy: crate::policy::conftest::Settings,
+    pub policy: driftlint_policy::conftest::Settings,
     /// Record which templates each object matched ([`Report::correlations`]'s `objects`):
     /// changed-file scopes need them; a whole-repository check does not keep them.
     pub object_correlations: bool,
@@ -108,15 +99,15 @@ pub struct Report {
     pub objects: Vec<String>,
     /// Which templates the objects matched, for changed-file scopes (the objects' only with
     /// [`Settings::object_correlations`]).
-    pub correlations: scope::Correlations,
+    pub correlations: crate::scope::Correlations,
     /// For a reference read from git: where its files are in the work tree (reports point
     /// there, since `git:REV:path` is no file a viewer can open).
-    pub pinned: Option<reference::Pinned>,
+    pub pinned: Option<driftlint_reference::Pinned>,
     /// The manifest files checked (paths as reported): what [`named::keep_named`] tells from
     /// the reference's, the configuration's and the policies' files.
     pub inputs: Vec<PathBuf>,
     /// What the schema pass validated, when it ran.
-    pub coverage: Option<crate::schema::coverage::Coverage>,
+    pub coverage: Option<driftlint_schema::coverage::Coverage>,
 }
 
 /// A check that could not run.
@@ -138,17 +129,17 @@ pub enum CheckError {
     #[error(transparent)]
     Manual(#[from] engine::ManualError),
     #[error(transparent)]
-    Git(#[from] git::Error),
+    Git(#[from] driftlint_git::Error),
     #[error(transparent)]
-    Lock(#[from] reference::lock::LockError),
+    Lock(#[from] driftlint_reference::lock::LockError),
     #[error("policies: {0}")]
-    Policy(#[from] crate::policy::PolicyError),
+    Policy(#[from] driftlint_policy::PolicyError),
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
 /// directory.
 pub fn metadata_path(reference: &Path) -> PathBuf {
-    reference::location::metadata_path(reference)
+    driftlint_reference::location::metadata_path(reference)
 }
 
 /// Runs the linter on the inputs `settings.paths` name.
@@ -239,10 +230,10 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // Inputs that could not be read are named as the readable ones are (`x.yaml`, not `./x.yaml`).
     for d in &mut diags {
         if let SourcePath::File(p) = &mut d.primary.path {
-            *p = git::scope::strip_dot(std::mem::take(p));
+            *p = driftlint_git::states::strip_dot(std::mem::take(p));
         }
     }
-    let mut files = locate::Files::default();
+    let mut files = driftlint_reference::drift::locate::Files::default();
 
     // The passes, prepared: each reports a batch's documents in the loop below.
     let (prepared, found) = match (&settings.reference, opened) {
@@ -284,17 +275,17 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
                 || may_hold_definition(text)
                 || lookups.is_some_and(|e| e.may_hold_view_member(text))
         },
-        |doc| crate::schema::defines_schemas(&doc.node) || lookups.is_some_and(|e| e.in_view(&doc.object)),
+        |doc| driftlint_schema::defines_schemas(&doc.node) || lookups.is_some_and(|e| e.in_view(&doc.object)),
         with_reference,
         &nodes,
     );
     // Their texts are kept for them, as for the definitions' problems below.
     let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();
     diags.extend(std::mem::take(&mut early.diagnostics));
-    let used = crate::schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
+    let used = driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
     let schemas = schema_setup(settings, &early.coll, used.as_ref(), &mut files)?;
     let mut policy = match policy_work {
-        true => Some(crate::policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
+        true => Some(driftlint_policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
         false => None,
     };
     let view = lookups.map(|e| drift::view(e, &early.coll.documents));
@@ -340,7 +331,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
 
     // The findings in pass order (the sort below decides the order shown).
     diags.append(&mut parse_diags);
-    let mut correlations = scope::Correlations::default();
+    let mut correlations = crate::scope::Correlations::default();
     let mut pinned = None;
     if let Some(drift) = drift {
         let drift = drift.finish();
@@ -370,7 +361,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     suppress::apply_levels(&mut diags, &settings.rules);
     suppress::apply_suppressions(&mut diags, &annotations, &settings.ignore);
     sort(&mut diags);
-    crate::diagnostic::number_occurrences(&mut diags);
+    driftlint_core::diagnostic::number_occurrences(&mut diags);
     // Files whose texts were dropped (no finding points into them) leave the report: it
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
@@ -420,7 +411,7 @@ fn policy_inputs(settings: &Settings) -> Result<Option<document::PolicyInputs>, 
         .filter(|p| !p.is_dir())
         .map(|p| match p.as_os_str() == "-" {
             true => SourcePath::Stdin,
-            false => SourcePath::File(git::scope::strip_dot(p.clone())),
+            false => SourcePath::File(driftlint_git::states::strip_dot(p.clone())),
         })
         .collect();
     let root = settings.exclude_root.clone();
@@ -449,15 +440,15 @@ fn schemas_configured(settings: &Settings, definitions_in_inputs: bool) -> bool 
 }
 
 /// The schema and Composition passes' mode: as set; else, with a reference and no schemas
-/// beyond the built-in kinds, [`crate::schema::Mode::Ignore`] — the built-in kinds are validated, and the custom
+/// beyond the built-in kinds, [`driftlint_schema::Mode::Ignore`] — the built-in kinds are validated, and the custom
 /// kinds the reference is about are not flooded with `schema-not-found`; else loose.
-fn schema_mode(settings: &Settings, definitions_in_inputs: bool) -> crate::schema::Mode {
+fn schema_mode(settings: &Settings, definitions_in_inputs: bool) -> driftlint_schema::Mode {
     match settings.schema_mode {
         Some(mode) => mode,
         None if settings.reference.is_some() && !schemas_configured(settings, definitions_in_inputs) => {
-            crate::schema::Mode::Ignore
+            driftlint_schema::Mode::Ignore
         }
-        None => crate::schema::Mode::Loose,
+        None => driftlint_schema::Mode::Loose,
     }
 }
 
@@ -470,7 +461,7 @@ fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
 /// The schemas of the schema and Composition passes.
 struct Schemas {
     /// The registry and mode, when the passes run.
-    registry: Option<(crate::schema::Registry, crate::schema::Mode)>,
+    registry: Option<(driftlint_schema::Registry, driftlint_schema::Mode)>,
     /// What loading them found.
     diagnostics: Vec<Diagnostic>,
 }
@@ -488,9 +479,9 @@ fn schema_setup(
     settings: &Settings,
     early: &document::Collection,
     used: Option<&std::collections::HashSet<String>>,
-    files: &mut locate::Files,
+    files: &mut driftlint_reference::drift::locate::Files,
 ) -> Result<Schemas, CheckError> {
-    let loaded = crate::schema::load::load_for(&settings.schemas, &settings.git_start, early, used)?;
+    let loaded = driftlint_schema::load::load_for(&settings.schemas, &settings.git_start, early, used)?;
     let mut loaded = loaded;
     if let Some(version) = settings.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
@@ -541,11 +532,11 @@ fn manifest_sources(
     // A walk of `.` yields `./app/x.yaml`; users read and write `app/x.yaml`.
     for s in &mut sources {
         if let SourcePath::File(p) = &mut s.path {
-            *p = git::scope::strip_dot(std::mem::take(p));
+            *p = driftlint_git::states::strip_dot(std::mem::take(p));
         }
     }
     // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
-    Ok(layout::split(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
+    Ok(driftlint_core::input::layout::split(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out, less driftlint's configuration
@@ -553,7 +544,7 @@ fn manifest_sources(
 /// manifests: [`layout`], with a note for each chart and kind of tool file): what `check`
 /// checks and `ls` lists.
 pub fn excluded(settings: &Settings, sources: Vec<Source>) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
-    Ok(layout::split(not_excluded(settings, sources)?, |_| false))
+    Ok(driftlint_core::input::layout::split(not_excluded(settings, sources)?, |_| false))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out and less driftlint's

@@ -22,9 +22,9 @@ use std::ops::Range;
 use driftlint_yaml::Shape;
 use rayon::prelude::*;
 
-use crate::correlate::ReferenceIndex;
-use crate::document::{self, Place};
-use crate::input::Source;
+use driftlint_core::document::{self, Place};
+use driftlint_core::input::Source;
+use driftlint_reference::correlate::ReferenceIndex;
 
 /// A text at least this large is cut into runs of pieces (when it can be).
 const CUT_FROM: usize = 64 * 1024;
@@ -256,7 +256,7 @@ pub struct Early {
     /// §4.5's reference indexes of every object read (when asked for).
     pub index: ReferenceIndex,
     /// The kept documents left out because they would have held more than the cap.
-    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    pub diagnostics: Vec<driftlint_core::diagnostic::Diagnostic>,
 }
 
 /// What one text or run gives the pre-pass; `None` when the node pool deferred its load.
@@ -376,8 +376,8 @@ pub fn collect_holding(
                     );
                     let path = sources[i].path.clone();
                     let range = Some(d.range.clone());
-                    out.diagnostics.push(crate::diagnostic::Diagnostic::error(
-                        crate::diagnostic::Rule::UnsupportedYaml,
+                    out.diagnostics.push(driftlint_core::diagnostic::Diagnostic::error(
+                        driftlint_core::diagnostic::Rule::UnsupportedYaml,
                         path,
                         range,
                         message,
@@ -396,7 +396,7 @@ pub fn collect_holding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::SourcePath;
+    use driftlint_core::input::SourcePath;
 
     fn source(text: &str) -> Source {
         Source { path: SourcePath::Stdin, text: text.to_string() }

@@ -17,15 +17,15 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::config::{IgnoreEntry, Level};
-use super::locate::{self, Files};
-use crate::compare::FieldDiffKind;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::document::{Collection, Document};
-use crate::input::SourcePath;
+use crate::config::{IgnoreEntry, Level};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::document::{Collection, Document};
+use driftlint_core::input::SourcePath;
+use driftlint_reference::compare::FieldDiffKind;
+use driftlint_reference::drift::locate::{self, Files};
 
 /// The annotation key.
-pub use crate::document::SUPPRESS_ANNOTATION as ANNOTATION;
+pub use driftlint_core::document::SUPPRESS_ANNOTATION as ANNOTATION;
 
 /// One line of the annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ const SYNTAX: &str =
 /// annotation's value (in the kustomize origin file when the object came from one).
 pub fn invalid_suppressions(coll: &Collection, files: &mut Files) -> Vec<Diagnostic> {
     let pointer = format!("/metadata/annotations/{}", ANNOTATION.replace('~', "~0").replace('/', "~1"));
-    let severity = super::findings::default_severity(Rule::InvalidSuppression);
+    let severity = driftlint_reference::drift::findings::default_severity(Rule::InvalidSuppression);
     let mut out = Vec::new();
     for doc in &coll.documents {
         let Some(value) = doc.suppression.as_deref() else { continue };
@@ -261,8 +261,8 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Severity;
-    use crate::input::SourcePath;
+    use driftlint_core::diagnostic::Severity;
+    use driftlint_core::input::SourcePath;
 
     fn diag(rule: Rule, object: &str, field: Option<&str>) -> Diagnostic {
         Diagnostic::new(rule, Severity::Error, SourcePath::Stdin, None, "m")

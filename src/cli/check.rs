@@ -7,10 +7,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::check::{self, Config, Settings, config, scope};
-use crate::diagnostic::Severity;
-use crate::reference::Location;
-use crate::{git, report};
+use crate::check::{self, Settings};
+use crate::config::{self, Config};
+use crate::report;
+use crate::scope::{self, named};
+use driftlint_core::diagnostic::Severity;
+use driftlint_reference::Location;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -97,7 +99,7 @@ pub struct SchemaArgs {
 
 /// `--kubernetes-version`: a bundled version.
 fn parse_kubernetes_version(text: &str) -> std::result::Result<&'static str, String> {
-    driftlint_kube_schemas::parse_version(text).ok_or_else(|| crate::schema::builtin::unknown_version_message(text))
+    driftlint_kube_schemas::parse_version(text).ok_or_else(|| driftlint_schema::builtin::unknown_version_message(text))
 }
 
 impl SchemaArgs {
@@ -106,7 +108,7 @@ impl SchemaArgs {
     fn schemas(&self, cfg: &Config) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for s in &cfg.schemas {
-            if git::is_location(s) {
+            if driftlint_git::is_location(s) {
                 cfg.confined_location("schemas", s)?;
                 out.push(s.clone());
             } else {
@@ -133,8 +135,8 @@ impl SchemaArgs {
         Ok(out)
     }
 
-    fn mode(&self, cfg: &Config) -> Option<crate::schema::Mode> {
-        self.schema_mode.as_deref().and_then(crate::schema::Mode::parse_setting).or(cfg.schema_mode)
+    fn mode(&self, cfg: &Config) -> Option<driftlint_schema::Mode> {
+        self.schema_mode.as_deref().and_then(driftlint_schema::Mode::parse_setting).or(cfg.schema_mode)
     }
 
     fn builtin(&self, cfg: &Config) -> bool {
@@ -178,11 +180,11 @@ impl PolicyArgs {
     /// file's keys (relative to the file; git locations as written).
     /// The policy settings: flags as given, else the file's keys (relative to it and confined
     /// to its repository, like every path in the configuration).
-    fn settings(&self, cfg: &Config) -> Result<crate::policy::conftest::Settings> {
+    fn settings(&self, cfg: &Config) -> Result<driftlint_policy::conftest::Settings> {
         let from_file = |key: &str, paths: &[String]| -> Result<Vec<String>> {
             let mut out = Vec::new();
             for p in paths {
-                if git::is_location(p) {
+                if driftlint_git::is_location(p) {
                     cfg.confined_location(key, p)?;
                     out.push(p.clone());
                 } else {
@@ -194,7 +196,7 @@ impl PolicyArgs {
         let pick = |key: &str, cli: &[String], file: &[String]| -> Result<Vec<String>> {
             if cli.is_empty() { from_file(key, file) } else { Ok(cli.to_vec()) }
         };
-        Ok(crate::policy::conftest::Settings {
+        Ok(driftlint_policy::conftest::Settings {
             policies: pick("policies", &self.policies, &cfg.policy.policies)?,
             data: pick("policy-data", &self.data, &cfg.policy.data)?,
             namespaces: if self.namespaces.is_empty() {
@@ -393,7 +395,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
     let from_cli = |key: &str, cli: &Option<PathBuf>, file: &Option<String>| -> Result<Option<PathBuf>> {
         Ok(match (cli, file) {
             (Some(p), _) => Some(p.clone()),
-            (None, Some(f)) if git::is_location(f) => {
+            (None, Some(f)) if driftlint_git::is_location(f) => {
                 cfg.confined_location(key, f)?;
                 Some(PathBuf::from(f))
             }
@@ -428,7 +430,7 @@ fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
         builtin_schemas: args.schema.builtin(cfg),
         schema_locations: args.schema.locations(cfg)?,
         policy: args.policy.settings(cfg)?,
-        // Scoped runs ask for them (`check::scope::check_scoped`).
+        // Scoped runs ask for them (`scope::check_scoped`).
         object_correlations: false,
         // Asked for by a JUnit report (`run`).
         object_ids: false,
@@ -465,7 +467,7 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
     let named = named_scope(args, &cfg);
     if named.is_some() {
         // The repository as a whole is the context; the named paths are what is reported.
-        let inside = |p: &PathBuf| check::named::lexical(p).starts_with(check::named::lexical(&cfg.dir));
+        let inside = |p: &PathBuf| named::lexical(p).starts_with(named::lexical(&cfg.dir));
         let mut context = vec![cfg.dir.clone()];
         context.extend(args.paths.iter().filter(|p| !inside(p)).cloned());
         settings.paths = context;
@@ -476,10 +478,10 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
         None => {
             let mut report = check::check(&settings)?;
             if let Some(named) = &named {
-                let causes = check::named::Causes::of(&settings, &report, named);
-                let unchecked = check::named::unchecked(&settings, &report, named);
-                let hidden = check::named::keep_named(&mut report, named, &causes);
-                check::named::add(&mut report, unchecked);
+                let causes = named::Causes::of(&settings, &report, named);
+                let unchecked = named::unchecked(&settings, &report, named);
+                let hidden = named::keep_named(&mut report, named, &causes);
+                named::add(&mut report, unchecked);
                 if hidden > 0 {
                     let note = format!(
                         "{hidden} {} in files not named here not shown (the repository was checked as a whole; run without paths to see everything).",
@@ -515,7 +517,7 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
     let markdown_template = match &args.markdown_template {
         None => None,
         Some(f) => Some(
-            crate::input::read_bounded_to_string(f, crate::input::MAX_FILE_BYTES)
+            driftlint_core::input::read_bounded_to_string(f, driftlint_core::input::MAX_FILE_BYTES)
                 .with_context(|| format!("cannot read the markdown template {}", f.display()))?,
         ),
     };
@@ -570,12 +572,12 @@ fn same_configuration(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// The files named on the command line as the reporting scope ([`check::named`]), when the
+/// The files named on the command line as the reporting scope ([`named`]), when the
 /// repository has a configuration file to give the context: not for standard input, the
 /// scoped modes (`--staged`, `--base`: the change is their scope), `--isolated`, or a run
 /// without paths. Directories keep their meaning of "check this tree" (`check manifests/`).
 fn named_scope(args: &Args, cfg: &Config) -> Option<Vec<PathBuf>> {
-    use check::named::lexical;
+    use crate::scope::named::lexical;
     let plain = !args.paths.is_empty()
         && args.paths.iter().all(|p| p.as_os_str() != "-" && !p.is_dir())
         && !args.scope.staged

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::kubecompare::run::{self, Options};
+use driftlint_reference::run::{self, Options};
 
 /// kube-compare's usage-error hint line (§1.3).
 const USAGE_HINT: &str = "See 'cluster-compare -h' for help and examples";

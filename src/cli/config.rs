@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::check::{ConfigArgs, discovery_start};
-use crate::check::Level;
-use crate::diagnostic::Rule;
+use crate::config::Level;
+use driftlint_core::diagnostic::Rule;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -29,12 +29,12 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
     let Command::Show(args) = cmd;
     let mut cfg = args.config.load(&discovery_start(&args.paths))?;
     for rule in Rule::ALL {
-        cfg.rules.entry(rule).or_insert(Level::On(crate::check::findings::default_severity(rule)));
+        cfg.rules.entry(rule).or_insert(Level::On(driftlint_reference::drift::findings::default_severity(rule)));
     }
     cfg.format.get_or_insert_with(|| "human".into());
-    cfg.fail_level.get_or_insert(crate::diagnostic::Severity::Error);
+    cfg.fail_level.get_or_insert(driftlint_core::diagnostic::Severity::Error);
     if cfg.include.is_empty() {
-        cfg.include = crate::input::WalkOptions::default().include;
+        cfg.include = driftlint_core::input::WalkOptions::default().include;
     }
     match &cfg.file {
         Some(f) => {

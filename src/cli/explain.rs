@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use crate::diagnostic::Rule;
-use crate::rules;
+use driftlint_core::diagnostic::Rule;
+use driftlint_core::rules;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use crate::check::config;
+use crate::config;
 
 /// Files looked at, at most: a repository larger than this gets a configuration from its first
 /// files in path order (the walk is sorted), which the user edits anyway.
@@ -169,7 +169,7 @@ fn survey(dir: &Path) -> Found {
 
 /// A file as `check` reads one: regular, bounded.
 fn read(path: &Path) -> std::io::Result<String> {
-    crate::input::read_bounded_to_string(path, MAX_MANIFEST_BYTES)
+    driftlint_core::input::read_bounded_to_string(path, MAX_MANIFEST_BYTES)
 }
 
 /// Whether `metadata.yaml` is a kube-compare reference's: a mapping with `parts:`.

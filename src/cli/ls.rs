@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use super::{InputArgs, ListFormat};
 use crate::check;
-use crate::diagnostic::Diagnostic;
-use crate::document::{self, Collection, Document, Identity, Origin};
-use crate::input::SourcePath;
 use crate::report::escape;
+use driftlint_core::diagnostic::Diagnostic;
+use driftlint_core::document::{self, Collection, Document, Identity, Origin};
+use driftlint_core::input::SourcePath;
 use driftlint_yaml::LineIndex;
 
 #[derive(Debug, clap::Args)]
@@ -94,7 +94,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let collected = check::collect_inputs(&settings);
     let (sources, diagnostics) = check::manifest_inputs(&settings, collected)?;
-    let mut collected = crate::input::Collected { sources, diagnostics };
+    let mut collected = driftlint_core::input::Collected { sources, diagnostics };
     // From a subdirectory, the configuration's directory further up is listed: shown from
     // where the user stands, as `check` shows it.
     if let Ok(cwd) = std::env::current_dir() {
@@ -154,24 +154,24 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
     }
     // As `check` exits on what reading found: findings at or above the fail level fail it.
-    let fail_level = cfg.fail_level.unwrap_or(crate::diagnostic::Severity::Error);
+    let fail_level = cfg.fail_level.unwrap_or(driftlint_core::diagnostic::Severity::Error);
     Ok(ExitCode::from(crate::report::exit_code(&collection.diagnostics, fail_level)))
 }
 
 /// The schemas `check` would use: the configuration's `schemas:` and `schema-locations:`
 /// (trusted), the definitions among the inputs, and the built-in kinds of its
 /// `kubernetes-version:`.
-fn schemas(cfg: &crate::check::config::Config, collection: &Collection) -> Result<crate::schema::Registry> {
+fn schemas(cfg: &crate::config::Config, collection: &Collection) -> Result<driftlint_schema::Registry> {
     let mut locations = Vec::new();
     for s in &cfg.schemas {
-        if crate::git::is_location(s) {
+        if driftlint_git::is_location(s) {
             cfg.confined_location("schemas", s)?;
             locations.push(s.clone());
         } else {
             locations.push(cfg.confined("schemas", s)?.display().to_string());
         }
     }
-    let mut loaded = crate::schema::load::load(&locations, &cfg.dir, collection)?;
+    let mut loaded = driftlint_schema::load::load(&locations, &cfg.dir, collection)?;
     loaded.registry.builtins_off = !cfg.builtin_schemas.unwrap_or(true);
     if let Some(version) = cfg.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
@@ -202,7 +202,8 @@ impl Lines {
             let (file, line) = match &o.resolved {
                 Some((path, range)) => {
                     let text =
-                        crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES).unwrap_or_default();
+                        driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
+                            .unwrap_or_default();
                     let l = LineIndex::new(&text).line_column(&text, range.start).line;
                     (Some(path.display().to_string()), Some(l))
                 }

@@ -11,11 +11,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
 
-use crate::policy::capabilities::Capabilities;
-use crate::policy::engine::{self, Options, RegoVersion};
-use crate::policy::verify::{self, Outcome};
-use crate::policy::{self, Policies, PolicyError, fybrik, load};
 use crate::report::escape;
+use driftlint_policy::capabilities::Capabilities;
+use driftlint_policy::engine::{self, Options, RegoVersion};
+use driftlint_policy::verify::{self, Outcome};
+use driftlint_policy::{Policies, PolicyError, fybrik, load};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -143,7 +143,7 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
                 Err(e) => return Ok(policy_failure(&e)),
             };
             let decided = fybrik::decide(&mut policies, &input);
-            policy::print::show(&policies.take_prints());
+            driftlint_policy::print::show(&policies.take_prints());
             match decided {
                 Ok(outcome) => {
                     println!("{}", serde_json::to_string_pretty(&fybrik::to_output(&input, &outcome))?);
@@ -158,15 +158,15 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
                 Ok(p) => p,
                 Err(e) => return Ok(policy_failure(&e)),
             };
-            let input = input.map(|i| policy::engine::to_value(&i)).transpose().map_err(|e| anyhow!(e))?;
+            let input = input.map(|i| driftlint_policy::engine::to_value(&i)).transpose().map_err(|e| anyhow!(e))?;
             let answer = policies.query(query, input);
-            policy::print::show(&policies.take_prints());
+            driftlint_policy::print::show(&policies.take_prints());
             match answer {
                 Ok(value) => {
                     let out = match value {
                         None => serde_json::json!({}),
                         Some(v) => serde_json::json!({"result": [{"expressions": [
-                            {"value": policy::engine::to_json(&v), "text": query}
+                            {"value": driftlint_policy::engine::to_json(&v), "text": query}
                         ]}]}),
                     };
                     println!("{}", serde_json::to_string_pretty(&out)?);
@@ -359,7 +359,7 @@ fn compile(sources: &Sources, default: RegoVersion) -> Result<Result<Policies, P
 }
 
 fn read_document(path: &Path) -> Result<serde_json::Value> {
-    let bytes = crate::input::read_bounded(path, crate::input::MAX_FILE_BYTES)
+    let bytes = driftlint_core::input::read_bounded(path, driftlint_core::input::MAX_FILE_BYTES)
         .with_context(|| format!("cannot read {}", path.display()))?;
     load::parse_document(&path.display().to_string(), &bytes).map_err(|e| anyhow!(e))
 }

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::check::{ConfigArgs, reference_location};
-use crate::check::locate::Files;
 use crate::check::pinned;
-use crate::reference::{self, Compiled, Location, Opened, lock};
 use crate::report;
+use driftlint_reference::drift::locate::Files;
+use driftlint_reference::{Compiled, Location, Opened, lock};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -52,10 +52,10 @@ fn resolve(args: &Args) -> Result<Resolved> {
     let cfg = args.config.load(Path::new("."))?;
     let location = reference_location(args.reference.as_deref(), &cfg)?
         .ok_or_else(|| anyhow!("no reference configured: pass --reference or set `reference:` in .driftlint.yaml"))?;
-    let opened = reference::open(&location, &cfg.dir)?;
+    let opened = driftlint_reference::open(&location, &cfg.dir)?;
     let compiled = opened
         .load()
-        .and_then(reference::compile::compile_owned)
+        .and_then(driftlint_reference::compile::compile_owned)
         .map_err(|e| anyhow!("{}", e.to_lines()))
         .with_context(|| format!("the reference {} is invalid", opened.path.display()))?;
     Ok(Resolved { location, opened, compiled, lock_path: cfg.lock_path() })
@@ -67,8 +67,8 @@ fn pin(args: &Args) -> Result<ExitCode> {
     let pinned = lock::Lock {
         source: lock::lock_source(&r.location, &r.opened, lock_dir),
         commit: r.opened.root.commit().map(str::to_owned),
-        metadata_hash: reference::metadata_hash(&r.compiled),
-        files_hash: Some(reference::files_hash(&r.compiled.reference)),
+        metadata_hash: driftlint_reference::metadata_hash(&r.compiled),
+        files_hash: Some(driftlint_reference::files_hash(&r.compiled.reference)),
     };
     std::fs::write(&r.lock_path, lock::to_text(&pinned))
         .with_context(|| format!("cannot write {}", r.lock_path.display()))?;

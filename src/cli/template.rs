@@ -33,7 +33,7 @@ pub fn run(cmd: Command) -> Result<ExitCode> {
     match cmd {
         Command::Render { template, data, defines } => render(&template, data.as_deref(), &defines),
         Command::EvalCase => {
-            let input = crate::input::read_stdin_bounded_to_string(crate::input::MAX_FILE_BYTES)
+            let input = driftlint_core::input::read_stdin_bounded_to_string(driftlint_core::input::MAX_FILE_BYTES)
                 .context("reading the case from stdin")?;
             println!("{}", driftlint_gotmpl::case::eval_case(&input));
             Ok(ExitCode::SUCCESS)
@@ -78,12 +78,13 @@ fn render(template: &Path, data: Option<&Path>, defines: &[PathBuf]) -> Result<E
 /// Reads a YAML or JSON document and converts it the way kube-compare hands a CR to a template.
 fn load_data(path: &Path) -> Result<Value> {
     let text = read(path)?;
-    let docs = crate::document::parse_yaml_json(&text).map_err(|e| anyhow::anyhow!("{}:{}", path.display(), e))?;
+    let docs =
+        driftlint_core::document::parse_yaml_json(&text).map_err(|e| anyhow::anyhow!("{}:{}", path.display(), e))?;
     Ok(docs.map(|j| Value::from_json(&j)).unwrap_or(Value::Nil))
 }
 
 fn read(path: &Path) -> Result<String> {
-    crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES)
+    driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
         .with_context(|| format!("cannot read {}", path.display()))
 }
 

@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use super::{Options, SourceResolver, escape, ranked};
-use crate::diagnostic::{Diagnostic, Severity};
+use driftlint_core::diagnostic::{Diagnostic, Severity};
 
 /// Escapes a command's message, as `@actions/core`'s `escapeData` does.
 pub fn escape_data(s: &str) -> String {
@@ -66,7 +66,7 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceResolver, opts: &Opti
 
 fn annotate(out: &mut String, d: &Diagnostic, sources: &SourceResolver, opts: &Options) {
     let mut props = Vec::new();
-    if let crate::input::SourcePath::File(path) = &d.primary.path {
+    if let driftlint_core::input::SourcePath::File(path) = &d.primary.path {
         // GitHub matches `file` against repository paths: relative to the root, forward slashes.
         props.push(format!("file={}", escape_property(&escape::text(&super::sarif::repo_path(path, opts)))));
         if let Some(loc) = sources.location(&d.primary) {

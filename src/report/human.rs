@@ -11,9 +11,9 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet}
 
 use super::escape;
 use super::{Counts, SourceResolver, sorted};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::input::SourcePath;
-use crate::schema::coverage::Coverage;
+use driftlint_core::diagnostic::{Diagnostic, Label, Severity};
+use driftlint_core::input::SourcePath;
+use driftlint_schema::coverage::Coverage;
 
 /// Labels further apart than this many lines get a snippet each rather than one snippet with
 /// everything in between (which would cost time in proportion to the gap).

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{Counts, Location, Options, SourceResolver, sorted};
-use crate::diagnostic::{Diagnostic, Label};
+use driftlint_core::diagnostic::{Diagnostic, Label};
 
 /// The `version` field of the JSON output.
 pub const JSON_SCHEMA_VERSION: u32 = 1;
@@ -157,8 +157,8 @@ pub fn write_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Rule;
-    use crate::input::{Source, SourcePath};
+    use driftlint_core::diagnostic::Rule;
+    use driftlint_core::input::{Source, SourcePath};
 
     /// Written a block at a time, the items are every finding once, in report order, each
     /// located in its own text, across block boundaries.

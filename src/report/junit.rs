@@ -15,7 +15,7 @@
 use std::fmt::Write;
 
 use super::{SourceResolver, escape, sorted};
-use crate::diagnostic::{Diagnostic, Severity};
+use driftlint_core::diagnostic::{Diagnostic, Severity};
 
 /// Escapes text for XML content and attribute values. Control and bidirectional characters
 /// other than tab and line breaks become visible escapes ([`escape::text`]): XML 1.0 cannot
@@ -227,8 +227,8 @@ pub fn render_junit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Rule;
-    use crate::input::SourcePath;
+    use driftlint_core::diagnostic::Rule;
+    use driftlint_core::input::SourcePath;
 
     fn finding(rule: Rule, severity: Severity, object: Option<&str>, suppressed: bool) -> Diagnostic {
         let mut d = Diagnostic::new(rule, severity, SourcePath::File("a.yaml".into()), None, format!("{rule}"));

@@ -12,7 +12,7 @@ use minijinja::Environment;
 use serde::Serialize;
 
 use super::{Counts, Error, Options, SourceResolver, escape, rank_key, sorted};
-use crate::diagnostic::Diagnostic;
+use driftlint_core::diagnostic::Diagnostic;
 
 /// The built-in template. A template sees:
 /// - `tool.name`, `tool.version`;
@@ -348,7 +348,7 @@ fn row<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Row<'a> {
         help: &d.help,
         suppressed: d.suppressed.as_deref(),
         fingerprint: safe(d.fingerprint()),
-        rule_url: crate::rules::doc_url(d.rule).map_or_else(|| minijinja::Value::from(()), safe),
+        rule_url: driftlint_core::rules::doc_url(d.rule).map_or_else(|| minijinja::Value::from(()), safe),
     }
 }
 
@@ -440,8 +440,8 @@ mod tests {
     /// `--markdown-template` printing `{{ d.file }}` cannot pass HTML or links through.
     #[test]
     fn every_field_a_template_prints_is_escaped() {
-        use crate::diagnostic::{Rule, Severity};
-        use crate::input::SourcePath;
+        use driftlint_core::diagnostic::{Rule, Severity};
+        use driftlint_core::input::SourcePath;
         let hostile = HOSTILE.join(" ");
         let path = SourcePath::File(HOSTILE[1].into());
         let mut d = Diagnostic::new(Rule::ValueDrift, Severity::Error, path, None, hostile.clone());

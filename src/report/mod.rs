@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use driftlint_core::diagnostic::{Diagnostic, Severity};
 
 pub use driftlint_core::escape;
 mod github;
@@ -195,7 +195,7 @@ pub struct Options<'a> {
     pub objects: &'a [String],
     /// A reference read from git: SARIF and GitHub annotations point at the work tree's copy
     /// of its files instead of their `git:REV:path` names.
-    pub pinned: Option<&'a crate::reference::Pinned>,
+    pub pinned: Option<&'a driftlint_reference::Pinned>,
     /// What a scoped run (`--base`, `--staged`, `--new-only`) left out, one sentence each:
     /// the Markdown summary and GitHub annotations say it too, not only standard error.
     pub scope_notes: &'a [String],
@@ -203,7 +203,7 @@ pub struct Options<'a> {
     pub fail_level: Severity,
     pub limits: Limits,
     /// What the schema pass validated, when it ran: the summaries count it.
-    pub coverage: Option<&'a crate::schema::coverage::Coverage>,
+    pub coverage: Option<&'a driftlint_schema::coverage::Coverage>,
     /// `--quiet`: the terminal formats (`human`, `concise`) print findings without the summary
     /// line. Machine formats are whole documents and stay so.
     pub quiet: bool,
@@ -367,7 +367,7 @@ pub(crate) fn ranked(diags: &[Diagnostic]) -> Vec<&Diagnostic> {
 }
 
 /// The key [`ranked`] sorts by (smaller is more important).
-pub(crate) fn rank_key(d: &Diagnostic) -> (bool, std::cmp::Reverse<Severity>, crate::diagnostic::Rule) {
+pub(crate) fn rank_key(d: &Diagnostic) -> (bool, std::cmp::Reverse<Severity>, driftlint_core::diagnostic::Rule) {
     (d.suppressed.is_some(), std::cmp::Reverse(d.severity), d.rule)
 }
 

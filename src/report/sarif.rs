@@ -15,9 +15,9 @@ use std::path::{Component, Path, PathBuf};
 use serde_sarif::sarif;
 
 use super::{Options, SourceResolver, rank_key, sorted};
-use crate::diagnostic::{Diagnostic, Label, Rule, Severity};
-use crate::input::SourcePath;
-use crate::rules;
+use driftlint_core::diagnostic::{Diagnostic, Label, Rule, Severity};
+use driftlint_core::input::SourcePath;
+use driftlint_core::rules;
 
 const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SRCROOT: &str = "%SRCROOT%";
@@ -45,7 +45,7 @@ struct Uris<'a> {
     root: Option<PathBuf>,
     cwd: Option<PathBuf>,
     /// A reference read from git, whose files map to the work tree.
-    pinned: Option<&'a crate::reference::Pinned>,
+    pinned: Option<&'a driftlint_reference::Pinned>,
 }
 
 impl<'a> Uris<'a> {
@@ -465,10 +465,10 @@ mod tests {
 
     /// Findings with everything a result can carry: positions, secondary labels, help,
     /// objects and fields, suppressions, and texts that need escaping.
-    fn findings(n: usize) -> (Vec<Diagnostic>, Vec<crate::input::Source>) {
+    fn findings(n: usize) -> (Vec<Diagnostic>, Vec<driftlint_core::input::Source>) {
         let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"é\u{202e}\"\ndata:\n  a: b\n".to_string();
-        let sources: Vec<crate::input::Source> = (0..3)
-            .map(|i| crate::input::Source {
+        let sources: Vec<driftlint_core::input::Source> = (0..3)
+            .map(|i| driftlint_core::input::Source {
                 path: SourcePath::File(format!("dir {i}/m\"{i}.yaml").into()),
                 text: text.clone(),
             })

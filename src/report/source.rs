@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 
 use driftlint_yaml::LineIndex;
 
-use crate::diagnostic::Label;
-use crate::input::{Source, SourcePath};
+use driftlint_core::diagnostic::Label;
+use driftlint_core::input::{Source, SourcePath};
 
 /// A resolved span: 1-based lines and columns (columns count characters); the end is
 /// exclusive (the column after the last character), as in SARIF regions.
@@ -50,7 +50,7 @@ impl<'a> SourceResolver<'a> {
     /// [`SourceResolver::from_sources`] over only the sources that `diags` point into (a
     /// report reads no other): a run over many files keeps a small table, not one entry for
     /// each file checked.
-    pub fn for_diagnostics(sources: &'a [Source], diags: &[crate::diagnostic::Diagnostic]) -> Self {
+    pub fn for_diagnostics(sources: &'a [Source], diags: &[driftlint_core::diagnostic::Diagnostic]) -> Self {
         let used: std::collections::HashSet<&SourcePath> =
             diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| &l.path).collect();
         Self::of(sources.iter().filter(|s| used.contains(&s.path)))
@@ -123,8 +123,8 @@ pub fn relative_to(path: &Path, cwd: &Path) -> Option<PathBuf> {
     if !path.is_absolute() || !cwd.is_absolute() {
         return None;
     }
-    let path = crate::check::config::normalize(path);
-    let cwd = crate::check::config::normalize(cwd);
+    let path = crate::config::normalize(path);
+    let cwd = crate::config::normalize(cwd);
     if let Ok(rest) = path.strip_prefix(&cwd) {
         return Some(if rest.as_os_str().is_empty() { PathBuf::from(".") } else { rest.to_path_buf() });
     }
@@ -146,7 +146,7 @@ pub fn relative_to(path: &Path, cwd: &Path) -> Option<PathBuf> {
 
 /// Rewrites every absolute file path of a report — the findings' labels and the texts they
 /// point into, together so that each label still finds its text — as [`relative_to`] `cwd`.
-pub fn relativize(diags: &mut [crate::diagnostic::Diagnostic], sources: &mut [Source], cwd: &Path) {
+pub fn relativize(diags: &mut [driftlint_core::diagnostic::Diagnostic], sources: &mut [Source], cwd: &Path) {
     let fix = |p: &mut SourcePath| {
         if let SourcePath::File(path) = p
             && let Some(rel) = relative_to(path, cwd)
@@ -186,7 +186,7 @@ mod tests {
     /// secondary, and no other.
     #[test]
     fn a_report_resolves_the_files_its_findings_point_into() {
-        use crate::diagnostic::{Diagnostic, Rule};
+        use driftlint_core::diagnostic::{Diagnostic, Rule};
         let file = |name: &str| SourcePath::File(name.into());
         let sources: Vec<Source> = ["a.yaml", "b.yaml", "t.yaml", "unused.yaml"]
             .into_iter()

@@ -423,8 +423,8 @@ fn emitted_severities_are_the_rules_table_defaults() {
     ] {
         let r = if args.contains(&"--isolated") { run(&args) } else { in_repo(dir.path(), &args) };
         for d in json(&r)["diagnostics"].as_array().unwrap() {
-            let rule = driftlint::diagnostic::Rule::from_id(d["rule"].as_str().unwrap()).unwrap();
-            let allowed: Vec<&str> = driftlint::rules::severities(rule).iter().map(|s| s.as_str()).collect();
+            let rule = driftlint_core::diagnostic::Rule::from_id(d["rule"].as_str().unwrap()).unwrap();
+            let allowed: Vec<&str> = driftlint_core::rules::severities(rule).iter().map(|s| s.as_str()).collect();
             let severity = d["severity"].as_str().unwrap();
             assert!(allowed.contains(&severity), "{rule} emitted as {severity}, the table allows {allowed:?}: {d}");
             seen.insert(rule.id());

@@ -404,7 +404,7 @@ fn check_help_shows_the_policy_flags() {
 /// verify case's tests pass in `policy test` exactly when OPA gives `true`.
 #[test]
 fn rule_values_equal_the_recorded_opa_values() {
-    use driftlint::policy::{Module, Policies, conftest, engine, verify};
+    use driftlint_policy::{Module, Policies, conftest, engine, verify};
     let root = super::root().join("fixtures/policy/conftest-differential");
     let mut cases: Vec<_> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
@@ -428,7 +428,7 @@ fn rule_values_equal_the_recorded_opa_values() {
                 modules.clone(),
                 data.clone(),
                 &Default::default(),
-                driftlint::policy::engine::RegoVersion::V1,
+                driftlint_policy::engine::RegoVersion::V1,
             )
             .unwrap();
             let input = entry.get("input").map(|i| engine::to_value(i).unwrap());

@@ -14,7 +14,7 @@ fn schema_id() -> String {
 fn editor_snippets_name_the_schemas_id() {
     let id = schema_id();
     assert!(id.starts_with("https://") && id.ends_with("/docs/driftlint.schema.json"), "{id}");
-    assert_eq!(id, driftlint::check::config::SCHEMA_ID);
+    assert_eq!(id, driftlint::config::SCHEMA_ID);
     let doc = std::fs::read_to_string(root().join("docs/editors.md")).unwrap();
     assert!(doc.contains(&format!("# yaml-language-server: $schema={id}\n")), "no modeline for {id}");
     let mut blocks = Vec::new();

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use driftlint::diagnostic::Rule;
-use driftlint::rules;
+use driftlint_core::diagnostic::Rule;
+use driftlint_core::rules;
 
 #[test]
 fn rules_md_is_generated() {

@@ -1,9 +1,9 @@
 //! GitHub's limits (SARIF results and size, annotations per level, step-summary size) and the
 //! escaping of workflow commands.
 
-use driftlint::diagnostic::{Diagnostic, Rule, Severity};
-use driftlint::input::SourcePath;
 use driftlint::report::{self, Format, Limits, SourceResolver, escape_data, escape_property, render};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::input::SourcePath;
 
 use super::limits_opts;
 

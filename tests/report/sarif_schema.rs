@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use driftlint::diagnostic::{Diagnostic, Rule};
-use driftlint::input::SourcePath;
 use driftlint::report::{Format, Limits, SourceResolver, render};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::input::SourcePath;
 
 use super::{fixture, limits_opts};
 

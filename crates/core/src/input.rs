@@ -6,6 +6,7 @@
 //! [`bounded`]: regular files only, never more than a limit.
 
 mod bounded;
+pub mod layout;
 
 use std::path::{Path, PathBuf};
 
@@ -90,6 +91,19 @@ pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
 /// The `io-error` of a path [`confine`] refused, at the path as named.
 fn refused(path: &Path, refusal: &Refusal) -> Diagnostic {
     Diagnostic::error(Rule::IoError, SourcePath::File(path.to_path_buf()), None, refusal.to_string())
+}
+
+/// The include globs as the walker applies them (`None`: take every file).
+pub fn include_types(include: &[String]) -> Option<ignore::types::Types> {
+    if include.is_empty() {
+        return None;
+    }
+    let mut types = ignore::types::TypesBuilder::new();
+    for glob in include {
+        let _ = types.add("manifest", glob);
+    }
+    types.select("manifest");
+    types.build().ok()
 }
 
 fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Collected) {

@@ -3,14 +3,17 @@
 //! whole from the object database, within bounds.
 //!
 //! What it owns: [`location`] (parsing only), [`tree`] (an in-memory tree, no gix), [`read`]
-//! (opening repositories, resolving revisions, loading snapshots). What it must not know: what
-//! the files it reads mean (references, schemas, policies) or which files a pull request
-//! changed (the `check` runner's scopes).
+//! (opening repositories, resolving revisions, loading snapshots), [`states`] (the index, a
+//! commit's tree and a merge-base as the states a scoped check compares, with the inputs read
+//! from their blobs). Every `gix` call of driftlint is in this crate. What it must not know:
+//! what the files it reads mean (references, schemas, policies) or which findings a change
+//! caused (the `check` runner's scopes).
 
 #![forbid(unsafe_code)]
 
 pub mod location;
 pub mod read;
+pub mod states;
 pub mod tree;
 
 use std::path::PathBuf;
@@ -18,6 +21,9 @@ use std::path::PathBuf;
 pub use location::{Location, LocationError, Repo, is_location, parse_location};
 pub use read::{Snapshot, load_file, load_snapshot, location_text, open_repository, resolve_commit};
 pub use tree::{Entry, Tree};
+
+/// Object ids, for the callers that keep a state's blobs or a commit.
+pub use gix::ObjectId;
 
 /// Why a git location could not be read. Each names the repository, revision or path at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

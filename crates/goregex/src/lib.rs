@@ -190,7 +190,10 @@ mod tests {
             "error parsing regexp: invalid named capture: `(?<username[a-z0-9]+) x (?<username>`"
         );
         assert!(compile("(").unwrap_err().starts_with("error parsing regexp: "));
-        assert_eq!(compile_limited(r"\w{1000}", 1 << 10).unwrap_err(), r"error parsing regexp: expression too large: `\w{1000}`");
+        assert_eq!(
+            compile_limited(r"\w{1000}", 1 << 10).unwrap_err(),
+            r"error parsing regexp: expression too large: `\w{1000}`"
+        );
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub mod compare;
 pub mod correlate;
 pub mod drift;
 pub mod engine;
+pub mod report;
+pub mod run;
 
 pub mod compile;
 mod decode;

@@ -9,11 +9,10 @@ use driftlint_gotmpl::Value as GoValue;
 use serde_json::Value;
 
 use super::locate::{self, Files};
-use crate as reference;
 use crate::compare::{FieldDiff, FieldDiffKind};
-use crate::engine::summary::{self, ComponentRule, TemplateRef};
 use crate::engine::{Comparison, CrResult, Engine, Status, View};
-use crate::{Compiled, ComponentKind, LoadError, Version};
+use crate::report::summary::{self, component_rule};
+use crate::{Compiled, LoadError};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
@@ -393,32 +392,4 @@ pub fn summary_findings(compiled: &Compiled, comparison: &Comparison) -> Vec<Dia
         }
     }
     out
-}
-
-fn component_rule(compiled: &Compiled, part: &str, comp: &reference::Component) -> ComponentRule {
-    let r = &compiled.reference;
-    let tref = |i: usize, v2: bool| {
-        let e = &r.templates[i];
-        TemplateRef {
-            path: e.path.clone(),
-            description: if v2 { e.effective_description.clone() } else { e.description.clone() },
-        }
-    };
-    let rule = match &comp.kind {
-        ComponentKind::V1 { type_, required, .. } => {
-            summary::Rule::V1 { type_: type_.clone(), required: required.iter().map(|&i| tref(i, false)).collect() }
-        }
-        ComponentKind::V2 { group, templates } => summary::Rule::V2 {
-            group: match group {
-                reference::Group::AllOf => summary::Group::AllOf,
-                reference::Group::AllOrNoneOf => summary::Group::AllOrNoneOf,
-                reference::Group::AnyOf => summary::Group::AnyOf,
-                reference::Group::OneOf => summary::Group::OneOf,
-                reference::Group::NoneOf => summary::Group::NoneOf,
-                reference::Group::AnyOneOf => summary::Group::AnyOneOf,
-            },
-            templates: templates.iter().map(|&i| tref(i, r.version == Version::V2)).collect(),
-        },
-    };
-    ComponentRule { part: part.to_string(), component: comp.name.clone(), rule }
 }

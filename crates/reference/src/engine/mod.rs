@@ -27,11 +27,8 @@
 pub mod collect;
 pub mod cr;
 pub mod glob;
-pub mod json;
-pub mod output;
 pub mod packed;
 mod stream;
-pub mod summary;
 
 use std::sync::Arc;
 

@@ -7,8 +7,8 @@
 //! pattern with each group replaced by its captured value.
 
 use super::Captures;
-use driftlint_goregex::{self as goregex, quote_meta};
 use crate::compare::godiff::{self, Op};
+use driftlint_goregex::{self as goregex, quote_meta};
 
 /// One named group found by [`capturegroup_index`] (byte offsets into the pattern).
 #[derive(Debug, Clone, PartialEq, Eq)]

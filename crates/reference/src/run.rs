@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::collect;
-use super::engine::{self, Compared, Comparison, Engine, Parallelism, Retain, Status};
-use super::output::{self, DiffSum, Output, Summary, Warning};
-use super::summary::{self, ComponentRule, TemplateRef};
+use crate as reference;
 use crate::compare::{self, UserOverride};
-use crate::reference::{self, Compiled, ComponentKind, Version};
+use crate::engine::collect;
+use crate::engine::{self, Compared, Comparison, Engine, Parallelism, Retain, Status};
+use crate::report::summary::{self, component_rules};
+use crate::report::{self as output, DiffSum, Output, Summary, Warning};
 
 /// What the command line asked for, already validated for usage errors.
 #[derive(Debug, Clone, Default)]
@@ -88,7 +88,8 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     // §1.3 steps 4–9: reference, user config, templates, overrides, correlators.
     // A git location (`git:REV:PATH`, `git+file:///repo@REV:PATH`) is driftlint's extension:
     // the reference is read from the object database, without a checkout.
-    let git_location = crate::git::parse_location(&opts.reference).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
+    let git_location =
+        driftlint_git::parse_location(&opts.reference).map_err(|e| Fatal::new(e.to_string(), &stderr))?;
     let loaded = match git_location {
         Some(at) => reference::open(&reference::Location::Git(at), Path::new("."))
             .map_err(|e| Fatal::new(e.to_string(), &stderr))?
@@ -109,7 +110,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
         Vec::new()
     } else {
         let path = Path::new(&opts.diff_config);
-        let cfg = match crate::git::location_text(&opts.diff_config, Path::new("."))
+        let cfg = match driftlint_git::location_text(&opts.diff_config, Path::new("."))
             .map_err(|e| Fatal::new(e.to_string(), &stderr))?
         {
             Some(text) => reference::userconfig::parse_user_config(path, &text),
@@ -122,7 +123,7 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
     let overrides: Vec<UserOverride> = if opts.overrides.is_empty() {
         Vec::new()
     } else {
-        match crate::git::location_text(&opts.overrides, Path::new("."))
+        match driftlint_git::location_text(&opts.overrides, Path::new("."))
             .map_err(|e| Fatal::new(e.to_string(), &stderr))?
         {
             Some(text) => compare::parse_overrides(&text),
@@ -262,54 +263,14 @@ pub fn run(opts: &Options) -> Result<Finished, Fatal> {
             (Stdout::Json(out), code)
         }
         "yaml" => (Stdout::Text(output::to_yaml(&out)), out.exit_code()),
-        "junit" => (Stdout::Text(super::junit::to_junit(&out, &now_rfc3339())), out.exit_code()),
+        "junit" => (Stdout::Text(crate::report::junit::to_junit(&out, &now_rfc3339())), out.exit_code()),
         "generate-patches" => {
             let loaded: Vec<Value> = engine.overrides().iter().map(override_value).collect();
-            (Stdout::Text(super::patches::generate_patches_yaml(&loaded, &new_patches)), 0)
+            (Stdout::Text(crate::report::patches::generate_patches_yaml(&loaded, &new_patches)), 0)
         }
-        _ => (Stdout::Text(super::text::to_text(&out, opts.verbose)), out.exit_code()),
+        _ => (Stdout::Text(crate::report::text::to_text(&out, opts.verbose)), out.exit_code()),
     };
     Ok(Finished { stdout, stderr, code: code as u8 })
-}
-
-/// Maps the reference's components onto the summary rules (§2.4, §2.5).
-fn component_rules(compiled: &Compiled) -> Vec<ComponentRule> {
-    let r = &compiled.reference;
-    let tref = |i: usize, v2: bool| {
-        let e = &r.templates[i];
-        TemplateRef {
-            path: e.path.clone(),
-            description: if v2 { e.effective_description.clone() } else { e.description.clone() },
-        }
-    };
-    let mut rules = Vec::new();
-    for part in &r.parts {
-        for comp in &part.components {
-            let rule = match &comp.kind {
-                ComponentKind::V1 { type_, required, .. } => summary::Rule::V1 {
-                    type_: type_.clone(),
-                    required: required.iter().map(|&i| tref(i, false)).collect(),
-                },
-                ComponentKind::V2 { group, templates } => summary::Rule::V2 {
-                    group: map_group(*group),
-                    templates: templates.iter().map(|&i| tref(i, r.version == Version::V2)).collect(),
-                },
-            };
-            rules.push(ComponentRule { part: part.name.clone(), component: comp.name.clone(), rule });
-        }
-    }
-    rules
-}
-
-fn map_group(g: reference::Group) -> summary::Group {
-    match g {
-        reference::Group::AllOf => summary::Group::AllOf,
-        reference::Group::AllOrNoneOf => summary::Group::AllOrNoneOf,
-        reference::Group::AnyOf => summary::Group::AnyOf,
-        reference::Group::OneOf => summary::Group::OneOf,
-        reference::Group::NoneOf => summary::Group::NoneOf,
-        reference::Group::AnyOneOf => summary::Group::AnyOneOf,
-    }
 }
 
 /// A generated override (§6.3).

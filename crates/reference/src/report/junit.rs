@@ -5,7 +5,7 @@
 //! Go's XML escaping is reproduced by [`escape`]; the timestamp is passed in (RFC 3339 local
 //! time, taken by the caller when the report is built) so output is testable.
 
-use super::output::Output;
+use super::Output;
 
 const SUITES_NAME: &str = "Comparison results of known valid reference configuration and a set of specific cluster CRs";
 

@@ -10,9 +10,9 @@
 use std::ops::Range;
 use std::path::Path;
 
-use super::config::{Config, Level};
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::input::SourcePath;
+use super::{Config, Level};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::input::SourcePath;
 
 /// The globs a walk takes when `include:` is empty (the walker's defaults).
 const DEFAULT_INCLUDE: [&str; 3] = ["*.yaml", "*.yml", "*.json"];
@@ -24,7 +24,7 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
     let mut flag = |span: Option<Range<usize>>, message: String| {
         let path = match &now.file {
             Some(f) => SourcePath::File(f.clone()),
-            None => SourcePath::File(super::config::FILE_NAME.into()),
+            None => SourcePath::File(super::FILE_NAME.into()),
         };
         out.push(Diagnostic::new(Rule::ConfigWeakened, Severity::Warning, path, span, message));
     };
@@ -87,7 +87,7 @@ pub fn weakenings(base: &Config, now: &Config, lock_deleted: Option<&Path>) -> V
     let (was, is) = (effective_schema_mode(base), effective_schema_mode(now));
     if is.rank() < was.rank() && (base.schema_mode.is_some() || now.schema_mode.is_some()) {
         let what = match is {
-            crate::schema::Mode::Ignore => "is not reported",
+            driftlint_schema::Mode::Ignore => "is not reported",
             _ => "is only a warning",
         };
         flag(
@@ -243,25 +243,25 @@ pub fn data_added(file: &Path) -> Diagnostic {
 /// The schema mode `config` gives when no schema definitions are among the checked files (see
 /// `check::schema_mode`): as set; else ignore with a reference and no other schema setting;
 /// else loose.
-fn effective_schema_mode(config: &Config) -> crate::schema::Mode {
+fn effective_schema_mode(config: &Config) -> driftlint_schema::Mode {
     match config.schema_mode {
         Some(mode) => mode,
         None if config.reference.is_some() && config.schemas.is_empty() && config.schema_locations.is_empty() => {
-            crate::schema::Mode::Ignore
+            driftlint_schema::Mode::Ignore
         }
-        None => crate::schema::Mode::Loose,
+        None => driftlint_schema::Mode::Loose,
     }
 }
 
 /// The level `rule` has under `config`: as set, else its default severity.
 fn level(config: &Config, rule: Rule) -> Level {
-    config.rules.get(&rule).copied().unwrap_or(Level::On(super::findings::default_severity(rule)))
+    config.rules.get(&rule).copied().unwrap_or(Level::On(driftlint_reference::drift::findings::default_severity(rule)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::config::parse_config;
+    use crate::config::parse_config;
 
     fn config(text: &str) -> Config {
         parse_config(Path::new(".driftlint.yaml"), text).unwrap()

@@ -7,7 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use super::output::{CrMetadata, ValidationIssue};
+use super::{CrMetadata, ValidationIssue};
+pub use crate::Group;
+use crate::{Compiled, Component, ComponentKind, Version};
 
 /// A template as the rules see it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,17 +28,6 @@ impl TemplateRef {
     }
 }
 
-/// The six v2 group keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Group {
-    AllOf,
-    AllOrNoneOf,
-    AnyOf,
-    OneOf,
-    NoneOf,
-    AnyOneOf,
-}
-
 /// What a component requires.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rule {
@@ -53,6 +44,40 @@ pub struct ComponentRule {
     pub part: String,
     pub component: String,
     pub rule: Rule,
+}
+
+/// The rules of every component of the reference, in reference order.
+#[must_use]
+pub fn component_rules(compiled: &Compiled) -> Vec<ComponentRule> {
+    let r = &compiled.reference;
+    r.parts
+        .iter()
+        .flat_map(|part| part.components.iter().map(|comp| component_rule(compiled, &part.name, comp)))
+        .collect()
+}
+
+/// One component's rule: v1 uses only a template's own description, v2 the effective one
+/// (template → component → part, §2.5).
+#[must_use]
+pub fn component_rule(compiled: &Compiled, part: &str, comp: &Component) -> ComponentRule {
+    let r = &compiled.reference;
+    let tref = |i: usize, v2: bool| {
+        let e = &r.templates[i];
+        TemplateRef {
+            path: e.path.clone(),
+            description: if v2 { e.effective_description.clone() } else { e.description.clone() },
+        }
+    };
+    let rule = match &comp.kind {
+        ComponentKind::V1 { type_, required, .. } => {
+            Rule::V1 { type_: type_.clone(), required: required.iter().map(|&i| tref(i, false)).collect() }
+        }
+        ComponentKind::V2 { group, templates } => Rule::V2 {
+            group: *group,
+            templates: templates.iter().map(|&i| tref(i, r.version == Version::V2)).collect(),
+        },
+    };
+    ComponentRule { part: part.to_string(), component: comp.name.clone(), rule }
 }
 
 /// part → component → issue, as in `Summary.ValidationIssuses`.

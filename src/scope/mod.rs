@@ -9,7 +9,7 @@
 //!
 //! * The change is the difference between the base (`HEAD` for `--staged`, the merge-base of
 //!   `REV` and `HEAD` for `--base`) and the checked state, file by file and line by line
-//!   ([`crate::git::changes`]): inputs, reference files, and the other files the check reads
+//!   ([`crate::scope::changes`]): inputs, reference files, and the other files the check reads
 //!   (schemas, policies, policy data and cases, diff config, overrides, the configuration).
 //!   Uncommitted edits count as part of the change with `--base`, as in `git diff REV...` plus
 //!   the work tree.
@@ -32,12 +32,16 @@
 //!   the base) with a template of that component, or a file of the reference changed.
 //! * `io-error` findings are always shown: an input that could not be read was not checked.
 //! * What the change does to the check itself is `config-weakened`, always shown
-//!   ([`super::weakened`]): the configuration in effect and every other configuration file
+//!   ([`crate::config::weakened`]): the configuration in effect and every other configuration file
 //!   compared with the base's, the lock, policy data files added, and every manifest the base
 //!   checked (or would check) that the head does not.
 //!
 //! Hidden findings are counted ([`Scoped::hidden_outside`], [`Scoped::hidden_existing`]) so
 //! the CLI can say so; nothing disappears without a trace.
+
+pub mod base;
+pub mod changes;
+pub mod named;
 
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -46,14 +50,14 @@ use std::path::{Path, PathBuf};
 
 use driftlint_yaml::LineIndex;
 
-use super::{CheckError, Report, Settings, base};
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::document::Collection;
-use crate::git::changes::{self, Changes};
-use crate::git::scope::{Repo, ScopeError, Snapshot, strip_dot};
-use crate::input::{self, Collected, Source, SourcePath, WalkOptions};
-use crate::kubecompare::engine::{Comparison, Status as CrStatus};
-use crate::reference::Compiled;
+use self::changes::Changes;
+use crate::check::{CheckError, Report, Settings};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::document::Collection;
+use driftlint_core::input::{self, Collected, Source, SourcePath, WalkOptions};
+use driftlint_git::states::{Repository, ScopeError, State, strip_dot};
+use driftlint_reference::Compiled;
+use driftlint_reference::engine::{Comparison, Status as CrStatus};
 
 /// Which state is checked and what it is compared with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,8 +194,8 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     // Which templates the changed lines' objects matched decides the touched components.
     let settings = &Settings { object_correlations: true, ..settings.clone() };
     let start = settings.paths.iter().find(|p| p.as_os_str() != "-").cloned().unwrap_or_else(|| PathBuf::from("."));
-    let repo = Repo::discover(&start)?;
-    let walk = super::walk_options(settings);
+    let repo = Repository::discover(&start)?;
+    let walk = crate::check::walk_options(settings);
     let head_files = repo.index_snapshot()?;
     let (base_commit, base) = match &opts.mode {
         Mode::Staged => (repo.head()?, "HEAD".to_string()),
@@ -221,18 +225,19 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
             if paths.is_empty() {
                 input::Collected::default()
             } else {
-                super::collect_inputs(&Settings { paths, ..settings.clone() })
+                crate::check::collect_inputs(&Settings { paths, ..settings.clone() })
             }
         }
     };
     // The base is checked as it was: its configuration, its policies, schemas and reference.
     let config_dir = settings.config.as_ref().map_or_else(|| settings.git_start.clone(), |c| c.dir.clone());
     let base_config = match settings.isolated {
-        true => super::Config { dir: config_dir.clone(), ..super::Config::default() },
+        true => crate::config::Config { dir: config_dir.clone(), ..crate::config::Config::default() },
         false => base::base_config(&repo, &base_snapshot, &config_dir),
     };
     let base_settings = base::base_settings(&repo, settings, &base_config, base_commit, &base_snapshot);
-    let base_inputs = repo.load_sources(&base_snapshot, &settings.paths, &super::walk_options(&base_settings))?;
+    let base_inputs =
+        repo.load_sources(&base_snapshot, &settings.paths, &crate::check::walk_options(&base_settings))?;
     let mut change = Changes::default();
     change.add(&shown(&base_inputs.sources), &shown(&checked.sources));
     let reference_files = reference_changes(&repo, settings, &base_snapshot)?;
@@ -255,10 +260,10 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
 
     // Immutable fields compared between the two states' objects (none without a base commit).
     let immutable = match base_commit {
-        Some(_) => super::immutable::changes(settings, &base_inputs.sources, &checked.sources),
-        None => super::immutable::Found::default(),
+        Some(_) => crate::check::immutable::changes(settings, &base_inputs.sources, &checked.sources),
+        None => crate::check::immutable::Found::default(),
     };
-    let mut report = super::check_sources(settings, checked)?;
+    let mut report = crate::check::check_sources(settings, checked)?;
     let diags = std::mem::take(&mut report.diagnostics);
     let total = diags.len();
     let texts: HashMap<SourcePath, (&str, OnceCell<LineIndex>)> =
@@ -269,7 +274,7 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     // The base is checked only when the filter alone would hide something: a finding is
     // hidden only when the base has it too.
     let base_report = if opts.new_only || diags.iter().any(|d| !first.shows(d)) {
-        Some(super::check_sources(&base_settings, base_inputs))
+        Some(crate::check::check_sources(&base_settings, base_inputs))
     } else {
         None
     };
@@ -314,14 +319,14 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
             report.sources.push(source);
         }
     }
-    super::sort(&mut shown);
+    crate::check::sort(&mut shown);
     report.diagnostics = shown;
     Ok(Scoped { report, base, changed_files: change.files.len(), hidden_outside, hidden_existing, base_error })
 }
 
 /// A finding's fingerprint with its path as the repository knows it (see
 /// [`base::repository_path`]), so that findings of the head and of the base compare.
-fn repository_fingerprint(repo: &Repo, d: &Diagnostic) -> String {
+fn repository_fingerprint(repo: &Repository, d: &Diagnostic) -> String {
     let mut d = d.clone();
     d.primary.path = base::repository_path(repo, None, &d.primary.path);
     d.fingerprint()
@@ -343,11 +348,11 @@ fn shown(sources: &[Source]) -> Vec<Source> {
 
 /// The changes of the reference's own files, when the reference is in the repository: the
 /// base's files against the work tree's (the reference every state is checked with).
-fn reference_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Result<Changes, ScopedError> {
+fn reference_changes(repo: &Repository, settings: &Settings, base: &State) -> Result<Changes, ScopedError> {
     let mut out = Changes::default();
     // A reference pinned at a git revision does not change with the work tree.
-    let Some(crate::reference::Location::Path(reference)) = &settings.reference else { return Ok(out) };
-    let metadata = super::metadata_path(reference);
+    let Some(driftlint_reference::Location::Path(reference)) = &settings.reference else { return Ok(out) };
+    let metadata = crate::check::metadata_path(reference);
     let dir = match metadata.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -369,7 +374,7 @@ fn reference_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Resul
 /// data and cases, diff config, overrides, the configuration file — as changes between the
 /// base and the work tree: a finding on a line the change added to a policy is on a changed
 /// line.
-fn check_input_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Result<Changes, ScopedError> {
+fn check_input_changes(repo: &Repository, settings: &Settings, base: &State) -> Result<Changes, ScopedError> {
     let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
     let listed = settings
         .schemas
@@ -377,7 +382,7 @@ fn check_input_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Res
         .chain(&settings.policy.policies)
         .chain(&settings.policy.data)
         .chain(&settings.policy.cases)
-        .filter(|p| !crate::git::is_location(p))
+        .filter(|p| !driftlint_git::is_location(p))
         .map(PathBuf::from);
     paths.extend(listed);
     paths.extend(settings.diff_config.iter().chain(&settings.overrides).cloned());
@@ -391,7 +396,7 @@ fn check_input_changes(repo: &Repo, settings: &Settings, base: &Snapshot) -> Res
 }
 
 /// Every file at `path` (a file or a directory) in the base snapshot and in the work tree.
-fn every_file(repo: &Repo, base: &Snapshot, path: &Path) -> Result<(Vec<Source>, Vec<Source>), ScopedError> {
+fn every_file(repo: &Repository, base: &State, path: &Path) -> Result<(Vec<Source>, Vec<Source>), ScopedError> {
     let all = WalkOptions { include: Vec::new(), respect_ignore_files: false };
     let before = repo.load_sources(base, &[path.to_path_buf()], &all)?;
     let now = input::load_sources(
@@ -403,12 +408,12 @@ fn every_file(repo: &Repo, base: &Snapshot, path: &Path) -> Result<(Vec<Source>,
 
 /// What a scoped check needs to tell which files the change stops checking.
 struct Layout<'a> {
-    repo: &'a Repo,
+    repo: &'a Repository,
     head: &'a Settings,
     base: &'a Settings,
-    base_snapshot: &'a Snapshot,
+    base_snapshot: &'a State,
     /// The files git tracks in the checked state (the index).
-    head_files: &'a Snapshot,
+    head_files: &'a State,
 }
 
 /// A file the base checked (or would check) and the head does not.
@@ -437,44 +442,45 @@ impl Layout<'_> {
                 .collect()
         };
         let reference_dir = match &self.head.reference {
-            Some(crate::reference::Location::Path(r)) => {
-                super::metadata_path(r).parent().and_then(|d| self.repo.relative(d))
+            Some(driftlint_reference::Location::Path(r)) => {
+                crate::check::metadata_path(r).parent().and_then(|d| self.repo.relative(d))
             }
             _ => None,
         };
         let in_reference =
             |rel: &str| reference_dir.as_deref().is_some_and(|d| d.is_empty() || rel.starts_with(&format!("{d}/")));
         let manifests = |settings: &Settings, paths: Vec<PathBuf>| -> Result<BTreeSet<String>, ScopedError> {
-            Ok(super::paths_not_excluded(settings, paths)?
+            Ok(crate::check::paths_not_excluded(settings, paths)?
                 .iter()
-                .filter(|p| p.file_name().is_none_or(|n| n != super::config::FILE_NAME))
+                .filter(|p| p.file_name().is_none_or(|n| n != crate::config::FILE_NAME))
                 .filter_map(|p| self.repo.relative(p))
                 .filter(|r| !in_reference(r))
                 .collect())
         };
         let head_walked: BTreeSet<String> = paths_of(checked).iter().filter_map(|p| self.repo.relative(p)).collect();
-        // Helm chart sources and tool files are not linted ([`super::layout`]): judged from each
+        // Helm chart sources and tool files are not linted ([`driftlint_core::input::layout`]): judged from each
         // side's own files, so a `Chart.yaml` the change adds over manifests stops checking them.
-        let head_claimed = super::layout::claimed(&head_walked);
+        let head_claimed = driftlint_core::input::layout::claimed(&head_walked);
         let head_checked: BTreeSet<String> =
             manifests(self.head, paths_of(checked))?.difference(&head_claimed).cloned().collect();
         let base_walked: BTreeSet<String> =
             paths_of(base_inputs).iter().filter_map(|p| self.repo.relative(p)).collect();
         let base_checked: BTreeSet<String> = manifests(self.base, paths_of(base_inputs))?
-            .difference(&super::layout::claimed(&base_walked))
+            .difference(&driftlint_core::input::layout::claimed(&base_walked))
             .cloned()
             .collect();
-        let selected = self.repo.select_sources(self.head_files, &self.head.paths, &super::walk_options(self.base))?;
+        let selected =
+            self.repo.select_sources(self.head_files, &self.head.paths, &crate::check::walk_options(self.base))?;
         // Chart sources and tool files among them are not manifests under the base's rules
         // either: they are judged by the same files, so an unchanged chart stops nothing.
         let selected_paths = paths_of(&selected);
         let selected_walked: BTreeSet<String> = selected_paths.iter().filter_map(|p| self.repo.relative(p)).collect();
         let would: BTreeSet<String> = manifests(self.base, selected_paths)?
-            .difference(&super::layout::claimed(&selected_walked))
+            .difference(&driftlint_core::input::layout::claimed(&selected_walked))
             .cloned()
             .collect();
         // Files new in the head, by blob: where a file the base checked went.
-        let mut new_files: HashMap<gix::ObjectId, Vec<&str>> = HashMap::new();
+        let mut new_files: HashMap<driftlint_git::ObjectId, Vec<&str>> = HashMap::new();
         // And by file name, those in a hidden directory: where a file moved and edited went.
         let mut hidden_by_name: HashMap<&str, Vec<&str>> = HashMap::new();
         for (path, id) in self.head_files.files().filter(|(p, _)| self.base_snapshot.get(p).is_none()) {
@@ -493,8 +499,9 @@ impl Layout<'_> {
             let name = p.rsplit('/').next().unwrap_or(p);
             [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
         };
-        let looks_like_object =
-            |id: gix::ObjectId| self.repo.blob_text(id).is_ok_and(|t| t.contains("apiVersion") && t.contains("kind"));
+        let looks_like_object = |id: driftlint_git::ObjectId| {
+            self.repo.blob_text(id).is_ok_and(|t| t.contains("apiVersion") && t.contains("kind"))
+        };
         let unchecked_new: Vec<&str> = self
             .head_files
             .files()
@@ -587,31 +594,30 @@ struct Weakened {
 /// defaults); every other configuration file the change adds or edits, compared with the
 /// base's configuration for its directory; `driftlint.lock` deleted or re-pinned; policy data
 /// files added; and the files the change stops checking.
-fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Vec<Stopped>) -> Weakened {
+fn config_weakened(layout: &Layout<'_>, base_config: &crate::config::Config, stopped: Vec<Stopped>) -> Weakened {
     let (repo, settings, base) = (layout.repo, layout.head, layout.base_snapshot);
     let mut out = Weakened { diagnostics: Vec::new(), sources: Vec::new() };
     let now = settings.config.clone().unwrap_or_default();
-    let config_path = now.file.clone().unwrap_or_else(|| PathBuf::from(super::config::FILE_NAME));
-    let level = base_config
-        .rules
-        .get(&Rule::ConfigWeakened)
-        .copied()
-        .unwrap_or(super::Level::On(super::findings::default_severity(Rule::ConfigWeakened)));
-    let super::Level::On(severity) = level else { return out };
+    let config_path = now.file.clone().unwrap_or_else(|| PathBuf::from(crate::config::FILE_NAME));
+    let level = base_config.rules.get(&Rule::ConfigWeakened).copied().unwrap_or(crate::config::Level::On(
+        driftlint_reference::drift::findings::default_severity(Rule::ConfigWeakened),
+    ));
+    let crate::config::Level::On(severity) = level else { return out };
     let lock_path = now.lock_path();
     let base_lock = repo.relative(&lock_path).and_then(|rel| base.get(&rel));
     let lock_deleted = !lock_path.is_file() && base_lock.is_some();
     // `--isolated` reads no configuration file and no lock, in either state.
     let mut found = match settings.isolated {
         true => Vec::new(),
-        false => super::weakened::weakenings(base_config, &now, lock_deleted.then_some(lock_path.as_path())),
+        false => crate::config::weakened::weakenings(base_config, &now, lock_deleted.then_some(lock_path.as_path())),
     };
     if !settings.isolated
         && let Some(id) = base_lock
-        && let Ok(text) = crate::input::read_bounded_to_string(&lock_path, crate::input::MAX_FILE_BYTES)
+        && let Ok(text) =
+            driftlint_core::input::read_bounded_to_string(&lock_path, driftlint_core::input::MAX_FILE_BYTES)
         && repo.blob_text(id).is_ok_and(|before| before != text)
     {
-        found.push(super::weakened::repinned(&lock_path));
+        found.push(crate::config::weakened::repinned(&lock_path));
         out.sources.push(Source { path: SourcePath::File(lock_path.clone()), text });
     }
     if found.iter().any(|d| d.primary.path == SourcePath::File(config_path.clone())) && now.file.is_some() {
@@ -620,23 +626,23 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
     // Every other configuration file of the checked state that the change adds or edits.
     let effective = repo.relative(&config_path);
     for (rel, id) in layout.head_files.files().filter(|_| !settings.isolated) {
-        let is_config = rel == super::config::FILE_NAME || rel.ends_with(&format!("/{}", super::config::FILE_NAME));
+        let is_config = rel == crate::config::FILE_NAME || rel.ends_with(&format!("/{}", crate::config::FILE_NAME));
         if !is_config || Some(rel) == effective.as_deref() || base.get(rel) == Some(id) {
             continue;
         }
         let shown = base::shown_path(repo, rel);
         let Ok(text) = repo.blob_text(id) else { continue };
-        let Ok(config) = super::config::parse_config(&shown, &text) else { continue };
+        let Ok(config) = crate::config::parse_config(&shown, &text) else { continue };
         let dir = shown.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         let before = base::base_config(repo, base, &dir);
-        let more = super::weakened::weakenings(&before, &config, None);
+        let more = crate::config::weakened::weakenings(&before, &config, None);
         if !more.is_empty() {
             found.extend(more);
             out.sources.push(Source { path: SourcePath::File(shown), text });
         }
     }
     // Policy data files added: data can override what the policies decide.
-    for data in settings.policy.data.iter().filter(|d| !crate::git::is_location(d)) {
+    for data in settings.policy.data.iter().filter(|d| !driftlint_git::is_location(d)) {
         let path = PathBuf::from(data);
         if repo.relative(&path).is_none() {
             continue;
@@ -651,7 +657,7 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
             if let SourcePath::File(p) = &source.path
                 && !before.contains(p)
             {
-                found.push(super::weakened::data_added(p));
+                found.push(crate::config::weakened::data_added(p));
             }
         }
     }
@@ -661,7 +667,7 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
         let roots: Vec<String> = settings
             .schemas
             .iter()
-            .filter(|s| !crate::git::is_location(s))
+            .filter(|s| !driftlint_git::is_location(s))
             .cloned()
             .chain(settings.schema_locations.iter().map(|l| base::location_root(l)))
             .filter_map(|p| repo.relative(Path::new(&p)))
@@ -671,7 +677,7 @@ fn config_weakened(layout: &Layout<'_>, base_config: &super::Config, stopped: Ve
             if under(rel) && base.get(rel) != Some(id) {
                 let shown = base::shown_path(repo, rel);
                 let what = if base.get(rel).is_some() { "changed" } else { "added" };
-                found.push(super::weakened::trusted_schema_edited(&shown, what));
+                found.push(crate::config::weakened::trusted_schema_edited(&shown, what));
             }
         }
     }
@@ -731,8 +737,8 @@ fn touched_components(
 /// The fingerprints of the base's findings, with paths as the repository knows them and
 /// renamed files moved to their new place (a moved file's old drift is not new).
 fn base_fingerprints(
-    repo: &Repo,
-    commit: Option<gix::ObjectId>,
+    repo: &Repository,
+    commit: Option<driftlint_git::ObjectId>,
     diags: &[Diagnostic],
     change: &Changes,
 ) -> HashSet<String> {

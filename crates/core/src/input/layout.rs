@@ -107,7 +107,7 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
 /// from the set alone (a chart is a directory whose `Chart.yaml` is in the set): scoped runs
 /// compare what the base and the head leave out, so a `Chart.yaml` added by the change over
 /// existing manifests is seen as what it is, a way to stop checking them.
-pub(crate) fn claimed(paths: &std::collections::BTreeSet<String>) -> std::collections::BTreeSet<String> {
+pub fn claimed(paths: &std::collections::BTreeSet<String>) -> std::collections::BTreeSet<String> {
     let charts: HashSet<&str> =
         paths.iter().filter_map(|p| p.strip_suffix("Chart.yaml")).map(|d| d.trim_end_matches('/')).collect();
     let in_chart = |p: &str| {

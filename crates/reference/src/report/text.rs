@@ -4,7 +4,7 @@
 //! trimmed with `strings.TrimSpace`. The functions below produce the same bytes directly; the
 //! comments name the template construct each step reproduces.
 
-use super::output::{DiffSum, Output, Summary};
+use super::{DiffSum, Output, Summary};
 
 /// 34 asterisks and a newline (`DiffSeparator`).
 pub const SEPARATOR: &str = "**********************************\n";

@@ -1,23 +1,23 @@
-//! The git side of changed-file scopes (`driftlint check --staged`, `--base REV`), through
-//! `gix` only: discovering the repository, the states a scoped check compares — the index,
+//! The states of a repository that changed-file scopes (`driftlint check --staged`,
+//! `--base REV`) compare: discovering the repository, the states themselves — the index,
 //! a commit's tree, the merge-base of a revision and `HEAD` — and the inputs of a state read
 //! from blobs (never from the work tree).
 //!
-//! A [`Snapshot`] is one state as a map from repository-relative path to blob. The inputs of
+//! A [`State`] is one state as a map from repository-relative path to blob. The inputs of
 //! a snapshot are selected the way a directory walk selects them in the work tree (the same
 //! paths, include globs and hidden-file rule) and carry the paths the user would see from the
 //! work tree, so that findings at two states compare by path. Tracked files are taken whatever
 //! `.gitignore` says, as git itself does.
 //!
-//! This module does not know about findings; [`crate::check::scope`] decides what is shown.
+//! This module does not know about findings; the `check` runner's scopes decide what is shown.
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 use gix::ObjectId;
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::input::{Collected, Source, SourcePath, WalkOptions};
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::input::{Collected, Source, SourcePath, WalkOptions};
 
 /// A scoped check that cannot run.
 #[derive(Debug, thiserror::Error)]
@@ -52,7 +52,7 @@ fn git_error(what: &str) -> impl FnOnce(gix::Error) -> ScopeError + '_ {
 
 /// One state of the repository: repository-relative path (`/`-separated) → blob.
 #[derive(Clone, Debug, Default)]
-pub struct Snapshot {
+pub struct State {
     entries: BTreeMap<String, ObjectId>,
     /// Symbolic links: path → the blob holding the link's target.
     links: BTreeMap<String, ObjectId>,
@@ -60,7 +60,7 @@ pub struct Snapshot {
     submodules: std::collections::BTreeSet<String>,
 }
 
-impl Snapshot {
+impl State {
     /// The blob at a repository-relative path.
     pub fn get(&self, path: &str) -> Option<ObjectId> {
         self.entries.get(path).copied()
@@ -102,7 +102,7 @@ fn holds_under(map: &BTreeMap<String, ObjectId>, dir: &str) -> bool {
 }
 
 /// A repository with a work tree, and the working directory that relative paths start from.
-pub struct Repo {
+pub struct Repository {
     repo: gix::Repository,
     /// The work tree, canonical.
     root: PathBuf,
@@ -110,15 +110,15 @@ pub struct Repo {
     cwd: PathBuf,
 }
 
-impl std::fmt::Debug for Repo {
+impl std::fmt::Debug for Repository {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Repo").field("root", &self.root).finish()
+        f.debug_struct("Repository").field("root", &self.root).finish()
     }
 }
 
-impl Repo {
+impl Repository {
     /// The repository holding `start` (a file or directory; relative to the working directory).
-    pub fn discover(start: &Path) -> Result<Repo, ScopeError> {
+    pub fn discover(start: &Path) -> Result<Repository, ScopeError> {
         let cwd = std::env::current_dir()
             .and_then(|c| c.canonicalize())
             .map_err(|e| ScopeError::Git { what: "working directory".into(), message: e.to_string() })?;
@@ -132,7 +132,7 @@ impl Repo {
         let root = root
             .canonicalize()
             .map_err(|e| ScopeError::Git { what: format!("work tree {}", root.display()), message: e.to_string() })?;
-        Ok(Repo { repo, root, cwd })
+        Ok(Repository { repo, root, cwd })
     }
 
     /// The work tree.
@@ -181,12 +181,12 @@ impl Repo {
     }
 
     /// The files of a commit's tree (`None`: the empty tree of a repository without commits).
-    pub fn tree_snapshot(&self, commit: Option<ObjectId>) -> Result<Snapshot, ScopeError> {
-        let Some(commit) = commit else { return Ok(Snapshot::default()) };
+    pub fn tree_snapshot(&self, commit: Option<ObjectId>) -> Result<State, ScopeError> {
+        let Some(commit) = commit else { return Ok(State::default()) };
         let what = format!("tree of {}", commit.to_hex_with_len(12));
         let tree = self.repo.find_commit(commit).and_then(|c| c.tree()).map_err(git_error(&what))?;
         let files = tree.traverse().breadthfirst.files().map_err(git_error(&what))?;
-        let mut snapshot = Snapshot::default();
+        let mut snapshot = State::default();
         for e in files {
             let path = e.filepath.to_string();
             if e.mode.is_link() {
@@ -201,9 +201,9 @@ impl Repo {
     }
 
     /// The files of the index: what the next commit holds (staged contents).
-    pub fn index_snapshot(&self) -> Result<Snapshot, ScopeError> {
+    pub fn index_snapshot(&self) -> Result<State, ScopeError> {
         let index = self.repo.index_or_empty().map_err(git_error("index"))?;
-        let mut snapshot = Snapshot::default();
+        let mut snapshot = State::default();
         for entry in index.entries() {
             let path = entry.path(&index).to_string();
             if entry.stage_raw() != 0 {
@@ -222,15 +222,17 @@ impl Repo {
     }
 
     /// The text of a blob; `Err` with a message when it cannot be read or is not UTF-8.
-    /// A blob over [`crate::input::MAX_FILE_BYTES`] is refused from its header, unread, as a
+    /// A blob over [`driftlint_core::input::MAX_FILE_BYTES`] is refused from its header, unread, as a
     /// work-tree file of that size is.
     pub fn blob_text(&self, id: ObjectId) -> Result<String, String> {
         let size = self.repo.find_header(id).map_err(|e| e.to_string())?.size();
-        if size > crate::input::MAX_FILE_BYTES {
-            return Err(crate::input::Refused::TooLarge { limit: crate::input::MAX_FILE_BYTES }.to_string());
+        if size > driftlint_core::input::MAX_FILE_BYTES {
+            return Err(
+                driftlint_core::input::Refused::TooLarge { limit: driftlint_core::input::MAX_FILE_BYTES }.to_string()
+            );
         }
         let blob = self.repo.find_blob(id).map_err(|e| e.to_string())?;
-        String::from_utf8(blob.detach().data).map_err(|e| crate::input::utf8_message(e.as_bytes(), &e))
+        String::from_utf8(blob.detach().data).map_err(|e| driftlint_core::input::utf8_message(e.as_bytes(), &e))
     }
 
     /// The inputs `paths` name in a snapshot, selected as a work-tree walk would select them
@@ -240,18 +242,18 @@ impl Repo {
     /// (standard input) has no state in git and is skipped: the CLI refuses it with a scope.
     pub fn load_sources(
         &self,
-        snapshot: &Snapshot,
+        snapshot: &State,
         paths: &[PathBuf],
         walk: &WalkOptions,
     ) -> Result<Collected, ScopeError> {
         self.collect(snapshot, paths, walk, true)
     }
 
-    /// The inputs [`Repo::load_sources`] would take, with empty texts: which files a walk
+    /// The inputs [`Repository::load_sources`] would take, with empty texts: which files a walk
     /// selects, without reading them.
     pub fn select_sources(
         &self,
-        snapshot: &Snapshot,
+        snapshot: &State,
         paths: &[PathBuf],
         walk: &WalkOptions,
     ) -> Result<Collected, ScopeError> {
@@ -260,12 +262,12 @@ impl Repo {
 
     fn collect(
         &self,
-        snapshot: &Snapshot,
+        snapshot: &State,
         paths: &[PathBuf],
         walk: &WalkOptions,
         read: bool,
     ) -> Result<Collected, ScopeError> {
-        let types = include_types(&walk.include);
+        let types = driftlint_core::input::include_types(&walk.include);
         let mut out = Collected::default();
         for path in paths.iter().filter(|p| p.as_os_str() != "-") {
             let rel = self
@@ -306,7 +308,7 @@ impl Repo {
             for module in snapshot.submodules.range(prefix.clone()..).take_while(|m| m.starts_with(&prefix)) {
                 out.diagnostics.push(Diagnostic::new(
                     Rule::IoError,
-                    crate::diagnostic::Severity::Note,
+                    driftlint_core::diagnostic::Severity::Note,
                     SourcePath::File(strip_dot(path.join(&module[prefix.len()..]))),
                     None,
                     "a nested git repository (a submodule) is not walked; name it as a path to check it",
@@ -338,7 +340,7 @@ impl Repo {
     /// of the snapshot is read under the link's name, unless the walk (`walked`: its prefix)
     /// reaches the target by itself; a link out of the repository (or into `.git`) is refused;
     /// a dangling one or one to a directory is said so.
-    fn follow_link(&self, snapshot: &Snapshot, link: &str, shown: PathBuf, walked: Option<&str>, out: &mut Collected) {
+    fn follow_link(&self, snapshot: &State, link: &str, shown: PathBuf, walked: Option<&str>, out: &mut Collected) {
         let sp = SourcePath::File(strip_dot(shown));
         let Some(target) = snapshot.links.get(link).and_then(|id| self.blob_text(*id).ok()) else { return };
         let dir = link.rsplit_once('/').map_or("", |(d, _)| d);
@@ -369,26 +371,13 @@ impl Repo {
             },
             None => out.diagnostics.push(Diagnostic::new(
                 Rule::IoError,
-                crate::diagnostic::Severity::Note,
+                driftlint_core::diagnostic::Severity::Note,
                 sp,
                 None,
                 format!("symlink to {resolved}, which is no file of this state (a directory, or missing): not read"),
             )),
         }
     }
-}
-
-/// The include globs as the walker applies them (`None`: take every file).
-fn include_types(include: &[String]) -> Option<ignore::types::Types> {
-    if include.is_empty() {
-        return None;
-    }
-    let mut types = ignore::types::TypesBuilder::new();
-    for glob in include {
-        let _ = types.add("manifest", glob);
-    }
-    types.select("manifest");
-    types.build().ok()
 }
 
 /// `./x` → `x`, as the check pipeline shows walked paths.
@@ -428,7 +417,7 @@ mod tests {
 
     #[test]
     fn include_globs_match_file_names_below_the_walk_root() {
-        let t = include_types(&["*.yaml".to_string()]).unwrap();
+        let t = driftlint_core::input::include_types(&["*.yaml".to_string()]).unwrap();
         assert!(t.matched("app/x.yaml", false).is_whitelist());
         assert!(!t.matched("app/x.txt", false).is_whitelist());
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use similar::{DiffTag, TextDiff};
 
-use crate::input::{Source, SourcePath};
+use driftlint_core::input::{Source, SourcePath};
 
 /// Lines of context around a change, as `git diff` shows them.
 pub const CONTEXT_LINES: usize = 3;

@@ -25,9 +25,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::{Report, Settings};
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::input::SourcePath;
+use crate::check::{Report, Settings};
+use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
+use driftlint_core::input::SourcePath;
 
 /// Rules whose findings a reference file decides.
 const DRIFT_RULES: [Rule; 8] = [
@@ -77,7 +77,7 @@ impl Causes {
         let inputs: HashSet<PathBuf> = report.inputs.iter().map(|p| lexical(p)).collect();
         for path in named {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            if name == super::config::FILE_NAME || name == "driftlint.lock" {
+            if name == crate::config::FILE_NAME || name == "driftlint.lock" {
                 causes.everything = true;
             }
             match own_input(settings, path) {
@@ -101,12 +101,12 @@ enum OwnInput {
 
 /// Whether `path` is (below) one of the check's own inputs, and which.
 fn own_input(settings: &Settings, path: &Path) -> Option<OwnInput> {
-    let abs = |p: &Path| std::path::absolute(p).map(|a| super::config::normalize(&a)).ok();
+    let abs = |p: &Path| std::path::absolute(p).map(|a| crate::config::normalize(&a)).ok();
     let target = abs(path)?;
     let below =
-        |root: &str| !crate::git::is_location(root) && abs(Path::new(root)).is_some_and(|r| target.starts_with(r));
-    if let Some(crate::reference::Location::Path(r)) = &settings.reference
-        && let Some(dir) = super::metadata_path(r).parent()
+        |root: &str| !driftlint_git::is_location(root) && abs(Path::new(root)).is_some_and(|r| target.starts_with(r));
+    if let Some(driftlint_reference::Location::Path(r)) = &settings.reference
+        && let Some(dir) = crate::check::metadata_path(r).parent()
         && below(&dir.to_string_lossy())
     {
         return Some(OwnInput::Reference);
@@ -124,12 +124,14 @@ fn own_input(settings: &Settings, path: &Path) -> Option<OwnInput> {
 
 /// The `(group, kind)`s the CRDs and XRDs of the file at `path` define (their claims' too).
 fn defined_kinds(path: &Path) -> Vec<(String, String)> {
-    let Ok(text) = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES) else { return Vec::new() };
+    let Ok(text) = driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES) else {
+        return Vec::new();
+    };
     if !text.contains("ResourceDefinition") {
         return Vec::new();
     }
-    let source = crate::input::Source { path: SourcePath::File(path.to_path_buf()), text };
-    let collection = crate::document::collect(vec![source], &crate::document::Options::default());
+    let source = driftlint_core::input::Source { path: SourcePath::File(path.to_path_buf()), text };
+    let collection = driftlint_core::document::collect(vec![source], &driftlint_core::document::Options::default());
     let mut out = Vec::new();
     for doc in collection.documents.iter().filter(|d| d.identity.kind.ends_with("ResourceDefinition")) {
         let spec = doc.node.get("spec");
@@ -161,12 +163,15 @@ pub fn unchecked(settings: &Settings, report: &Report, named: &[PathBuf]) -> Vec
             continue;
         }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if name == super::config::FILE_NAME || name == "driftlint.lock" || in_chart_or_tool_file(path) {
+        if name == crate::config::FILE_NAME || name == "driftlint.lock" || in_chart_or_tool_file(path) {
             continue;
         }
-        let Ok(text) = crate::input::read_bounded_to_string(path, crate::input::MAX_FILE_BYTES) else { continue };
-        let source = crate::input::Source { path: SourcePath::File(path.to_path_buf()), text };
-        let collection = crate::document::collect(vec![source], &crate::document::Options::default());
+        let Ok(text) = driftlint_core::input::read_bounded_to_string(path, driftlint_core::input::MAX_FILE_BYTES)
+        else {
+            continue;
+        };
+        let source = driftlint_core::input::Source { path: SourcePath::File(path.to_path_buf()), text };
+        let collection = driftlint_core::document::collect(vec![source], &driftlint_core::document::Options::default());
         if collection.documents.is_empty() {
             continue;
         }
@@ -189,15 +194,15 @@ pub fn unchecked(settings: &Settings, report: &Report, named: &[PathBuf]) -> Vec
 
 /// Why the walk leaves `path` out.
 fn why_unchecked(settings: &Settings, path: &Path) -> &'static str {
-    let root = std::path::absolute(&settings.exclude_root).map(|r| super::config::normalize(&r)).unwrap_or_default();
-    let abs = std::path::absolute(path).map(|a| super::config::normalize(&a)).unwrap_or_default();
+    let root = std::path::absolute(&settings.exclude_root).map(|r| crate::config::normalize(&r)).unwrap_or_default();
+    let abs = std::path::absolute(path).map(|a| crate::config::normalize(&a)).unwrap_or_default();
     let rel = abs.strip_prefix(&root).unwrap_or(&abs);
     let parent = rel.parent().unwrap_or(Path::new(""));
     if parent.components().any(|c| c.as_os_str().to_str().is_some_and(|s| s.starts_with('.') && s != "." && s != ".."))
     {
         return "it is in a hidden directory, which the walk skips";
     }
-    if super::paths_not_excluded(settings, vec![path.to_path_buf()]).is_ok_and(|kept| kept.is_empty()) {
+    if crate::check::paths_not_excluded(settings, vec![path.to_path_buf()]).is_ok_and(|kept| kept.is_empty()) {
         return "an `exclude` glob of the configuration leaves it out";
     }
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -223,7 +228,7 @@ fn glob_matches(glob: &str, name: &str) -> bool {
 }
 
 /// Whether `path` is a Helm chart's source or a tool's configuration file, judged as
-/// [`super::layout::claimed`] judges a walk: by the `Chart.yaml` files above it.
+/// [`driftlint_core::input::layout::claimed`] judges a walk: by the `Chart.yaml` files above it.
 fn in_chart_or_tool_file(path: &Path) -> bool {
     let Ok(abs) = std::path::absolute(path) else { return false };
     let mut set = std::collections::BTreeSet::new();
@@ -238,7 +243,7 @@ fn in_chart_or_tool_file(path: &Path) -> bool {
         }
         dir = d.parent();
     }
-    super::layout::claimed(&set).contains(&joined)
+    driftlint_core::input::layout::claimed(&set).contains(&joined)
 }
 
 /// Adds `diagnostics` to `report`, in the report's order (by path, position and rule).
@@ -247,7 +252,7 @@ pub fn add(report: &mut Report, diagnostics: Vec<Diagnostic>) {
         return;
     }
     report.diagnostics.extend(diagnostics);
-    super::sort(&mut report.diagnostics);
+    crate::check::sort(&mut report.diagnostics);
 }
 
 /// Keeps the findings of `report` that the `named` paths are responsible for (and those

@@ -12,25 +12,26 @@
 //! Settings that come from the command line stay as given (they are the run's, not the
 //! change's). `driftlint.lock` is not verified at the base: its `reference-changed` findings
 //! compare the lock with the head's reference location, and the lock's own changes are
-//! `config-weakened` ([`super::weakened`]).
+//! `config-weakened` ([`crate::config::weakened`]).
 //!
 //! This module does not decide what is shown; [`super::scope`] does.
 
 use std::path::{Path, PathBuf};
 
-use gix::ObjectId;
+use driftlint_git::ObjectId;
 
-use super::{Config, Settings, config};
-use crate::git::scope::{Repo, Snapshot};
-use crate::input::SourcePath;
-use crate::reference::Location;
+use crate::check::Settings;
+use crate::config::{self, Config};
+use driftlint_core::input::SourcePath;
+use driftlint_git::states::{Repository, State};
+use driftlint_reference::Location;
 
 /// The configuration the base had for a run whose configuration file is `file` (or which
 /// starts in `dir` without one): the base's version of that file, else the nearest
 /// `.driftlint.yaml` above it in the base tree (up to the repository root), else the defaults.
 /// A base configuration that does not parse is the defaults (the base was reviewed; its own
 /// run would have stopped on it).
-pub fn base_config(repo: &Repo, snapshot: &Snapshot, dir: &Path) -> Config {
+pub fn base_config(repo: &Repository, snapshot: &State, dir: &Path) -> Config {
     let defaults = || Config { dir: dir.to_path_buf(), ..Config::default() };
     let Some(rel) = repo.relative(dir) else { return defaults() };
     let mut at = rel;
@@ -54,7 +55,7 @@ pub fn base_config(repo: &Repo, snapshot: &Snapshot, dir: &Path) -> Config {
 
 /// A repository-relative path as the work tree's paths are shown: relative to the working
 /// directory when below it.
-pub fn shown_path(repo: &Repo, rel: &str) -> PathBuf {
+pub fn shown_path(repo: &Repository, rel: &str) -> PathBuf {
     let abs = repo.root().join(rel);
     match std::env::current_dir().ok().and_then(|cwd| cwd.canonicalize().ok()) {
         Some(cwd) => match abs.strip_prefix(&cwd) {
@@ -71,11 +72,11 @@ pub fn shown_path(repo: &Repo, rel: &str) -> PathBuf {
 /// `commit` is `None` in a repository without commits: the base is empty and has no
 /// reference, schemas or policies.
 pub fn base_settings(
-    repo: &Repo,
+    repo: &Repository,
     head: &Settings,
     base: &Config,
     commit: Option<ObjectId>,
-    snapshot: &Snapshot,
+    snapshot: &State,
 ) -> Settings {
     let mut out = head.clone();
     out.lock = None;
@@ -108,14 +109,14 @@ pub fn base_settings(
 /// A path as a setting writes it, read at `commit` instead of the work tree: a path inside the
 /// repository becomes `git:COMMIT:PATH` (`None` when the base has no such file or directory);
 /// git locations and paths outside the repository (given on the command line) stay.
-fn pin_at(repo: &Repo, commit: Option<ObjectId>, snapshot: &Snapshot, written: &str) -> Option<String> {
-    if crate::git::is_location(written) {
+fn pin_at(repo: &Repository, commit: Option<ObjectId>, snapshot: &State, written: &str) -> Option<String> {
+    if driftlint_git::is_location(written) {
         return Some(written.to_string());
     }
     let Some(rel) = repo.relative(Path::new(written)) else { return Some(written.to_string()) };
     let commit = commit?;
     let exists = rel.is_empty() || snapshot.get(&rel).is_some() || snapshot.has_dir(&rel);
-    exists.then(|| format!("{}{}:{rel}", crate::git::location::GIT_PREFIX, commit))
+    exists.then(|| format!("{}{}:{rel}", driftlint_git::location::GIT_PREFIX, commit))
 }
 
 /// The directory a schema location reads below: a template's text before its first variable,
@@ -131,8 +132,8 @@ pub fn location_root(location: &str) -> String {
 /// repository becomes `git:COMMIT:TEMPLATE` (`None` when the base has nothing at its
 /// directory); git locations and locations outside the repository (given on the command line)
 /// stay.
-fn pin_location(repo: &Repo, commit: Option<ObjectId>, snapshot: &Snapshot, location: &str) -> Option<String> {
-    if crate::git::is_location(location) {
+fn pin_location(repo: &Repository, commit: Option<ObjectId>, snapshot: &State, location: &str) -> Option<String> {
+    if driftlint_git::is_location(location) {
         return Some(location.to_string());
     }
     let root = location_root(location);
@@ -145,17 +146,17 @@ fn pin_location(repo: &Repo, commit: Option<ObjectId>, snapshot: &Snapshot, loca
         (false, true) => rel_root,
         (false, false) => format!("{rel_root}/{rest}"),
     };
-    exists.then(|| format!("{}{}:{template}", crate::git::location::GIT_PREFIX, commit))
+    exists.then(|| format!("{}{}:{template}", driftlint_git::location::GIT_PREFIX, commit))
 }
 
 /// A finding's path as the repository knows it, for comparing findings of two states: a file
 /// of the base read through `git:COMMIT:` is named by its path in the repository, as is a
 /// work-tree file.
-pub fn repository_path(repo: &Repo, commit: Option<ObjectId>, path: &SourcePath) -> SourcePath {
+pub fn repository_path(repo: &Repository, commit: Option<ObjectId>, path: &SourcePath) -> SourcePath {
     let SourcePath::File(p) = path else { return path.clone() };
     let text = p.to_string_lossy();
     if let Some(commit) = commit {
-        let prefix = format!("{}{}:", crate::git::location::GIT_PREFIX, commit);
+        let prefix = format!("{}{}:", driftlint_git::location::GIT_PREFIX, commit);
         if let Some(rest) = text.strip_prefix(&prefix) {
             return SourcePath::File(PathBuf::from(rest));
         }

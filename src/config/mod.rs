@@ -7,7 +7,9 @@
 //! rejects anything not in it, `driftlint config show` prints it, and the JSON Schema in
 //! `docs/driftlint.schema.json` is generated from it ([`json_schema`]).
 //!
-//! This module knows nothing about how a check runs; [`super::Settings`] is built from it.
+//! This module knows nothing about how a check runs; [`crate::check::Settings`] is built from it.
+
+pub mod weakened;
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -15,7 +17,7 @@ use std::path::{Component, Path, PathBuf};
 use driftlint_core::confine::Refusal;
 use driftlint_yaml::{LineIndex, Node, NodeValue};
 
-use crate::diagnostic::{Rule, Severity};
+use driftlint_core::diagnostic::{Rule, Severity};
 
 /// The file name looked for in each directory.
 pub const FILE_NAME: &str = ".driftlint.yaml";
@@ -104,7 +106,7 @@ pub struct Config {
     /// CRD/XRD files, directories or git locations (`schemas:`), as written.
     pub schemas: Vec<String>,
     /// `schema-mode:` (`loose` or `strict`).
-    pub schema_mode: Option<crate::schema::Mode>,
+    pub schema_mode: Option<driftlint_schema::Mode>,
     /// `crossplane-version:` (1 or 2), the Crossplane major version Compositions are read for.
     pub crossplane_version: Option<u8>,
     /// `kubernetes-version:`, a bundled version (`1.31`): whose built-in kinds are validated.
@@ -133,7 +135,7 @@ pub struct PolicyConfig {
     /// `policy-all-namespaces:`.
     pub all_namespaces: Option<bool>,
     /// `rego-version:` (`v0` or `v1`).
-    pub rego_version: Option<crate::policy::engine::RegoVersion>,
+    pub rego_version: Option<driftlint_policy::engine::RegoVersion>,
 }
 
 /// The policy keys, as [`FIELDS`] entries.
@@ -204,7 +206,7 @@ impl Decoder<'_> {
             "rego-version" => {
                 config.rego_version = match self.opt_string(value)? {
                     None => None,
-                    Some(v) => match crate::policy::engine::RegoVersion::parse(&v) {
+                    Some(v) => match driftlint_policy::engine::RegoVersion::parse(&v) {
                         Some(version) => Some(version),
                         None => {
                             return Err((self.invalid)(value.span.start, format!("expected v0 or v1, found `{v}`")));
@@ -338,7 +340,7 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 /// Reads and decodes a configuration file.
 pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
     // The file comes with the checked repository: a regular file of bounded size only.
-    let text = crate::input::read_bounded_to_string(path, 1 << 20)
+    let text = driftlint_core::input::read_bounded_to_string(path, 1 << 20)
         .map_err(|e| ConfigError::Read { path: path.to_path_buf(), message: e.to_string() })?;
     parse_config(path, &text)
 }
@@ -430,7 +432,7 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
             "schema-mode" => {
                 config.schema_mode = match d.opt_string(value)? {
                     None => None,
-                    Some(s) => Some(crate::schema::Mode::parse_setting(&s).ok_or_else(|| {
+                    Some(s) => Some(driftlint_schema::Mode::parse_setting(&s).ok_or_else(|| {
                         invalid(
                             value.span.start,
                             format!("unknown schema mode `{s}` (expected loose, strict or ignore)"),
@@ -470,7 +472,7 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 config.kubernetes_version = match &value.value {
                     NodeValue::Null => None,
                     NodeValue::String(s) => Some(driftlint_kube_schemas::parse_version(s).ok_or_else(|| {
-                        invalid(value.span.start, crate::schema::builtin::unknown_version_message(s))
+                        invalid(value.span.start, driftlint_schema::builtin::unknown_version_message(s))
                     })?),
                     _ => {
                         return Err(invalid(
@@ -667,7 +669,7 @@ fn kind(node: &Node) -> &'static str {
 impl Config {
     /// Where `driftlint.lock` is: beside the configuration file, else in the working directory.
     pub fn lock_path(&self) -> PathBuf {
-        let name = crate::reference::lock::FILE_NAME;
+        let name = driftlint_reference::lock::FILE_NAME;
         if self.dir == Path::new(".") { PathBuf::from(name) } else { self.dir.join(name) }
     }
 
@@ -714,7 +716,7 @@ impl Config {
     /// own history; `git+file://` (another repository on this machine) is for the command line.
     pub fn confined_location(&self, key: &str, value: &str) -> Result<(), ConfigError> {
         let Some(file) = &self.file else { return Ok(()) };
-        if value.starts_with(crate::git::location::FILE_PREFIX) {
+        if value.starts_with(driftlint_git::location::FILE_PREFIX) {
             let (line, column) = self.positions.get(key).copied().unwrap_or((1, 1));
             return Err(ConfigError::Invalid {
                 path: file.clone(),
@@ -763,7 +765,7 @@ impl Config {
             .collect();
         m.insert("ignore".into(), ignore.into());
         m.insert("schemas".into(), self.schemas.clone().into());
-        let mode = self.schema_mode.map(crate::schema::Mode::name);
+        let mode = self.schema_mode.map(driftlint_schema::Mode::name);
         m.insert("schema-mode".into(), mode.map_or(serde_json::Value::Null, Into::into));
         m.insert("crossplane-version".into(), self.crossplane_version.map_or(serde_json::Value::Null, Into::into));
         m.insert("kubernetes-version".into(), self.kubernetes_version.map_or(serde_json::Value::Null, Into::into));

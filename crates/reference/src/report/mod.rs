@@ -6,6 +6,12 @@
 //! the model, never from driftlint diagnostics. Deserialisation exists so tests (and tools) can
 //! read a recorded `expected.json` back into the model.
 
+pub mod json;
+pub mod junit;
+pub mod patches;
+pub mod summary;
+pub mod text;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -221,7 +227,7 @@ impl DiffSum {
 impl DiffSum {
     /// [`DiffSum::to_value`] written as Go's compact JSON, without building the value.
     fn write_json(&self, out: &mut String) {
-        use super::json::write_string;
+        use self::json::write_string;
         let field = |out: &mut String, key: &str, value: &str| {
             out.push_str(key);
             write_string(out, value);
@@ -282,7 +288,7 @@ const JSON_CHUNK: usize = 256;
 pub fn write_json(output: &Output, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     use rayon::prelude::*;
 
-    use super::json::write_go_json;
+    use self::json::write_go_json;
     let mut head = String::from("{\"Summary\":");
     write_go_json(&mut head, &output.summary.to_value());
     head.push_str(",\"Diffs\":[");
@@ -353,7 +359,7 @@ mod tests {
         let v: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(Output::from_value(&v).unwrap(), o);
         // Written piece by piece, the text is still the whole value's.
-        assert_eq!(json, format!("{}\n", crate::engine::json::to_go_json(&o.to_value())));
+        assert_eq!(json, format!("{}\n", json::to_go_json(&o.to_value())));
     }
 
     #[test]
@@ -378,7 +384,7 @@ mod tests {
                 o.warnings.push(Warning::inferred(vec!["a.yaml".into()]));
             }
             let json = to_json(&o);
-            assert_eq!(json, format!("{}\n", crate::engine::json::to_go_json(&o.to_value())), "{n} diffs");
+            assert_eq!(json, format!("{}\n", json::to_go_json(&o.to_value())), "{n} diffs");
             assert_eq!(Output::from_value(&serde_json::from_str(&json).unwrap()).unwrap(), o);
         }
     }
