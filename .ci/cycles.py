@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Import circles between the modules of a crate (issue 23, point 4).
+"""Import circles between the modules of a crate.
 
 Usage: python3 .ci/cycles.py crates/yaml/src crates/gotmpl/src ...
 

@@ -1,4 +1,4 @@
-//! A CRD-heavy Crossplane repository (issue 26, point 6): a provider's worth of upjet-shaped
+//! A CRD-heavy Crossplane repository: a provider's worth of upjet-shaped
 //! CustomResourceDefinitions (2,300 by default, ~25 KB each, ~58 MB in all; shaped like
 //! provider-upjet-aws's `package/crds`) given with `--schemas`, and a platform repository of
 //! one XRD and one Pipeline Composition composing ten of those kinds. The goal: the whole

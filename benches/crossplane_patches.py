@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How the Crossplane pass' cost grows with a Composition's patches (issue 22, H8).
+"""How the Crossplane pass' cost grows with a Composition's patches.
 
 Generates, for N and 10*N patches, a Composition whose one resource writes N distinct map
 keys (the rendered-base walk over many fields at one level), and one whose PatchSet of N

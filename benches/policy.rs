@@ -1,4 +1,4 @@
-//! Cost of Rego policies (issue 21, point 8: at most 15 µs per object-rule end to end on the
+//! Cost of Rego policies (goal: at most 15 µs per object-rule end to end on the
 //! 2-core CI machine): 10,000 objects × 10 conftest rules.
 //!
 //! Prints, after a warm-up:

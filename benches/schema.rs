@@ -11,7 +11,7 @@
 //! - `drift+schemas`: the same with `--schemas schemas/`;
 //! - `schemas only`: no reference, `--schemas schemas/`;
 //! - `drift+built-ins`: the reference and `--kubernetes-version` (no CRDs: the schema pass
-//!   validates only the built-in kinds, against the bundled schemas, issue 25);
+//!   validates only the built-in kinds, against the bundled schemas);
 //!
 //! and prints the overhead of the schema pass and of the built-in kinds alone, then loads the
 //! schemas and validates every document once more, printing how many schemas were compiled for

@@ -1,19 +1,21 @@
 //! The crate layout of docs/architecture.md, held: which workspace crate may depend on which,
-//! and no import circle between the modules of any crate.
+//! and no import circle between the modules of any crate (found by `.ci/cycles.py`, the one
+//! implementation of that rule).
 //!
 //! A new crate fails [`crates_depend_only_downwards`] until it is given its place in
 //! [`LAYERS`]; a new `use` that closes a circle fails [`no_module_imports_another_in_a_circle`]
 //! with the circle's files named.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// Each workspace crate and the workspace crates it may depend on (normal dependencies).
 const LAYERS: &[(&str, &[&str])] = &[
     // Leaves: formats we implement ourselves.
     ("driftlint-yaml", &[]),
-    ("driftlint-gotmpl", &["driftlint-yaml"]),
+    ("driftlint-goregex", &[]),
+    ("driftlint-gotmpl", &["driftlint-yaml", "driftlint-goregex"]),
     // Kubernetes' CEL environment over the `cel` crate.
     ("driftlint-cel", &[]),
     // Kubernetes' built-in kinds' schemas, bundled per version.
@@ -28,14 +30,19 @@ const LAYERS: &[(&str, &[&str])] = &[
             "driftlint-core",
             "driftlint-git",
             "driftlint-yaml",
-            "driftlint-gotmpl",
+            "driftlint-goregex",
             "driftlint-cel",
             "driftlint-kube-schemas",
         ],
     ),
-    ("driftlint-crossplane", &["driftlint-core", "driftlint-schema", "driftlint-yaml", "driftlint-gotmpl"]),
+    ("driftlint-crossplane", &["driftlint-core", "driftlint-schema", "driftlint-yaml", "driftlint-goregex"]),
     ("driftlint-policy", &["driftlint-core", "driftlint-git", "driftlint-yaml"]),
-    ("driftlint-reference", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl"]),
+    (
+        "driftlint-reference",
+        &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl", "driftlint-goregex"],
+    ),
+    // What the tests share: no workspace crate below it, and only tests above it.
+    ("driftlint-test-support", &[]),
     // The binary: the runner, git scopes, reports and the command line over everything.
     (
         "driftlint",
@@ -95,169 +102,33 @@ fn crates_depend_only_downwards() {
     assert!(wrong.is_empty(), "the crate layering is broken:\n{}", wrong.join("\n"));
 }
 
-/// A module of a crate: its path (`engine::collect`) and the text of its file, without test
-/// code (`#[cfg(test)]` and after) and comments.
-struct Module {
-    path: Vec<String>,
-    text: String,
-}
-
-fn modules(src: &Path) -> Vec<Module> {
-    let mut out = Vec::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let rel = path.strip_prefix(src).unwrap().with_extension("");
-            let mut parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-            if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
-                parts.pop();
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            let code: String =
-                code.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
-            out.push(Module { path: parts, text: code });
+/// The circles `.ci/cycles.py` finds in the crates whose source roots are `sources`: one line
+/// each (`ROOT [a, b]`), or `None` (after a `SKIPPED` line) when there is no `python3`.
+///
+/// The circle rule has one implementation, the script (it follows `use` trees, re-exports
+/// and paths through a module's children, and leaves out test code); this test runs it so
+/// that `cargo test` holds the rule as `.ci/run` does.
+fn circles(sources: &[PathBuf]) -> Option<Vec<String>> {
+    let script = root().join(".ci/cycles.py");
+    let out = match Command::new("python3").arg(&script).args(sources).output() {
+        Ok(out) => out,
+        Err(e) => {
+            driftlint_test_support::skip(
+                "import circles",
+                &format!("python3 cannot run ({e}): the circle check needs it"),
+            );
+            return None;
         }
-    }
-    out
-}
-
-/// The paths a module's code names through `crate::` or `super::` (a `{…}` group expanded
-/// one level), as absolute module paths.
-fn named_paths(m: &Module) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let bytes = m.text.as_bytes();
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    for anchor in ["crate::", "super::"] {
-        let mut from = 0;
-        while let Some(at) = m.text[from..].find(anchor) {
-            let start = from + at;
-            from = start + anchor.len();
-            if start > 0 && ident(bytes[start - 1]) {
-                continue;
-            }
-            let mut base: Vec<String> =
-                if anchor == "crate::" { Vec::new() } else { m.path[..m.path.len().saturating_sub(1)].to_vec() };
-            let rest = &m.text[from..];
-            // `super::super::x`
-            let mut rest = rest;
-            while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
-                rest = r;
-            }
-            let mut segments = Vec::new();
-            let mut r = rest;
-            loop {
-                let len = r.bytes().take_while(|b| ident(*b)).count();
-                if len == 0 {
-                    break;
-                }
-                segments.push(r[..len].to_string());
-                r = &r[len..];
-                match r.strip_prefix("::") {
-                    Some(next) => r = next,
-                    None => break,
-                }
-            }
-            if let Some(group) = r.strip_prefix('{') {
-                let group = &group[..group.find('}').unwrap_or(group.len())];
-                for item in group.split(',') {
-                    let first =
-                        item.trim().split("::").next().unwrap_or_default().split(' ').next().unwrap_or_default();
-                    if !first.is_empty() && first != "self" {
-                        let mut p = base.clone();
-                        p.extend(segments.iter().cloned());
-                        p.push(first.to_string());
-                        out.push(p);
-                    }
-                }
-            }
-            let mut p = base;
-            p.extend(segments);
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// The circles among the modules of the crate at `src`: file-level imports, where a module's
-/// use of items of its own ancestors (a child and the module that declares it) does not count.
-fn circles(src: &Path) -> Vec<Vec<String>> {
-    let mods = modules(src);
-    let known: BTreeSet<Vec<String>> = mods.iter().map(|m| m.path.clone()).collect();
-    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    for m in &mods {
-        for p in named_paths(m) {
-            // The longest known module the path names.
-            let Some(target) = (0..=p.len()).rev().map(|k| p[..k].to_vec()).find(|c| known.contains(c)) else {
-                continue;
-            };
-            let ancestor = m.path.starts_with(&target);
-            if target != m.path && !ancestor {
-                edges.entry(m.path.clone()).or_default().insert(target);
-            }
-        }
-    }
-    // Strongly connected components (Tarjan's, iterative).
-    let nodes: Vec<Vec<String>> = known.iter().cloned().collect();
-    let mut index: BTreeMap<&Vec<String>, usize> = BTreeMap::new();
-    let mut low: BTreeMap<&Vec<String>, usize> = BTreeMap::new();
-    let mut on_stack = BTreeSet::new();
-    let mut stack: Vec<&Vec<String>> = Vec::new();
-    let mut found = Vec::new();
-    let empty = BTreeSet::new();
-    for root in &nodes {
-        if index.contains_key(root) {
-            continue;
-        }
-        let mut frames = vec![(root, edges.get(root).unwrap_or(&empty).iter())];
-        index.insert(root, index.len());
-        low.insert(root, index[root]);
-        stack.push(root);
-        on_stack.insert(root);
-        while let Some((node, next)) = frames.last_mut() {
-            let node = *node;
-            if let Some(n) = next.next() {
-                if !index.contains_key(n) {
-                    index.insert(n, index.len());
-                    low.insert(n, index[n]);
-                    stack.push(n);
-                    on_stack.insert(n);
-                    frames.push((n, edges.get(n).unwrap_or(&empty).iter()));
-                } else if on_stack.contains(n) {
-                    low.insert(node, low[node].min(index[n]));
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some((up, _)) = frames.last() {
-                low.insert(*up, low[*up].min(low[node]));
-            }
-            if low[node] == index[node] {
-                let mut component = Vec::new();
-                while let Some(top) = stack.pop() {
-                    on_stack.remove(top);
-                    component.push(if top.is_empty() { "(crate root)".to_string() } else { top.join("::") });
-                    if top == node {
-                        break;
-                    }
-                }
-                if component.len() > 1 {
-                    component.sort();
-                    found.push(component);
-                }
-            }
-        }
-    }
-    found
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{} failed: {}{}",
+        script.display(),
+        stdout,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(stdout.lines().map(str::to_string).collect())
 }
 
 #[test]
@@ -270,29 +141,54 @@ fn no_module_imports_another_in_a_circle() {
         .collect();
     crates.sort();
     sources.extend(crates);
-    let mut report = Vec::new();
-    for src in &sources {
-        for circle in circles(src) {
-            report.push(format!("{}: {}", src.strip_prefix(root()).unwrap().display(), circle.join(" <-> ")));
-        }
-    }
+    let Some(report) = circles(&sources) else { return };
     assert!(report.is_empty(), "import circles (move the shared piece down a layer):\n{}", report.join("\n"));
 }
 
 #[test]
 fn the_circle_finder_sees_a_circle() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path();
+    let src = tmp.path().join("src");
+    std::fs::create_dir(&src).unwrap();
     std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod c;\n").unwrap();
     std::fs::write(src.join("a.rs"), "use crate::b::B;\npub struct A;\n").unwrap();
     std::fs::write(src.join("b.rs"), "use super::{a::A, c};\npub struct B;\n").unwrap();
     std::fs::write(src.join("c.rs"), "// use crate::a;\npub fn f() {}\n#[cfg(test)]\nmod t { use crate::a::A; }\n")
         .unwrap();
-    assert_eq!(circles(src), vec![vec!["a".to_string(), "b".to_string()]]);
+    let Some(found) = circles(std::slice::from_ref(&src)) else { return };
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("'a'") && found[0].contains("'b'") && !found[0].contains("'c'"), "{found:?}");
     // A child using its parent's items is no circle.
     std::fs::create_dir(src.join("d")).unwrap();
     std::fs::write(src.join("b.rs"), "use super::c;\npub struct B;\n").unwrap();
     std::fs::write(src.join("d/mod.rs"), "mod e;\nuse e::E;\npub struct D;\n").unwrap();
     std::fs::write(src.join("d/e.rs"), "use super::D;\npub struct E;\n").unwrap();
-    assert_eq!(circles(src), Vec::<Vec<String>>::new());
+    assert_eq!(circles(&[src]), Some(Vec::new()));
+}
+
+/// One name per module: the root crate re-exports no workspace crate (nor any of its items),
+/// so every path in the code names the crate that owns what it uses.
+#[test]
+fn the_root_crate_re_exports_no_workspace_crate() {
+    let mut found = Vec::new();
+    let mut stack = vec![root().join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (i, line) in text.lines().enumerate() {
+                    let code = line.trim_start();
+                    let re_export = ["pub use ", "pub(crate) use "].iter().any(|p| code.starts_with(p));
+                    if re_export && code.contains("driftlint_") {
+                        found.push(format!("{}:{}: {code}", path.strip_prefix(root()).unwrap().display(), i + 1));
+                    }
+                }
+            }
+        }
+    }
+    found.sort();
+    assert!(found.is_empty(), "re-exports of workspace crates in the root crate:\n{}", found.join("\n"));
 }

@@ -2,9 +2,9 @@
 //! with the expected files in `tests/report/` (ruff's render tests), the SARIF 2.1.0 schema,
 //! GitHub escaping and limits, truncation, and the generated `docs/rules.md`.
 //!
-//! `UPDATE_EXPECT=1 cargo test --test report` rewrites the expected files;
-//! `UPDATE_DOCS=1 cargo test --test report` rewrites `docs/rules.md`. Only `1` rewrites, and
-//! never under `CI=true` (see `tests/support/env.rs`).
+//! `DRIFTLINT_BLESS=1 cargo test --test report` rewrites the expected files;
+//! `DRIFTLINT_BLESS=1 cargo test --test report` rewrites `docs/rules.md`. Only `1` rewrites, and
+//! never under `CI=true` (see the `driftlint-test-support` crate).
 
 use std::path::{Path, PathBuf};
 
@@ -184,19 +184,19 @@ fn objects() -> Vec<String> {
     vec!["apps/v1_Deployment_ingress_router".into(), "v1_Service_ingress_router".into()]
 }
 
-/// Compares `actual` with `tests/report/<name>`, or rewrites it under `UPDATE_EXPECT=1`.
+/// Compares `actual` with `tests/report/<name>`, or rewrites it under `DRIFTLINT_BLESS=1`.
 fn expect(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/report").join(name);
-    if support::rewrite_requested("UPDATE_EXPECT") {
+    if driftlint_test_support::rewrite_requested() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_EXPECT=1)", path.display()));
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with DRIFTLINT_BLESS=1)", path.display()));
     if expected != actual {
         panic!(
-            "{} differs from the rendered output (run with UPDATE_EXPECT=1 to accept):\n--- rendered ---\n{actual}",
+            "{} differs from the rendered output (run with DRIFTLINT_BLESS=1 to accept):\n--- rendered ---\n{actual}",
             path.display()
         );
     }
@@ -288,8 +288,6 @@ fn exit_codes() {
 mod docs;
 #[path = "report/limits.rs"]
 mod limits;
-#[path = "support/env.rs"]
-mod support;
 
 #[test]
 fn writes_each_format_to_its_destination() {

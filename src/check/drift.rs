@@ -2,14 +2,14 @@
 //! located findings — value drift, missing and unexpected fields, missing and unmatched
 //! objects, group rules — plus the reference's own problems and `driftlint.lock`.
 
-use super::{CheckError, Settings, pinned, suppress};
-use crate::scope;
+use super::{CheckError, Settings};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{self, Collection};
 use driftlint_core::input::SourcePath;
 use driftlint_core::locate::Files;
 use driftlint_reference::compare::UserOverride;
 use driftlint_reference::correlate::ReferenceIndex;
+use driftlint_reference::drift::correlations;
 use driftlint_reference::drift::findings;
 use driftlint_reference::engine::collect::Cr;
 use driftlint_reference::engine::{self, Comparison, Engine, View};
@@ -20,7 +20,7 @@ use driftlint_reference::{Compiled, Location, Opened};
 pub struct Drift {
     pub diagnostics: Vec<Diagnostic>,
     /// Which templates the objects matched, for changed-file scopes.
-    pub correlations: scope::Correlations,
+    pub correlations: correlations::Correlations,
     pub pinned: Option<driftlint_reference::Pinned>,
 }
 
@@ -70,7 +70,7 @@ pub fn prepare(
     // Reference. Its problems are findings at their line in metadata.yaml, and nothing can
     // be compared without it.
     let compiled = opened.load().and_then(|loaded| {
-        pinned::remember_files(&loaded, files);
+        driftlint_reference::lock::remember_files(&loaded, files);
         for w in &loaded.warnings {
             diagnostics.push(Diagnostic::new(
                 Rule::InvalidReference,
@@ -84,9 +84,15 @@ pub fn prepare(
         driftlint_reference::compile::compile_owned(loaded)
     });
     if let Some(lock) = &settings.lock {
-        diagnostics.extend(pinned::verify_lock(lock, location, &opened, compiled.as_ref().ok(), files)?);
+        diagnostics.extend(driftlint_reference::lock::verify_lock(
+            lock,
+            location,
+            &opened,
+            compiled.as_ref().ok(),
+            files,
+        )?);
     } else if let Some(config) = settings.config.as_ref().filter(|c| c.require_lock) {
-        diagnostics.push(pinned::missing_lock(config, files));
+        diagnostics.push(missing_lock(config, files));
     }
     let compiled = match compiled {
         Err(e) => {
@@ -221,7 +227,7 @@ impl Run<'_> {
             engine.compare_pending(comparison, view);
         }
         if self.object_correlations {
-            let correlations = scope::correlations(engine.compiled(), comparison, coll);
+            let correlations = correlations::correlations(engine.compiled(), comparison, coll);
             self.drift.correlations.objects.extend(correlations.objects);
         }
         self.drift.diagnostics.extend(findings::object_findings(engine, comparison, coll, files, self.view.as_ref()));
@@ -246,7 +252,7 @@ impl Run<'_> {
                 pending: Vec::new(),
             };
             self.drift.correlations.components =
-                scope::correlations(compiled, &totals, &Collection::default()).components;
+                correlations::correlations(compiled, &totals, &Collection::default()).components;
             self.drift.diagnostics.extend(findings::summary_findings(compiled, &totals));
         }
         self.drift
@@ -270,7 +276,7 @@ fn without_tool_annotations(mut object: serde_json::Value, doc: &document::Docum
     if let Some(meta) = object.get_mut("metadata").and_then(serde_json::Value::as_object_mut)
         && let Some(annotations) = meta.get_mut("annotations").and_then(serde_json::Value::as_object_mut)
     {
-        annotations.shift_remove(suppress::ANNOTATION);
+        annotations.shift_remove(driftlint_core::document::SUPPRESS_ANNOTATION);
         if kustomized {
             annotations.shift_remove("config.kubernetes.io/origin");
         }
@@ -279,4 +285,34 @@ fn without_tool_annotations(mut object: serde_json::Value, doc: &document::Docum
         }
     }
     object
+}
+
+/// Opens the configured reference; `start` is where `git:` locations find their repository.
+pub fn open_reference(location: &Location, start: &std::path::Path) -> Result<Opened, CheckError> {
+    driftlint_reference::open(location, start).map_err(|e| match e {
+        driftlint_reference::OpenError::NotFound(p) => CheckError::ReferenceNotFound(p),
+        driftlint_reference::OpenError::Git(g) => CheckError::Git(g),
+        refused @ driftlint_reference::OpenError::Refused(_) => CheckError::ReferenceRefused(refused.to_string()),
+    })
+}
+
+/// The `reference-changed` finding for a lock that `require-lock: true` asks for and that does
+/// not exist: without it, nothing says whether the reference is the reviewed one.
+pub fn missing_lock(config: &crate::config::Config, files: &mut Files) -> Diagnostic {
+    let path = config.file.clone().unwrap_or_else(|| crate::config::FILE_NAME.into());
+    files.preset(path.clone(), config.text.clone());
+    Diagnostic::new(
+        Rule::ReferenceChanged,
+        Rule::ReferenceChanged.default_severity(),
+        SourcePath::File(path),
+        config.spans.get("require-lock").cloned(),
+        format!(
+            "{} is missing, but the configuration requires one (`require-lock: true`)",
+            driftlint_reference::lock::FILE_NAME
+        ),
+    )
+    .with_help(format!(
+        "restore {0} from the base branch, or review the reference and run `driftlint reference pin` to write it",
+        driftlint_reference::lock::FILE_NAME
+    ))
 }

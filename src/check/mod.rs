@@ -14,9 +14,7 @@
 
 mod batch;
 pub mod drift;
-pub(crate) mod immutable;
 mod pieces;
-pub mod pinned;
 pub mod suppress;
 
 use std::collections::{BTreeMap, HashMap};
@@ -65,7 +63,7 @@ pub struct Settings {
     pub config: Option<Config>,
     /// `--isolated`: no configuration file or lock is read, in the checked state or the base.
     pub isolated: bool,
-    // --- schema pass (issue 11) ---
+    // --- schema pass ---
     /// CRD/XRD files, directories or git locations, as written (paths already resolved).
     pub schemas: Vec<String>,
     /// `--schema-mode` / `schema-mode:`; `None` is loose.
@@ -99,7 +97,7 @@ pub struct Report {
     pub objects: Vec<String>,
     /// Which templates the objects matched, for changed-file scopes (the objects' only with
     /// [`Settings::object_correlations`]).
-    pub correlations: crate::scope::Correlations,
+    pub correlations: driftlint_reference::drift::correlations::Correlations,
     /// For a reference read from git: where its files are in the work tree (reports point
     /// there, since `git:REV:path` is no file a viewer can open).
     pub pinned: Option<driftlint_reference::Pinned>,
@@ -186,7 +184,7 @@ pub fn manifest_inputs(
     collected: input::Collected,
 ) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
     let opened = match &settings.reference {
-        Some(location) => Some(pinned::open_reference(location, &settings.git_start)?),
+        Some(location) => Some(drift::open_reference(location, &settings.git_start)?),
         None => None,
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
@@ -210,7 +208,7 @@ pub fn manifest_inputs(
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match &settings.reference {
-        Some(location) => Some(pinned::open_reference(location, &settings.git_start)?),
+        Some(location) => Some(drift::open_reference(location, &settings.git_start)?),
         None => None,
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
@@ -331,7 +329,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
 
     // The findings in pass order (the sort below decides the order shown).
     diags.append(&mut parse_diags);
-    let mut correlations = crate::scope::Correlations::default();
+    let mut correlations = driftlint_reference::drift::correlations::Correlations::default();
     let mut pinned = None;
     if let Some(drift) = drift {
         let drift = drift.finish();

@@ -25,7 +25,7 @@ use driftlint_reference::compare::FieldDiffKind;
 use driftlint_reference::drift::locate::{self, Files};
 
 /// The annotation key.
-pub use driftlint_core::document::SUPPRESS_ANNOTATION as ANNOTATION;
+use driftlint_core::document::SUPPRESS_ANNOTATION as ANNOTATION;
 
 /// One line of the annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ const SYNTAX: &str =
 /// annotation's value (in the kustomize origin file when the object came from one).
 pub fn invalid_suppressions(coll: &Collection, files: &mut Files) -> Vec<Diagnostic> {
     let pointer = format!("/metadata/annotations/{}", ANNOTATION.replace('~', "~0").replace('/', "~1"));
-    let severity = driftlint_reference::drift::findings::default_severity(Rule::InvalidSuppression);
+    let severity = Rule::InvalidSuppression.default_severity();
     let mut out = Vec::new();
     for doc in &coll.documents {
         let Some(value) = doc.suppression.as_deref() else { continue };

@@ -67,7 +67,7 @@ pub struct Args {
     pub policy: PolicyArgs,
 }
 
-/// The schema pass (issue 11): CRD/XRD schemas and what a type without one is.
+/// The schema pass: CRD/XRD schemas and what a type without one is.
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
     /// CustomResourceDefinitions and Crossplane CompositeResourceDefinitions to validate
@@ -502,7 +502,7 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
             let scoped = scope::check_scoped(&settings, &opts)?;
             scope_notes = hidden_notes(&scoped, &opts);
             for note in scope_notes.iter().filter(|_| !global.quiet) {
-                eprintln!("note: {}", crate::report::escape::text(note.trim_end_matches('.')));
+                eprintln!("note: {}", driftlint_core::escape::text(note.trim_end_matches('.')));
             }
             scoped.report
         }
@@ -566,7 +566,7 @@ fn same_configuration(args: &Args) -> Result<()> {
             .collect();
         anyhow::bail!(
             "the named paths are under different configurations ({}): check them in separate runs, or choose one with --config",
-            crate::report::escape::text(&each.join("; "))
+            driftlint_core::escape::text(&each.join("; "))
         );
     }
     Ok(())

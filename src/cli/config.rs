@@ -29,7 +29,7 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
     let Command::Show(args) = cmd;
     let mut cfg = args.config.load(&discovery_start(&args.paths))?;
     for rule in Rule::ALL {
-        cfg.rules.entry(rule).or_insert(Level::On(driftlint_reference::drift::findings::default_severity(rule)));
+        cfg.rules.entry(rule).or_insert(Level::On(rule.default_severity()));
     }
     cfg.format.get_or_insert_with(|| "human".into());
     cfg.fail_level.get_or_insert(driftlint_core::diagnostic::Severity::Error);
@@ -40,7 +40,7 @@ pub fn run(cmd: &Command) -> Result<ExitCode> {
         Some(f) => {
             let cwd = std::env::current_dir().unwrap_or_default();
             let shown = crate::report::relative_to(f, &cwd).unwrap_or_else(|| f.clone());
-            println!("# {}", crate::report::escape::text(&shown.display().to_string()));
+            println!("# {}", driftlint_core::escape::text(&shown.display().to_string()));
         }
         None => println!("# no configuration file: defaults"),
     }

@@ -185,7 +185,7 @@ fn relative(dir: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(dir).ok()?;
     let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
     let rel = parts.join("/");
-    (!rel.is_empty() && !rel.chars().any(crate::report::escape::is_unsafe)).then_some(rel)
+    (!rel.is_empty() && !rel.chars().any(driftlint_core::escape::is_unsafe)).then_some(rel)
 }
 
 fn under(file: &str, dir: &str) -> bool {
@@ -382,7 +382,7 @@ fn next_steps(dir: &Path, target: &Path, found: &Found) -> String {
             seen.push(count(n, one, many));
         }
     }
-    let escape = |s: &str| crate::report::escape::text(s).into_owned();
+    let escape = |s: &str| driftlint_core::escape::text(s).into_owned();
     let mut out = format!("wrote {} ({})\n\nnext:\n", escape(&target.display().to_string()), seen.join(", "));
     if dir != Path::new(".") {
         let _ = writeln!(out, "  cd {}", escape(&dir.display().to_string()));

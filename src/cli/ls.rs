@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use super::{InputArgs, ListFormat};
 use crate::check;
-use crate::report::escape;
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document::{self, Collection, Document, Identity, Origin};
+use driftlint_core::escape;
 use driftlint_core::input::SourcePath;
 use driftlint_yaml::LineIndex;
 

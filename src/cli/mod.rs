@@ -133,7 +133,7 @@ pub fn require_paths(paths: &[PathBuf]) -> anyhow::Result<()> {
         if let Err(e) = std::fs::symlink_metadata(path)
             && e.kind() == std::io::ErrorKind::NotFound
         {
-            anyhow::bail!("input path {} does not exist", crate::report::escape::text(&path.display().to_string()));
+            anyhow::bail!("input path {} does not exist", driftlint_core::escape::text(&path.display().to_string()));
         }
     }
     Ok(())
@@ -190,9 +190,9 @@ pub fn main() -> ExitCode {
         Err(err) => {
             // Errors quote file names and values from the checked repository: escaped, so
             // that none can write to the terminal or the CI log as it pleases.
-            eprintln!("error: {}", crate::report::escape::lines(&err.to_string()));
+            eprintln!("error: {}", driftlint_core::escape::lines(&err.to_string()));
             for cause in err.chain().skip(1) {
-                eprintln!("  caused by: {}", crate::report::escape::lines(&cause.to_string()));
+                eprintln!("  caused by: {}", driftlint_core::escape::lines(&cause.to_string()));
             }
             ExitCode::from(2)
         }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
 
-use crate::report::escape;
+use driftlint_core::escape;
 use driftlint_policy::capabilities::Capabilities;
 use driftlint_policy::engine::{self, Options, RegoVersion};
 use driftlint_policy::verify::{self, Outcome};
@@ -365,6 +365,6 @@ fn read_document(path: &Path) -> Result<serde_json::Value> {
 }
 
 fn policy_failure(e: &PolicyError) -> ExitCode {
-    eprintln!("error: {}", crate::report::escape::lines(&e.to_string()));
+    eprintln!("error: {}", driftlint_core::escape::lines(&e.to_string()));
     ExitCode::from(1)
 }

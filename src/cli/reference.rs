@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::check::{ConfigArgs, reference_location};
-use crate::check::pinned;
 use crate::report;
 use driftlint_reference::drift::locate::Files;
 use driftlint_reference::{Compiled, Location, Opened, lock};
@@ -88,7 +87,8 @@ fn verify(args: &Args) -> Result<ExitCode> {
         bail!("{} does not exist: run `driftlint reference pin` first", r.lock_path.display());
     }
     let mut files = Files::default();
-    let diags = pinned::verify_lock(&r.lock_path, &r.location, &r.opened, Some(&r.compiled), &mut files)?;
+    let diags =
+        driftlint_reference::lock::verify_lock(&r.lock_path, &r.location, &r.opened, Some(&r.compiled), &mut files)?;
     if diags.is_empty() {
         let at = r.opened.root.commit().map_or_else(String::new, |c| format!(" at commit {c}"));
         println!("reference `{}`{at} matches {}", r.location.display(), r.lock_path.display());

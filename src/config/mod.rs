@@ -102,7 +102,7 @@ pub struct Config {
     /// (`rules.value-drift`), a list item (`exclude.GLOB`, `include.GLOB`, `ignore.N`) — from
     /// the key to the end of its value. For findings about the configuration.
     pub spans: BTreeMap<String, std::ops::Range<usize>>,
-    // --- schema pass (issue 11) ---
+    // --- schema pass ---
     /// CRD/XRD files, directories or git locations (`schemas:`), as written.
     pub schemas: Vec<String>,
     /// `schema-mode:` (`loose` or `strict`).
@@ -925,21 +925,15 @@ mod tests {
     }
 }
 
-// The tests' environment rules (snapshot switches): one helper for every test binary.
-#[cfg(test)]
-#[path = "../../tests/support/env.rs"]
-mod test_support;
-
 #[cfg(test)]
 mod schema_tests {
-    use super::test_support as support;
 
     /// `docs/driftlint.schema.json` is generated; `DRIFTLINT_BLESS=1 cargo test` rewrites it.
     #[test]
     fn shipped_schema_is_current() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/driftlint.schema.json");
         let want = serde_json::to_string_pretty(&super::json_schema()).unwrap_or_default() + "\n";
-        if support::rewrite_requested("DRIFTLINT_BLESS") {
+        if driftlint_test_support::rewrite_requested() {
             std::fs::write(&path, &want).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         }
         let got = std::fs::read_to_string(&path).unwrap_or_default();

@@ -255,7 +255,7 @@ fn effective_schema_mode(config: &Config) -> driftlint_schema::Mode {
 
 /// The level `rule` has under `config`: as set, else its default severity.
 fn level(config: &Config, rule: Rule) -> Level {
-    config.rules.get(&rule).copied().unwrap_or(Level::On(driftlint_reference::drift::findings::default_severity(rule)))
+    config.rules.get(&rule).copied().unwrap_or(Level::On(rule.default_severity()))
 }
 
 #[cfg(test)]

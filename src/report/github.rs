@@ -8,8 +8,9 @@
 
 use std::fmt::Write;
 
-use super::{Options, SourceResolver, escape, ranked};
+use super::{Options, SourceResolver, ranked};
 use driftlint_core::diagnostic::{Diagnostic, Severity};
+use driftlint_core::escape;
 
 /// Escapes a command's message, as `@actions/core`'s `escapeData` does.
 pub fn escape_data(s: &str) -> String {

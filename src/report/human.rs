@@ -9,9 +9,9 @@ use std::fmt::Write;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::escape;
 use super::{Counts, SourceResolver, sorted};
 use driftlint_core::diagnostic::{Diagnostic, Label, Severity};
+use driftlint_core::escape;
 use driftlint_core::input::SourcePath;
 use driftlint_schema::coverage::Coverage;
 

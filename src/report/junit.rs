@@ -14,8 +14,9 @@
 
 use std::fmt::Write;
 
-use super::{SourceResolver, escape, sorted};
+use super::{SourceResolver, sorted};
 use driftlint_core::diagnostic::{Diagnostic, Severity};
+use driftlint_core::escape;
 
 /// Escapes text for XML content and attribute values. Control and bidirectional characters
 /// other than tab and line breaks become visible escapes ([`escape::text`]): XML 1.0 cannot

@@ -11,8 +11,9 @@
 use minijinja::Environment;
 use serde::Serialize;
 
-use super::{Counts, Error, Options, SourceResolver, escape, rank_key, sorted};
+use super::{Counts, Error, Options, SourceResolver, rank_key, sorted};
 use driftlint_core::diagnostic::Diagnostic;
+use driftlint_core::escape;
 
 /// The built-in template. A template sees:
 /// - `tool.name`, `tool.version`;

@@ -14,7 +14,6 @@ use std::str::FromStr;
 
 use driftlint_core::diagnostic::{Diagnostic, Severity};
 
-pub use driftlint_core::escape;
 mod github;
 mod human;
 mod json;

@@ -41,11 +41,11 @@
 
 pub mod base;
 pub mod changes;
+pub mod immutable;
 pub mod named;
 
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use driftlint_yaml::LineIndex;
@@ -53,11 +53,9 @@ use driftlint_yaml::LineIndex;
 use self::changes::Changes;
 use crate::check::{CheckError, Report, Settings};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
-use driftlint_core::document::Collection;
 use driftlint_core::input::{self, Collected, Source, SourcePath, WalkOptions};
 use driftlint_git::states::{Repository, ScopeError, State, strip_dot};
-use driftlint_reference::Compiled;
-use driftlint_reference::engine::{Comparison, Status as CrStatus};
+use driftlint_reference::drift::correlations::Correlations;
 
 /// Which state is checked and what it is compared with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,61 +125,6 @@ pub enum ScopedError {
     Git(#[from] ScopeError),
     #[error(transparent)]
     Check(#[from] CheckError),
-}
-
-/// Which templates each compared object correlated with, and the components listing each
-/// template: what tells whether a change touches a component.
-#[derive(Clone, Debug, Default)]
-pub struct Correlations {
-    pub objects: Vec<ObjectCorrelation>,
-    /// Template path → the components (`part/component`) that list it.
-    pub components: BTreeMap<String, BTreeSet<String>>,
-}
-
-/// One compared object.
-#[derive(Clone, Debug)]
-pub struct ObjectCorrelation {
-    pub path: SourcePath,
-    /// The object's lines in its source (1-based, half-open).
-    pub lines: Range<usize>,
-    /// The template it matched; every candidate when none won (failed or declined).
-    pub templates: Vec<String>,
-}
-
-/// Records the correlations of a comparison.
-pub fn correlations(compiled: &Compiled, comparison: &Comparison, coll: &Collection) -> Correlations {
-    let r = &compiled.reference;
-    let mut components: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for part in &r.parts {
-        for comp in &part.components {
-            for i in comp.template_indices() {
-                if let Some(t) = r.templates.get(i) {
-                    components.entry(t.path.clone()).or_default().insert(format!("{}/{}", part.name, comp.name));
-                }
-            }
-        }
-    }
-    let name = |t: usize| compiled.entry(t).map(|e| e.path.clone());
-    // One line index per source, built when an object of it is first seen: counting newlines
-    // from the start of the file for every object was quadratic in a file of many objects.
-    let mut indexes: HashMap<usize, LineIndex> = HashMap::new();
-    let objects = comparison
-        .results
-        .iter()
-        .filter_map(|result| {
-            let doc = coll.documents.get(result.cr)?;
-            let source = coll.sources.get(doc.source)?;
-            let templates: Vec<String> = match &result.status {
-                CrStatus::Compared(c) => name(c.template).into_iter().collect(),
-                CrStatus::Unmatched => Vec::new(),
-                _ => result.tried.iter().filter_map(|t| name(t.template)).collect(),
-            };
-            let index = indexes.entry(doc.source).or_insert_with(|| LineIndex::new(&source.text));
-            let lines = line_of(index, &source.text, doc.range.start)..line_of(index, &source.text, doc.range.end) + 1;
-            Some(ObjectCorrelation { path: source.path.clone(), lines, templates })
-        })
-        .collect();
-    Correlations { objects, components }
 }
 
 /// The 1-based line of a byte offset (clamped to the text), in logarithmic time.
@@ -260,8 +203,8 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
 
     // Immutable fields compared between the two states' objects (none without a base commit).
     let immutable = match base_commit {
-        Some(_) => crate::check::immutable::changes(settings, &base_inputs.sources, &checked.sources),
-        None => crate::check::immutable::Found::default(),
+        Some(_) => immutable::changes(settings, &base_inputs.sources, &checked.sources),
+        None => immutable::Found::default(),
     };
     let mut report = crate::check::check_sources(settings, checked)?;
     let diags = std::mem::take(&mut report.diagnostics);
@@ -599,9 +542,11 @@ fn config_weakened(layout: &Layout<'_>, base_config: &crate::config::Config, sto
     let mut out = Weakened { diagnostics: Vec::new(), sources: Vec::new() };
     let now = settings.config.clone().unwrap_or_default();
     let config_path = now.file.clone().unwrap_or_else(|| PathBuf::from(crate::config::FILE_NAME));
-    let level = base_config.rules.get(&Rule::ConfigWeakened).copied().unwrap_or(crate::config::Level::On(
-        driftlint_reference::drift::findings::default_severity(Rule::ConfigWeakened),
-    ));
+    let level = base_config
+        .rules
+        .get(&Rule::ConfigWeakened)
+        .copied()
+        .unwrap_or(crate::config::Level::On(Rule::ConfigWeakened.default_severity()));
     let crate::config::Level::On(severity) = level else { return out };
     let lock_path = now.lock_path();
     let base_lock = repo.relative(&lock_path).and_then(|rel| base.get(&rel));

@@ -37,30 +37,6 @@ metadata:
   name: builder
   namespace: ci
 ";
-const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names:
-    kind: Widget
-    plural: widgets
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size:
-                  type: integer
-";
 const ROLEBINDING: &str = "apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
 metadata:
@@ -113,7 +89,7 @@ fn layout(dir: &Path, with_binding: bool) {
         );
         std::fs::write(repo.join(format!("m/cm-{i:04}.yaml")), text).unwrap();
     }
-    std::fs::write(repo.join("zz/crd.yaml"), CRD).unwrap();
+    std::fs::write(repo.join("zz/crd.yaml"), driftlint_test_support::fixtures::widget_crd(SIZE)).unwrap();
     if with_binding {
         std::fs::write(repo.join("zz/rolebinding.yaml"), ROLEBINDING).unwrap();
     }
@@ -236,3 +212,6 @@ fn lookups_answer_alike_with_one_job_and_many() {
         assert_eq!(many.code, 1, "{args:?}: the drift is found: {}", &many.stdout[..many.stdout.len().min(2000)]);
     }
 }
+
+/// The Widget CRD's `spec` properties: `size`, an integer.
+const SIZE: &str = "                size:\n                  type: integer\n";

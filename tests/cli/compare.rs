@@ -9,7 +9,6 @@ use std::path::Path;
 use regex::Regex;
 
 use super::{root, run_in};
-use crate::support;
 
 fn passing_cases() -> Vec<String> {
     std::fs::read_to_string(root().join("tests/conformance/passing-kube-compare.txt"))
@@ -94,7 +93,9 @@ fn run_case(dir: &Path, args: &[String], env: &[(String, String)]) -> super::Run
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn text_and_native_outputs_match_kube_compare() {
-    let Some(dir) = support::corpus("text_and_native_outputs_match_kube_compare", "kube-compare") else { return };
+    let Some(dir) = driftlint_test_support::corpus("text_and_native_outputs_match_kube_compare", "kube-compare") else {
+        return;
+    };
     let junit_time = Regex::new(r#"timestamp="[^"]+""#).unwrap();
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -124,7 +125,7 @@ fn text_and_native_outputs_match_kube_compare() {
         }
     }
     // 122 outputs when this was written (the ratchet only grows).
-    support::assert_min_cases("outputs of cases in passing-kube-compare.txt", checked, 122);
+    driftlint_test_support::assert_min_cases("outputs of cases in passing-kube-compare.txt", checked, 122);
     assert!(failures.is_empty(), "{} of {checked} outputs differ:\n{}", failures.len(), failures.join("\n"));
 }
 

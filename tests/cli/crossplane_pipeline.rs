@@ -257,7 +257,7 @@ const NOT_MIRRORED: [(&str, &str); 4] = [
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn conformance_cases_as_pipelines() {
-    let Some(corpus) = crate::support::corpus("conformance_cases_as_pipelines", "crossplane") else { return };
+    let Some(corpus) = driftlint_test_support::corpus("conformance_cases_as_pipelines", "crossplane") else { return };
     let mut cases: Vec<_> = std::fs::read_dir(corpus.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
     cases.sort();
     let mut checked = 0;
@@ -297,7 +297,7 @@ fn conformance_cases_as_pipelines() {
     }
     eprintln!("mirrored cases: {checked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    crate::support::assert_min_cases("mirrored Crossplane cases", checked, 50);
+    driftlint_test_support::assert_min_cases("mirrored Crossplane cases", checked, 50);
 }
 
 /// A Pipeline of several functions: the patch-and-transform step is checked (its bad path

@@ -161,36 +161,18 @@ fn an_old_finding_off_the_changed_lines_stays_hidden() {
     assert!(r.stderr.contains("1 finding outside the change"), "{}", r.stderr);
 }
 
-/// A CRD whose `spec.size` is required.
-const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              required: [size]
-              properties:
-                size: {type: integer}
-                color: {type: string}
-";
-
 #[test]
 fn a_required_field_deleted_is_a_new_finding_on_an_unchanged_line() {
     let repo = Repo::new(&[
         (".driftlint.yaml", "schemas: [crds]\n"),
-        ("crds/widget.yaml", CRD),
+        (
+            "crds/widget.yaml",
+            driftlint_test_support::fixtures::widget_crd_requiring(
+                "[size]",
+                "                size: {type: integer}\n                color: {type: string}\n",
+            )
+            .as_str(),
+        ),
         (
             "app/widget.yaml",
             "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 3\n  color: red\n",

@@ -3,7 +3,6 @@
 //! `DRIFTLINT_BLESS=1 cargo test --test main man::` rewrites them.
 
 use super::root;
-use crate::support;
 
 #[test]
 fn shipped_man_pages_are_current() {
@@ -12,7 +11,7 @@ fn shipped_man_pages_are_current() {
     let names: Vec<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
     assert!(names.contains(&"driftlint.1") && names.contains(&"driftlint-check.1"), "{names:?}");
     assert!(names.contains(&"driftlint-init.1") && names.contains(&"driftlint-completions.1"), "{names:?}");
-    if support::rewrite_requested("DRIFTLINT_BLESS") {
+    if driftlint_test_support::rewrite_requested() {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         for (name, text) in &pages {

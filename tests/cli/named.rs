@@ -121,34 +121,16 @@ fn a_named_file_stays_a_policy_input_in_the_whole_repository_check() {
     );
 }
 
-const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size: {type: integer, maximum: MAX}
-";
-
 #[test]
 fn findings_a_named_definition_or_policy_causes_elsewhere_are_shown() {
     let tmp = repository();
     let dir = tmp.path();
     std::fs::create_dir_all(dir.join("crds")).unwrap();
-    std::fs::write(dir.join("crds/widget.yaml"), WIDGET_CRD.replace("MAX", "10")).unwrap();
+    std::fs::write(
+        dir.join("crds/widget.yaml"),
+        driftlint_test_support::fixtures::widget_crd("                size: {type: integer, maximum: 10}\n"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("w.yaml"),
         "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: web}\nspec:\n  size: 8\n",
@@ -157,7 +139,11 @@ fn findings_a_named_definition_or_policy_causes_elsewhere_are_shown() {
     let (found, _) = check(dir, &["crds/widget.yaml"]);
     assert!(!found.iter().any(|(r, _)| r == "schema-invalid-value"), "{found:?}");
     // The commit lowers the maximum and names only the CRD: the instance it breaks is shown.
-    std::fs::write(dir.join("crds/widget.yaml"), WIDGET_CRD.replace("MAX", "5")).unwrap();
+    std::fs::write(
+        dir.join("crds/widget.yaml"),
+        driftlint_test_support::fixtures::widget_crd("                size: {type: integer, maximum: 5}\n"),
+    )
+    .unwrap();
     let (found, _) = check(dir, &["crds/widget.yaml"]);
     assert!(found.contains(&("schema-invalid-value".to_string(), "w.yaml".to_string())), "{found:?}");
     // Other files' unrelated findings stay hidden.

@@ -25,30 +25,6 @@ metadata:
 data:
   level: info
 ";
-const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names:
-    kind: Widget
-    plural: widgets
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size:
-                  type: integer
-";
 const POLICY: &str = "package main
 
 import rego.v1
@@ -116,7 +92,7 @@ fn layout(dir: &Path) -> String {
             stream.push_str("---\n---\n# only a comment\n");
         }
         if i == 30 {
-            let _ = write!(stream, "---\n{CRD}");
+            let _ = write!(stream, "---\n{}", driftlint_test_support::fixtures::widget_crd(SIZE));
             stream.push_str("---\nreplicaCount: 3\n");
         }
         if i % 11 == 5 {
@@ -270,3 +246,6 @@ fn lookups_see_each_object_of_a_cut_stream_once() {
         assert_eq!(check(dir.path(), run, &one_job, &stream), whole, "one job, runs of {run} bytes");
     }
 }
+
+/// The Widget CRD's `spec` properties: `size`, an integer.
+const SIZE: &str = "                size:\n                  type: integer\n";

@@ -8,6 +8,4 @@ mod fixture;
 mod precommit;
 mod readme;
 mod runner;
-#[path = "../support/env.rs"]
-mod support;
 mod toolchain;

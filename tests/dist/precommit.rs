@@ -26,7 +26,6 @@ use std::process::{Command, Output};
 use std::time::Instant;
 
 use super::fixture::{self, SETTINGS, SETTINGS_LINE, git, git_command, root};
-use super::support;
 
 /// How to run pre-commit here: `pre-commit` on PATH, else `python3 -m pre_commit`. `None`
 /// (after a `SKIPPED` line) when it is missing outside CI; a panic when it is missing in CI.
@@ -42,7 +41,10 @@ fn pre_commit(test: &str) -> Option<Vec<String>> {
             return Some(candidate.iter().map(|s| s.to_string()).collect());
         }
     }
-    support::skip(test, "pre-commit is not installed (`python3 -m pip install --user pre-commit`; .ci/run does this)");
+    driftlint_test_support::skip(
+        test,
+        "pre-commit is not installed (`python3 -m pip install --user pre-commit`; .ci/run does this)",
+    );
     None
 }
 
@@ -59,7 +61,7 @@ fn head(test: &str) -> Option<String> {
     if !out.status.success() {
         let why =
             format!("{} is not a git checkout, and pre-commit installs hooks from a git commit", root().display());
-        support::skip(test, &why);
+        driftlint_test_support::skip(test, &why);
         return None;
     }
     let status = git(&root(), &["status", "--porcelain", "--untracked-files=no"]);

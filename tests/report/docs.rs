@@ -1,5 +1,5 @@
 //! `docs/rules.md` is generated from the rule documentation in `crates/core/src/rules/text.rs`; this fails
-//! when the two disagree. `UPDATE_DOCS=1 cargo test --test report` regenerates the file.
+//! when the two disagree. `DRIFTLINT_BLESS=1 cargo test --test report` regenerates the file.
 
 use std::path::Path;
 
@@ -10,14 +10,14 @@ use driftlint_core::rules;
 fn rules_md_is_generated() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
     let generated = rules::rules_markdown();
-    if super::support::rewrite_requested("UPDATE_DOCS") {
+    if driftlint_test_support::rewrite_requested() {
         std::fs::write(&path, &generated).unwrap();
         return;
     }
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "docs/rules.md is not what crates/core/src/rules/text.rs generates; run `UPDATE_DOCS=1 cargo test --test report`"
+        "docs/rules.md is not what crates/core/src/rules/text.rs generates; run `DRIFTLINT_BLESS=1 cargo test --test report`"
     );
 }
 

@@ -364,7 +364,7 @@ mod tests {
 
     /// Each PatchSet is checked once per composed schema, not once per use: ten times the
     /// resources and ten times the set's patches cost about ten times the checks, not a
-    /// hundred (issue 22, H8). Each use still gets the set's writes, as in Crossplane.
+    /// hundred. Each use still gets the set's writes, as in Crossplane.
     #[test]
     fn patch_sets_are_checked_once_per_schema() {
         assert_eq!(work(20, 20), (20 + 20, 20 * 41));

@@ -1,6 +1,6 @@
 //! The run-wide budget: shared by every execution holding the same [`Budget`] (across threads),
 //! weighted for expensive functions and for what calls build, and reported as a limit error
-//! naming the template and the node. Each attack of issue 14 is run against a budget and must
+//! naming the template and the node. Each known attack is run against a budget and must
 //! end with that error; no test asserts how long anything took.
 
 use std::time::Duration;

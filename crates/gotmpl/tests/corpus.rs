@@ -6,9 +6,6 @@
 //! lists it. Both need the corpus: `#[ignore]`d on a plain clone, run by `.ci/run`
 //! (`cargo test -p driftlint-gotmpl --test corpus -- --ignored` runs them alone).
 
-#[path = "../../../tests/support/env.rs"]
-mod support;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -59,7 +56,7 @@ fn areas(dir: &Path) -> Vec<String> {
 
 /// The cases the scorer's ratchet lists as passing.
 fn ratchet() -> BTreeSet<String> {
-    let path: PathBuf = support::repo_root().join("tests/conformance/passing-gotemplate.txt");
+    let path: PathBuf = driftlint_test_support::repo_root().join("tests/conformance/passing-gotemplate.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect()
 }
@@ -67,7 +64,7 @@ fn ratchet() -> BTreeSet<String> {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn engine_areas_match_go() {
-    let Some(dir) = support::corpus("engine_areas_match_go", "gotemplate") else { return };
+    let Some(dir) = driftlint_test_support::corpus("engine_areas_match_go", "gotemplate") else { return };
     let mut checked = 0;
     for area in ["language", "builtins", "printing"] {
         let results = run_area(&dir, area);
@@ -75,7 +72,7 @@ fn engine_areas_match_go() {
         let failures: Vec<&String> = results.iter().filter_map(|(_, f)| f.as_ref()).collect();
         assert!(failures.is_empty(), "{area}: {} of {} failed:\n{failures:#?}", failures.len(), results.len());
     }
-    support::assert_min_cases("engine cases", checked, MIN_ENGINE_CASES);
+    driftlint_test_support::assert_min_cases("engine cases", checked, MIN_ENGINE_CASES);
 }
 
 /// Every area, in process: a case the ratchet lists must pass (the scorer checks the same
@@ -83,7 +80,7 @@ fn engine_areas_match_go() {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn every_area() {
-    let Some(dir) = support::corpus("every_area", "gotemplate") else { return };
+    let Some(dir) = driftlint_test_support::corpus("every_area", "gotemplate") else { return };
     let listed = ratchet();
     let (mut checked, mut passed, mut regressions) = (0, 0, Vec::new());
     for area in areas(&dir) {
@@ -101,5 +98,5 @@ fn every_area() {
     }
     println!("{passed} of {checked} passed");
     assert!(regressions.is_empty(), "{} listed cases fail:\n{}", regressions.len(), regressions.join("\n"));
-    support::assert_min_cases("gotemplate cases", checked, MIN_CASES);
+    driftlint_test_support::assert_min_cases("gotemplate cases", checked, MIN_CASES);
 }

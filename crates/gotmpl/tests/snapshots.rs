@@ -12,14 +12,11 @@
 //!
 //! optionally with `--- define` sections (function files, in order). `expect` is the output,
 //! or `error: ` and the error as users see it. Sections end at the next `---`/`===` line; the
-//! newline before it is not part of the section. `UPDATE_SNAPSHOTS=1` rewrites the
+//! newline before it is not part of the section. `DRIFTLINT_BLESS=1` rewrites the
 //! expectations from the engine's current behaviour (review the diff before committing); any
 //! other value, or `1` under `CI=true`, fails.
 
 mod common;
-#[path = "../../../tests/support/env.rs"]
-mod support;
-
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -78,7 +75,7 @@ fn render_file(cases: &[Case], results: &[String]) -> String {
 #[test]
 fn snapshot_cases() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let update = support::rewrite_requested("UPDATE_SNAPSHOTS");
+    let update = driftlint_test_support::rewrite_requested();
     let mut failures = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     paths.sort();

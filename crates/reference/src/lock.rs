@@ -24,7 +24,12 @@
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 
+use driftlint_core::diagnostic::{Diagnostic, Rule};
+use driftlint_core::input::SourcePath;
 use driftlint_yaml::{LineIndex, NodeValue};
+
+use crate::Compiled;
+use crate::drift::locate::Files;
 
 use super::location::{Location, Opened};
 
@@ -270,6 +275,57 @@ pub fn verify(file: &LockFile, source: &str, commit: Option<&str>, now: Hashes) 
         }],
         _ => Vec::new(),
     }
+}
+
+/// Every reference file the loader read, so that findings pointing into the reference show
+/// the text that was compared — for a git reference, the blob, not the work tree's copy.
+pub fn remember_files(reference: &crate::Reference, files: &mut Files) {
+    files.preset(reference.path.clone(), reference.text.clone());
+    let sources =
+        reference.templates.iter().map(|t| &t.source).chain(reference.function_files.iter().map(|f| &f.source));
+    for f in sources.flat_map(|s| &s.files) {
+        files.preset(f.path.clone(), f.text.clone());
+    }
+}
+
+/// `reference-changed` findings when `lock_path` pins another reference than the one
+/// configured now. `compiled` is `None` when the reference is invalid (the hash is then not
+/// compared; the reference's own findings say why).
+pub fn verify_lock(
+    lock_path: &Path,
+    location: &Location,
+    opened: &Opened,
+    compiled: Option<&Compiled>,
+    files: &mut Files,
+) -> Result<Vec<Diagnostic>, LockError> {
+    let file = load_lock(lock_path)?;
+    let lock_dir = lock_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let source = lock_source(location, opened, lock_dir);
+    let hash = compiled.map(crate::metadata_hash);
+    let files_hash = compiled.map(|c| crate::files_hash(&c.reference));
+    let now = Hashes { metadata: hash.as_deref(), files: files_hash.as_deref() };
+    let mismatches = verify(&file, &source, opened.root.commit(), now);
+    if mismatches.is_empty() {
+        return Ok(Vec::new());
+    }
+    files.preset(file.path.clone(), file.text.clone());
+    Ok(mismatches
+        .into_iter()
+        .map(|m| {
+            Diagnostic::new(
+                Rule::ReferenceChanged,
+                Rule::ReferenceChanged.default_severity(),
+                SourcePath::File(file.path.clone()),
+                Some(m.span),
+                m.message,
+            )
+            .with_help(format!(
+                "review the new reference, then run `driftlint reference pin` to update {}; \
+                 or configure the pinned revision (a commit id) to keep checking against it",
+                FILE_NAME
+            ))
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod cel;
 pub mod compile;
 pub mod coverage;
 pub mod format;
+pub mod immutable;
 pub mod index;
 pub mod load;
 pub mod location;
@@ -296,7 +297,7 @@ impl Registry {
     ///
     /// The first definition of a kind wins, and trusted schemas are added first (see
     /// [`load::load`]). A checked definition may not take a kind from a trusted one, nor a
-    /// built-in Kubernetes kind (issue 22, H7: a pull request adding a CRD for `apps/v1
+    /// built-in Kubernetes kind (a pull request adding a CRD for `apps/v1
     /// Deployment` would swap Deployments' validation for its own): that is an `invalid-schema`
     /// error naming both, and the definition is not used. Two checked definitions of one kind
     /// are a warning naming both files and the one used.

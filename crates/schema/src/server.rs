@@ -1,6 +1,6 @@
-//! What the API server rejects in a built-in object beyond its OpenAPI schema (issue 25,
-//! point 6): the most common of Kubernetes' own validations (`k8s.io/kubernetes/pkg/apis/*/
-//! validation`, `apimachinery/pkg/util/validation`), offline, each as a rule of its own:
+//! What the API server rejects in a built-in object beyond its OpenAPI schema: the most
+//! common of Kubernetes' own validations (`k8s.io/kubernetes/pkg/apis/*/validation`,
+//! `apimachinery/pkg/util/validation`), offline, each as a rule of its own:
 //!
 //! - `selector-mismatch`: a Deployment's, StatefulSet's, DaemonSet's or ReplicaSet's
 //!   `spec.selector` that is empty or does not select its own pod template's labels

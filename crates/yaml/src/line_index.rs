@@ -19,7 +19,7 @@ pub struct LineColumn {
 /// `\r\n` counts once).
 ///
 /// Not every line start is kept: a file of 60 million blank lines would need 480 MB for them
-/// (and twice that while the vector grows), about 8× the text (issue 22, N3). The checkpoints
+/// (and twice that while the vector grows), about 8× the text. The checkpoints
 /// take at most 16 bytes per 64 lines, and a lookup scans at most `CHECK_BYTES` plus the line
 /// it lands in, which computing a column reads anyway.
 #[derive(Debug, Clone)]

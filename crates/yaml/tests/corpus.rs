@@ -8,9 +8,6 @@
 //!
 //! Both tests need the corpus: `#[ignore]`d on a plain clone, run by `.ci/run`.
 
-#[path = "../../../tests/support/env.rs"]
-mod support;
-
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -100,7 +97,10 @@ fn live_hunks(diff: &str) -> Vec<(usize, Vec<&str>)> {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn live_side_of_corpus_diffs_matches_our_writer() {
-    let Some(corpus) = support::corpus("live_side_of_corpus_diffs_matches_our_writer", "kube-compare") else { return };
+    let Some(corpus) = driftlint_test_support::corpus("live_side_of_corpus_diffs_matches_our_writer", "kube-compare")
+    else {
+        return;
+    };
     let mut cases: Vec<PathBuf> = fs::read_dir(&corpus).unwrap().flatten().map(|e| e.path()).collect();
     cases.sort();
     let (mut exact, mut shifted, mut loose, mut failures) = (0, 0, 0, Vec::new());
@@ -183,7 +183,7 @@ fn live_side_of_corpus_diffs_matches_our_writer() {
     println!("corpus hunks: {exact} exact, {shifted} shifted, {loose} loose; {checked_lines} lines");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // 50 hunks (49 at their exact line) when this was written.
-    support::assert_min_cases("diff hunks", exact + shifted + loose, 50);
+    driftlint_test_support::assert_min_cases("diff hunks", exact + shifted + loose, 50);
     assert!(exact >= 45, "too few hunks matched at their exact line: {exact}");
 }
 
@@ -191,7 +191,7 @@ fn live_side_of_corpus_diffs_matches_our_writer() {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_resources_round_trip() {
-    let Some(corpus) = support::corpus("corpus_resources_round_trip", "kube-compare") else { return };
+    let Some(corpus) = driftlint_test_support::corpus("corpus_resources_round_trip", "kube-compare") else { return };
     let mut files = Vec::new();
     for case in fs::read_dir(&corpus).unwrap().flatten() {
         yaml_files(&case.path().join("resources"), &mut files);
@@ -213,5 +213,5 @@ fn corpus_resources_round_trip() {
     }
     println!("round-tripped {documents} documents from {} files", files.len());
     // 474 documents in 332 files when this was written.
-    support::assert_min_cases("corpus resource documents", documents, 474);
+    driftlint_test_support::assert_min_cases("corpus resource documents", documents, 474);
 }

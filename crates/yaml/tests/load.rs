@@ -341,7 +341,7 @@ fn size_limit() {
     assert!(parse_stream_with("a: 1\n", &limits).error.is_none());
 }
 
-/// The parsed form is bounded by nodes, not bytes (issue 22, H5): a flow sequence of two bytes
+/// The parsed form is bounded by nodes, not bytes: a flow sequence of two bytes
 /// per item, a block sequence (the line-based fast path) and alias copies all count, and the
 /// error is at the node that crossed the limit.
 #[test]
@@ -374,7 +374,7 @@ fn nan_and_inf_warn() {
 }
 
 /// go-yaml reads a quoted scalar's continuation lines at any column (only a document marker at
-/// column 0 ends it with an error); the shape of upbound's XRD descriptions (issue 26).
+/// column 0 ends it with an error); the shape of upbound's XRD descriptions.
 #[test]
 fn quoted_continuation_lines_at_the_key_column() {
     let text = "spec:\n  versions:\n  - name: v1\n    description: \"The network to\n    use, with é\n\n    more\"\n    other: 'one\n  two'\n    last: 1\n";

@@ -5,9 +5,6 @@
 //! `.ci/run`), and of mutations of them (document markers, directives, open quotes, duplicate
 //! keys, …). Joining must also succeed on ordinary streams, or it would be worth nothing.
 
-#[path = "../../../tests/support/env.rs"]
-mod support;
-
 use std::fs;
 use std::path::PathBuf;
 
@@ -69,7 +66,7 @@ fn check_streams(files: &[PathBuf], mutants: usize) -> (usize, usize) {
 fn repository_streams_and_mutations() {
     let mut files = repository_yaml_files();
     files.sort();
-    support::assert_min_cases("repository YAML files", files.len(), 40);
+    driftlint_test_support::assert_min_cases("repository YAML files", files.len(), 40);
     let (multi, joined) = check_streams(&files, 40);
     eprintln!("joined {joined} of {multi} multi-piece streams");
     assert!(joined * 3 > multi, "pieces were joined for only {joined} of {multi} streams");
@@ -80,7 +77,7 @@ fn repository_streams_and_mutations() {
 fn corpus_streams_and_mutations() {
     let Some(mut files) = corpus_yaml_files("corpus_streams_and_mutations") else { return };
     files.sort();
-    support::assert_min_cases("corpus YAML files", files.len(), 1360);
+    driftlint_test_support::assert_min_cases("corpus YAML files", files.len(), 1360);
     let (multi, joined) = check_streams(&files, 3);
     eprintln!("joined {joined} of {multi} multi-piece corpus streams");
     assert!(joined * 3 > multi, "pieces were joined for only {joined} of {multi} streams");

@@ -4,9 +4,6 @@
 //! full loader gives, and it must answer often enough to be worth having. The corpus test is
 //! `#[ignore]`d on a plain clone (`.ci/run` runs it).
 
-#[path = "../../../tests/support/env.rs"]
-mod support;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +57,7 @@ fn taken_of(files: &[PathBuf]) -> usize {
 
 #[test]
 fn repository_files() {
-    let root = support::repo_root();
+    let root = driftlint_test_support::repo_root();
     let mut files = Vec::new();
     for dir in ["fixtures", "tests"] {
         yaml_files(&root.join(dir), &mut files);
@@ -68,19 +65,19 @@ fn repository_files() {
     let taken = taken_of(&files);
     eprintln!("fast path took {taken} of {} repository files", files.len());
     // 24 of 40 files when this was written: most plain manifests, not the deliberately odd YAML.
-    support::assert_min_cases("repository YAML files", files.len(), 40);
+    driftlint_test_support::assert_min_cases("repository YAML files", files.len(), 40);
     assert!(taken >= 20 && taken * 3 >= files.len(), "fast path took only {taken} of {} files", files.len());
 }
 
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_files() {
-    let Some(corpus) = support::corpus("corpus_files", "kube-compare") else { return };
+    let Some(corpus) = driftlint_test_support::corpus("corpus_files", "kube-compare") else { return };
     let mut files = Vec::new();
     yaml_files(&corpus, &mut files);
     let taken = taken_of(&files);
     eprintln!("fast path took {taken} of {} corpus files", files.len());
-    support::assert_min_cases("corpus YAML files", files.len(), MIN_CORPUS_FILES);
+    driftlint_test_support::assert_min_cases("corpus YAML files", files.len(), MIN_CORPUS_FILES);
     // 826 of 1360 when this was written.
     assert!(taken >= 800 && taken * 3 >= files.len(), "fast path took only {taken} of {} files", files.len());
 }

@@ -5,9 +5,6 @@
 //! comments, quotes, duplicate keys, odd scalars, CRLF, tabs, document markers). It must also
 //! answer often enough to be worth having.
 
-#[path = "../../../tests/support/env.rs"]
-mod support;
-
 use std::fs;
 use std::path::PathBuf;
 
@@ -59,7 +56,7 @@ fn repository_files_and_mutations() {
     let files = repository_yaml_files();
     let (taken, mutants_taken) = check_files(&files, 40);
     eprintln!("fast path took {taken} of {} repository files and {mutants_taken} mutations", files.len());
-    support::assert_min_cases("repository YAML files", files.len(), 40);
+    driftlint_test_support::assert_min_cases("repository YAML files", files.len(), 40);
     assert!(taken * 2 > files.len(), "fast path took only {taken} of {} files", files.len());
     // Mutations that keep the text plain are taken too, so the comparison covers them.
     assert!(mutants_taken * 4 > files.len() * 40, "fast path took only {mutants_taken} mutations");
@@ -71,7 +68,7 @@ fn corpus_files_and_mutations() {
     let Some(files) = corpus_yaml_files("corpus_files_and_mutations") else { return };
     let (taken, mutants_taken) = check_files(&files, 5);
     eprintln!("fast path took {taken} of {} corpus files and {mutants_taken} mutations", files.len());
-    support::assert_min_cases("corpus YAML files", files.len(), 1360);
+    driftlint_test_support::assert_min_cases("corpus YAML files", files.len(), 1360);
     assert!(taken * 2 > files.len(), "fast path took only {taken} of {} files", files.len());
 }
 

@@ -58,7 +58,7 @@ fn normalize(text: &str) -> String {
 
 #[test]
 fn every_fixture_in_every_format_matches_its_snapshot() {
-    let bless = crate::support::rewrite_requested("DRIFTLINT_BLESS");
+    let bless = driftlint_test_support::rewrite_requested();
     let mut failures = Vec::new();
     for fixture in &FIXTURES {
         for format in Format::ALL {

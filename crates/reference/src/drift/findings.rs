@@ -17,12 +17,6 @@ use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
 
-/// The severity a rule's findings have unless `rules:` says otherwise (one table for every
-/// rule: [`driftlint_core::rules`]).
-pub fn default_severity(rule: Rule) -> Severity {
-    driftlint_core::rules::doc(rule).default_severity
-}
-
 /// One diagnostic per problem of a reference that failed to load or compile.
 pub fn invalid_reference(err: &LoadError, severity: Severity) -> Vec<Diagnostic> {
     err.problems
@@ -118,7 +112,7 @@ fn object_findings_of(
             out.push(
                 Diagnostic::new(
                     Rule::UnmatchedResource,
-                    default_severity(Rule::UnmatchedResource),
+                    Rule::UnmatchedResource.default_severity(),
                     path,
                     Some(range),
                     format!("no reference template matches {}", what()),
@@ -162,7 +156,7 @@ fn object_findings_of(
                     ambiguous.iter().filter_map(|&t| compiled.entry(t)).map(|e| format!("`{}`", e.path)).collect();
                 let (path, range) = anchor(files);
                 out.push(
-                    Diagnostic::new(Rule::AmbiguousCorrelation, default_severity(Rule::AmbiguousCorrelation), path, Some(range),
+                    Diagnostic::new(Rule::AmbiguousCorrelation, Rule::AmbiguousCorrelation.default_severity(), path, Some(range),
                         format!("{} matches {} templates equally well: {}; the first was used", what(), names.len(), names.join(", ")))
                         .with_help("pair it with one template in a diff config (`diff-config:`, kube-compare's correlationSettings)")
                         .with_object(id(), None),
@@ -299,7 +293,7 @@ fn field_finding(
             (Rule::UnexpectedField, format!("`{field}` is not in reference template `{template_name}`"), "")
         }
     };
-    let mut d = Diagnostic::new(rule, default_severity(rule), path, Some(range), message);
+    let mut d = Diagnostic::new(rule, rule.default_severity(), path, Some(range), message);
     if let Some(r) = rendered {
         if diff.kind != FieldDiffKind::Extra {
             if let Some((tpath, trange)) = r.location(compiled, template, &diff.pointer, diff.kind, files) {

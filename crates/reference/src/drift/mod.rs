@@ -4,5 +4,6 @@
 //! the reference's own problems. The `check` runner (root crate) decides which objects and
 //! which reference; this module decides *what* is reported and *where*.
 
+pub mod correlations;
 pub mod findings;
 pub mod locate;

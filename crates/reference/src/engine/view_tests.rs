@@ -18,9 +18,6 @@ use crate::engine::collect::{self, StdIo};
 
 // The one rule for finding the corpora (`$SHARED`); config's tests include it too.
 #[allow(clippy::duplicate_mod)]
-#[path = "../../../../tests/support/env.rs"]
-mod support;
-
 fn write(dir: &Path, name: &str, text: &str) {
     let p = dir.join(name);
     fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -319,7 +316,9 @@ fn without_a_call_nothing_waits() {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn corpus_schedules_equal_kube_compares_loop() {
-    let Some(root) = support::corpus("corpus_schedules_equal_kube_compares_loop", "kube-compare") else { return };
+    let Some(root) = driftlint_test_support::corpus("corpus_schedules_equal_kube_compares_loop", "kube-compare") else {
+        return;
+    };
     let mut checked = 0;
     let mut failures = Vec::new();
     let mut names: Vec<_> = fs::read_dir(&root).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
@@ -370,5 +369,5 @@ fn corpus_schedules_equal_kube_compares_loop() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    support::assert_min_cases("kube-compare cases compared in every schedule", checked, 60);
+    driftlint_test_support::assert_min_cases("kube-compare cases compared in every schedule", checked, 60);
 }

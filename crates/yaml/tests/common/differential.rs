@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 /// The repository's YAML files (`fixtures`, `tests`, `crates`), in directory-listing order.
 pub fn repository_yaml_files() -> Vec<PathBuf> {
-    let root = crate::support::repo_root();
+    let root = driftlint_test_support::repo_root();
     let mut files = Vec::new();
     for dir in ["fixtures", "tests", "crates"] {
         crate::common::files_with(&root.join(dir), &["yaml", "yml"], &mut files);
@@ -21,11 +21,11 @@ pub fn repository_yaml_files() -> Vec<PathBuf> {
 }
 
 /// The shared corpora's YAML files, or `None` when the corpora are absent (then `test`, the
-/// caller, is reported as skipped: see `support::corpus`).
+/// caller, is reported as skipped: see `driftlint_test_support::corpus`).
 pub fn corpus_yaml_files(test: &str) -> Option<Vec<PathBuf>> {
     let mut files = Vec::new();
     for name in ["kube-compare", "gotemplate", "crossplane", "fybrik"] {
-        let corpus = crate::support::corpus(test, name)?;
+        let corpus = driftlint_test_support::corpus(test, name)?;
         crate::common::files_with(&corpus, &["yaml", "yml"], &mut files);
     }
     Some(files)

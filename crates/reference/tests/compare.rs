@@ -8,9 +8,6 @@
 //! The corpus tests are `#[ignore]`d on a plain clone (`.ci/run` runs them); the last tests
 //! need no corpus.
 
-#[path = "support/env.rs"]
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use driftlint_reference::compare::{
@@ -19,9 +16,9 @@ use driftlint_reference::compare::{
 use driftlint_reference::load_reference;
 use serde_json::Value;
 
-/// The kube-compare corpus, or `None` after `support::skip` when it is absent.
+/// The kube-compare corpus, or `None` after `driftlint_test_support::skip` when it is absent.
 fn corpus(test: &str) -> Option<PathBuf> {
-    support::corpus(test, "kube-compare")
+    driftlint_test_support::corpus(test, "kube-compare")
 }
 
 fn yaml_docs(text: &str) -> Vec<Value> {
@@ -244,7 +241,7 @@ fn tie_breaker_scores_prefer_the_recorded_template() {
             checked += 1;
         }
     }
-    support::assert_min_cases("tie-breaker comparisons", checked, 3);
+    driftlint_test_support::assert_min_cases("tie-breaker comparisons", checked, 3);
 }
 
 #[test]

@@ -1,34 +1,18 @@
-//! `immutable-field-changed`: in a scoped run, the fields the API server refuses to update
-//! (issue 25, point 6), compared between the base's objects and the checked state's.
+//! `immutable-field-changed`: the fields the API server refuses to update, and which of them
+//! a change to an object alters (the Kubernetes API's immutable fields of built-in kinds, and
+//! the data of an immutable Secret or ConfigMap).
 //!
-//! Objects are matched by API group (not version: `apps/v1beta2` and `apps/v1` serve one
-//! stored object), kind, namespace and name. Only files that differ between the two states
-//! are read — an object whose files are all unchanged cannot have changed — so a change that
-//! touches a few files costs a few parses. A field counts as changed when both states set it
-//! to different values, or the base sets it and the head removes it (`kubectl apply` then
-//! sends a null); a field the base left unset is a change too, except for fields the server
-//! fills in itself (`clusterIP`, `storageClassName`), whose live value the files do not know.
-//!
-//! The findings are shown whatever the diff filter says (the base cannot have them) and take
-//! the head's rule levels, `ignore:` entries and suppression annotations.
+//! A field counts as changed when both states set it to different values, or the base sets it
+//! and the head removes it (`kubectl apply` then sends a null); a field the base left unset is
+//! a change too, except for fields the server fills in itself (`clusterIP`,
+//! `storageClassName`), whose live value the files do not know.
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::collections::BTreeMap;
 
-use super::Settings;
-use super::suppress;
 use driftlint_core::diagnostic::{Diagnostic, Rule};
-use driftlint_core::document::{self, Document, Identity};
-use driftlint_core::input::{Source, SourcePath};
+use driftlint_core::document::{Document, Identity};
+use driftlint_core::input::Source;
 use driftlint_core::locate::{FieldDiffKind, node_range};
-use driftlint_git::states::strip_dot;
-
-/// What the comparison found: findings, and the head's sources they point into.
-#[derive(Default)]
-pub struct Found {
-    pub diagnostics: Vec<Diagnostic>,
-    pub sources: Vec<Source>,
-}
 
 /// One immutable field of a kind, as a JSON pointer.
 struct Field {
@@ -84,46 +68,29 @@ fn key(id: &Identity) -> Option<Key> {
     Some((group.to_string(), id.kind.clone(), id.namespace.clone(), id.name.clone()))
 }
 
-/// The immutable-field changes between `base` and `head` (the inputs of both states, as read).
-pub fn changes(settings: &Settings, base: &[Source], head: &[Source]) -> Found {
-    let mut out = Found::default();
-    let shown = |s: &Source| match &s.path {
-        SourcePath::File(p) => Some(strip_dot(p.clone())),
-        SourcePath::Stdin => None,
-    };
-    let before: HashMap<PathBuf, &Source> = base.iter().filter_map(|s| Some((shown(s)?, s))).collect();
-    let after: HashMap<PathBuf, &Source> = head.iter().filter_map(|s| Some((shown(s)?, s))).collect();
-    let changed = |from: &HashMap<PathBuf, &Source>, other: &HashMap<PathBuf, &Source>| -> Vec<Source> {
-        from.iter()
-            .filter(|(p, s)| other.get(*p).is_none_or(|o| o.text != s.text))
-            .map(|(p, s)| Source { path: SourcePath::File(p.clone()), text: s.text.clone() })
-            .collect()
-    };
-    let (mut base_changed, mut head_changed) = (changed(&before, &after), changed(&after, &before));
-    if head_changed.is_empty() || base_changed.is_empty() {
-        return out;
-    }
-    // Deterministic order: the first object of a key wins on each side.
-    base_changed.sort_by(|a, b| a.path.cmp(&b.path));
-    head_changed.sort_by(|a, b| a.path.cmp(&b.path));
-    // `exclude:` and tool files are no manifests of either state.
-    let Ok((base_changed, _)) = super::excluded(settings, base_changed) else { return out };
-    let Ok((head_changed, _)) = super::excluded(settings, head_changed) else { return out };
-    let options = document::Options::default();
-    let (base_docs, _, _) = document::parse_sources(&base_changed, &options);
-    let (head_docs, _, _) = document::parse_sources(&head_changed, &options);
+/// The immutable fields that `head` changes in the objects of `base` (the documents of the
+/// files that differ between two states, with their sources): each a finding at the head's
+/// object, whose help names the base's object. Also which head sources the findings point into.
+///
+/// Objects are matched by API group (not version: `apps/v1beta2` and `apps/v1` serve one
+/// stored object), kind, namespace and name; the first object of a key wins on each side.
+pub fn changes(
+    (base_docs, base_sources): (&[Document], &[Source]),
+    (head_docs, head_sources): (&[Document], &[Source]),
+) -> (Vec<Diagnostic>, Vec<bool>) {
+    let mut diagnostics = Vec::new();
     let mut by_key: BTreeMap<Key, &Document> = BTreeMap::new();
-    for doc in &base_docs {
+    for doc in base_docs {
         if let Some(k) = key(&doc.identity) {
             by_key.entry(k).or_insert(doc);
         }
     }
-    let mut used = vec![false; head_changed.len()];
-    for doc in &head_docs {
+    let mut used = vec![false; head_sources.len()];
+    for doc in head_docs {
         let Some(k) = key(&doc.identity) else { continue };
         let Some(old) = by_key.get(&k) else { continue };
-        let path = &head_changed[doc.source].path;
-        let base_source = &base_changed[old.source];
+        let path = &head_sources[doc.source].path;
+        let base_source = &base_sources[old.source];
         let base_line = base_source.text.get(..old.range.start).map_or(1, |t| t.matches('\n').count() + 1);
         let base_path = format!("{}:{base_line}", base_source.path.display());
         let mut found = compare(old, doc, &k);
@@ -131,7 +98,7 @@ pub fn changes(settings: &Settings, base: &[Source], head: &[Source]) -> Found {
             let help = format!(
                 "the base's object is at {base_path}; the API server rejects the update, so the object must be deleted and recreated"
             );
-            out.diagnostics.push(
+            diagnostics.push(
                 Diagnostic::of(Rule::ImmutableFieldChanged, path.clone(), Some(range), message)
                     .with_object(doc.identity.cr_id(), Some(pointer))
                     .with_help(help),
@@ -139,12 +106,7 @@ pub fn changes(settings: &Settings, base: &[Source], head: &[Source]) -> Found {
             used[doc.source] = true;
         }
     }
-    suppress::apply_levels(&mut out.diagnostics, &settings.rules);
-    let mut annotations = suppress::Annotations::new();
-    suppress::collect_annotations(&head_docs, &mut annotations);
-    suppress::apply_suppressions(&mut out.diagnostics, &annotations, &settings.ignore);
-    out.sources = head_changed.into_iter().zip(used).filter_map(|(s, u)| u.then_some(s)).collect();
-    out
+    (diagnostics, used)
 }
 
 /// The changed immutable fields of one object: pointer, where in the head, message.

@@ -3,9 +3,6 @@
 //! kube-compare's exact message (`expected.stderr` is `error: <message>`). The corpus tests
 //! are `#[ignore]`d on a plain clone (`.ci/run` runs them); the others use their own files.
 
-#[path = "support/env.rs"]
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use driftlint_reference::userconfig::load_user_config;
@@ -25,9 +22,9 @@ struct Case {
     stderr: String,
 }
 
-/// The corpus' cases, sorted; `None` when the corpus is absent (see `support::corpus`).
+/// The corpus' cases, sorted; `None` when the corpus is absent (see `driftlint_test_support::corpus`).
 fn cases(test: &str) -> Option<Vec<Case>> {
-    let root = support::corpus(test, "kube-compare")?;
+    let root = driftlint_test_support::corpus(test, "kube-compare")?;
     let mut out = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().filter_map(|e| Some(e.ok()?.path())).collect();
     dirs.sort();
@@ -50,7 +47,7 @@ fn cases(test: &str) -> Option<Vec<Case>> {
             dir,
         });
     }
-    support::assert_min_cases("kube-compare case folders", out.len(), MIN_CASES);
+    driftlint_test_support::assert_min_cases("kube-compare case folders", out.len(), MIN_CASES);
     Some(out)
 }
 
@@ -102,7 +99,7 @@ fn corpus_references_load_or_fail_like_kube_compare() {
         }
         checked += 1;
     }
-    support::assert_min_cases("references", checked, 100);
+    driftlint_test_support::assert_min_cases("references", checked, 100);
 }
 
 #[test]
@@ -140,7 +137,7 @@ fn corpus_user_configs() {
         }
         checked += 1;
     }
-    support::assert_min_cases("user configs", checked, MIN_USER_CONFIGS);
+    driftlint_test_support::assert_min_cases("user configs", checked, MIN_USER_CONFIGS);
 }
 
 #[test]

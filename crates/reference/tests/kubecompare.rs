@@ -8,9 +8,6 @@
 //!
 //! Every test needs the corpus, so each is `#[ignore]`d on a plain clone; `.ci/run` runs them.
 
-#[path = "support/env.rs"]
-mod support;
-
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -29,10 +26,10 @@ struct Case {
     meta: Value,
 }
 
-/// The corpus' cases, sorted; `None` when the corpus is absent (see `support::corpus`). The
+/// The corpus' cases, sorted; `None` when the corpus is absent (see `driftlint_test_support::corpus`). The
 /// folder is canonical, because collected paths are cleaned like Go's `filepath.Join` does.
 fn cases(test: &str) -> Option<Vec<Case>> {
-    let root = support::corpus(test, "kube-compare")?;
+    let root = driftlint_test_support::corpus(test, "kube-compare")?;
     let mut out: Vec<Case> = std::fs::read_dir(&root)
         .unwrap()
         .filter_map(Result::ok)
@@ -46,7 +43,7 @@ fn cases(test: &str) -> Option<Vec<Case>> {
         })
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
-    support::assert_min_cases("kube-compare case folders", out.len(), MIN_CASES);
+    driftlint_test_support::assert_min_cases("kube-compare case folders", out.len(), MIN_CASES);
     Some(out)
 }
 
@@ -76,7 +73,7 @@ fn check(failures: &mut Vec<String>, case: &str, what: &str, got: &str, want: &s
 /// Fails on any failure, and when fewer than `min` cases were checked.
 fn finish(what: &str, failures: Vec<String>, checked: usize, min: usize) {
     assert!(failures.is_empty(), "{} of {checked} failed:\n{}", failures.len(), failures.join("\n"));
-    support::assert_min_cases(what, checked, min);
+    driftlint_test_support::assert_min_cases(what, checked, min);
 }
 
 #[test]
@@ -163,7 +160,7 @@ fn generate_patches_round_trip() {
         let (loaded, new) = list.split_at(list.len() / 2);
         assert_eq!(report::patches::generate_patches_yaml(loaded, new), want, "{}", case.name);
     }
-    support::assert_min_cases("generate-patches lists", n, 1);
+    driftlint_test_support::assert_min_cases("generate-patches lists", n, 1);
 }
 
 fn inputs(case: &Case) -> Vec<String> {
@@ -237,5 +234,5 @@ fn collection_errors_match_recorded_stderr() {
         let prefix = format!("{}/", case.dir.display());
         assert_eq!(format!("error: {err}").replace(&prefix, ""), line, "{}", case.name);
     }
-    support::assert_min_cases("collection errors", n, 1);
+    driftlint_test_support::assert_min_cases("collection errors", n, 1);
 }

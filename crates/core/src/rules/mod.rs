@@ -74,6 +74,15 @@ pub fn severities(rule: Rule) -> Vec<Severity> {
     out
 }
 
+impl Rule {
+    /// The severity a finding of this rule has unless the configuration's `rules:` says
+    /// otherwise (the rule table's).
+    #[must_use]
+    pub fn default_severity(self) -> Severity {
+        doc(self).default_severity
+    }
+}
+
 /// The documentation of `rule`.
 pub fn doc(rule: Rule) -> &'static RuleDoc {
     // `text::DOCS` lists the rules in `Rule::ALL` order (checked by a test); the search keeps a
@@ -127,7 +136,7 @@ pub fn explain_markdown(rule: Rule, level: usize) -> String {
 /// The whole of `docs/rules.md`.
 pub fn rules_markdown() -> String {
     let mut out = String::from(
-        "<!-- Generated from crates/core/src/rules/text.rs by `UPDATE_DOCS=1 cargo test --test report`; do not edit. -->\n\n# driftlint rules\n\n\
+        "<!-- Generated from crates/core/src/rules/text.rs by `DRIFTLINT_BLESS=1 cargo test --test report`; do not edit. -->\n\n# driftlint rules\n\n\
          Every finding carries one of these rule ids, in every output format, in suppressions and in \
          `driftlint explain RULE`.\n\n| Rule | Default | Summary |\n| --- | --- | --- |\n",
     );

@@ -3,9 +3,6 @@
 //! (§2.9) of the error cases. Both need the corpus: `#[ignore]`d on a plain clone, run by
 //! `.ci/run`.
 
-#[path = "support/env.rs"]
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use driftlint_reference::{compile, load_reference, metadata_hash};
@@ -52,7 +49,7 @@ fn expected_hash(case: &Path) -> Option<String> {
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn metadata_hashes_match_corpus() {
-    let Some(corpus) = support::corpus("metadata_hashes_match_corpus", "kube-compare") else { return };
+    let Some(corpus) = driftlint_test_support::corpus("metadata_hashes_match_corpus", "kube-compare") else { return };
     let mut checked = 0;
     let mut failures = Vec::new();
     for case in cases(&corpus) {
@@ -70,13 +67,15 @@ fn metadata_hashes_match_corpus() {
     }
     eprintln!("metadata hash: {}/{checked} match", checked - failures.len());
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
-    support::assert_min_cases("metadata hashes", checked, MIN_HASHES);
+    driftlint_test_support::assert_min_cases("metadata hashes", checked, MIN_HASHES);
 }
 
 #[test]
 #[ignore = "needs the shared conformance corpora (../shared); .ci/run runs it"]
 fn template_load_errors_match_corpus() {
-    let Some(corpus) = support::corpus("template_load_errors_match_corpus", "kube-compare") else { return };
+    let Some(corpus) = driftlint_test_support::corpus("template_load_errors_match_corpus", "kube-compare") else {
+        return;
+    };
     let mut failures = Vec::new();
     let mut matched = 0;
     for name in TEMPLATE_ERROR_CASES {
