@@ -20,7 +20,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use driftlint::check::{self, Settings};
+use driftlint::check;
+use driftlint::config::Settings;
 use driftlint::report::{self, Format, Options, SourceResolver};
 
 mod common;

@@ -29,7 +29,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use driftlint::check::{self, Settings};
+use driftlint::check;
+use driftlint::config::Settings;
 
 mod common;
 

@@ -20,7 +20,8 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use driftlint::check::{self, Settings};
+use driftlint::check;
+use driftlint::config::Settings;
 use driftlint_policy::{Module, Policies, engine};
 
 const RULES: [&str; 10] = [

@@ -26,7 +26,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use driftlint::check::{self, Settings};
+use driftlint::check;
+use driftlint::config::Settings;
 
 const KINDS: usize = 20;
 

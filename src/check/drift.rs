@@ -2,7 +2,8 @@
 //! located findings — value drift, missing and unexpected fields, missing and unmatched
 //! objects, group rules — plus the reference's own problems and `driftlint.lock`.
 
-use super::{CheckError, Settings};
+use super::CheckError;
+use crate::config::Settings;
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{self, Collection};
 use driftlint_core::input::SourcePath;
@@ -119,7 +120,7 @@ impl Prepared {
 /// every object of the run (§4.5, read by `pieces::collect_holding`), `found` what [`prepare`] found.
 /// The [`Compare`] half compares a batch while the [`Run`] half reports the one before.
 /// `object_correlations`: record which templates each object matched (see
-/// [`super::Settings::object_correlations`]).
+/// [`Settings::object_correlations`]).
 /// `view`: what `lookupCR(s)` see ([`view`]) when batches are compared apart; `None` when
 /// the reference calls no lookup, or when the run is one batch (the view is then the batch's).
 pub fn start<'e>(

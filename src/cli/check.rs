@@ -7,12 +7,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::check::{self, Settings};
-use crate::config::{self, Config};
+use crate::check;
+use crate::config::{self, Config, resolve};
 use crate::report;
 use crate::scope::{self, named};
 use driftlint_core::diagnostic::Severity;
-use driftlint_reference::Location;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -102,48 +101,6 @@ fn parse_kubernetes_version(text: &str) -> std::result::Result<&'static str, Str
     driftlint_kube_schemas::parse_version(text).ok_or_else(|| driftlint_schema::builtin::unknown_version_message(text))
 }
 
-impl SchemaArgs {
-    /// `schemas:` of the file (relative to it, confined to its repository) followed by
-    /// `--schemas` (as given).
-    fn schemas(&self, cfg: &Config) -> Result<Vec<String>> {
-        let mut out = Vec::new();
-        for s in &cfg.schemas {
-            if driftlint_git::is_location(s) {
-                cfg.confined_location("schemas", s)?;
-                out.push(s.clone());
-            } else {
-                out.push(cfg.confined("schemas", s)?.display().to_string());
-            }
-        }
-        out.extend(self.schemas.iter().cloned());
-        Ok(out)
-    }
-
-    /// `schema-locations:` of the file (relative to it, confined to its repository) followed
-    /// by `--schema-location`; remote ones are refused (driftlint reads no network).
-    fn locations(&self, cfg: &Config) -> Result<Vec<String>> {
-        let mut out = Vec::new();
-        for s in &cfg.schema_locations {
-            out.push(cfg.confined("schema-locations", s)?.display().to_string());
-        }
-        out.extend(self.schema_locations.iter().cloned());
-        if let Some(remote) = out.iter().find(|l| l.starts_with("http://") || l.starts_with("https://")) {
-            anyhow::bail!(
-                "schema location {remote}: only local directories and files are read (driftlint reads no network)"
-            );
-        }
-        Ok(out)
-    }
-
-    fn mode(&self, cfg: &Config) -> Option<driftlint_schema::Mode> {
-        self.schema_mode.as_deref().and_then(driftlint_schema::Mode::parse_setting).or(cfg.schema_mode)
-    }
-
-    fn builtin(&self, cfg: &Config) -> bool {
-        !self.no_builtin_schemas && cfg.builtin_schemas.unwrap_or(true)
-    }
-}
-
 /// The policy pass: Rego rules over the manifests, with conftest's conventions.
 #[derive(Debug, clap::Args)]
 pub struct PolicyArgs {
@@ -173,51 +130,6 @@ pub struct PolicyArgs {
     pub trace: bool,
     #[command(flatten)]
     pub engine: Box<crate::cli::policy::EngineArgs>,
-}
-
-impl PolicyArgs {
-    /// The policy settings: flags as given (relative to the working directory), else the
-    /// file's keys (relative to the file; git locations as written).
-    /// The policy settings: flags as given, else the file's keys (relative to it and confined
-    /// to its repository, like every path in the configuration).
-    fn settings(&self, cfg: &Config) -> Result<driftlint_policy::conftest::Settings> {
-        let from_file = |key: &str, paths: &[String]| -> Result<Vec<String>> {
-            let mut out = Vec::new();
-            for p in paths {
-                if driftlint_git::is_location(p) {
-                    cfg.confined_location(key, p)?;
-                    out.push(p.clone());
-                } else {
-                    out.push(cfg.confined(key, p)?.display().to_string());
-                }
-            }
-            Ok(out)
-        };
-        let pick = |key: &str, cli: &[String], file: &[String]| -> Result<Vec<String>> {
-            if cli.is_empty() { from_file(key, file) } else { Ok(cli.to_vec()) }
-        };
-        Ok(driftlint_policy::conftest::Settings {
-            policies: pick("policies", &self.policies, &cfg.policy.policies)?,
-            data: pick("policy-data", &self.data, &cfg.policy.data)?,
-            namespaces: if self.namespaces.is_empty() {
-                cfg.policy.namespaces.clone()
-            } else {
-                self.namespaces.clone()
-            },
-            combine: self.combine || cfg.policy.combine.unwrap_or(false),
-            cases: match &cfg.policy.cases {
-                Some(c) => from_file("policy-cases", std::slice::from_ref(c))?.pop(),
-                None => None,
-            },
-            // Globs, relative to the configuration file like `exclude:`.
-            inputs: cfg.policy.inputs.clone(),
-            // `--namespace` on the command line replaces the file's whole selection.
-            all_namespaces: self.all_namespaces
-                || (self.namespaces.is_empty() && cfg.policy.all_namespaces.unwrap_or(false)),
-            trace: self.trace,
-            engine: self.engine.options(cfg.policy.rego_version)?,
-        })
-    }
 }
 
 /// Changed-file scopes: which findings a commit or a pull request is shown.
@@ -290,151 +202,40 @@ impl ConfigArgs {
     /// The configuration: `--config`, else `.driftlint.yaml` found walking up from `start`,
     /// else the defaults (also with `--isolated`).
     pub fn load(&self, start: &Path) -> Result<Config> {
-        if self.isolated {
-            return Ok(Config { dir: PathBuf::from("."), ..Config::default() });
-        }
-        let file = match &self.config {
-            Some(f) => Some(f.clone()),
-            None => config::discover(start).map(|abs| relative_to_cwd(&abs)),
-        };
-        match file {
-            Some(f) => Ok(config::load_config(&f)?),
-            None => Ok(Config { dir: PathBuf::from("."), ..Config::default() }),
-        }
+        resolve::load(self.config.as_deref(), self.isolated, start)
     }
 }
 
-/// Where configuration discovery starts: the first named path's directory, so that
-/// `driftlint check some/repo` uses `some/repo/.driftlint.yaml`; else the working directory.
-pub fn discovery_start(paths: &[PathBuf]) -> PathBuf {
-    match paths.iter().find(|p| p.as_os_str() != "-") {
-        Some(p) if p.is_dir() => p.clone(),
-        Some(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
-        None => PathBuf::from("."),
-    }
-}
-
-/// `abs` relative to the working directory when it is below it, so that reported paths stay
-/// short and relative (as users typed them).
-fn relative_to_cwd(abs: &Path) -> PathBuf {
-    let Ok(cwd) = std::env::current_dir() else { return abs.to_path_buf() };
-    match abs.strip_prefix(&cwd) {
-        Ok(rel) => rel.to_path_buf(),
-        Err(_) => abs.to_path_buf(),
-    }
-}
-
-/// The effective configuration: the file's settings with command-line flags on top.
-pub fn effective(args: &Args) -> Result<Config> {
-    let mut cfg = args.config.load(&discovery_start(&args.paths))?;
-    if let Some(r) = &args.reference {
-        cfg.reference = Some(r.display().to_string());
-    }
-    if let Some(f) = &args.format {
-        cfg.format = Some(f.clone());
-    }
-    if let Some(l) = &args.fail_level {
-        cfg.fail_level = config::parse_severity(l);
-    }
-    if let Some(d) = &args.diff_config {
-        cfg.diff_config = Some(d.display().to_string());
-    }
-    if let Some(o) = &args.overrides {
-        cfg.overrides = Some(o.display().to_string());
-    }
-    Ok(cfg)
-}
-
-/// The reference as configured: `--reference` as given, else `reference:` relative to the
-/// configuration file (a git location is never relative to anything but its repository).
-/// From the file, it must stay inside the repository ([`Config::confined`]).
-pub fn reference_location(cli: Option<&Path>, cfg: &Config) -> Result<Option<Location>> {
-    Ok(match (cli, &cfg.reference) {
-        (Some(p), _) => Some(Location::parse(&p.to_string_lossy())?),
-        (None, Some(f)) => Some(match Location::parse(f)? {
-            Location::Path(_) => Location::Path(existing_reference(cfg, f, cfg.confined("reference", f)?)?),
-            git => {
-                cfg.confined_location("reference", f)?;
-                git
-            }
-        }),
-        (None, None) => None,
-    })
-}
-
-/// `path`, the file's `reference: value`, when there is a reference there (a `metadata.yaml`
-/// or a directory holding one); else a configuration error at the `reference:` line, as every
-/// other mistake in the file is — the fix is an edit of that line.
-fn existing_reference(cfg: &Config, value: &str, path: PathBuf) -> Result<PathBuf, config::ConfigError> {
-    let Some(file) = &cfg.file else { return Ok(path) };
-    let why = match std::fs::metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist",
-        Ok(m) if m.is_dir() && std::fs::symlink_metadata(path.join("metadata.yaml")).is_err() => {
-            "is a directory without metadata.yaml"
-        }
-        // Anything else (a file, an unreadable directory) is the reader's to report.
-        _ => return Ok(path),
-    };
-    let (line, column) = cfg.positions.get("reference").copied().unwrap_or((1, 1));
-    Err(config::ConfigError::Invalid {
-        path: file.clone(),
-        line,
-        column,
-        // Escaped where errors are printed (`cli::main`).
-        message: format!(
-            "`reference: {value}`: {} {why} (a reference is a kube-compare metadata.yaml or the directory holding it)",
-            path.display()
-        ),
-    })
-}
-
-/// Settings for the pipeline. Paths given on the command line are relative to the working
-/// directory; paths in the file are relative to the file.
-fn settings(args: &Args, cfg: &Config) -> Result<Settings> {
-    // A path from the file is confined to its repository ([`Config::confined`]).
-    let from_cli = |key: &str, cli: &Option<PathBuf>, file: &Option<String>| -> Result<Option<PathBuf>> {
-        Ok(match (cli, file) {
-            (Some(p), _) => Some(p.clone()),
-            (None, Some(f)) if driftlint_git::is_location(f) => {
-                cfg.confined_location(key, f)?;
-                Some(PathBuf::from(f))
-            }
-            (None, Some(f)) => Some(cfg.confined(key, f)?),
-            (None, None) => None,
+impl Args {
+    /// The flags that the configuration file can also set, as [`resolve`] takes them.
+    fn flags(&self) -> Result<resolve::Flags> {
+        let (schema, policy) = (&self.schema, &self.policy);
+        Ok(resolve::Flags {
+            paths: self.paths.clone(),
+            config: self.config.config.clone(),
+            isolated: self.config.isolated,
+            reference: self.reference.clone(),
+            format: self.format.clone(),
+            fail_level: self.fail_level.clone(),
+            diff_config: self.diff_config.clone(),
+            overrides: self.overrides.clone(),
+            no_ignore: self.no_ignore,
+            exclude: self.exclude.clone(),
+            origin_root: self.origin_root.clone(),
+            schemas: schema.schemas.clone(),
+            schema_mode: schema.schema_mode.clone(),
+            no_builtin_schemas: schema.no_builtin_schemas,
+            kubernetes_version: schema.kubernetes_version,
+            schema_locations: schema.schema_locations.clone(),
+            policies: policy.policies.clone(),
+            policy_data: policy.data.clone(),
+            policy_namespaces: policy.namespaces.clone(),
+            all_policy_namespaces: policy.all_namespaces,
+            policy_combine: policy.combine,
+            policy_trace: policy.trace,
+            policy_engine: policy.engine.options(None)?,
         })
-    };
-    let lock = cfg.lock_path();
-    Ok(Settings {
-        reference: reference_location(args.reference.as_deref(), cfg)?,
-        git_start: cfg.dir.clone(),
-        // `--isolated` ignores every configuration file, the lock included.
-        // Anything by that name is the lock: one that is no regular file is reported when read.
-        lock: (!args.config.isolated && std::fs::symlink_metadata(&lock).is_ok()).then_some(lock),
-        paths: if args.paths.is_empty() { vec![cfg.dir.clone()] } else { args.paths.clone() },
-        include: cfg.include.clone(),
-        exclude: cfg.exclude.clone(),
-        exclude_root: cfg.dir.clone(),
-        exclude_cli: args.exclude.clone(),
-        named: Vec::new(),
-        no_ignore: args.no_ignore,
-        origin_root: args.origin_root.clone(),
-        diff_config: from_cli("diff-config", &args.diff_config, &cfg.diff_config)?,
-        overrides: from_cli("overrides", &args.overrides, &cfg.overrides)?,
-        rules: cfg.rules.clone(),
-        ignore: cfg.ignore.clone(),
-        config: cfg.file.is_some().then(|| cfg.clone()),
-        isolated: args.config.isolated,
-        schemas: args.schema.schemas(cfg)?,
-        schema_mode: args.schema.mode(cfg),
-        kubernetes_version: args.schema.kubernetes_version.or(cfg.kubernetes_version),
-        builtin_schemas: args.schema.builtin(cfg),
-        schema_locations: args.schema.locations(cfg)?,
-        policy: args.policy.settings(cfg)?,
-        // Scoped runs ask for them (`scope::check_scoped`).
-        object_correlations: false,
-        // Asked for by a JUnit report (`run`).
-        object_ids: false,
-    })
+    }
 }
 
 /// The outputs when neither `--format` nor `format:` names any: the human report, followed on
@@ -455,13 +256,14 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
         super::require_paths(&args.paths)?;
     }
     same_configuration(args)?;
-    let cfg = effective(args)?;
+    let flags = args.flags()?;
+    let cfg = resolve::effective(&flags)?;
     let outputs = match cfg.format.as_deref() {
         Some(spec) => report::parse_outputs(spec).context("invalid --format")?,
         None => default_outputs(std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")),
     };
     let fail_level = cfg.fail_level.unwrap_or(Severity::Error);
-    let mut settings = settings(args, &cfg)?;
+    let mut settings = resolve::settings(&flags, &cfg)?;
     settings.object_ids = outputs.iter().any(|o| o.format == report::Format::Junit);
     let mut scope_notes = Vec::new();
     let named = named_scope(args, &cfg);
@@ -549,7 +351,7 @@ fn same_configuration(args: &Args) -> Result<()> {
     }
     let mut found: Vec<(Option<PathBuf>, &PathBuf)> = Vec::new();
     for path in args.paths.iter().filter(|p| p.as_os_str() != "-") {
-        let file = config::discover(&discovery_start(std::slice::from_ref(path)));
+        let file = config::discover(&resolve::discovery_start(std::slice::from_ref(path)));
         if !found.iter().any(|(f, _)| *f == file) {
             found.push((file, path));
         }
@@ -558,9 +360,10 @@ fn same_configuration(args: &Args) -> Result<()> {
         let each: Vec<String> = found
             .iter()
             .map(|(file, path)| {
-                let file = file
-                    .as_deref()
-                    .map_or_else(|| "no configuration file".to_string(), |f| relative_to_cwd(f).display().to_string());
+                let file = file.as_deref().map_or_else(
+                    || "no configuration file".to_string(),
+                    |f| resolve::relative_to_cwd(f).display().to_string(),
+                );
                 format!("{} is under {file}", path.display())
             })
             .collect();

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use super::check::{ConfigArgs, discovery_start};
+use super::check::ConfigArgs;
 use crate::config::Level;
+use crate::config::resolve::discovery_start;
 use driftlint_core::diagnostic::Rule;
 
 #[derive(Debug, clap::Subcommand)]

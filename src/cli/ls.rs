@@ -80,9 +80,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     super::require_paths(&args.input.paths)?;
     // The same inputs as `check` takes: the configuration's `include:`/`exclude:` (found as
     // `check` finds it) and `--exclude`; without paths, the configuration file's directory.
-    let cfg = args.config.load(&super::check::discovery_start(&args.input.paths))?;
-    let settings = check::Settings {
-        reference: super::check::reference_location(None, &cfg)?,
+    let cfg = args.config.load(&crate::config::resolve::discovery_start(&args.input.paths))?;
+    let settings = crate::config::Settings {
+        reference: crate::config::resolve::reference_location(None, &cfg)?,
         git_start: cfg.dir.clone(),
         paths: if args.input.paths.is_empty() { vec![cfg.dir.clone()] } else { args.input.paths() },
         include: cfg.include.clone(),
@@ -90,7 +90,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         exclude_root: cfg.dir.clone(),
         exclude_cli: args.exclude.clone(),
         no_ignore: args.input.no_ignore,
-        ..check::Settings::default()
+        ..crate::config::Settings::default()
     };
     let collected = check::collect_inputs(&settings);
     let (sources, diagnostics) = check::manifest_inputs(&settings, collected)?;

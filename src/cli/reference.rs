@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use super::check::{ConfigArgs, reference_location};
+use super::check::ConfigArgs;
+use crate::config::resolve::reference_location;
 use crate::report;
 use driftlint_reference::drift::locate::Files;
 use driftlint_reference::{Compiled, Location, Opened, lock};

@@ -7,9 +7,14 @@
 //! rejects anything not in it, `driftlint config show` prints it, and the JSON Schema in
 //! `docs/driftlint.schema.json` is generated from it ([`json_schema`]).
 //!
-//! This module knows nothing about how a check runs; [`crate::check::Settings`] is built from it.
+//! [`resolve`] puts the command line's flags on top of the file's keys and gives the
+//! [`Settings`] of a run; [`weakened`] says what a change to the file takes away.
 
+pub mod resolve;
+mod settings;
 pub mod weakened;
+
+pub use settings::Settings;
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};

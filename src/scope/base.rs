@@ -20,8 +20,7 @@ use std::path::{Path, PathBuf};
 
 use driftlint_git::ObjectId;
 
-use crate::check::Settings;
-use crate::config::{self, Config};
+use crate::config::{self, Config, Settings};
 use driftlint_core::input::SourcePath;
 use driftlint_git::states::{Repository, State};
 use driftlint_reference::Location;

@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use crate::check::{Settings, suppress};
+use crate::check::suppress;
+use crate::config::Settings;
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document;
 use driftlint_core::input::{Source, SourcePath};

@@ -51,7 +51,8 @@ use std::path::{Path, PathBuf};
 use driftlint_yaml::LineIndex;
 
 use self::changes::Changes;
-use crate::check::{CheckError, Report, Settings};
+use crate::check::{CheckError, Report};
+use crate::config::Settings;
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::input::{self, Collected, Source, SourcePath, WalkOptions};
 use driftlint_git::states::{Repository, ScopeError, State, strip_dot};

@@ -25,7 +25,8 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::check::{Report, Settings};
+use crate::check::Report;
+use crate::config::Settings;
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::input::SourcePath;
 
