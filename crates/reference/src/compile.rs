@@ -12,7 +12,8 @@ use driftlint_gotmpl::{Error as TmplError, ErrorKind, Limits, Rendered, SharedFi
 use serde_json::Value as Json;
 
 use super::error::{LoadError, Problem};
-use super::{Reference, SourceFile, TemplateEntry, Version, go_base, parse_path_to_key};
+use super::model::go_base;
+use super::{Reference, SourceFile, TemplateEntry, Version, parse_path_to_key};
 use crate::compare::inline::InlineDiff;
 
 /// kube-compare's `noValue`: removed from every render before YAML parsing (§3.2 step 2).
