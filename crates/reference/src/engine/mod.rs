@@ -27,7 +27,9 @@
 pub mod collect;
 pub mod cr;
 pub mod glob;
+mod lookups;
 pub mod packed;
+mod result;
 mod stream;
 
 use std::sync::Arc;
@@ -46,91 +48,9 @@ use crate::compare::{
 use crate::correlate::{Correlator, OverrideCorrelator, OverrideFields, ReferenceIndex, TemplateMeta, Via};
 
 pub use crate::correlate::ManualError;
-
-/// Template functions whose result depends on the other CRs (§3.4).
-const LOOKUP_FUNCS: [&str; 1] = ["lookupCR"]; // also a prefix of `lookupCRs`
-
-/// Which CRs `lookupCR(s)` can see and which templates can call them (see the module header).
-#[derive(Debug, Clone, Default)]
-struct Lookups {
-    /// Per compiled template: its set calls `lookupCR(s)`.
-    calls: Vec<bool>,
-    /// Every CR may call or be seen by a lookup (`go-template` overrides that may call them).
-    every: bool,
-    /// The `(apiVersion, kind)` pairs a lookup can match; `None`: any.
-    kinds: Option<Vec<(String, String)>>,
-}
-
-/// What `lookupCR(s)` see (§3.4): the CRs a lookup can match, in input order, as the template
-/// values kube-compare's list holds — a template's `set` on a looked-up map is seen by later
-/// lookups, and a CR's entry is replaced by its omitted object after each of its candidates
-/// (§10 #9). Built from the members before any is compared ([`Engine::view_of`]); each member
-/// then takes the next entry when it is compared, so members must be compared in input order.
-#[derive(Debug, Default)]
-pub struct View {
-    values: Vec<GoValue>,
-    /// With [`Engine::view_with_objects`]: per entry, the member's object as omitted so far
-    /// (what a report's re-render looks up, without the comparisons' `set`s).
-    objects: Option<Vec<Value>>,
-    /// The entry of the next member to be compared.
-    next: usize,
-}
-
-impl View {
-    /// The values a lookup sees now.
-    #[must_use]
-    pub fn values(&self) -> &[GoValue] {
-        &self.values
-    }
-
-    /// The entry of the member `object` about to be compared: the next one in input order
-    /// (a member the pre-pass missed, which the callers' filters rule out, is added).
-    fn slot(&mut self, object: &Value) -> usize {
-        if self.next >= self.values.len() {
-            self.values.push(GoValue::from_json(object));
-            if let Some(objects) = &mut self.objects {
-                objects.push(object.clone());
-            }
-        }
-        self.next += 1;
-        self.next - 1
-    }
-
-    /// Fresh values of the members as omitted so far, for a re-render that must not change
-    /// the view (`None` unless built by [`Engine::view_with_objects`]).
-    #[must_use]
-    pub fn fresh_values(&self) -> Option<Vec<GoValue>> {
-        self.objects.as_ref().map(|o| o.iter().map(GoValue::from_json).collect())
-    }
-
-    /// After member `slot`'s comparison: its object as omitted.
-    fn omitted(&mut self, slot: Option<usize>, object: &Value) {
-        if let (Some(objects), Some(slot)) = (&mut self.objects, slot)
-            && let Some(entry) = objects.get_mut(slot)
-        {
-            entry.clone_from(object);
-        }
-    }
-}
-
-/// A CR's candidate templates and the correlator link that gave them (`None`: unmatched).
-type Found = Option<(Vec<usize>, Via)>;
-
-/// A CR whose comparison waits for the in-order pass over the [`View`]'s connected CRs, with
-/// its candidates (correlation does not depend on the order).
-#[derive(Debug, Clone)]
-pub struct Pending {
-    cr: usize,
-    member: bool,
-    found: Found,
-}
-
-/// What `lookupCR(s)` see while CR `ci` is compared: the view, and the entry that holds this
-/// CR when it is a member (refreshed after each candidate's omission).
-struct Lookup<'v> {
-    view: &'v mut Vec<GoValue>,
-    slot: Option<usize>,
-}
+use lookups::{Found, Lookup, Lookups, lookup_plan};
+pub use lookups::{Pending, View};
+pub use result::{Compared, Comparison, CrResult, Status, Tried, TriedResult};
 
 /// How CRs are scheduled.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -191,155 +111,6 @@ pub struct Engine<'a> {
     uses_lookups: bool,
     lookups: Lookups,
     warnings: Vec<String>,
-}
-
-/// One candidate template tried for a CR.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tried {
-    /// Index into [`Compiled::templates`].
-    pub template: usize,
-    pub result: TriedResult,
-}
-
-/// What the §5.1 pipeline gave for one candidate.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TriedResult {
-    /// Compared. The go-diff score (§5.8) is computed only where it decides the winner:
-    /// `None` for a lone candidate, and for one whose [`godiff::score_lower_bound`] exceeds
-    /// the winner's score (it could not have won, nor tied).
-    Score(Option<usize>),
-    /// The template called `doNotMatch` (§4.4).
-    DoNotMatch,
-    /// A pipeline error (kube-compare's text, §4.3).
-    Error(String),
-}
-
-/// A CR with a winning candidate (§4.3).
-#[derive(Debug, Clone)]
-pub struct Compared {
-    /// Index into [`Compiled::templates`] of the best candidate (lowest score, earliest on ties).
-    pub template: usize,
-    /// The winner's outcome (see [`Retain`]).
-    pub outcome: Arc<Outcome>,
-}
-
-/// What happened to one CR (§4.8).
-#[derive(Debug, Clone)]
-pub enum Status {
-    /// No correlator produced candidates (listed as unmatched only with `-A`, §4.6).
-    Unmatched,
-    /// Every candidate called `doNotMatch`: silently skipped (§4.4).
-    AllDoNotMatch,
-    /// A candidate error whose text kube-compare downgrades (§4.3): a skip warning, and the
-    /// CR is listed as unmatched even without `-A`.
-    Downgraded { warning: String },
-    /// Candidate errors (joined by newlines): fatal for kube-compare (§4.3).
-    Failed(String),
-    /// A best candidate was found.
-    Compared(Compared),
-}
-
-/// The engine's account of one CR.
-#[derive(Debug, Clone)]
-pub struct CrResult {
-    /// Index of the CR in the input (= processing order).
-    pub cr: usize,
-    /// Which correlator link produced the candidates (`None`: unmatched).
-    pub via: Option<Via>,
-    /// Every candidate tried, in order (empty when unmatched).
-    pub tried: Vec<Tried>,
-    /// Indices into [`Engine::overrides`] of the `-p` overrides matched to the CR (§6.2),
-    /// whether or not they apply to the winning template.
-    pub overrides: Vec<usize>,
-    pub status: Status,
-}
-
-impl CrResult {
-    /// A CR not compared yet (its place in a collection, see [`collect::Items`]).
-    #[must_use]
-    pub fn placeholder(cr: usize) -> CrResult {
-        CrResult { cr, via: None, tried: Vec::new(), overrides: Vec::new(), status: Status::Unmatched }
-    }
-
-    /// The winning comparison, if any.
-    #[must_use]
-    pub fn compared(&self) -> Option<&Compared> {
-        match &self.status {
-            Status::Compared(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The templates sharing the best score when more than one candidate has it (the
-    /// linter's ambiguous correlation); empty otherwise.
-    #[must_use]
-    pub fn ambiguous(&self) -> Vec<usize> {
-        let scores = || {
-            self.tried.iter().filter_map(|t| match t.result {
-                TriedResult::Score(Some(s)) => Some((t.template, s)),
-                _ => None,
-            })
-        };
-        let Some(best) = scores().map(|(_, s)| s).min() else { return Vec::new() };
-        let tied: Vec<usize> = scores().filter(|&(_, s)| s == best).map(|(t, _)| t).collect();
-        if tied.len() > 1 { tied } else { Vec::new() }
-    }
-}
-
-/// The result of [`Engine::compare`].
-#[derive(Debug, Clone)]
-pub struct Comparison {
-    /// The CRs as given, after in-place omission (§5.1 step 1): what the LIVE sides and
-    /// generate-patches see.
-    pub crs: Vec<Cr>,
-    /// One per CR, in input order (`results[i].cr == i`).
-    pub results: Vec<CrResult>,
-    /// Templates matched through ownerReferences/RBAC subjects only (§4.5), reference order.
-    pub reference_only: Vec<usize>,
-    /// Per compiled template: reference-only matches plus CRs it won (§4.3, §4.5).
-    pub match_count: Vec<usize>,
-    /// Skip warnings of downgraded errors, in processing order (without `Warning: `).
-    pub warnings: Vec<String>,
-    /// CRs left for [`Engine::compare_pending`] by [`Engine::compare_batch_independent`]
-    /// (their results are placeholders, their objects untouched); empty otherwise.
-    pub pending: Vec<Pending>,
-}
-
-impl Comparison {
-    /// kube-compare's fatal error (§4.3): every failed CR's text, one per line; `None` when
-    /// no CR failed.
-    #[must_use]
-    pub fn fatal_error(&self) -> Option<String> {
-        let errors: Vec<&str> = self
-            .results
-            .iter()
-            .filter_map(|r| match &r.status {
-                Status::Failed(text) => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        (!errors.is_empty()).then(|| format!("error occurred while trying to process resources: {}", errors.join("\n")))
-    }
-
-    /// `UnmatchedCRS` (§4.6): CR ids in processing order; CRs without candidates only when
-    /// `all_resources` (`-A`), downgraded ones always.
-    #[must_use]
-    pub fn unmatched_ids(&self, all_resources: bool) -> Vec<String> {
-        self.results
-            .iter()
-            .filter(|r| match r.status {
-                Status::Unmatched => all_resources,
-                Status::Downgraded { .. } => true,
-                _ => false,
-            })
-            .map(|r| self.crs[r.cr].id.clone())
-            .collect()
-    }
-
-    /// The compared CRs in processing order.
-    pub fn compared(&self) -> impl Iterator<Item = (&Cr, &CrResult, &Compared)> {
-        self.results.iter().filter_map(|r| r.compared().map(|c| (&self.crs[r.cr], r, c)))
-    }
 }
 
 impl<'a> Engine<'a> {
@@ -422,72 +193,6 @@ impl<'a> Engine<'a> {
     #[must_use]
     pub fn metas(&self) -> &[TemplateMeta] {
         &self.metas
-    }
-
-    /// Whether a template, function file or `go-template` override may call `lookupCR(s)`:
-    /// the CRs the [`View`] connects are then compared in input order. Templates are read
-    /// from their parsed trees (Go templates call functions named literally); overrides from
-    /// their text, which may hold nested `go-template` patches.
-    #[must_use]
-    pub fn uses_lookups(&self) -> bool {
-        self.uses_lookups
-    }
-
-    /// Whether the [`View`] holds only the kinds the lookups name (every call's apiVersion
-    /// and kind are constants), not every CR.
-    #[must_use]
-    pub fn view_is_sparse(&self) -> bool {
-        self.uses_lookups && !self.lookups.every && self.lookups.kinds.is_some()
-    }
-
-    /// Whether `lookupCR(s)` can ever return `object` (see [`View`]).
-    #[must_use]
-    pub fn in_view(&self, object: &Value) -> bool {
-        if !self.uses_lookups {
-            return false;
-        }
-        let Some(kinds) = &self.lookups.kinds else { return true };
-        fn s(v: Option<&Value>) -> &str {
-            v.and_then(Value::as_str).unwrap_or_default()
-        }
-        let (api, kind) = (s(object.get("apiVersion")), s(object.get("kind")));
-        kinds.iter().any(|(a, k)| a == api && k == kind)
-    }
-
-    /// Whether a YAML text may hold a [`View`] member: it spells the kind of one (a kind can
-    /// only be spelt otherwise in a double-quoted escape, which needs a backslash).
-    #[must_use]
-    pub fn may_hold_view_member(&self, text: &str) -> bool {
-        if !self.uses_lookups {
-            return false;
-        }
-        match &self.lookups.kinds {
-            None => true,
-            Some(kinds) => text.contains('\\') || kinds.iter().any(|(_, k)| text.contains(k.as_str())),
-        }
-    }
-
-    /// The view of the members among `objects` (in input order), before any is compared.
-    #[must_use]
-    pub fn view_of<'o>(&self, objects: impl IntoIterator<Item = &'o Value>) -> View {
-        let values = objects.into_iter().filter(|o| self.in_view(o)).map(GoValue::from_json).collect();
-        View { values, objects: None, next: 0 }
-    }
-
-    /// [`Engine::view_of`], also keeping the members' objects for [`View::fresh_values`].
-    #[must_use]
-    pub fn view_with_objects<'o>(&self, objects: impl IntoIterator<Item = &'o Value>) -> View {
-        let objects: Vec<Value> = objects.into_iter().filter(|o| self.in_view(o)).cloned().collect();
-        View { values: objects.iter().map(GoValue::from_json).collect(), objects: Some(objects), next: 0 }
-    }
-
-    /// Whether a CR with candidates `found` is connected to the view when `member`.
-    fn connected(&self, member: bool, found: &Found) -> bool {
-        member
-            || self.lookups.every
-            || found
-                .as_ref()
-                .is_some_and(|(c, _)| c.iter().any(|&t| self.lookups.calls.get(t).copied().unwrap_or(true)))
     }
 
     /// Correlates and compares every CR (Appendix C's loop). Never fails: per-CR errors are
@@ -925,36 +630,6 @@ fn template_metas(compiled: &Compiled) -> Vec<TemplateMeta> {
             namespace: t.fixed.namespace.clone(),
         })
         .collect()
-}
-
-/// See [`Engine::uses_lookups`] and [`View`]. Templates are analysed on their parsed sets
-/// (every tree: the entry's files and the function files); `go-template` overrides by their
-/// text (their patches, and nested `go-template` patches, only exist at run time).
-fn lookup_plan(compiled: &Compiled, overrides: &[UserOverride]) -> Lookups {
-    let mentions = |text: &str| LOOKUP_FUNCS.iter().any(|f| text.contains(f));
-    let every =
-        overrides.iter().any(|o| o.type_ == "go-template" && (mentions(&o.patch) || o.patch.contains("go-template")));
-    let mut kinds: Option<Vec<(String, String)>> = if every { None } else { Some(Vec::new()) };
-    let mut calls = Vec::with_capacity(compiled.templates.len());
-    for t in &compiled.templates {
-        match t.set.lookup_kinds() {
-            Some(pairs) => {
-                calls.push(!pairs.is_empty());
-                if let Some(kinds) = &mut kinds {
-                    for pair in pairs {
-                        if !kinds.contains(&pair) {
-                            kinds.push(pair);
-                        }
-                    }
-                }
-            }
-            None => {
-                calls.push(true);
-                kinds = None;
-            }
-        }
-    }
-    Lookups { calls, every, kinds }
 }
 
 // Compile-time guarantee: an engine is shared by rayon's threads.
