@@ -17,27 +17,30 @@
 //! `--jobs 1` run reports (the per-text limits decide, never the pool); only when it is
 //! loaded depends on the pool.
 
+use std::any::Any;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use driftlint_yaml::{Draw, NodePool};
 
 use super::pieces::{self, Batch};
-use super::{CheckError, drift, suppress};
+use super::{CheckError, suppress};
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document::{self, Collection};
 use driftlint_core::input::{Source, SourcePath};
-use driftlint_policy::conftest;
-use driftlint_reference::drift::locate::Files;
-use driftlint_reference::engine::Comparison;
-use driftlint_schema::{Mode, Registry};
+use driftlint_core::locate::Files;
+use driftlint_core::pass::{Batch as PassBatch, Pass, Stage};
 
 /// The passes as a batch sees them.
 pub struct Passes<'a, 'e> {
-    pub compare: &'a drift::Compare<'e>,
-    pub drift: Option<&'a mut drift::Run<'e>>,
-    pub schemas: Option<&'a (Registry, Mode)>,
-    pub policy: Option<&'a mut conftest::Pass>,
+    /// Work done on a batch ahead of its report, on the staging threads (the drift pass's
+    /// comparison); handed to the pass that [`Pass::stages`].
+    pub stage: &'a (dyn Stage + 'e),
+    /// The passes, in the order they report each batch.
+    pub passes: Vec<&'a mut (dyn Pass + 'e)>,
+    /// Whether a pass reads the documents' objects after staging (the policy pass): staging
+    /// may then not move them out.
+    pub keep_objects: bool,
     pub files: &'a mut Files,
     pub options: &'a document::Options,
     /// Inputs whose texts are kept whatever their batch finds: those that findings made
@@ -52,19 +55,15 @@ pub struct Passes<'a, 'e> {
     pub whole: Option<usize>,
 }
 
-/// What the batches found besides the drift pass' findings, by pass.
+/// What the batches found besides the passes' findings (each pass keeps its own).
 #[derive(Default)]
 pub struct Found {
     /// Syntax errors, warnings, documents that are no objects.
     pub parse: Vec<Diagnostic>,
-    pub schema: Vec<Diagnostic>,
-    pub composition: Vec<Diagnostic>,
     pub suppression: Vec<Diagnostic>,
     /// Ids of every object, in input order, when they are recorded (`Some`).
     pub objects: Option<Vec<String>>,
     pub annotations: suppress::Annotations,
-    /// What the schema pass validated (when it runs).
-    pub coverage: driftlint_schema::coverage::Coverage,
     /// How many batches staged ahead the node pool deferred (each staged again, in its
     /// turn, by the reporting thread).
     pub deferred: usize,
@@ -74,16 +73,17 @@ pub struct Found {
 struct Staged {
     batch: Batch,
     coll: Collection,
-    comparison: Option<Comparison>,
+    /// What [`Stage::stage`] made of it.
+    staged: Option<Box<dyn Any + Send>>,
     /// The nodes its trees hold in the run's pool.
     nodes: Arc<Draw>,
 }
 
-/// What a reported batch leaves: its trees and comparison, freed by the thread that built
+/// What a reported batch leaves: its trees and what was staged, freed by the thread that built
 /// them (see [`run`]), then (fields drop in order) the nodes they held in the pool.
 struct Spent {
     _documents: Vec<document::Document>,
-    _comparison: Option<Comparison>,
+    _staged: Option<Box<dyn Any + Send>>,
     _nodes: Arc<Draw>,
 }
 
@@ -101,10 +101,9 @@ struct Spent {
 /// are located and shown against the whole text. The whole text of a file is dropped once
 /// its last run is reported, when no run's findings point into it.
 pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &mut Found) -> Result<(), CheckError> {
-    let Passes { compare, mut drift, schemas, mut policy, files, options, keep, nodes: pool, whole } = passes;
+    let Passes { stage: compare, mut passes, keep_objects, files, options, keep, nodes: pool, whole } = passes;
     let pool = &pool;
     let keep = &keep;
-    let keep_objects = policy.is_some();
     let workers = rayon::current_num_threads();
     // The last run of each cut source, and whether a run's findings pointed into it.
     let last_runs: HashSet<(usize, usize)> = batches
@@ -129,8 +128,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
                 source.text = std::mem::take(&mut sources[i].text);
             }
         }
-        let (batch, texts, named, spent) =
-            report(staged, drift.as_deref_mut(), schemas, policy.as_deref_mut(), files, keep, found)?;
+        let (batch, texts, named, spent) = report(staged, &mut passes, files, keep, found)?;
         match cut {
             Some((i, start)) => {
                 if let Some(source) = texts.into_iter().next() {
@@ -179,7 +177,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
     let count = batches.len();
     let mut batches = batches.into_iter();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<usize>, std::thread::Result<Outcome>)>();
-    // A reported batch's trees and comparison go back to the pool thread that built them,
+    // A reported batch's trees and staged work go back to the pool thread that built them,
     // which frees them before staging its next batch: freeing many small blocks on another
     // thread than the one that allocated them cost a quarter of this loop's CPU (mimalloc's
     // cross-thread frees and their collection).
@@ -305,7 +303,7 @@ enum Outcome {
 fn stage(
     batch: Batch,
     sources: Vec<Source>,
-    compare: &drift::Compare,
+    compare: &dyn Stage,
     options: &document::Options,
     keep_objects: bool,
     draw: Arc<Draw>,
@@ -327,7 +325,7 @@ fn stage(
 fn stage_forced(
     (batch, sources): Input,
     draw: Arc<Draw>,
-    compare: &drift::Compare,
+    compare: &dyn Stage,
     options: &document::Options,
     keep_objects: bool,
     (parse_parallel, compare_parallel): (bool, bool),
@@ -351,34 +349,32 @@ fn parse(batch: &Batch, sources: &[Source], options: &document::Options, paralle
     }
 }
 
-/// A parsed batch with its objects compared (moved into the comparison unless the policy
-/// pass, `keep_objects`, reads them after).
+/// A parsed batch, staged (the drift pass compares its objects, moved into the comparison
+/// unless a later pass, `keep_objects`, reads them).
 fn compared(
     batch: Batch,
     sources: Vec<Source>,
     (documents, diagnostics, inputs): document::Parsed,
-    compare: &drift::Compare,
+    compare: &dyn Stage,
     keep_objects: bool,
     parallel: bool,
     nodes: Arc<Draw>,
 ) -> Staged {
     let mut coll = Collection { sources, documents, diagnostics, inputs };
-    let comparison = compare.batch(&mut coll, !keep_objects, parallel);
-    Staged { batch, coll, comparison, nodes }
+    let staged = compare.stage(&mut coll, !keep_objects, parallel);
+    Staged { batch, coll, staged, nodes }
 }
 
 /// The findings of one staged batch; gives its sources back, whether findings point into its
 /// first source, and what is left to free.
 fn report(
     staged: Staged,
-    drift: Option<&mut drift::Run>,
-    schemas: Option<&(Registry, Mode)>,
-    policy: Option<&mut conftest::Pass>,
+    passes: &mut [&mut (dyn Pass + '_)],
     files: &mut Files,
     keep: &HashSet<SourcePath>,
     found: &mut Found,
 ) -> Result<(Batch, Vec<Source>, bool, Spent), CheckError> {
-    let Staged { batch, mut coll, mut comparison, nodes } = staged;
+    let Staged { batch, mut coll, mut staged, nodes } = staged;
     if let Some(objects) = &mut found.objects {
         objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
     }
@@ -392,21 +388,9 @@ fn report(
     };
     name(&coll.diagnostics);
     found.parse.append(&mut coll.diagnostics);
-    if let Some(drift) = drift {
-        name(drift.batch(&coll, comparison.as_mut(), files));
-    }
-    if let Some((registry, mode)) = schemas {
-        let (schema, composition) = (
-            driftlint_schema::pass::run_counted(&coll, registry, *mode, &mut found.coverage),
-            driftlint_crossplane::run(&coll, registry, *mode),
-        );
-        name(&schema);
-        name(&composition);
-        found.schema.extend(schema);
-        found.composition.extend(composition);
-    }
-    if let Some(policy) = policy {
-        name(policy.batch(&coll, files)?);
+    for pass in passes.iter_mut() {
+        let staged = if pass.stages() { staged.as_deref_mut() } else { None };
+        name(pass.batch(PassBatch { coll: &coll, staged }, files)?);
     }
     let suppression = suppress::invalid_suppressions(&coll, files);
     name(&suppression);
@@ -429,13 +413,14 @@ fn report(
             }
         }
     }
-    let spent = Spent { _documents: documents, _comparison: comparison, _nodes: nodes };
+    let spent = Spent { _documents: documents, _staged: staged, _nodes: nodes };
     Ok((batch, sources, first_named, spent))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::drift;
     use driftlint_reference::correlate::ReferenceIndex;
 
     /// `n` files, each an object with a duplicate key (a finding of its own) and enough nodes
@@ -463,10 +448,9 @@ mod tests {
             let (mut files, options) = (Files::default(), document::Options::default());
             let pool = NodePool::new(capacity);
             let passes = Passes {
-                compare: &compare,
-                drift: None,
-                schemas: None,
-                policy: None,
+                stage: &compare,
+                passes: Vec::new(),
+                keep_objects: false,
                 files: &mut files,
                 options: &options,
                 keep: HashSet::new(),

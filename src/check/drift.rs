@@ -2,12 +2,15 @@
 //! located findings — value drift, missing and unexpected fields, missing and unmatched
 //! objects, group rules — plus the reference's own problems and `driftlint.lock`.
 
+use std::any::Any;
+
 use super::CheckError;
 use crate::config::Settings;
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{self, Collection};
 use driftlint_core::input::SourcePath;
 use driftlint_core::locate::Files;
+use driftlint_core::pass::{Batch, Pass, PassError, Stage};
 use driftlint_reference::compare::UserOverride;
 use driftlint_reference::correlate::ReferenceIndex;
 use driftlint_reference::drift::correlations;
@@ -240,23 +243,54 @@ impl Run<'_> {
     }
 
     /// The run's findings: the batches' and the reference's summary (missing objects,
-    /// component rules), which needs every object's match.
-    pub fn finish(mut self) -> Drift {
+    /// component rules), which needs every object's match; the correlations and the pin stay
+    /// for [`Run::into_drift`].
+    fn finish_run(&mut self) -> Vec<Diagnostic> {
         if let Some(engine) = self.engine {
             let compiled = engine.compiled();
             let totals = Comparison {
                 crs: Vec::new(),
                 results: Vec::new(),
-                reference_only: self.reference_only,
-                match_count: self.match_count,
-                warnings: self.warnings,
+                reference_only: std::mem::take(&mut self.reference_only),
+                match_count: std::mem::take(&mut self.match_count),
+                warnings: std::mem::take(&mut self.warnings),
                 pending: Vec::new(),
             };
             self.drift.correlations.components =
                 correlations::correlations(compiled, &totals, &Collection::default()).components;
             self.drift.diagnostics.extend(findings::summary_findings(compiled, &totals));
         }
+        std::mem::take(&mut self.drift.diagnostics)
+    }
+
+    /// What the run keeps besides its findings: the correlations and the reference's pin.
+    pub fn into_drift(self) -> Drift {
         self.drift
+    }
+}
+
+impl Stage for Compare<'_> {
+    fn stage(&self, coll: &mut Collection, take: bool, parallel: bool) -> Option<Box<dyn Any + Send>> {
+        self.batch(coll, take, parallel).map(|c| Box::new(c) as Box<dyn Any + Send>)
+    }
+}
+
+impl Pass for Run<'_> {
+    fn name(&self) -> &'static str {
+        "drift"
+    }
+
+    fn stages(&self) -> bool {
+        true
+    }
+
+    fn batch(&mut self, batch: Batch<'_>, files: &mut Files) -> Result<&[Diagnostic], PassError> {
+        let comparison = batch.staged.and_then(|s| s.downcast_mut::<Comparison>());
+        Ok(Run::batch(self, batch.coll, comparison, files))
+    }
+
+    fn finish(&mut self, _files: &mut Files) -> Result<Vec<Diagnostic>, PassError> {
+        Ok(self.finish_run())
     }
 }
 

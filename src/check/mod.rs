@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document;
 use driftlint_core::input::{self, Source, SourcePath, WalkOptions};
+use driftlint_core::pass::Pass;
 use driftlint_reference::engine;
 
 use crate::config::{self, Settings};
@@ -75,6 +76,9 @@ pub enum CheckError {
     Lock(#[from] driftlint_reference::lock::LockError),
     #[error("policies: {0}")]
     Policy(#[from] driftlint_policy::PolicyError),
+    /// A pass that could not go on (its message names the pass).
+    #[error(transparent)]
+    Pass(#[from] driftlint_core::pass::PassError),
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
@@ -174,7 +178,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             *p = driftlint_git::states::strip_dot(std::mem::take(p));
         }
     }
-    let mut files = driftlint_reference::drift::locate::Files::default();
+    let mut files = driftlint_core::locate::Files::default();
 
     // The passes, prepared: each reports a batch's documents in the loop below.
     let (prepared, found) = match (&settings.reference, opened) {
@@ -239,64 +243,64 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         }
         None => (drift::start(None, index, drift::Drift::default(), false, None).0, None),
     };
+    // Inputs whose texts findings made before the batches point into.
+    let keep = schemas
+        .diagnostics
+        .iter()
+        .flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary))
+        .map(|l| l.path.clone())
+        .chain(early_paths)
+        .collect();
+    let (mut schema_pass, mut composition_pass) = match &schemas.registry {
+        Some((registry, mode)) => (
+            Some(driftlint_schema::pass::SchemaPass::new(registry, *mode, schemas.diagnostics)),
+            Some(driftlint_crossplane::pass::CompositionPass::new(registry, *mode)),
+        ),
+        None => (None, None),
+    };
+    // The policy pass reads the objects after the drift pass has staged its batch.
+    let keep_objects = policy.is_some();
+    // The passes in the order their findings are gathered (the sort below decides the order
+    // shown).
+    let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut policy);
     let mut batched = batch::Found { objects: settings.object_ids.then(Vec::new), ..batch::Found::default() };
-    let passes = batch::Passes {
-        compare: &compare,
-        drift: drift.as_mut(),
-        schemas: schemas.registry.as_ref(),
-        policy: policy.as_mut(),
+    let batch_passes = batch::Passes {
+        stage: &compare,
+        keep_objects,
+        passes,
         files: &mut files,
         options: &options,
-        keep: schemas
-            .diagnostics
-            .iter()
-            .flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary))
-            .map(|l| l.path.clone())
-            .chain(early_paths)
-            .collect(),
+        keep,
         nodes,
         // The whole input in one batch holds every tree at once: as many nodes as the pool.
         whole: whole.then(node_pool),
     };
-    batch::run(&mut sources, batches, passes, &mut batched)?;
-    let batch::Found {
-        parse: mut parse_diags,
-        schema: mut schema_diags,
-        composition: mut composition_diags,
-        suppression: mut suppression_diags,
-        objects,
-        annotations,
-        coverage,
-        deferred: _,
-    } = batched;
+    batch::run(&mut sources, batches, batch_passes, &mut batched)?;
+    let batch::Found { parse: mut parse_diags, suppression: mut suppression_diags, objects, annotations, deferred: _ } =
+        batched;
 
-    // The findings in pass order (the sort below decides the order shown).
     diags.append(&mut parse_diags);
-    let mut correlations = driftlint_reference::drift::correlations::Correlations::default();
-    let mut pinned = None;
-    if let Some(drift) = drift {
-        let drift = drift.finish();
-        // The drift findings are most of a large run's (and the others often none yet): they
-        // keep their buffer, the others go in front of them when its spare room holds them,
-        // rather than every finding being copied into a new one.
-        let mut drift_diags = drift.diagnostics;
-        if diags.len() <= drift_diags.capacity() - drift_diags.len() {
-            drift_diags.splice(0..0, std::mem::take(&mut diags));
-            diags = drift_diags;
+    let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut policy);
+    for pass in passes {
+        let mut found = pass.finish(&mut files)?;
+        // The drift findings are most of a large run's (and the others often none yet): a
+        // pass's findings keep their buffer, those before go in front of them when its spare
+        // room holds them, rather than every finding being copied into a new one.
+        if diags.len() <= found.capacity() - found.len() {
+            found.splice(0..0, std::mem::take(&mut diags));
+            diags = found;
         } else {
-            diags.append(&mut drift_diags);
+            diags.append(&mut found);
         }
-        correlations = drift.correlations;
-        pinned = drift.pinned;
     }
-    if schemas.registry.is_some() {
-        diags.extend(schemas.diagnostics);
-        diags.append(&mut schema_diags);
-        diags.append(&mut composition_diags);
-    }
-    if let Some(policy) = policy {
-        diags.extend(policy.finish(&mut files)?);
-    }
+    let (correlations, pinned) = match drift {
+        Some(run) => {
+            let drift = run.into_drift();
+            (drift.correlations, drift.pinned)
+        }
+        None => (driftlint_reference::drift::correlations::Correlations::default(), None),
+    };
+    let coverage = schema_pass.map(|p| p.coverage);
     diags.append(&mut suppression_diags);
 
     suppress::apply_levels(&mut diags, &settings.rules);
@@ -307,7 +311,6 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
-    let coverage = schemas.registry.is_some().then_some(coverage);
     Ok(Report {
         diagnostics: diags,
         sources,
@@ -317,6 +320,30 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         inputs,
         coverage,
     })
+}
+
+/// The passes that run, in the order their findings are gathered: drift, schemas,
+/// Compositions, policies.
+fn in_order<'a, 'e>(
+    drift: &'a mut Option<drift::Run<'e>>,
+    schema: &'a mut Option<driftlint_schema::pass::SchemaPass<'e>>,
+    composition: &'a mut Option<driftlint_crossplane::pass::CompositionPass<'e>>,
+    policy: &'a mut Option<driftlint_policy::conftest::Pass>,
+) -> Vec<&'a mut (dyn Pass + 'e)> {
+    let mut passes: Vec<&'a mut (dyn Pass + 'e)> = Vec::new();
+    if let Some(pass) = drift.as_mut() {
+        passes.push(pass);
+    }
+    if let Some(pass) = schema.as_mut() {
+        passes.push(pass);
+    }
+    if let Some(pass) = composition.as_mut() {
+        passes.push(pass);
+    }
+    if let Some(pass) = policy.as_mut() {
+        passes.push(pass);
+    }
+    passes
 }
 
 /// The ranges of `sources` checked together: consecutive sources up to [`BATCH_BYTES`] of text
@@ -420,7 +447,7 @@ fn schema_setup(
     settings: &Settings,
     early: &document::Collection,
     used: Option<&std::collections::HashSet<String>>,
-    files: &mut driftlint_reference::drift::locate::Files,
+    files: &mut driftlint_core::locate::Files,
 ) -> Result<Schemas, CheckError> {
     let loaded = driftlint_schema::load::load_for(&settings.schemas, &settings.git_start, early, used)?;
     let mut loaded = loaded;

@@ -21,8 +21,8 @@ use crate::config::{IgnoreEntry, Level};
 use driftlint_core::diagnostic::{Diagnostic, Rule};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
-use driftlint_reference::compare::FieldDiffKind;
-use driftlint_reference::drift::locate::{self, Files};
+use driftlint_core::locate::FieldDiffKind;
+use driftlint_core::locate::{self, Files};
 
 /// The annotation key.
 use driftlint_core::document::SUPPRESS_ANNOTATION as ANNOTATION;

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use super::check::ConfigArgs;
 use crate::config::resolve::reference_location;
 use crate::report;
-use driftlint_reference::drift::locate::Files;
+use driftlint_core::locate::Files;
 use driftlint_reference::{Compiled, Location, Opened, lock};
 
 #[derive(Debug, clap::Subcommand)]

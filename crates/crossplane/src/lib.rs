@@ -23,6 +23,7 @@
 
 pub mod fieldpath;
 pub mod logical;
+pub mod pass;
 pub mod patch_rules;
 pub mod patches;
 pub mod pipeline;

@@ -307,8 +307,8 @@ impl Pass {
     }
 
     /// The pass' findings, with the Fybrik scenarios' (`policy-cases:`).
-    pub fn finish(self, files: &mut Files) -> Result<Vec<Diagnostic>, PolicyError> {
-        let mut diagnostics = self.out.diagnostics;
+    pub fn finish(&mut self, files: &mut Files) -> Result<Vec<Diagnostic>, PolicyError> {
+        let mut diagnostics = std::mem::take(&mut self.out.diagnostics);
         if let Some(dir) = &self.settings.cases {
             diagnostics.extend(super::cases::run(Path::new(dir), &self.modules, &self.settings.engine, files)?);
         }
@@ -620,6 +620,25 @@ pub fn field_pointer(field: &str) -> String {
         return field.to_string();
     }
     field.split('.').map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect()
+}
+
+impl driftlint_core::pass::Pass for Pass {
+    fn name(&self) -> &'static str {
+        "policies"
+    }
+
+    fn batch(
+        &mut self,
+        batch: driftlint_core::pass::Batch<'_>,
+        files: &mut Files,
+    ) -> Result<&[Diagnostic], driftlint_core::pass::PassError> {
+        Pass::batch(self, batch.coll, files)
+            .map_err(|e| driftlint_core::pass::PassError { pass: "policies", source: Box::new(e) })
+    }
+
+    fn finish(&mut self, files: &mut Files) -> Result<Vec<Diagnostic>, driftlint_core::pass::PassError> {
+        Pass::finish(self, files).map_err(|e| driftlint_core::pass::PassError { pass: "policies", source: Box::new(e) })
+    }
 }
 
 #[cfg(test)]

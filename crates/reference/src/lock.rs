@@ -29,7 +29,7 @@ use driftlint_core::input::SourcePath;
 use driftlint_yaml::{LineIndex, NodeValue};
 
 use crate::Compiled;
-use crate::drift::locate::Files;
+use driftlint_core::locate::Files;
 
 use super::location::{Location, Opened};
 

@@ -273,12 +273,19 @@ fn structured_diff_of_the_ignore_unspecified_case() {
     let Verdict::Compared(o) = compare::compare_one(&mut cr, render, &c, &[], &[], &Options::default()).unwrap() else {
         panic!()
     };
-    let got: Vec<(String, compare::FieldDiffKind)> = o.field_diffs().into_iter().map(|f| (f.pointer, f.kind)).collect();
+    let got: Vec<(String, driftlint_core::locate::FieldDiffKind)> =
+        o.field_diffs().into_iter().map(|f| (f.pointer, f.kind)).collect();
     assert_eq!(
         got,
         [
-            ("/metadata/annotations/workload.openshift.io~1allowed".to_owned(), compare::FieldDiffKind::Missing),
-            ("/metadata/labels/openshift.io~1cluster-monitoring".to_owned(), compare::FieldDiffKind::Missing),
+            (
+                "/metadata/annotations/workload.openshift.io~1allowed".to_owned(),
+                driftlint_core::locate::FieldDiffKind::Missing
+            ),
+            (
+                "/metadata/labels/openshift.io~1cluster-monitoring".to_owned(),
+                driftlint_core::locate::FieldDiffKind::Missing
+            ),
         ]
     );
 }

@@ -32,6 +32,48 @@ pub struct CelRun {
     noted: HashSet<usize>,
 }
 
+/// The schema pass over the batches of a run: its findings (after those met while the
+/// registry was built), and what it validated.
+pub struct SchemaPass<'r> {
+    registry: &'r Registry,
+    mode: Mode,
+    diagnostics: Vec<Diagnostic>,
+    /// What was validated so far.
+    pub coverage: Coverage,
+}
+
+impl<'r> SchemaPass<'r> {
+    /// A pass validating against `registry` in `mode`; `found` are the findings of building
+    /// the registry (definitions that could not be loaded), reported first.
+    pub fn new(registry: &'r Registry, mode: Mode, found: Vec<Diagnostic>) -> Self {
+        SchemaPass { registry, mode, diagnostics: found, coverage: Coverage::default() }
+    }
+}
+
+impl driftlint_core::pass::Pass for SchemaPass<'_> {
+    fn name(&self) -> &'static str {
+        "schemas"
+    }
+
+    fn batch(
+        &mut self,
+        batch: driftlint_core::pass::Batch<'_>,
+        _files: &mut driftlint_core::locate::Files,
+    ) -> Result<&[Diagnostic], driftlint_core::pass::PassError> {
+        let first = self.diagnostics.len();
+        let found = run_counted(batch.coll, self.registry, self.mode, &mut self.coverage);
+        self.diagnostics.extend(found);
+        Ok(&self.diagnostics[first..])
+    }
+
+    fn finish(
+        &mut self,
+        _files: &mut driftlint_core::locate::Files,
+    ) -> Result<Vec<Diagnostic>, driftlint_core::pass::PassError> {
+        Ok(std::mem::take(&mut self.diagnostics))
+    }
+}
+
 /// Validates every instance of `coll`.
 pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic> {
     run_counted(coll, registry, mode, &mut Coverage::default())

@@ -30,7 +30,7 @@ pub use merge::{create_merge_patch, merge_patch, patch_to_string};
 pub use omit::omit_fields;
 pub use overrides::{OverrideError, UserOverride, load_overrides, parse_overrides};
 pub use render::{NotYaml, normalize_numbers, parse_rendered};
-pub use structured::{FieldDiff, FieldDiffKind, structured_diff};
+pub use structured::{FieldDiff, structured_diff};
 pub use unified::civil_from_days;
 pub use unified::{DiffProgram, DiffProgramError, cr_id, diff_output, slug, unified_diff};
 

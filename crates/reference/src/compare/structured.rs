@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::render::json_eq;
 
-pub use driftlint_core::locate::FieldDiffKind;
+use driftlint_core::locate::FieldDiffKind;
 
 /// One differing field.
 #[derive(Debug, Clone, PartialEq)]

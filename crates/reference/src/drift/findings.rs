@@ -8,14 +8,16 @@
 use driftlint_gotmpl::Value as GoValue;
 use serde_json::Value;
 
-use super::locate::{self, Files};
-use crate::compare::{FieldDiff, FieldDiffKind};
+use super::locate;
+use crate::compare::FieldDiff;
 use crate::engine::{Comparison, CrResult, Engine, Status, View};
 use crate::report::summary::{self, component_rule};
 use crate::{Compiled, LoadError};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
+use driftlint_core::locate::FieldDiffKind;
+use driftlint_core::locate::{Files, manifest_location, node_range, origin_help};
 
 /// One diagnostic per problem of a reference that failed to load or compile.
 pub fn invalid_reference(err: &LoadError, severity: Severity) -> Vec<Diagnostic> {
@@ -69,7 +71,7 @@ pub fn object_findings(
         object_findings_of(engine, comparison, coll, files, &lookups, result, doc, &mut out);
         let source = &coll.sources[doc.source];
         for d in &mut out[first..] {
-            if let Some(help) = locate::origin_help(doc, &d.primary.path) {
+            if let Some(help) = origin_help(doc, &d.primary.path) {
                 d.help.push(help);
             }
             // Located in a chart template: the rendered line on standard input goes with it.
@@ -77,7 +79,7 @@ pub fn object_findings(
                 && doc.origin.as_ref().is_some_and(|o| o.kind == driftlint_core::document::OriginKind::Helm)
             {
                 let pointer = d.field.as_deref().unwrap_or("/metadata/name");
-                let range = locate::node_range(&doc.node, pointer, FieldDiffKind::Changed);
+                let range = node_range(&doc.node, pointer, FieldDiffKind::Changed);
                 d.secondary.push(driftlint_core::diagnostic::Label {
                     path: source.path.clone(),
                     range: Some(range),
@@ -255,7 +257,7 @@ fn display_name(doc: &Document) -> String {
 /// recognises the object by (the object's start when it has no name).
 fn object_anchor(doc: &Document, coll: &Collection, files: &mut Files) -> (SourcePath, std::ops::Range<usize>) {
     let source = &coll.sources[doc.source];
-    locate::manifest_location(doc, source, "/metadata/name", FieldDiffKind::Changed, files)
+    manifest_location(doc, source, "/metadata/name", FieldDiffKind::Changed, files)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -270,7 +272,7 @@ fn field_finding(
     files: &mut Files,
 ) -> Diagnostic {
     let source = &coll.sources[doc.source];
-    let (path, range) = locate::manifest_location(doc, source, &diff.pointer, diff.kind, files);
+    let (path, range) = manifest_location(doc, source, &diff.pointer, diff.kind, files);
     let entry = compiled.entry(template);
     let template_name = entry.map_or("", |e| e.path.as_str());
     let field = &diff.pointer;

@@ -15,10 +15,10 @@ use std::path::PathBuf;
 use driftlint_gotmpl::Rendered;
 use driftlint_yaml::{Node, NodeValue};
 
-pub use driftlint_core::locate::{Files, manifest_location, node_range, origin_help, split_pointer};
+use driftlint_core::locate::{Files, split_pointer};
 
 use crate::Compiled;
-use crate::compare::FieldDiffKind;
+use driftlint_core::locate::FieldDiffKind;
 
 const NO_VALUE: &str = "<no value>";
 
