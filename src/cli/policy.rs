@@ -365,6 +365,8 @@ fn read_document(path: &Path) -> Result<serde_json::Value> {
 }
 
 fn policy_failure(e: &PolicyError) -> ExitCode {
-    eprintln!("error: {}", crate::report::escape::lines(&e.to_string()));
+    for e in e.errors() {
+        eprintln!("error: {}", crate::report::escape::lines(&e.to_string()));
+    }
     ExitCode::from(1)
 }

@@ -54,6 +54,12 @@ static FAILURE: LazyLock<regex::Regex> =
 static WARNING: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new("^warn(_[a-zA-Z0-9]+)*$").expect("valid regex"));
 
+/// Whether conftest reports rule `name`'s results: a failure (`deny`, `violation`, with
+/// `_suffix`) or a warning (`warn`, `warn_suffix`).
+pub(crate) fn is_reporting_rule(name: &str) -> bool {
+    FAILURE.is_match(name) || WARNING.is_match(name)
+}
+
 /// The policy settings of a check (`--policy`, `--data`, `--namespace`, `--combine`,
 /// `policy-cases:`). Paths are as the user wrote them, resolved already.
 #[derive(Clone, Debug, Default)]
@@ -212,7 +218,11 @@ impl Pass {
         }
         let mut out = Outcome::default();
         let mut namespaces = Vec::new();
-        let policies = match Policies::compile(modules.clone(), data, &settings.engine, engine::RegoVersion::V1) {
+        // conftest refuses, after OPA's compiler, rules that could never report (see
+        // `heads`): they are compile errors here too.
+        let compiled = Policies::compile(modules.clone(), data, &settings.engine, engine::RegoVersion::V1)
+            .and_then(|mut p| p.conftest_problems().map_or(Ok(p), Err));
+        let policies = match compiled {
             Ok(policies) => {
                 let (selected, warnings) = settings.select(&policies)?;
                 out.diagnostics.extend(warnings);
@@ -225,7 +235,7 @@ impl Pass {
             }
             Err(e) => {
                 let e = super::load::with_data_files(e, &settings.data, git_start);
-                out.diagnostics.push(error_diagnostic(&e, &modules, None));
+                out.diagnostics.extend(e.errors().into_iter().map(|e| error_diagnostic(e, &modules, None)));
                 None
             }
         };

@@ -22,6 +22,7 @@ pub mod conftest;
 mod diagnostics;
 pub mod engine;
 pub mod fybrik;
+pub mod heads;
 pub mod load;
 pub mod memory;
 pub mod module;
@@ -65,6 +66,10 @@ pub enum PolicyError {
     /// for the rule). `files`: the data files that set it, when known.
     #[error("{}: {}data may not shadow a rule", at(&Some(.rule.clone())), shadow_message(.path, .files))]
     Shadow { path: String, rule: Location, files: Vec<String> },
+    /// Several problems found before any input is evaluated, each at its module line: OPA
+    /// reports every compile error, not the first alone. Never empty, never nested.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Many(Vec<PolicyError>),
 }
 
 fn shadow_message(path: &str, files: &[String]) -> String {
@@ -78,7 +83,25 @@ impl PolicyError {
         match self {
             PolicyError::Parse { location, .. } | PolicyError::Eval { location, .. } => location.as_ref(),
             PolicyError::Shadow { rule, .. } => Some(rule),
+            PolicyError::Many(errors) => errors.first().and_then(PolicyError::location),
             _ => None,
+        }
+    }
+
+    /// Every problem this error stands for: the list of [`PolicyError::Many`], else itself.
+    pub fn errors(&self) -> Vec<&PolicyError> {
+        match self {
+            PolicyError::Many(errors) => errors.iter().collect(),
+            one => vec![one],
+        }
+    }
+
+    /// One error for `errors` (`None` when there is none).
+    pub fn from_many(mut errors: Vec<PolicyError>) -> Option<PolicyError> {
+        match errors.len() {
+            0 => None,
+            1 => errors.pop(),
+            _ => Some(PolicyError::Many(errors)),
         }
     }
 
@@ -89,6 +112,7 @@ impl PolicyError {
             PolicyError::Shadow { path, files, .. } => {
                 format!("rego_compile_error: {}data may not shadow a rule", shadow_message(path, files))
             }
+            PolicyError::Many(errors) => errors.iter().map(PolicyError::message).collect::<Vec<_>>().join("\n"),
             other => other.to_string(),
         }
     }

@@ -89,6 +89,10 @@ pub fn run(
     modules.sort_by(|a, b| a.path.cmp(&b.path));
     let original = modules.clone();
     let mut policies = Policies::compile(modules.clone(), data.clone(), options, super::engine::RegoVersion::V1)?;
+    // conftest verify loads policies as conftest test does, with the same refusals.
+    if let Some(e) = policies.conftest_problems() {
+        return Err(e);
+    }
     let mut found = discover(&policies);
     // A test rule defined twice is two tests: every definition after the first is renamed in
     // the text, so each is queried on its own (OPA's `rewriteDuplicateTestNames`).
