@@ -151,10 +151,11 @@ fn builtin_problem(name: &str, n: usize, settings: &Settings) -> Option<String> 
     if name == "print" {
         return None;
     }
+    let (tagged, name) = (name, super::files::public_name(name));
     let arity = settings
         .extensions
         .iter()
-        .find(|(e, _)| *e == name)
+        .find(|(e, _)| *e == tagged)
         .map(|(_, a)| *a)
         .or_else(|| BUILTINS.get(name).map(|(_, a)| *a));
     let Some(arity) = arity else {
@@ -280,7 +281,7 @@ fn imports_of(module: &Module) -> BTreeMap<String, Vec<String>> {
 }
 
 /// The expressions of a rule outside its bodies' queries (not the name it declares).
-fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
+pub(super) fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
     let mut out = Vec::new();
     match rule.as_ref() {
         Rule::Spec { head, bodies, .. } => {
@@ -308,7 +309,7 @@ fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
     out
 }
 
-fn rule_queries(rule: &Ref<Rule>) -> Vec<Ref<Query>> {
+pub(super) fn rule_queries(rule: &Ref<Rule>) -> Vec<Ref<Query>> {
     match rule.as_ref() {
         Rule::Spec { bodies, .. } => bodies.iter().map(|b| b.query.clone()).collect(),
         Rule::Default { .. } => Vec::new(),

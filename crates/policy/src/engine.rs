@@ -119,10 +119,26 @@ impl Policies {
         engine.set_gather_prints(true);
         set_time_limit(&mut engine, TIME_LIMIT);
         super::builtins::register(&mut engine, options.now)?;
+        // conftest's configuration built-ins read files relative to the calling policy's
+        // directory: one copy per directory (a policy read from git has none).
+        let mut dirs: Vec<Option<std::path::PathBuf>> = Vec::new();
+        let dir_of: Vec<usize> = modules
+            .iter()
+            .map(|m| {
+                let dir = (!m.path.starts_with("git:")).then(|| {
+                    std::path::Path::new(&m.path).parent().map(std::path::Path::to_path_buf).unwrap_or_default()
+                });
+                dirs.iter().position(|d| *d == dir).unwrap_or_else(|| {
+                    dirs.push(dir);
+                    dirs.len() - 1
+                })
+            })
+            .collect();
+        super::files::register(&mut engine, &dirs)?;
         engine.set_rego_v0(options.version_or(default) == RegoVersion::V0);
         // Every module is parsed, so that each one's parse error is reported (as OPA does).
         let mut refused = Vec::new();
-        for m in &modules {
+        for (mi, m) in modules.iter().enumerate() {
             if let Err(e) = super::scan::check(m, options.version_or(default)) {
                 refused.push(e);
                 continue;
@@ -134,7 +150,8 @@ impl Policies {
                 continue;
             }
             // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
-            let rewritten = engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added));
+            let rewritten =
+                engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added, dir_of[mi]));
             if let Some(text) = rewritten {
                 engine = before.clone();
                 if let Err(e) = engine.add_policy(m.path.clone(), text) {
@@ -147,7 +164,12 @@ impl Policies {
         if let Some(e) = PolicyError::from_many(refused) {
             return Err(e);
         }
-        let extensions = super::builtins::OURS;
+        let tagged: Vec<(String, u8)> = (0..dirs.len())
+            .flat_map(|i| super::files::FILE_BUILTINS.iter().map(move |(b, n)| (super::files::tagged(b, i), *n)))
+            .collect();
+        let mut extensions: Vec<(&str, u8)> = super::builtins::OURS.to_vec();
+        extensions.push(("parse_config", 2));
+        extensions.extend(tagged.iter().map(|(name, n)| (name.as_str(), *n)));
         let settings = super::compile::Settings {
             capabilities: &options.capabilities,
             fixed_clock: options.now.is_some(),

@@ -21,6 +21,7 @@ pub mod compile;
 pub mod conftest;
 mod diagnostics;
 pub mod engine;
+pub mod files;
 pub mod fybrik;
 pub mod heads;
 pub mod load;

@@ -18,9 +18,12 @@ use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule};
 
 use super::compile::{walk, walk_literal};
 
-/// The module text rewritten, or `None` when nothing needs it.
-pub fn module(text: &str, module: &Module) -> Option<String> {
+/// The module text rewritten, or `None` when nothing needs it. `dir`: the index of the
+/// module's directory, whose copies of conftest's file built-ins its calls are renamed to
+/// ([`super::files`]).
+pub fn module(text: &str, module: &Module, dir: usize) -> Option<String> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    file_call_edits(module, dir, &mut edits);
     for import in &module.imports {
         if import.r#as.is_none()
             && let Expr::Var { span, .. } = import.refr.as_ref()
@@ -55,6 +58,26 @@ pub fn module(text: &str, module: &Module) -> Option<String> {
     }
     out.push_str(&text[at..]);
     Some(out)
+}
+
+/// Calls of conftest's file built-ins renamed to the copy for directory `dir`.
+fn file_call_edits(module: &Module, dir: usize, edits: &mut Vec<(usize, usize, String)>) {
+    let mut visit = |e: &Ref<Expr>| {
+        if let Expr::Call { fcn, .. } = e.as_ref()
+            && let Expr::Var { span, .. } = fcn.as_ref()
+            && let Some((base, _)) = super::files::FILE_BUILTINS.iter().find(|(b, _)| *b == span.text())
+        {
+            edits.push((span.start as usize, span.end as usize, super::files::tagged(base, dir)));
+        }
+    };
+    for rule in &module.policy {
+        for e in super::compile::rule_exprs(rule) {
+            walk(&e, &mut visit);
+        }
+        for q in super::compile::rule_queries(rule) {
+            super::compile::walk_query(&q, &mut visit);
+        }
+    }
 }
 
 fn body_edits(query: &Query, outer: &BTreeSet<String>, edits: &mut Vec<(usize, usize, String)>, counter: &mut usize) {
@@ -321,7 +344,7 @@ mod tests {
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
         let parsed = parser.parse().unwrap();
-        module(&text, &parsed).map(|t| t.lines().nth(1).unwrap().to_string())
+        module(&text, &parsed, 0).map(|t| t.lines().nth(1).unwrap().to_string())
     }
 
     #[test]
@@ -331,7 +354,7 @@ mod tests {
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
         let parsed = parser.parse().unwrap();
-        assert_eq!(module(text, &parsed).as_deref(), Some("package a\n            \nx := 1"));
+        assert_eq!(module(text, &parsed, 0).as_deref(), Some("package a\n            \nx := 1"));
     }
 
     #[test]
