@@ -151,7 +151,7 @@ fn builtin_problem(name: &str, n: usize, settings: &Settings) -> Option<String> 
     if name == "print" {
         return None;
     }
-    let (tagged, name) = (name, super::files::public_name(name));
+    let (tagged, name) = (name, super::metadata::public_name(name).unwrap_or(super::files::public_name(name)));
     let arity = settings
         .extensions
         .iter()
@@ -264,6 +264,11 @@ fn dotted(e: &Ref<Expr>) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// A call's function as its dotted name (`rego.metadata.rule`), when it is static.
+pub(super) fn dotted_name(e: &Ref<Expr>) -> Option<String> {
+    dotted(e).map(|c| c.join("."))
 }
 
 /// A module's imports by the name they bind: `import data.lib` binds `lib` to `data.lib`.

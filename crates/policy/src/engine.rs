@@ -151,7 +151,7 @@ impl Policies {
             }
             // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
             let rewritten =
-                engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added, dir_of[mi]));
+                engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added, dir_of[mi], mi));
             if let Some(text) = rewritten {
                 engine = before.clone();
                 if let Err(e) = engine.add_policy(m.path.clone(), text) {
@@ -164,12 +164,15 @@ impl Policies {
         if let Some(e) = PolicyError::from_many(refused) {
             return Err(e);
         }
+        let texts: Vec<(String, String)> = modules.iter().map(|m| (m.path.clone(), m.text.clone())).collect();
+        let metadata = super::metadata::register(&mut engine, &texts)?;
         let tagged: Vec<(String, u8)> = (0..dirs.len())
             .flat_map(|i| super::files::FILE_BUILTINS.iter().map(move |(b, n)| (super::files::tagged(b, i), *n)))
             .collect();
         let mut extensions: Vec<(&str, u8)> = super::builtins::OURS.to_vec();
         extensions.push(("parse_config", 2));
         extensions.extend(tagged.iter().map(|(name, n)| (name.as_str(), *n)));
+        extensions.extend(metadata.iter().map(|name| (name.as_str(), 0)));
         let settings = super::compile::Settings {
             capabilities: &options.capabilities,
             fixed_clock: options.now.is_some(),

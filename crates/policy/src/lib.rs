@@ -26,6 +26,7 @@ pub mod fybrik;
 pub mod heads;
 pub mod load;
 pub mod memory;
+pub mod metadata;
 pub mod module;
 pub mod namespace;
 pub mod print;

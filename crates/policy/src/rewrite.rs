@@ -20,10 +20,12 @@ use super::compile::{walk, walk_literal};
 
 /// The module text rewritten, or `None` when nothing needs it. `dir`: the index of the
 /// module's directory, whose copies of conftest's file built-ins its calls are renamed to
-/// ([`super::files`]).
-pub fn module(text: &str, module: &Module, dir: usize) -> Option<String> {
+/// ([`super::files`]); `index`: the module's, whose rules' calls of `rego.metadata.*` are
+/// renamed to each rule's copy ([`super::metadata`]).
+pub fn module(text: &str, module: &Module, dir: usize, index: usize) -> Option<String> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     file_call_edits(module, dir, &mut edits);
+    metadata_call_edits(module, index, &mut edits);
     for import in &module.imports {
         if import.r#as.is_none()
             && let Expr::Var { span, .. } = import.refr.as_ref()
@@ -71,6 +73,27 @@ fn file_call_edits(module: &Module, dir: usize, edits: &mut Vec<(usize, usize, S
         }
     };
     for rule in &module.policy {
+        for e in super::compile::rule_exprs(rule) {
+            walk(&e, &mut visit);
+        }
+        for q in super::compile::rule_queries(rule) {
+            super::compile::walk_query(&q, &mut visit);
+        }
+    }
+}
+
+/// Calls of `rego.metadata.rule`/`chain` renamed to the calling rule's copy.
+fn metadata_call_edits(module: &Module, index: usize, edits: &mut Vec<(usize, usize, String)>) {
+    for (ri, rule) in module.policy.iter().enumerate() {
+        let mut visit = |e: &Ref<Expr>| {
+            if let Expr::Call { fcn, .. } = e.as_ref()
+                && let Some(name) = super::compile::dotted_name(fcn)
+                && super::metadata::BUILTINS.contains(&name.as_str())
+            {
+                let span = fcn.span();
+                edits.push((span.start as usize, span.end as usize, super::metadata::tagged(&name, index, ri)));
+            }
+        };
         for e in super::compile::rule_exprs(rule) {
             walk(&e, &mut visit);
         }
@@ -344,7 +367,7 @@ mod tests {
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
         let parsed = parser.parse().unwrap();
-        module(&text, &parsed, 0).map(|t| t.lines().nth(1).unwrap().to_string())
+        module(&text, &parsed, 0, 0).map(|t| t.lines().nth(1).unwrap().to_string())
     }
 
     #[test]
@@ -354,7 +377,7 @@ mod tests {
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
         let parsed = parser.parse().unwrap();
-        assert_eq!(module(text, &parsed, 0).as_deref(), Some("package a\n            \nx := 1"));
+        assert_eq!(module(text, &parsed, 0, 0).as_deref(), Some("package a\n            \nx := 1"));
     }
 
     #[test]
