@@ -180,3 +180,140 @@ fn verify_shows_prints_per_test() {
         r.stdout
     );
 }
+
+/// acceptance.bats, `conftest test` on examples/kubernetes, examples/data and
+/// examples/exceptions: (conftest test, the equivalent arguments, conftest's exit code, the
+/// findings conftest reports as failures/warnings/exceptions).
+#[test]
+fn test_command_verdicts() {
+    let deny_root = "error[policy-deny]: Containers must not run as root in Deployment hello-kubernetes";
+    let cases: [(&str, &[&str], i32, &[&str]); 8] = [
+        (
+            "Not fail when testing a service with a warning",
+            &["--policy", "examples/kubernetes/policy", "examples/kubernetes/service.yaml"],
+            0,
+            &["warning[policy-warn]: Found service hello-kubernetes but services are not allowed"],
+        ),
+        (
+            "Fail when testing a service with warnings (--fail-on-warn)",
+            &["--fail-level", "warning", "--policy", "examples/kubernetes/policy", "examples/kubernetes/service.yaml"],
+            1,
+            &["warning[policy-warn]: Found service hello-kubernetes but services are not allowed"],
+        ),
+        (
+            "Fail when testing a deployment with root containers",
+            &["--policy", "examples/kubernetes/policy", "examples/kubernetes/deployment.yaml"],
+            1,
+            &[
+                deny_root,
+                "error[policy-deny]: Deployment hello-kubernetes must provide app/release labels for pod selectors",
+                "error[policy-deny]: Found deployment hello-kubernetes but deployments are not allowed",
+                "error[policy-deny]: hello-kubernetes must include Kubernetes recommended labels",
+            ],
+        ),
+        (
+            // conftest: 0 and silence; driftlint warns that nothing declares the namespace.
+            "Pass when testing a blank namespace",
+            &[
+                "--namespace",
+                "notpresent",
+                "--policy",
+                "examples/kubernetes/policy",
+                "examples/kubernetes/deployment.yaml",
+            ],
+            0,
+            &["warning[policy-error]: no policy declares package `notpresent`"],
+        ),
+        (
+            "Multi-file tests correctly fail when last file is fine",
+            &[
+                "--policy",
+                "examples/kubernetes/policy",
+                "examples/kubernetes/deployment.yaml",
+                "examples/kubernetes/service.yaml",
+            ],
+            1,
+            &[deny_root],
+        ),
+        (
+            "Can load data along with rego policies",
+            &["--policy", "examples/data/policy", "--data", "examples/data/exclusions", "examples/data/service.yaml"],
+            1,
+            &["error[policy-deny]: Cannot expose port 22 on LoadBalancer. Denied ports: [22, 21]"],
+        ),
+        (
+            "Exceptions reported correctly (1 failure, 1 exception)",
+            &["--policy", "examples/exceptions/policy", "examples/exceptions/deployments.yaml"],
+            1,
+            &[
+                "error[policy-deny]: Containers must not run as root in Deployment cannot-run-as-root",
+                "suppressed[policy-deny]: Containers must not run as root in Deployment can-run-as-root",
+            ],
+        ),
+        (
+            "Fail when testing a deployment with root containers (--all-namespaces)",
+            &["--all-namespaces", "--policy", "examples/kubernetes/policy", "examples/kubernetes/deployment.yaml"],
+            1,
+            &[deny_root],
+        ),
+    ];
+    for (name, args, code, expected) in cases {
+        let (got_code, lines) = check(args);
+        assert_eq!(got_code, code, "{name}: {lines:?}");
+        for want in expected {
+            assert!(lines.iter().any(|l| l.contains(want)), "{name}: {want} not in {lines:?}");
+        }
+    }
+}
+
+/// acceptance.bats, `conftest verify`: (conftest test, arguments, exit code, summary).
+#[test]
+fn verify_command_verdicts() {
+    let cases: [(&str, &[&str], i32, &str); 5] = [
+        ("Can verify rego tests", &["--policy", "./examples/kubernetes/policy"], 0, "4 tests, 4 passed"),
+        (
+            "Verify command matches a namespace literally",
+            &["--policy", "./examples/kubernetes/policy", "--namespace", "main"],
+            0,
+            "4 tests, 4 passed",
+        ),
+        (
+            "Verify command matches namespaces with a wildcard",
+            &["--policy", "./examples/kubernetes/policy", "--namespace", "ma*"],
+            0,
+            "4 tests, 4 passed",
+        ),
+        (
+            "Verify command filters out non-matching namespaces",
+            &["--policy", "./examples/kubernetes/policy", "--namespace", "doesnotexist"],
+            0,
+            "0 tests, 0 passed",
+        ),
+        (
+            "Can load data in unit tests",
+            &["-p", "examples/data/policy", "-d", "examples/data/exclusions"],
+            0,
+            "1 test, 1 passed, 0 failures",
+        ),
+    ];
+    for (name, args, code, summary) in cases {
+        let mut all = vec!["policy", "test"];
+        all.extend_from_slice(args);
+        let r = run_in(&suite(), &all, None);
+        assert_eq!(r.code, code, "{name}: {}\n{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains(summary), "{name}: {}", r.stdout);
+    }
+    // "Verify command has report flag - failure with report fails": the failing test is named.
+    let r = run_in(
+        &suite(),
+        &["policy", "test", "--policy", "./examples/report/policy", "--policy", "./examples/report/fail"],
+        None,
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout
+            .contains("FAIL ./examples/report/fail/failing_test.rego:8: data.main.test_missing_required_label_fail"),
+        "{}",
+        r.stdout
+    );
+}
