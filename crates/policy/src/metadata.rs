@@ -10,8 +10,8 @@
 //!   enclosing package, each `{"path": […], "annotations": {…}}` (the path without `data`).
 //!
 //! The default scope is `package` before a `package` line, `rule` before a rule. The YAML is
-//! read as written (OPA also normalises `authors` and `related_resources` strings into
-//! objects; that is not done here).
+//! read as YAML 1.2, as OPA reads it (OPA also normalises `authors` and `related_resources`
+//! strings into objects; that is not done here).
 //!
 //! regorus has neither built-in, and an extension does not know who calls it: each calling
 //! rule's calls are renamed to a copy of its own that returns the constant value
@@ -74,16 +74,53 @@ fn blocks(path: &str, text: &str) -> Result<Vec<Block>, PolicyError> {
             location: Some(super::Location { path: path.to_string(), line }),
             message: format!("rego_parse_error: invalid METADATA block: {message}"),
         };
-        let fields = match super::load::parse_document("metadata.yaml", yaml.as_bytes()) {
-            Ok(Json::Object(map)) => map,
-            Ok(Json::Null) => Map::new(),
-            Ok(_) => return Err(error("not a mapping".into())),
+        let fields = match driftlint_yaml::parse_stream(&yaml).into_result() {
+            Ok(docs) => match docs.first().map(|d| yaml_1_2(&d.root)) {
+                Some(Json::Object(map)) => map,
+                None | Some(Json::Null) => Map::new(),
+                Some(_) => return Err(error("not a mapping".into())),
+            },
             Err(e) => return Err(error(e.to_string())),
         };
         // The annotated statement is the next line after the comments.
         out.push(Block { target: u32::try_from(i + 1).unwrap_or(u32::MAX), fields });
     }
     Ok(out)
+}
+
+/// A METADATA block's YAML as OPA reads it (YAML 1.2: `n`, `yes`, `on` are strings, keys
+/// included), not with Kubernetes' YAML 1.1 scalars that manifests are read with.
+fn yaml_1_2(node: &driftlint_yaml::Node) -> Json {
+    use driftlint_yaml::NodeValue;
+    let text = |n: &driftlint_yaml::Node| n.raw().map(str::to_string);
+    match &node.value {
+        NodeValue::Bool(_) if !matches!(node.raw(), Some("true" | "false" | "True" | "False" | "TRUE" | "FALSE")) => {
+            text(node).map_or(Json::Null, Json::String)
+        }
+        // A plain date is a timestamp, which OPA's YAML reader turns into RFC 3339.
+        NodeValue::String(t)
+            if node.style == Some(driftlint_yaml::ScalarStyle::Plain)
+                && t.len() == 10
+                && t.bytes()
+                    .enumerate()
+                    .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() }) =>
+        {
+            Json::String(format!("{t}T00:00:00Z"))
+        }
+        NodeValue::Sequence(items) => Json::Array(items.iter().map(yaml_1_2).collect()),
+        NodeValue::Mapping(entries) => {
+            let mut map = Map::with_capacity(entries.len());
+            for (k, v) in entries {
+                let key = match &k.value {
+                    NodeValue::String(s) => s.clone(),
+                    _ => text(k).unwrap_or_else(|| k.json_key().into_owned()),
+                };
+                map.insert(key, yaml_1_2(v));
+            }
+            Json::Object(map)
+        }
+        _ => node.to_json(),
+    }
 }
 
 /// A rule's path below `data`: its package and the static start of its head.
