@@ -10,8 +10,10 @@
 //!
 //! What a policy cannot do: regorus is built without `http.send` and `opa.runtime` (see
 //! Cargo.toml), and the default capabilities refuse every other built-in that reads the
-//! clock, randomness, the network or the environment ([`super::capabilities`]); no built-in
-//! reads a file. Bounds: a module nested deeper than [`MAX_NESTING`] is refused before
+//! clock, randomness, the network or the environment ([`super::capabilities`]); the only
+//! built-ins that read a file are conftest's `parse_config_file` and
+//! `parse_combined_config_files`, confined to the repository that holds the calling policy
+//! ([`super::files`]). Bounds: a module nested deeper than [`MAX_NESTING`] is refused before
 //! regorus parses it ([`super::scan`]: its parser is exponential in nesting depth), compiling has a deadline
 //! ([`COMPILE_LIMIT`]), each query a time limit ([`TIME_LIMIT`]) and a run a shared budget
 //! ([`RUN_LIMIT`]); a rule that builds huge values runs into the memory watchdog
@@ -717,7 +719,8 @@ mod tests {
             let e = compile(&format!("package a\nx := {call}")).unwrap_err();
             assert!(e.to_string().contains("undefined function"), "{call}: {e}");
         }
-        // No built-in reads files: the only documents a policy sees are `input` and `data`.
+        // Besides the confined files of conftest's built-ins (`files`), the only documents a
+        // policy sees are `input` and `data`.
         assert_eq!(eval("package a\nx := data.y", "data.a.x").unwrap(), None);
     }
 

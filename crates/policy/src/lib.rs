@@ -4,7 +4,8 @@
 //! on one engine set-up ([`engine`]) fed by one loader ([`load`]).
 //!
 //! Policies and data documents kept in a repository are untrusted: they are read only from
-//! the paths given, evaluated without file, environment or network access, and bounded in
+//! the paths given, evaluated without environment or network access (the files conftest's
+//! `parse_config_file` reads stay inside the policy's repository), and bounded in
 //! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
 //! line where one is known.
 //!
