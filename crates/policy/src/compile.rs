@@ -136,7 +136,6 @@ pub fn check(modules: &[Ref<Module>], settings: &Settings) -> Vec<Problem> {
             root_overrides(rule, &queries, &path, &mut out);
         }
     }
-    out.extend(super::heads::check(modules));
     let components = components(&edges);
     if !recursion(&index, &edges, &components, &mut out) {
         depth(&index, &edges, &components, &weights, &mut out);
@@ -151,7 +150,7 @@ fn builtin_problem(name: &str, n: usize, settings: &Settings) -> Option<String> 
     if name == "print" {
         return None;
     }
-    let (tagged, name) = (name, super::metadata::public_name(name).unwrap_or(super::files::public_name(name)));
+    let (tagged, name) = (name, super::tags::public_name(name));
     let arity = settings
         .extensions
         .iter()

@@ -49,16 +49,7 @@ use driftlint_core::input::SourcePath;
 use driftlint_core::locate::FieldDiffKind;
 use driftlint_core::locate::{self, Files};
 
-static FAILURE: LazyLock<regex::Regex> =
-    LazyLock::new(|| regex::Regex::new("^(deny|violation)(_[a-zA-Z0-9]+)*$").expect("valid regex"));
-static WARNING: LazyLock<regex::Regex> =
-    LazyLock::new(|| regex::Regex::new("^warn(_[a-zA-Z0-9]+)*$").expect("valid regex"));
-
-/// Whether conftest reports rule `name`'s results: a failure (`deny`, `violation`, with
-/// `_suffix`) or a warning (`warn`, `warn_suffix`).
-pub(crate) fn is_reporting_rule(name: &str) -> bool {
-    FAILURE.is_match(name) || WARNING.is_match(name)
-}
+use crate::heads::{FAILURE, WARNING};
 
 /// The policy settings of a check (`--policy`, `--data`, `--namespace`, `--combine`,
 /// `policy-cases:`). Paths are as the user wrote them, resolved already.

@@ -169,7 +169,7 @@ impl Policies {
         let texts: Vec<(String, String)> = modules.iter().map(|m| (m.path.clone(), m.text.clone())).collect();
         let metadata = super::metadata::register(&mut engine, &texts)?;
         let tagged: Vec<(String, u8)> = (0..dirs.len())
-            .flat_map(|i| super::files::FILE_BUILTINS.iter().map(move |(b, n)| (super::files::tagged(b, i), *n)))
+            .flat_map(|i| super::tags::FILE_BUILTINS.iter().map(move |(b, n)| (super::tags::for_dir(b, i), *n)))
             .collect();
         let mut extensions: Vec<(&str, u8)> = super::builtins::OURS.to_vec();
         extensions.push(("parse_config", 2));
@@ -181,7 +181,9 @@ impl Policies {
             strict: options.strict,
             extensions: &extensions,
         };
-        let problems = super::compile::check(engine.get_modules(), &settings);
+        let mut problems = super::compile::check(engine.get_modules(), &settings);
+        problems.extend(super::heads::check(engine.get_modules()));
+        problems.sort();
         let problems = problems.into_iter().map(|p| PolicyError::Parse {
             location: Some(super::Location { path: p.path, line: p.line }),
             message: p.message,

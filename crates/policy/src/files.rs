@@ -20,7 +20,7 @@
 //! regorus' extensions do not know who calls them, so each policy directory gets its own
 //! copy of the two file built-ins (`parse_config_file__f0`, …) and the calls in a module are
 //! renamed to its directory's copy before regorus compiles it ([`super::rewrite`]); messages
-//! name the built-ins by their own names ([`public_name`]).
+//! name the built-ins by their own names ([`super::tags`]).
 
 use std::path::{Path, PathBuf};
 
@@ -29,27 +29,10 @@ use regorus::Value;
 
 use super::PolicyError;
 
-/// The built-ins whose calls are renamed per policy directory, with their arity.
-pub const FILE_BUILTINS: [(&str, u8); 2] = [("parse_config_file", 1), ("parse_combined_config_files", 1)];
+use super::tags::{FILE_BUILTINS, for_dir};
 
 /// The parsers driftlint has.
 const PARSERS: [&str; 3] = ["yaml", "yml", "json"];
-
-/// The name a call of `name` has in the module text (`parse_config_file__f2` is
-/// `parse_config_file`).
-pub fn public_name(name: &str) -> &str {
-    match name.rsplit_once("__f") {
-        Some((base, n)) if n.chars().all(|c| c.is_ascii_digit()) && FILE_BUILTINS.iter().any(|(b, _)| *b == base) => {
-            base
-        }
-        _ => name,
-    }
-}
-
-/// The name of `base`'s copy for policy directory `index`.
-pub fn tagged(base: &str, index: usize) -> String {
-    format!("{base}__f{index}")
-}
 
 /// Registers `parse_config` and, for each of `dirs` (by index), its copies of the file
 /// built-ins. `None`: a policy without a directory on disk (read from git).
@@ -71,7 +54,7 @@ pub fn register(engine: &mut regorus::Engine, dirs: &[Option<PathBuf>]) -> Resul
         let d = dir.clone();
         engine
             .add_extension(
-                tagged("parse_config_file", i),
+                for_dir(FILE_BUILTINS[0].0, i),
                 1,
                 Box::new(move |args: Vec<Value>| {
                     let path = string(&args, 0)
@@ -84,7 +67,7 @@ pub fn register(engine: &mut regorus::Engine, dirs: &[Option<PathBuf>]) -> Resul
         let d = dir.clone();
         engine
             .add_extension(
-                tagged("parse_combined_config_files", i),
+                for_dir(FILE_BUILTINS[1].0, i),
                 1,
                 Box::new(move |args: Vec<Value>| {
                     let name = "parse_combined_config_files";
@@ -137,7 +120,7 @@ fn parse(builtin: &str, parser: &str, text: &str) -> anyhow::Result<Value> {
             e.to_string().trim_start_matches("config.json: ").trim_start_matches("config.yaml: ")
         )
     })?;
-    super::engine::to_value(&json).map_err(|e| anyhow::anyhow!("{builtin}: {e}"))
+    serde_json::from_value::<Value>(json).map_err(|e| anyhow::anyhow!("{builtin}: {e}"))
 }
 
 /// The file `path` names relative to `dir` (the calling policy's directory): the joined path

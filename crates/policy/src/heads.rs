@@ -15,10 +15,23 @@
 //! Knows regorus' syntax trees and OPA's messages; nothing of evaluation or output.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use regorus::unstable::{Expr, Module, Ref, Rule, RuleHead};
 
 use super::compile::Problem;
+
+/// conftest's failure rules: `deny`, `violation`, with `_suffix`.
+pub(crate) static FAILURE: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new("^(deny|violation)(_[a-zA-Z0-9]+)*$").expect("valid regex"));
+/// conftest's warning rules: `warn`, with `_suffix`.
+pub(crate) static WARNING: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new("^warn(_[a-zA-Z0-9]+)*$").expect("valid regex"));
+
+/// Whether conftest reports rule `name`'s results: a failure or a warning rule.
+pub(crate) fn is_reporting_rule(name: &str) -> bool {
+    FAILURE.is_match(name) || WARNING.is_match(name)
+}
 
 /// What a rule is, for OPA's conflict check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +113,7 @@ pub fn conftest_if_without_contains(modules: &[Ref<Module>]) -> Vec<Problem> {
                 Some(a) => matches!(a.value.as_ref(), Expr::Bool { value, .. } if *value == regorus::Value::Bool(true)),
             };
             let Some(name) = first_name(refr) else { continue };
-            if value_is_true && super::conftest::is_reporting_rule(&name) {
+            if value_is_true && is_reporting_rule(&name) {
                 out.push(Problem {
                     path: path.clone(),
                     line: span.line,

@@ -33,6 +33,7 @@ pub mod namespace;
 pub mod print;
 pub mod rewrite;
 pub mod scan;
+pub mod tags;
 pub mod verify;
 
 pub use engine::{Module, Policies};

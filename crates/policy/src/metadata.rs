@@ -25,21 +25,7 @@ use serde_json::{Map, Value as Json};
 
 use super::PolicyError;
 
-/// The two built-ins.
-pub const BUILTINS: [&str; 2] = ["rego.metadata.rule", "rego.metadata.chain"];
-
-/// The copy of `base` for rule `rule` of module `module`.
-pub fn tagged(base: &str, module: usize, rule: usize) -> String {
-    format!("{base}__m{module}r{rule}")
-}
-
-/// `rego.metadata.rule` for `rego.metadata.rule__m0r3`.
-pub fn public_name(name: &str) -> Option<&str> {
-    let (base, tag) = name.rsplit_once("__m")?;
-    let (m, r) = tag.split_once('r')?;
-    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
-    (BUILTINS.contains(&base) && digits(m) && digits(r)).then_some(base)
-}
+use super::tags::{METADATA_BUILTINS as BUILTINS, for_rule as tagged};
 
 /// One METADATA block: the line of the statement it annotates and its fields.
 #[derive(Clone, Debug)]
@@ -285,7 +271,7 @@ pub fn register(engine: &mut regorus::Engine, texts: &[(String, String)]) -> Res
 }
 
 fn to_value(json: Json) -> Result<Value, PolicyError> {
-    super::engine::to_value(&json).map_err(|message| PolicyError::Data { message })
+    serde_json::from_value::<Value>(json).map_err(|e| PolicyError::Data { message: e.to_string() })
 }
 
 fn add(engine: &mut regorus::Engine, name: &str, value: Value) -> Result<(), PolicyError> {

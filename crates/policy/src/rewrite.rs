@@ -67,9 +67,9 @@ fn file_call_edits(module: &Module, dir: usize, edits: &mut Vec<(usize, usize, S
     let mut visit = |e: &Ref<Expr>| {
         if let Expr::Call { fcn, .. } = e.as_ref()
             && let Expr::Var { span, .. } = fcn.as_ref()
-            && let Some((base, _)) = super::files::FILE_BUILTINS.iter().find(|(b, _)| *b == span.text())
+            && let Some((base, _)) = super::tags::FILE_BUILTINS.iter().find(|(b, _)| *b == span.text())
         {
-            edits.push((span.start as usize, span.end as usize, super::files::tagged(base, dir)));
+            edits.push((span.start as usize, span.end as usize, super::tags::for_dir(base, dir)));
         }
     };
     for rule in &module.policy {
@@ -88,10 +88,10 @@ fn metadata_call_edits(module: &Module, index: usize, edits: &mut Vec<(usize, us
         let mut visit = |e: &Ref<Expr>| {
             if let Expr::Call { fcn, .. } = e.as_ref()
                 && let Some(name) = super::compile::dotted_name(fcn)
-                && super::metadata::BUILTINS.contains(&name.as_str())
+                && super::tags::METADATA_BUILTINS.contains(&name.as_str())
             {
                 let span = fcn.span();
-                edits.push((span.start as usize, span.end as usize, super::metadata::tagged(&name, index, ri)));
+                edits.push((span.start as usize, span.end as usize, super::tags::for_rule(&name, index, ri)));
             }
         };
         for e in super::compile::rule_exprs(rule) {
