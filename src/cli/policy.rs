@@ -234,6 +234,11 @@ fn render_human(tests: &[verify::Test]) -> String {
             Outcome::Error => "ERROR",
             Outcome::Skip => "SKIP",
         };
+        // conftest verify shows prints as `PRNT  FILE:LINE: TEXT`; here each test's come
+        // right before its line.
+        for p in &t.prints {
+            let _ = writeln!(out, "PRNT  {}", driftlint_policy::print::line(p));
+        }
         let _ = write!(out, "{outcome} {}:{}: {}", escape::text(&t.path), t.line, escape::text(&t.query()));
         if matches!(t.outcome, Outcome::Fail | Outcome::Error)
             && let Some(m) = &t.message
@@ -268,6 +273,7 @@ fn render_json(tests: &[verify::Test]) -> serde_json::Value {
                 "line": t.line,
                 "outcome": t.outcome.name(),
                 "message": t.message,
+                "prints": t.prints,
             })
         })
         .collect();
@@ -321,18 +327,28 @@ fn render_junit(tests: &[verify::Test]) -> String {
             );
             let at = format!("{}:{}", t.path, t.line);
             let message = t.message.clone().unwrap_or_default();
+            // What the test printed: JUnit's place for a test case's output.
+            let system_out = if t.prints.is_empty() {
+                String::new()
+            } else {
+                let lines: Vec<String> = t.prints.iter().map(|p| x(&driftlint_policy::print::line(p))).collect();
+                format!("\n      <system-out>{}</system-out>", lines.join("\n"))
+            };
             match t.outcome {
-                Outcome::Pass => {
+                Outcome::Pass if system_out.is_empty() => {
                     let _ = writeln!(out, "{open}/>");
                 }
+                Outcome::Pass => {
+                    let _ = writeln!(out, "{open}>{system_out}\n    </testcase>");
+                }
                 Outcome::Skip => {
-                    let _ = writeln!(out, "{open}>\n      <skipped/>\n    </testcase>");
+                    let _ = writeln!(out, "{open}>\n      <skipped/>{system_out}\n    </testcase>");
                 }
                 Outcome::Fail | Outcome::Error => {
                     let tag = if t.outcome == Outcome::Fail { "failure" } else { "error" };
                     let _ = writeln!(
                         out,
-                        "{open}>\n      <{tag} message=\"{}\">{}</{tag}>\n    </testcase>",
+                        "{open}>\n      <{tag} message=\"{}\">{}</{tag}>{system_out}\n    </testcase>",
                         x(&message),
                         x(&format!("{at}: {}: {message}", t.query()))
                     );
@@ -365,6 +381,8 @@ fn read_document(path: &Path) -> Result<serde_json::Value> {
 }
 
 fn policy_failure(e: &PolicyError) -> ExitCode {
-    eprintln!("error: {}", driftlint_core::escape::lines(&e.to_string()));
+    for e in e.errors() {
+        eprintln!("error: {}", driftlint_core::escape::lines(&e.to_string()));
+    }
     ExitCode::from(1)
 }

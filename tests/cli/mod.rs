@@ -26,6 +26,7 @@ mod man;
 mod named;
 mod policy;
 mod policy_conftest;
+mod policy_conftest_suite;
 mod policy_engine;
 mod policy_stress;
 mod special_files;

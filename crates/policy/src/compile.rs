@@ -7,7 +7,9 @@
 //! - recursion between rules and functions (`rego_recursion_error: rule data.p.a is
 //!   recursive: data.p.a -> data.p.b -> data.p.a`);
 //! - with `--strict`, OPA's strict mode: duplicate and unused imports, a local assigned with
-//!   `:=` and never used, deprecated built-ins (`rego_compile_error`, `rego_type_error`);
+//!   `:=` and never used, a function argument no body or value uses, deprecated built-ins
+//!   (`rego_compile_error`, `rego_type_error`);
+//! - a rule, local or function argument named `input` or `data` (`rego_compile_error`);
 //! - a data document with a value where a rule is (`{"main": {"deny_latest": []}}`): OPA
 //!   refuses data that conflicts with a rule's path, and a data file must not silence a rule.
 //!
@@ -129,7 +131,9 @@ pub fn check(modules: &[Ref<Module>], settings: &Settings) -> Vec<Problem> {
             }
             if settings.strict {
                 strict_locals(&queries, &vars, &path, &mut out);
+                strict_args(rule, &vars, &path, &mut out);
             }
+            root_overrides(rule, &queries, &path, &mut out);
         }
     }
     let components = components(&edges);
@@ -146,10 +150,11 @@ fn builtin_problem(name: &str, n: usize, settings: &Settings) -> Option<String> 
     if name == "print" {
         return None;
     }
+    let (tagged, name) = (name, super::tags::public_name(name));
     let arity = settings
         .extensions
         .iter()
-        .find(|(e, _)| *e == name)
+        .find(|(e, _)| *e == tagged)
         .map(|(_, a)| *a)
         .or_else(|| BUILTINS.get(name).map(|(_, a)| *a));
     let Some(arity) = arity else {
@@ -260,6 +265,11 @@ fn dotted(e: &Ref<Expr>) -> Option<Vec<String>> {
     }
 }
 
+/// A call's function as its dotted name (`rego.metadata.rule`), when it is static.
+pub(super) fn dotted_name(e: &Ref<Expr>) -> Option<String> {
+    dotted(e).map(|c| c.join("."))
+}
+
 /// A module's imports by the name they bind: `import data.lib` binds `lib` to `data.lib`.
 fn imports_of(module: &Module) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
@@ -275,7 +285,7 @@ fn imports_of(module: &Module) -> BTreeMap<String, Vec<String>> {
 }
 
 /// The expressions of a rule outside its bodies' queries (not the name it declares).
-fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
+pub(super) fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
     let mut out = Vec::new();
     match rule.as_ref() {
         Rule::Spec { head, bodies, .. } => {
@@ -303,7 +313,7 @@ fn rule_exprs(rule: &Ref<Rule>) -> Vec<Ref<Expr>> {
     out
 }
 
-fn rule_queries(rule: &Ref<Rule>) -> Vec<Ref<Query>> {
+pub(super) fn rule_queries(rule: &Ref<Rule>) -> Vec<Ref<Query>> {
     match rule.as_ref() {
         Rule::Spec { bodies, .. } => bodies.iter().map(|b| b.query.clone()).collect(),
         Rule::Default { .. } => Vec::new(),
@@ -699,6 +709,79 @@ fn strict_locals(queries: &[Ref<Query>], uses: &BTreeMap<String, usize>, path: &
                     line: span.line,
                     message: format!("rego_compile_error: assigned var {} unused", var.text()),
                 });
+            }
+        });
+    }
+}
+
+/// OPA's strict-mode check of function arguments (`rewriteLocalVars`): an argument that no
+/// body, `else` branch or value uses is an error at the function's head. `_` is exempt.
+/// `uses`: how often each name occurs in the rule, arguments included.
+fn strict_args(rule: &Ref<Rule>, uses: &BTreeMap<String, usize>, path: &str, out: &mut Vec<Problem>) {
+    let Rule::Spec { head: RuleHead::Func { args, span, .. }, .. } = rule.as_ref() else { return };
+    let mut in_args: BTreeMap<String, usize> = BTreeMap::new();
+    for a in args {
+        walk(a, &mut |e| {
+            if let Expr::Var { span, .. } = e.as_ref() {
+                *in_args.entry(span.text().to_string()).or_default() += 1;
+            }
+        });
+    }
+    for (name, n) in in_args {
+        // An argument named `input` or `data` is a reference in OPA, not a variable (and an
+        // error of its own, see `root_overrides`).
+        if !matches!(name.as_str(), "_" | "input" | "data") && uses.get(&name).copied().unwrap_or(0) <= n {
+            out.push(Problem {
+                path: path.into(),
+                line: span.line,
+                message: format!(
+                    "rego_compile_error: unused argument {name}. (hint: use _ (wildcard variable) instead)"
+                ),
+            });
+        }
+    }
+}
+
+/// OPA 1.x's `checkRootDocumentOverrides` (strict or not): a rule, a `:=` local or a
+/// function argument named `input` or `data` would hide the document of that name. (regorus
+/// refuses the first two when parsing; [`super::engine`] words its error as OPA does.)
+fn root_overrides(rule: &Ref<Rule>, queries: &[Ref<Query>], path: &str, out: &mut Vec<Problem>) {
+    const ROOTS: [&str; 2] = ["input", "data"];
+    let mut at = |line: u32, message: String| out.push(Problem { path: path.into(), line, message });
+    let (refr, args) = match rule.as_ref() {
+        Rule::Spec { head: RuleHead::Compr { refr, .. } | RuleHead::Set { refr, .. }, .. } => (refr, &[][..]),
+        Rule::Spec { head: RuleHead::Func { refr, args, .. }, .. } | Rule::Default { refr, args, .. } => {
+            (refr, &args[..])
+        }
+    };
+    if let Some(name) = dotted(refr).and_then(|c| c.first().cloned())
+        && ROOTS.contains(&name.as_str())
+    {
+        at(rule.span().line, format!("rego_compile_error: rules must not shadow {name} (use a different rule name)"));
+    }
+    for a in args {
+        if let Expr::Var { span, .. } = a.as_ref()
+            && ROOTS.contains(&span.text())
+        {
+            at(
+                span.line,
+                format!("rego_compile_error: args must not shadow {} (use a different variable name)", span.text()),
+            );
+        }
+    }
+    for q in queries {
+        walk_query(q, &mut |e| {
+            if let Expr::AssignExpr { op: regorus::unstable::AssignOp::ColEq, lhs, span, .. } = e.as_ref()
+                && let Expr::Var { span: var, .. } = lhs.as_ref()
+                && ROOTS.contains(&var.text())
+            {
+                at(
+                    span.line,
+                    format!(
+                        "rego_compile_error: variables must not shadow {} (use a different variable name)",
+                        var.text()
+                    ),
+                );
             }
         });
     }

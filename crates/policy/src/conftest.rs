@@ -49,10 +49,7 @@ use driftlint_core::input::SourcePath;
 use driftlint_core::locate::FieldDiffKind;
 use driftlint_core::locate::{self, Files};
 
-static FAILURE: LazyLock<regex::Regex> =
-    LazyLock::new(|| regex::Regex::new("^(deny|violation)(_[a-zA-Z0-9]+)*$").expect("valid regex"));
-static WARNING: LazyLock<regex::Regex> =
-    LazyLock::new(|| regex::Regex::new("^warn(_[a-zA-Z0-9]+)*$").expect("valid regex"));
+use crate::heads::{FAILURE, WARNING};
 
 /// The policy settings of a check (`--policy`, `--data`, `--namespace`, `--combine`,
 /// `policy-cases:`). Paths are as the user wrote them, resolved already.
@@ -212,7 +209,11 @@ impl Pass {
         }
         let mut out = Outcome::default();
         let mut namespaces = Vec::new();
-        let policies = match Policies::compile(modules.clone(), data, &settings.engine, engine::RegoVersion::V1) {
+        // conftest refuses, after OPA's compiler, rules that could never report (see
+        // `heads`): they are compile errors here too.
+        let compiled = Policies::compile(modules.clone(), data, &settings.engine, engine::RegoVersion::V1)
+            .and_then(|mut p| p.conftest_problems().map_or(Ok(p), Err));
+        let policies = match compiled {
             Ok(policies) => {
                 let (selected, warnings) = settings.select(&policies)?;
                 out.diagnostics.extend(warnings);
@@ -225,7 +226,7 @@ impl Pass {
             }
             Err(e) => {
                 let e = super::load::with_data_files(e, &settings.data, git_start);
-                out.diagnostics.push(error_diagnostic(&e, &modules, None));
+                out.diagnostics.extend(e.errors().into_iter().map(|e| error_diagnostic(e, &modules, None)));
                 None
             }
         };

@@ -10,8 +10,10 @@
 //!
 //! What a policy cannot do: regorus is built without `http.send` and `opa.runtime` (see
 //! Cargo.toml), and the default capabilities refuse every other built-in that reads the
-//! clock, randomness, the network or the environment ([`super::capabilities`]); no built-in
-//! reads a file. Bounds: a module nested deeper than [`MAX_NESTING`] is refused before
+//! clock, randomness, the network or the environment ([`super::capabilities`]); the only
+//! built-ins that read a file are conftest's `parse_config_file` and
+//! `parse_combined_config_files`, confined to the repository that holds the calling policy
+//! ([`super::files`]). Bounds: a module nested deeper than [`MAX_NESTING`] is refused before
 //! regorus parses it ([`super::scan`]: its parser is exponential in nesting depth), compiling has a deadline
 //! ([`COMPILE_LIMIT`]), each query a time limit ([`TIME_LIMIT`]) and a run a shared budget
 //! ([`RUN_LIMIT`]); a rule that builds huge values runs into the memory watchdog
@@ -119,36 +121,75 @@ impl Policies {
         engine.set_gather_prints(true);
         set_time_limit(&mut engine, TIME_LIMIT);
         super::builtins::register(&mut engine, options.now)?;
+        // conftest's configuration built-ins read files relative to the calling policy's
+        // directory: one copy per directory (a policy read from git has none).
+        let mut dirs: Vec<Option<std::path::PathBuf>> = Vec::new();
+        let dir_of: Vec<usize> = modules
+            .iter()
+            .map(|m| {
+                let dir = (!m.path.starts_with("git:")).then(|| {
+                    std::path::Path::new(&m.path).parent().map(std::path::Path::to_path_buf).unwrap_or_default()
+                });
+                dirs.iter().position(|d| *d == dir).unwrap_or_else(|| {
+                    dirs.push(dir);
+                    dirs.len() - 1
+                })
+            })
+            .collect();
+        super::files::register(&mut engine, &dirs)?;
         engine.set_rego_v0(options.version_or(default) == RegoVersion::V0);
-        for m in &modules {
-            super::scan::check(m, options.version_or(default))?;
+        // Every module is parsed, so that each one's parse error is reported (as OPA does).
+        let mut refused = Vec::new();
+        for (mi, m) in modules.iter().enumerate() {
+            if let Err(e) = super::scan::check(m, options.version_or(default)) {
+                refused.push(e);
+                continue;
+            }
             let before = engine.clone();
-            engine.add_policy(m.path.clone(), m.text.clone()).map_err(|e| parse_error(&e, m, &modules))?;
-            // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
-            let rewritten = engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added));
-            if let Some(text) = rewritten {
+            if let Err(e) = engine.add_policy(m.path.clone(), m.text.clone()) {
+                refused.push(parse_error(&e, m, &modules));
                 engine = before;
-                engine.add_policy(m.path.clone(), text).map_err(|e| parse_error(&e, m, &modules))?;
+                continue;
+            }
+            // Valid Rego that regorus reads differently is rewritten first (lines unchanged).
+            let rewritten =
+                engine.get_modules().last().and_then(|added| super::rewrite::module(&m.text, added, dir_of[mi], mi));
+            if let Some(text) = rewritten {
+                engine = before.clone();
+                if let Err(e) = engine.add_policy(m.path.clone(), text) {
+                    refused.push(parse_error(&e, m, &modules));
+                    engine = before;
+                }
             }
             over_deadline(started, &m.path)?;
         }
-        let extensions = super::builtins::OURS;
+        if let Some(e) = PolicyError::from_many(refused) {
+            return Err(e);
+        }
+        let texts: Vec<(String, String)> = modules.iter().map(|m| (m.path.clone(), m.text.clone())).collect();
+        let metadata = super::metadata::register(&mut engine, &texts)?;
+        let tagged: Vec<(String, u8)> = (0..dirs.len())
+            .flat_map(|i| super::tags::FILE_BUILTINS.iter().map(move |(b, n)| (super::tags::for_dir(b, i), *n)))
+            .collect();
+        let mut extensions: Vec<(&str, u8)> = super::builtins::OURS.to_vec();
+        extensions.push(("parse_config", 2));
+        extensions.extend(tagged.iter().map(|(name, n)| (name.as_str(), *n)));
+        extensions.extend(metadata.iter().map(|name| (name.as_str(), 0)));
         let settings = super::compile::Settings {
             capabilities: &options.capabilities,
             fixed_clock: options.now.is_some(),
             strict: options.strict,
             extensions: &extensions,
         };
-        let problems = super::compile::check(engine.get_modules(), &settings);
-        if let Some(first) = problems.first() {
-            let more = match problems.len() - 1 {
-                0 => String::new(),
-                n => format!(" (and {n} more compile error{})", if n == 1 { "" } else { "s" }),
-            };
-            return Err(PolicyError::Parse {
-                location: Some(super::Location { path: first.path.clone(), line: first.line }),
-                message: format!("{}{more}", first.message),
-            });
+        let mut problems = super::compile::check(engine.get_modules(), &settings);
+        problems.extend(super::heads::check(engine.get_modules()));
+        problems.sort();
+        let problems = problems.into_iter().map(|p| PolicyError::Parse {
+            location: Some(super::Location { path: p.path, line: p.line }),
+            message: p.message,
+        });
+        if let Some(e) = PolicyError::from_many(problems.collect()) {
+            return Err(e);
         }
         if let Some(data) = &data {
             check_shadowing(&mut engine, data)?;
@@ -175,6 +216,22 @@ impl Policies {
             spent: Arc::new(AtomicU64::new(0)),
             prints: Vec::new(),
         })
+    }
+
+    /// conftest's refusals on top of OPA's (failure and warning rules written
+    /// `deny[msg] if { … }`, see [`super::heads`]), each at its module line; `None` when there
+    /// is none.
+    pub fn conftest_problems(&mut self) -> Option<PolicyError> {
+        let problems = super::heads::conftest_if_without_contains(self.engine.get_modules());
+        PolicyError::from_many(
+            problems
+                .into_iter()
+                .map(|p| PolicyError::Parse {
+                    location: Some(super::Location { path: p.path, line: p.line }),
+                    message: p.message,
+                })
+                .collect(),
+        )
     }
 
     /// Changes the time one query may run (default [`TIME_LIMIT`]).
@@ -288,10 +345,24 @@ fn over_deadline(started: Instant, what: &str) -> Result<(), PolicyError> {
 fn parse_error(e: &anyhow::Error, m: &Module, modules: &[Module]) -> PolicyError {
     let text = format!("{e:#}");
     let (location, message) = split_message(&text, modules);
-    PolicyError::Parse {
-        location: location.or_else(|| Some(super::Location { path: m.path.clone(), line: 1 })),
-        message: format!("rego_parse_error: {message}"),
+    let location = location.or_else(|| Some(super::Location { path: m.path.clone(), line: 1 }));
+    // regorus refuses a rule or a local named `input` or `data` while parsing; OPA's compiler
+    // refuses them with its own words (`checkRootDocumentOverrides`).
+    if let Some(name) = message.strip_suffix(" cannot be shadowed")
+        && matches!(name, "input" | "data")
+    {
+        let line = location.as_ref().map_or(1, |l| l.line);
+        let text = m.text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
+        // A rule's head starts its line; a local is assigned inside a body, indented (regorus'
+        // error says which name, not which of the two it is).
+        let message = if text.starts_with(name) {
+            format!("rego_compile_error: rules must not shadow {name} (use a different rule name)")
+        } else {
+            format!("rego_compile_error: variables must not shadow {name} (use a different variable name)")
+        };
+        return PolicyError::Parse { location, message };
     }
+    PolicyError::Parse { location, message: format!("rego_parse_error: {message}") }
 }
 
 /// A data document with a value where a rule is: OPA refuses it (the data would stand in
@@ -530,6 +601,89 @@ mod tests {
         assert!(m.contains("re_match"), "{m}");
     }
 
+    /// Each expectation is OPA 1.x's answer for the same module (opa-golib-python-bindings
+    /// 0.4.4; strict mode from OPA's `v1/ast/compile.go`, which the bindings cannot switch on).
+    #[test]
+    fn rule_heads_opa_refuses_are_refused_at_its_line() {
+        for (text, line, message) in [
+            ("package a\n\nx contains 1\nx := 2", 3, "rego_type_error: conflicting rules data.a.x found"),
+            ("package a\n\nx if true\nx(y) if true", 3, "rego_type_error: conflicting rules data.a.x found"),
+            ("package a\n\nf(a) := 1\nf(a, b) := 2", 3, "rego_type_error: conflicting rules data.a.f found"),
+            (
+                "package a\n\ndefault x := 1\ndefault x := 2",
+                1,
+                "rego_type_error: multiple default rules data.a.x found at p.rego:3, p.rego:4",
+            ),
+            (
+                "package a\n\ninput := 2",
+                3,
+                "rego_compile_error: rules must not shadow input (use a different rule name)",
+            ),
+            (
+                "package a\n\np if {\n\tdata := 3\n\tdata > 1\n}",
+                4,
+                "rego_compile_error: variables must not shadow data (use a different variable name)",
+            ),
+            (
+                "package a\n\nf(x, input) := x",
+                3,
+                "rego_compile_error: args must not shadow input (use a different variable name)",
+            ),
+        ] {
+            assert_eq!(compile_error(text, &Options::default()), (line, message.to_string()), "{text}");
+        }
+        // Accepted by OPA: one default with other definitions; ref heads beside a key rule;
+        // `deny[msg] if` (an object, which conftest refuses but OPA does not).
+        for text in [
+            "package a\ndefault x := 1\nx := 2 if false",
+            "package a\np[x] if { x := \"a\" }\np.y := 2",
+            "package a\ndeny[msg] if { msg := \"foo\" }",
+            "package a\ndefault f(_) := 1\nf(x) := 2 if x == 1",
+        ] {
+            compile(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    #[test]
+    fn conftest_refuses_rules_written_if_without_contains() {
+        let mut p = compile("package main\n\ndeny[msg] if {\n  msg := \"foo\"\n}\nwarn_x if true").unwrap();
+        let e = p.conftest_problems().expect("refused");
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{e}");
+        assert!(e.message().contains("'if' keyword without 'contains' keyword"), "{e}");
+        for text in [
+            "package main\ndeny contains msg if { msg := \"foo\" }",
+            "package main\ndeny if { true }",
+            "package main\nallow[x] if { x := 1 }",
+        ] {
+            assert!(compile(text).unwrap().conftest_problems().is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn every_compile_error_is_reported() {
+        let strict = Options { strict: true, ..Options::default() };
+        // conftest's examples/strict-rules/policy/lenient.rego, shortened: OPA reports each.
+        let text = "package main\n\nallow if {\n  a := 1\n  b := 2\n  a == 1\n}\n\nvalidate(x, y) if {\n  input.test == x\n} else := false\n\ntest(x, y) if {\n  input.a == x\n} else if {\n  input.b == y\n}";
+        let e = compile_with(text, &strict).unwrap_err();
+        let all: Vec<(u32, String)> =
+            e.errors().iter().map(|e| (e.location().map_or(0, |l| l.line), e.message())).collect();
+        assert_eq!(
+            all,
+            vec![
+                (5, "rego_compile_error: assigned var b unused".to_string()),
+                (9, "rego_compile_error: unused argument y. (hint: use _ (wildcard variable) instead)".to_string()),
+            ]
+        );
+        // Parse errors of several modules: each one.
+        let modules = vec![
+            Module { path: "a.rego".into(), text: "package a\nx if {".into() },
+            Module { path: "b.rego".into(), text: "package b\ny := [".into() },
+        ];
+        let e = Policies::compile(modules, None, &Options::default(), RegoVersion::V1).unwrap_err();
+        let files: Vec<_> = e.errors().iter().filter_map(|e| e.location().map(|l| l.path.clone())).collect();
+        assert_eq!(files, vec!["a.rego", "b.rego"], "{e}");
+    }
+
     #[test]
     fn nesting_is_bounded_before_parsing() {
         let deep = format!("package a\n\nx := {}1{}", "[".repeat(MAX_NESTING + 1), "]".repeat(MAX_NESTING + 1));
@@ -567,7 +721,8 @@ mod tests {
             let e = compile(&format!("package a\nx := {call}")).unwrap_err();
             assert!(e.to_string().contains("undefined function"), "{call}: {e}");
         }
-        // No built-in reads files: the only documents a policy sees are `input` and `data`.
+        // Besides the confined files of conftest's built-ins (`files`), the only documents a
+        // policy sees are `input` and `data`.
         assert_eq!(eval("package a\nx := data.y", "data.a.x").unwrap(), None);
     }
 

@@ -4,7 +4,8 @@
 //! on one engine set-up ([`engine`]) fed by one loader ([`load`]).
 //!
 //! Policies and data documents kept in a repository are untrusted: they are read only from
-//! the paths given, evaluated without file, environment or network access, and bounded in
+//! the paths given, evaluated without environment or network access (the files conftest's
+//! `parse_config_file` reads stay inside the policy's repository), and bounded in
 //! time and size. Every problem they have is a [`PolicyError`] naming the `.rego` file and
 //! line where one is known.
 //!
@@ -21,14 +22,18 @@ pub mod compile;
 pub mod conftest;
 mod diagnostics;
 pub mod engine;
+pub mod files;
 pub mod fybrik;
+pub mod heads;
 pub mod load;
 pub mod memory;
+pub mod metadata;
 pub mod module;
 pub mod namespace;
 pub mod print;
 pub mod rewrite;
 pub mod scan;
+pub mod tags;
 pub mod verify;
 
 pub use engine::{Module, Policies};
@@ -65,6 +70,10 @@ pub enum PolicyError {
     /// for the rule). `files`: the data files that set it, when known.
     #[error("{}: {}data may not shadow a rule", at(&Some(.rule.clone())), shadow_message(.path, .files))]
     Shadow { path: String, rule: Location, files: Vec<String> },
+    /// Several problems found before any input is evaluated, each at its module line: OPA
+    /// reports every compile error, not the first alone. Never empty, never nested.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Many(Vec<PolicyError>),
 }
 
 fn shadow_message(path: &str, files: &[String]) -> String {
@@ -78,7 +87,25 @@ impl PolicyError {
         match self {
             PolicyError::Parse { location, .. } | PolicyError::Eval { location, .. } => location.as_ref(),
             PolicyError::Shadow { rule, .. } => Some(rule),
+            PolicyError::Many(errors) => errors.first().and_then(PolicyError::location),
             _ => None,
+        }
+    }
+
+    /// Every problem this error stands for: the list of [`PolicyError::Many`], else itself.
+    pub fn errors(&self) -> Vec<&PolicyError> {
+        match self {
+            PolicyError::Many(errors) => errors.iter().collect(),
+            one => vec![one],
+        }
+    }
+
+    /// One error for `errors` (`None` when there is none).
+    pub fn from_many(mut errors: Vec<PolicyError>) -> Option<PolicyError> {
+        match errors.len() {
+            0 => None,
+            1 => errors.pop(),
+            _ => Some(PolicyError::Many(errors)),
         }
     }
 
@@ -89,6 +116,7 @@ impl PolicyError {
             PolicyError::Shadow { path, files, .. } => {
                 format!("rego_compile_error: {}data may not shadow a rule", shadow_message(path, files))
             }
+            PolicyError::Many(errors) => errors.iter().map(PolicyError::message).collect::<Vec<_>>().join("\n"),
             other => other.to_string(),
         }
     }

@@ -18,9 +18,14 @@ use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule};
 
 use super::compile::{walk, walk_literal};
 
-/// The module text rewritten, or `None` when nothing needs it.
-pub fn module(text: &str, module: &Module) -> Option<String> {
+/// The module text rewritten, or `None` when nothing needs it. `dir`: the index of the
+/// module's directory, whose copies of conftest's file built-ins its calls are renamed to
+/// ([`super::files`]); `index`: the module's, whose rules' calls of `rego.metadata.*` are
+/// renamed to each rule's copy ([`super::metadata`]).
+pub fn module(text: &str, module: &Module, dir: usize, index: usize) -> Option<String> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    file_call_edits(module, dir, &mut edits);
+    metadata_call_edits(module, index, &mut edits);
     for import in &module.imports {
         if import.r#as.is_none()
             && let Expr::Var { span, .. } = import.refr.as_ref()
@@ -34,7 +39,7 @@ pub fn module(text: &str, module: &Module) -> Option<String> {
     for rule in &module.policy {
         if let Rule::Spec { bodies, .. } = rule.as_ref() {
             for body in bodies {
-                body_edits(&body.query, &mut edits, &mut counter);
+                body_edits(&body.query, &BTreeSet::new(), &mut edits, &mut counter);
             }
         }
     }
@@ -57,7 +62,48 @@ pub fn module(text: &str, module: &Module) -> Option<String> {
     Some(out)
 }
 
-fn body_edits(query: &Query, edits: &mut Vec<(usize, usize, String)>, counter: &mut usize) {
+/// Calls of conftest's file built-ins renamed to the copy for directory `dir`.
+fn file_call_edits(module: &Module, dir: usize, edits: &mut Vec<(usize, usize, String)>) {
+    let mut visit = |e: &Ref<Expr>| {
+        if let Expr::Call { fcn, .. } = e.as_ref()
+            && let Expr::Var { span, .. } = fcn.as_ref()
+            && let Some((base, _)) = super::tags::FILE_BUILTINS.iter().find(|(b, _)| *b == span.text())
+        {
+            edits.push((span.start as usize, span.end as usize, super::tags::for_dir(base, dir)));
+        }
+    };
+    for rule in &module.policy {
+        for e in super::compile::rule_exprs(rule) {
+            walk(&e, &mut visit);
+        }
+        for q in super::compile::rule_queries(rule) {
+            super::compile::walk_query(&q, &mut visit);
+        }
+    }
+}
+
+/// Calls of `rego.metadata.rule`/`chain` renamed to the calling rule's copy.
+fn metadata_call_edits(module: &Module, index: usize, edits: &mut Vec<(usize, usize, String)>) {
+    for (ri, rule) in module.policy.iter().enumerate() {
+        let mut visit = |e: &Ref<Expr>| {
+            if let Expr::Call { fcn, .. } = e.as_ref()
+                && let Some(name) = super::compile::dotted_name(fcn)
+                && super::tags::METADATA_BUILTINS.contains(&name.as_str())
+            {
+                let span = fcn.span();
+                edits.push((span.start as usize, span.end as usize, super::tags::for_rule(&name, index, ri)));
+            }
+        };
+        for e in super::compile::rule_exprs(rule) {
+            walk(&e, &mut visit);
+        }
+        for q in super::compile::rule_queries(rule) {
+            super::compile::walk_query(&q, &mut visit);
+        }
+    }
+}
+
+fn body_edits(query: &Query, outer: &BTreeSet<String>, edits: &mut Vec<(usize, usize, String)>, counter: &mut usize) {
     let stmts = &query.stmts;
     // How many later statements declare each name with `:=` (kept current as `k` advances),
     // and the names the body used before statement `k`: those are the body's own.
@@ -66,6 +112,7 @@ fn body_edits(query: &Query, edits: &mut Vec<(usize, usize, String)>, counter: &
     for name in declared.iter().flatten() {
         *later.entry(name.clone()).or_default() += 1;
     }
+    unbound_some_edits(query, edits);
     let mut before = BTreeSet::new();
     for (k, stmt) in stmts.iter().enumerate() {
         for name in &declared[k] {
@@ -98,15 +145,120 @@ fn body_edits(query: &Query, edits: &mut Vec<(usize, usize, String)>, counter: &
                 }
             }
         }
+        // The names this body has declared so far (this statement's included: its right-hand
+        // side comes first, but a comprehension in it cannot see a later `:=` anyway).
+        let mut in_scope = outer.clone();
+        for earlier in &stmts[..=k] {
+            in_scope.extend(declares(&earlier.literal));
+            if let Literal::SomeVars { vars, .. } = &earlier.literal {
+                in_scope.extend(vars.iter().map(|v| v.text().to_string()));
+            }
+        }
         // The comprehensions' own bodies get the same treatment.
         for c in &comprehensions {
             if let Expr::ArrayCompr { query, .. } | Expr::SetCompr { query, .. } | Expr::ObjectCompr { query, .. } =
                 c.as_ref()
             {
-                body_edits(query, edits, counter);
+                shadowing_edits(c, query, &in_scope, edits, counter);
+                body_edits(query, &in_scope, edits, counter);
             }
         }
         literal_vars(&stmt.literal, &mut before);
+    }
+}
+
+/// `some i` in a body that uses `i` only inside comprehensions, each of which binds it
+/// (conftest's `examples/combine`: `some i` then `[u | input[i].kind == "team"; …]`). OPA
+/// reads each comprehension's `i` as bound by that comprehension; regorus cannot schedule
+/// the outer declaration, which nothing binds. The declaration becomes `true`.
+fn unbound_some_edits(query: &Query, edits: &mut Vec<(usize, usize, String)>) {
+    let mut outside = BTreeSet::new();
+    let mut inside = BTreeSet::new();
+    for stmt in &query.stmts {
+        if matches!(stmt.literal, Literal::SomeVars { .. }) {
+            continue;
+        }
+        let mut comprehensions = Vec::new();
+        top_level(&stmt.literal, &mut comprehensions, &mut outside);
+        for c in &comprehensions {
+            walk(c, &mut |e| {
+                if let Expr::Var { span, .. } = e.as_ref() {
+                    inside.insert(span.text().to_string());
+                }
+            });
+        }
+        if let Literal::Every { .. } = stmt.literal {
+            literal_vars(&stmt.literal, &mut outside);
+        }
+    }
+    for stmt in &query.stmts {
+        if let Literal::SomeVars { span, vars } = &stmt.literal
+            && !vars.is_empty()
+            && vars.iter().all(|v| !outside.contains(v.text()) && inside.contains(v.text()))
+        {
+            let (start, end) = (span.start as usize, span.end as usize);
+            if end >= start + 4 {
+                edits.push((start, end, format!("true{}", " ".repeat(end - start - 4))));
+            }
+        }
+    }
+}
+
+/// A comprehension that declares with `:=` a name its enclosing body declared (`outer`), after
+/// using that name: the statements before the `:=` read the enclosing body's variable, the
+/// `:=` and everything after it (and the comprehension's term) a new local of the
+/// comprehension, as OPA scopes them (conftest's `examples/combine`: `name := …; [name | …
+/// input[i].contents.metadata.name == name; name := input[i].metadata.name]`). regorus sees
+/// one variable used before its definition; the new local gets a name of its own.
+fn shadowing_edits(
+    compr: &Ref<Expr>,
+    query: &Query,
+    outer: &BTreeSet<String>,
+    edits: &mut Vec<(usize, usize, String)>,
+    counter: &mut usize,
+) {
+    let mut used = BTreeSet::new();
+    for (j, stmt) in query.stmts.iter().enumerate() {
+        // `some x` in a comprehension always declares a local of its own; `x :=` does where
+        // it would otherwise be refused as a use before definition.
+        let mut names: Vec<String> = match &stmt.literal {
+            Literal::SomeVars { vars, .. } => vars.iter().map(|v| v.text().to_string()).collect(),
+            _ => Vec::new(),
+        };
+        names.extend(declares(&stmt.literal).into_iter().filter(|n| used.contains(n)));
+        for name in names {
+            if name == "_" || !outer.contains(&name) {
+                continue;
+            }
+            *counter += 1;
+            let fresh = format!("{name}__c{counter}");
+            let mut spans: Vec<(usize, usize)> = Vec::new();
+            let mut rename = |e: &Ref<Expr>| {
+                if let Expr::Var { span, .. } = e.as_ref()
+                    && span.text() == name
+                {
+                    spans.push((span.start as usize, span.end as usize));
+                }
+            };
+            for later in &query.stmts[j..] {
+                walk_literal(&later.literal, &mut rename);
+            }
+            match compr.as_ref() {
+                Expr::ArrayCompr { term, .. } | Expr::SetCompr { term, .. } => walk(term, &mut rename),
+                Expr::ObjectCompr { key, value, .. } => {
+                    walk(key, &mut rename);
+                    walk(value, &mut rename);
+                }
+                _ => {}
+            }
+            for later in &query.stmts[j..] {
+                if let Literal::SomeVars { vars, .. } = &later.literal {
+                    spans.extend(vars.iter().filter(|v| v.text() == name).map(|v| (v.start as usize, v.end as usize)));
+                }
+            }
+            edits.extend(spans.into_iter().map(|(start, end)| (start, end, fresh.clone())));
+        }
+        literal_vars(&stmt.literal, &mut used);
     }
 }
 
@@ -215,7 +367,7 @@ mod tests {
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
         let parsed = parser.parse().unwrap();
-        module(&text, &parsed).map(|t| t.lines().nth(1).unwrap().to_string())
+        module(&text, &parsed, 0, 0).map(|t| t.lines().nth(1).unwrap().to_string())
     }
 
     #[test]
@@ -225,7 +377,7 @@ mod tests {
         let mut parser = regorus::unstable::Parser::new(&source).unwrap();
         parser.enable_rego_v1().unwrap();
         let parsed = parser.parse().unwrap();
-        assert_eq!(module(text, &parsed).as_deref(), Some("package a\n            \nx := 1"));
+        assert_eq!(module(text, &parsed, 0, 0).as_deref(), Some("package a\n            \nx := 1"));
     }
 
     #[test]
@@ -238,5 +390,28 @@ mod tests {
         // A name the body used before is the body's own (a closure), and nothing else moves.
         assert_eq!(rewrite("input[n]; names := {n | input[n]}; msg := count(names)"), None);
         assert_eq!(rewrite("names := {x | input[x]}; msg := count(names)"), None);
+    }
+
+    #[test]
+    fn a_comprehension_local_that_shadows_an_outer_one_after_reading_it_gets_its_own_name() {
+        // conftest's examples/combine/policy/duplicate.rego, first rule.
+        assert_eq!(
+            rewrite("name := input[_].n; o := [name | input[i].m == name; name := input[i].k]; msg := count(o)")
+                .as_deref(),
+            Some(
+                "deny contains msg if { name := input[_].n; o := [name__c1 | input[i].m == name; name__c1 := input[i].k]; msg := count(o) }"
+            )
+        );
+        // conftest's examples/combine, second rule: an outer `some i` that only comprehensions
+        // use (each binds its own), and a comprehension's own `some i`.
+        assert_eq!(
+            rewrite("some i; e := {m | some i; m := input[i].e}; o := [u | input[i].k == 1; u := input[i].o]; msg := count(e - {x | x := o[_]})")
+                .as_deref(),
+            Some(
+                "deny contains msg if { true  ; e := {m | some i__c1; m := input[i__c1].e}; o := [u | input[i].k == 1; u := input[i].o]; msg := count(e - {x | x := o[_]}) }"
+            )
+        );
+        // Declared in the comprehension before any use: nothing to do.
+        assert_eq!(rewrite("name := 1; o := [name | name := input[_]]; msg := count(o)"), None);
     }
 }

@@ -9,6 +9,8 @@
 //!   `true` passes; undefined, `false` or any other value fails; an evaluation error is an
 //!   error (counted as a failure, with its message); a parameterised test (`test_x[name]`, an
 //!   object) passes when it has cases and every case is `true`.
+//! - Output: what a test `print()`s is kept with the test ([`Test::prints`]), as
+//!   conftest verify keeps it with the test's result.
 //! - Namespaces: with `--namespace`, only the tests of the packages selected (names or
 //!   globs, as conftest's `verify --namespace`).
 //!
@@ -58,6 +60,9 @@ pub struct Test {
     pub outcome: Outcome,
     /// Why it failed: the evaluation error, or what the rule gave.
     pub message: Option<String>,
+    /// What the test's evaluation `print()`ed, in order, each `FILE:LINE: TEXT` (raw: escape
+    /// it before showing it), as conftest verify collects them per test.
+    pub prints: Vec<String>,
 }
 
 impl Test {
@@ -89,6 +94,10 @@ pub fn run(
     modules.sort_by(|a, b| a.path.cmp(&b.path));
     let original = modules.clone();
     let mut policies = Policies::compile(modules.clone(), data.clone(), options, super::engine::RegoVersion::V1)?;
+    // conftest verify loads policies as conftest test does, with the same refusals.
+    if let Some(e) = policies.conftest_problems() {
+        return Err(e);
+    }
     let mut found = discover(&policies);
     // A test rule defined twice is two tests: every definition after the first is renamed in
     // the text, so each is queried on its own (OPA's `rewriteDuplicateTestNames`).
@@ -109,8 +118,15 @@ pub fn run(
             }
         }
         let path = original.get(f.module).map(|m| m.path.clone()).unwrap_or_default();
-        let mut test =
-            Test { package: f.package, name: f.shown, path, line: f.line, outcome: Outcome::Skip, message: None };
+        let mut test = Test {
+            package: f.package,
+            name: f.shown,
+            path,
+            line: f.line,
+            outcome: Outcome::Skip,
+            message: None,
+            prints: Vec::new(),
+        };
         if f.query_name.starts_with("todo_test_") {
             tests.push(test);
             continue;
@@ -120,6 +136,7 @@ pub fn run(
             Err(e) => (Outcome::Error, Some(e.to_string())),
             Ok(value) => judge(value.as_ref()),
         };
+        test.prints = policies.take_prints();
         tests.push(test);
     }
     Ok(tests)
