@@ -258,7 +258,8 @@ fn deep_size(v: &dyn cel::common::value::Val, cap: u64) -> u64 {
 }
 
 /// Names that prefix namespaced functions (`ip.isCanonical`).
-const NAMESPACES: &[&str] = &["ip", "strings", "lists", "math", "sets", "base64", "format", "cel"];
+const NAMESPACES: &[&str] =
+    &["ip", "strings", "lists", "math", "sets", "base64", "format", "cel", "jsonpatch", "optional"];
 
 /// Calls whose work does not grow with their operands (or that are charged otherwise).
 fn constant_cost(name: &str) -> bool {

@@ -181,6 +181,48 @@ const STD_FUNCTIONS: &[&str] = &[
     "isLessThan",
     "isGreaterThan",
     "compareTo",
+    "semver",
+    "isSemver",
+    "major",
+    "minor",
+    "patch",
+    "sets.contains",
+    "sets.equivalent",
+    "sets.intersects",
+    "jsonpatch.escapeKey",
+    // Optional values (the `cel` crate's standard library).
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "optional.none",
+    "hasValue",
+    "value",
+    "orValue",
+    "or",
+    "optMap",
+    "optFlatMap",
+    // cel-go's math and encoders extensions, as the `cel` crate has them.
+    "math.greatest",
+    "math.@max",
+    "math.@min",
+    "math.least",
+    "math.ceil",
+    "math.floor",
+    "math.round",
+    "math.trunc",
+    "math.isInf",
+    "math.isNaN",
+    "math.isFinite",
+    "math.abs",
+    "math.sign",
+    "math.bitAnd",
+    "math.bitOr",
+    "math.bitXor",
+    "math.bitNot",
+    "math.bitShiftLeft",
+    "math.bitShiftRight",
+    "math.sqrt",
+    "base64.encode",
+    "base64.decode",
 ];
 
 fn env() -> &'static Arc<Env> {
@@ -189,6 +231,8 @@ fn env() -> &'static Arc<Env> {
         let mut env = Env::stdlib();
         // The registrations are static tables: a failure is a bug caught by every test.
         env.add_extension(cel::extensions::lists).expect("lists extension");
+        env.add_extension(cel::extensions::math).expect("math extension");
+        env.add_extension(cel::extensions::encoders).expect("encoders extension");
         ext::register(&mut env).expect("Kubernetes libraries");
         env.add_overload(cost::STEP_FUNCTION, "__driftlint_step/1", vec![cel::common::types::INT_TYPE], cost::step)
             .expect("step function");
@@ -323,6 +367,12 @@ fn nesting(text: &str) -> usize {
     max.max(text.matches("&&").count().max(text.matches("||").count()) / 8)
 }
 
+/// Whether `name` is one of the named-format library's functions.
+fn format_function(name: &str) -> bool {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| ext::format::function_names().collect()).iter().any(|n| n == name)
+}
+
 /// Every identifier is `self`, a comprehension's variable or a type name; every function is
 /// one the environment has. An unknown variable is an error (Kubernetes: "undeclared
 /// reference"); an unknown function is unsupported.
@@ -349,7 +399,7 @@ fn check_names(e: &IdedExpr, bound: &mut Vec<String>) -> Result<(), CompileError
             };
             let name = namespaced.as_deref().unwrap_or(&c.func_name);
             let operator = c.func_name.starts_with(['_', '@', '!', '-']);
-            if !operator && !STD_FUNCTIONS.contains(&name) {
+            if !operator && !STD_FUNCTIONS.contains(&name) && !format_function(name) {
                 return Err(CompileError::Unsupported(format!(
                     "it calls `{name}`, which driftlint's CEL environment does not provide"
                 )));

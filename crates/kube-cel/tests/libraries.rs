@@ -148,7 +148,7 @@ fn durations_as_provider_crds_use_them() {
 fn names_variables_and_transitions() {
     assert!(matches!(eval_untyped("foo == 1", &json!({})), Err(CompileError::Invalid(m)) if m.contains("`foo`")));
     assert!(
-        matches!(eval_untyped("self.x.semver()", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("`semver`"))
+        matches!(eval_untyped("strings.quote(self.x)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("`strings.quote`"))
     );
     assert_eq!(eval_untyped("self.x == oldSelf.x", &json!({})).unwrap_err(), CompileError::Transition);
     assert!(

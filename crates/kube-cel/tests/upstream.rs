@@ -1,0 +1,219 @@
+//! Kubernetes' and cel-go's own library tests, translated: each case is the upstream
+//! expression and its expected value (a CEL value printed as `show` prints it). Cases that
+//! differ from upstream are listed in `DIFFERENCES` of each table with the reason.
+//!
+//! Sources (fetched at the commits named):
+//! - k8s.io/apiserver `pkg/cel/library/semver_test.go` (kubernetes/kubernetes 2293553202fa)
+//! - k8s.io/apiserver `pkg/cel/library/format_test.go` (kubernetes/kubernetes 03bd70195975)
+//! - cel-go `ext/sets_test.go` (google/cel-go 00042ce7bef6)
+
+use driftlint_cel::value_untyped;
+use serde_json::json;
+
+fn value(expr: &str) -> String {
+    match value_untyped(expr, &json!({})) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => format!("error: {e}"),
+        Err(e) => format!("compile error: {e:?}"),
+    }
+}
+
+/// Every case gives its value; an expected value `error: X` is an evaluation error whose text
+/// holds X.
+fn check(table: &[(&str, &str)]) {
+    let bad: Vec<String> = table
+        .iter()
+        .filter_map(|(e, want)| {
+            let got = value(e);
+            let ok = match want.strip_prefix("error: ") {
+                Some(part) => got.starts_with("error: ") && got.contains(part),
+                None => got == *want,
+            };
+            (!ok).then(|| format!("{e}: want {want}, got {got}"))
+        })
+        .collect();
+    assert!(bad.is_empty(), "{} of {} cases differ:\n{}", bad.len(), table.len(), bad.join("\n"));
+}
+
+/// semver_test.go `TestSemver`. Not translated: `isSemver([1, 2, 3])`, a compile-time
+/// type error in Kubernetes (no type checker here: an evaluation error, checked below);
+/// the upstream `expectValue` of `semver("1.2.3")` is a Semver object, compared here by `==`.
+#[test]
+fn k8s_semver() {
+    check(&[
+        (r#"semver("1.2.3") == semver("1.2.3")"#, "true"),
+        (r#"semver("v1.0")"#, "error: semver"),
+        (r#"isSemver("1.2.3-beta.1+build.1")"#, "true"),
+        (r#"isSemver("")"#, "false"),
+        (r#"isSemver("v1.0.0")"#, "false"),
+        (r#"isSemver(" 1.0.0")"#, "false"),
+        (r#"isSemver("1. 0.0")"#, "false"),
+        (r#"isSemver("1.0.0 ")"#, "false"),
+        (r#"isSemver("01.01.01")"#, "false"),
+        (r#"isSemver("1")"#, "false"),
+        (r#"isSemver("1.1")"#, "false"),
+        (r#"isSemver("", true)"#, "false"),
+        (r#"isSemver(" 1.0.0", true)"#, "false"),
+        (r#"isSemver("1. 0.0", true)"#, "false"),
+        (r#"isSemver("1.0.0 ", true)"#, "false"),
+        (r#"isSemver("v1.0.0", true)"#, "true"),
+        (r#"isSemver("01.01.01", true)"#, "true"),
+        (r#"isSemver("1", true)"#, "true"),
+        (r#"isSemver("1.1", true)"#, "true"),
+        (r#"semver("v01.01", true) == semver("1.1.0")"#, "true"),
+        (r#"semver("1.2.3") == semver("1.0.0")"#, "false"),
+        (r#"semver("1.0.0").isLessThan(semver("1.2.3"))"#, "true"),
+        (r#"semver("1.0.0").isLessThan(semver("1.0.0"))"#, "false"),
+        (r#"semver("1.2.3").isGreaterThan(semver("1.0.0"))"#, "true"),
+        (r#"semver("1.0.0").isGreaterThan(semver("1.0.0"))"#, "false"),
+        (r#"semver("1.2.3").compareTo(semver("1.2.3"))"#, "0"),
+        (r#"semver("1.0.0").compareTo(semver("1.2.3"))"#, "-1"),
+        (r#"semver("1.2.3").compareTo(semver("1.0.0"))"#, "1"),
+        (r#"semver("1.2.3").major()"#, "1"),
+        (r#"semver("1.2.3").minor()"#, "2"),
+        (r#"semver("1.2.3").patch()"#, "3"),
+        // Not upstream: the library's comparisons still take quantities.
+        (r#"quantity("1Ki").isGreaterThan(quantity("1k"))"#, "true"),
+    ]);
+    assert!(value("isSemver([1, 2, 3])").starts_with("error: "), "a list is no version string");
+}
+
+const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_SUBDOMAIN: &str = r"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const DNS1035_LABEL: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const QUALIFIED_NAME: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+/// `format.X().validate(s)`: `none` when upstream expects `types.OptionalNone`, else the one
+/// message upstream's `types.OptionalOf([...])` holds.
+fn format_case(expr: &str, want: Option<&str>) -> Option<String> {
+    let none = value(&format!("{expr} == optional.none()"));
+    let got = value(&format!("{expr}.orValue(['<none>'])"));
+    let expected = match want {
+        None => "[\"<none>\"]".to_string(),
+        Some(m) => format!("[{}]", serde_json::Value::String(m.to_string())),
+    };
+    let ok = got == expected && (none == "true") == want.is_none();
+    (!ok).then(|| format!("{expr}: want {expected}, got {got} (== none: {none})"))
+}
+
+/// format_test.go `TestFormat`, every case including its generated ones (every name looked
+/// up, compared with its constructor and with every other format).
+#[test]
+fn k8s_format() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (r#"format.dns1123Label().validate("my-label-name")"#, None),
+        (r#"format.dns1123Subdomain().validate("apiextensions.k8s.io")"#, None),
+        (r#"format.qualifiedName().validate("apiextensions.k8s.io/v1beta1")"#, None),
+        (r#"format.dns1123LabelPrefix().validate("my-label-prefix-")"#, None),
+        (r#"format.dns1123SubdomainPrefix().validate("mysubdomain.prefix.-")"#, None),
+        (r#"format.dns1035LabelPrefix().validate("my-label-prefix-")"#, None),
+        (r#"format.uri().validate("http://example.com")"#, None),
+        (r#"format.uuid().validate("123e4567-e89b-12d3-a456-426614174000")"#, None),
+        (r#"format.byte().validate("aGVsbG8=")"#, None),
+        (r#"format.date().validate("2021-01-01")"#, None),
+        (r#"format.datetime().validate("2021-01-01T00:00:00Z")"#, None),
+        (r#"format.dns1123Label().validate("contains a space")"#, Some(DNS1123_LABEL)),
+        (r#"format.dns1123Subdomain().validate("contains a space")"#, Some(DNS1123_SUBDOMAIN)),
+        (r#"format.dns1035Label().validate("contains a space")"#, Some(DNS1035_LABEL)),
+        (r#"format.qualifiedName().validate("contains a space")"#, Some(QUALIFIED_NAME)),
+        (r#"format.dns1123LabelPrefix().validate("contains a space-")"#, Some(DNS1123_LABEL)),
+        (r#"format.dns1123SubdomainPrefix().validate("contains a space-")"#, Some(DNS1123_SUBDOMAIN)),
+        (r#"format.dns1035LabelPrefix().validate("contains a space-")"#, Some(DNS1035_LABEL)),
+        (r#"format.dns1123Label().validate("my-label-name")"#, None),
+        (r#"format.dns1123Subdomain().validate("example.com")"#, None),
+        (r#"format.dns1035Label().validate("my-label-name")"#, None),
+        (r#"format.qualifiedName().validate("my.name")"#, None),
+        (r#"format.byte().validate("aGVsbG8=")"#, None),
+        (r#"format.byte().validate("aGVsbG8")"#, Some("invalid base64")),
+        (r#"format.date().validate("2020-01-01")"#, None),
+        (r#"format.date().validate("2020-01-32")"#, Some("invalid date")),
+        (r#"format.datetime().validate("2020-01-01T00:00:00Z")"#, None),
+        (r#"format.datetime().validate("2020-01-32T00:00:00Z")"#, Some("invalid datetime")),
+        (r#"format.labelValue().validate("my-cool-label-Value")"#, None),
+        (r#"format.labelValue().validate("my-cool-label-Value!!\n\n!!!")"#, Some(LABEL_VALUE)),
+    ];
+    let mut bad: Vec<String> = cases.iter().filter_map(|(e, w)| format_case(e, *w)).collect();
+    let mut table = vec![(r#"format.named("unknown").hasValue()"#.to_string(), "false".to_string())];
+    let names = [
+        "dns1123Label",
+        "dns1123Subdomain",
+        "dns1035Label",
+        "qualifiedName",
+        "dns1123LabelPrefix",
+        "dns1123SubdomainPrefix",
+        "dns1035LabelPrefix",
+        "labelValue",
+        "uri",
+        "uuid",
+        "byte",
+        "date",
+        "datetime",
+    ];
+    for l in names {
+        table.push((format!(r#"format.named("{l}").hasValue()"#), "true".into()));
+        table.push((format!(r#"format.named("{l}").value() == format.{l}()"#), "true".into()));
+        for r in names.iter().filter(|r| **r != l) {
+            table.push((format!("format.{l}() == format.{r}()"), "false".into()));
+        }
+    }
+    bad.extend(table.iter().filter_map(|(e, want)| {
+        let got = value(e);
+        (got != *want).then(|| format!("{e}: want {want}, got {got}"))
+    }));
+    assert!(bad.is_empty(), "{} cases differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// sets_test.go `TestSets` (every case is true upstream; the cost columns are cel-go's
+/// estimates, not translated: driftlint counts its own steps). The cases with a variable `x`
+/// bind it to upstream's input as a list literal.
+#[test]
+fn cel_go_sets() {
+    let cases = [
+        "sets.contains([5, 4, 3, 2, 1], [1, 2, 3])",
+        "sets.contains([5, 4, 3, 2, 1], [1, 1, 1, 1, 1])",
+        "sets.contains([], [])",
+        "sets.contains([1], [])",
+        "sets.contains([1], [1])",
+        "sets.contains([1], [1, 1])",
+        "sets.contains([1, 1], [1])",
+        "sets.contains([2, 1], [1])",
+        "sets.contains([1, 2, 3, 4], [2, 3])",
+        "sets.contains([1], [1.0, 1])",
+        "sets.contains([1, 2], [2u, 2.0])",
+        "sets.contains([1, 2u], [2, 2.0])",
+        "sets.contains([1, 2.0, 3u], [1.0, 2u, 3])",
+        "sets.contains([[1], [2, 3]], [[2, 3.0]])",
+        "!sets.contains([1], [2])",
+        "!sets.contains([1], [1, 2])",
+        "!sets.contains([1], [\"1\", 1])",
+        "!sets.contains([1], [1.1, 1u])",
+        "sets.equivalent([], [])",
+        "sets.equivalent([1], [1])",
+        "sets.equivalent([1], [1, 1])",
+        "sets.equivalent([1, 1], [1])",
+        "sets.equivalent([1], [1u, 1.0])",
+        "sets.equivalent([1, 2, 3], [3u, 2.0, 1])",
+        "sets.equivalent([[1.0], [2, 3]], [[1], [2, 3.0]])",
+        "!sets.equivalent([2, 1], [1])",
+        "!sets.equivalent([1], [1, 2])",
+        "!sets.equivalent([1, 2], [2u, 2, 2.0])",
+        "!sets.equivalent([1, 2], [1u, 2, 2.3])",
+        "sets.intersects([1], [1])",
+        "sets.intersects([1], [1, 1])",
+        "sets.intersects([1, 1], [1])",
+        "sets.intersects([2, 1], [1])",
+        "sets.intersects([1], [1, 2])",
+        "sets.intersects([1], [1.0, 2])",
+        "sets.intersects([1, 2], [2u, 2, 2.0])",
+        "sets.intersects([1, 2], [1u, 2, 2.3])",
+        "sets.intersects([[1], [2, 3]], [[1, 2], [2, 3.0]])",
+        "!sets.intersects([], [])",
+        "!sets.intersects([1], [])",
+        "!sets.intersects([1], [2])",
+        "!sets.intersects([1], [\"1\", 2])",
+        "!sets.intersects([1], [1.1, 2u])",
+    ];
+    let table: Vec<(&str, &str)> = cases.iter().map(|c| (*c, "true")).collect();
+    check(&table);
+}
