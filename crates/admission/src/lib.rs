@@ -154,8 +154,7 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         }
     }
     let mut run = Run { out, undecided: BTreeSet::new(), budget, namespaces, context };
-    // Each target's request, value and `request` binding, built once for every binding.
-    let prepared: Vec<(Object<'_>, Request)> = targets.iter().map(|t| (t.clone(), kinds.request(t.value))).collect();
+    let mut active = Vec::new();
     for b in &bindings {
         let binding_name = b.value["metadata"]["name"].as_str().unwrap_or_default().to_string();
         let spec = &b.value["spec"];
@@ -168,13 +167,19 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
             run.undecided(b, &binding_name, policy_name, reason.clone());
             continue;
         }
-        let severity = severity(&spec["validationActions"]);
-        for (target, request) in &prepared {
-            if exempt(request) {
-                continue;
-            }
-            run.budget.start_object();
-            evaluate(&mut run, policy, b, &binding_name, severity, target, request);
+        active.push((b, binding_name, policy, severity(&spec["validationActions"])));
+    }
+    for target in targets {
+        let request = kinds.request(target.value);
+        if exempt(&request) {
+            continue;
+        }
+        // One object's budget for every binding evaluated on it; its variables converted
+        // once, when a first binding matches it.
+        run.budget.start_object();
+        let mut base = None;
+        for (b, binding_name, policy, severity) in &active {
+            evaluate(&mut run, policy, b, binding_name, *severity, target, &request, &mut base);
         }
     }
     run.out
@@ -316,8 +321,9 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The `request` variable of a CREATE (no user: expressions reading it are undecidable).
-fn request_json(r: &Request, object: &Json) -> Json {
+/// The `request` variable of a CREATE (no user: expressions reading it are undecidable; the
+/// object is `object`, as in the API server's `CreateAdmissionRequest`).
+fn request_json(r: &Request) -> Json {
     json!({
         "kind": {"group": r.group, "version": r.version, "kind": r.kind},
         "resource": {"group": r.group, "version": r.version, "resource": r.resource},
@@ -326,13 +332,12 @@ fn request_json(r: &Request, object: &Json) -> Json {
         "name": r.name,
         "namespace": r.namespace,
         "operation": "CREATE",
-        "object": object,
-        "oldObject": null,
         "dryRun": false,
         "options": {"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"},
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn evaluate(
     run: &mut Run<'_, '_>,
     policy: &Policy<'_>,
@@ -341,6 +346,7 @@ fn evaluate(
     severity: Severity,
     target: &Object<'_>,
     request: &Request,
+    base: &mut Option<Bindings>,
 ) {
     let bspec = &binding.value["spec"];
     let pspec = policy.spec;
@@ -445,14 +451,17 @@ fn evaluate(
         );
         return;
     }
-    let mut base = Bindings::default();
-    base.json("object", target.value);
-    base.json("oldObject", &Json::Null);
-    base.json("request", &request_json(request, target.value));
-    base.json("namespaceObject", namespace_object.unwrap_or(&Json::Null));
+    let base = base.get_or_insert_with(|| {
+        let mut b = Bindings::default();
+        b.json("object", target.value);
+        b.json("oldObject", &Json::Null);
+        b.json("request", &request_json(request));
+        b.json("namespaceObject", namespace_object.unwrap_or(&Json::Null));
+        b
+    });
     for param in &params {
-        // Each parameter replaces the last one's `params` and `variables`.
-        let b = &mut base;
+        // Each binding and parameter replaces the last one's `params` and `variables`.
+        let b = &mut *base;
         b.json("params", param);
         if !conditions_hold(run, policy, binding_name, severity, target, b) {
             continue;
