@@ -6,6 +6,7 @@
 //! - k8s.io/apiserver `pkg/cel/library/semver_test.go` (kubernetes/kubernetes 2293553202fa)
 //! - k8s.io/apiserver `pkg/cel/library/format_test.go` (kubernetes/kubernetes 03bd70195975)
 //! - cel-go `ext/sets_test.go` (google/cel-go 00042ce7bef6)
+//! - the bindings extension's cases of cel-cpp's and cel-java's tests (cel-spec `bindings_ext`)
 
 use driftlint_cel::value_untyped;
 use serde_json::json;
@@ -216,4 +217,24 @@ fn cel_go_sets() {
     ];
     let table: Vec<(&str, &str)> = cases.iter().map(|c| (*c, "true")).collect();
     check(&table);
+}
+
+/// The bindings extension's cases as cel-cpp's and cel-java's bindings tests list them (the
+/// same five in both, from cel-spec's `bindings_ext` conformance file), with cel-java's
+/// nested-binding, `map` and optional-list cases; and the error for a name that is not an
+/// identifier (cel-cpp: "variable name must be a simple identifier").
+#[test]
+fn cel_bindings() {
+    check(&[
+        ("cel.bind(t, true, t)", "true"),
+        ("cel.bind(msg, \"hello\", msg + msg + msg) == \"hellohellohello\"", "true"),
+        ("cel.bind(t1, true, cel.bind(t2, true, t1 && t2))", "true"),
+        ("cel.bind(valid_elems, [1, 2, 3], [3, 4, 5].exists(e, e in valid_elems))", "true"),
+        ("cel.bind(valid_elems, [1, 2, 3], ![4, 5].exists(e, e in valid_elems))", "true"),
+        ("cel.bind(x, cel.bind(x, \"a\", x + x), x + \":\" + x) == \"aa:aa\"", "true"),
+        ("cel.bind(x, cel.bind(x, \"a\", x + x), cel.bind(y, x + x, y + \":\" + y)) == \"aaaa:aaaa\"", "true"),
+        ("[1,2,3].map(x, cel.bind(y, x + x, [y, y])) == [[2, 2], [4, 4], [6, 6]]", "true"),
+        ("cel.bind(r0, optional.none(), [?r0, ?r0]) == []", "true"),
+    ]);
+    assert!(value("cel.bind(bad.name, true, bad.name)").starts_with("compile error"), "a name must be an identifier");
 }
