@@ -5,6 +5,7 @@
 //! Sources (fetched at the commits named):
 //! - k8s.io/apiserver `pkg/cel/library/semver_test.go` (kubernetes/kubernetes 2293553202fa)
 //! - k8s.io/apiserver `pkg/cel/library/format_test.go` (kubernetes/kubernetes 03bd70195975)
+//! - k8s.io/apiserver `pkg/cel/library/quantity_test.go` (kubernetes/kubernetes 16913111deb1)
 //! - cel-go `ext/sets_test.go` (google/cel-go 00042ce7bef6)
 //! - the bindings extension's cases of cel-cpp's and cel-java's tests (cel-spec `bindings_ext`)
 
@@ -237,4 +238,50 @@ fn cel_bindings() {
         ("cel.bind(r0, optional.none(), [?r0, ?r0]) == []", "true"),
     ]);
     assert!(value("cel.bind(bad.name, true, bad.name)").starts_with("compile error"), "a name must be an identifier");
+}
+
+/// quantity_test.go `TestQuantity`. The parse case's upstream value is a Quantity object,
+/// compared here with `==`; the runtime errors are matched by the function's name (the
+/// upstream messages are Go's `resource.ParseQuantity` errors, not reproduced word for word);
+/// `isQuantity([1, 2, 3])` is a compile-time type error upstream, an evaluation error here.
+#[test]
+fn k8s_quantity() {
+    check(&[
+        (r#"quantity("12Mi") == quantity("12582912")"#, "true"),
+        (r#"quantity("10Mo")"#, "error: quantity"),
+        (r#"quantity("10Mm")"#, "error: quantity"),
+        (r#"isQuantity("20")"#, "true"),
+        (r#"isQuantity("20M")"#, "true"),
+        (r#"isQuantity("20Mi")"#, "true"),
+        (r#"isQuantity("20Mo")"#, "false"),
+        (r#"isQuantity("10Mm")"#, "false"),
+        (r#"quantity("200M") == quantity("200M")"#, "true"),
+        (r#"quantity("200M") == quantity("0.2G") && quantity("0.2G") == quantity("200M")"#, "true"),
+        (
+            r#"quantity("2M") == quantity("0.002G") && quantity("2000k") == quantity("2M") && quantity("0.002G") == quantity("2000k")"#,
+            "true",
+        ),
+        (r#"quantity("200M") == quantity("0.3G")"#, "false"),
+        (r#"quantity("50M").isLessThan(quantity("50Mi"))"#, "true"),
+        (r#"quantity("50M").isLessThan(quantity("100M"))"#, "true"),
+        (r#"quantity("100M").isLessThan(quantity("50M"))"#, "false"),
+        (r#"quantity("50Mi").isGreaterThan(quantity("50M"))"#, "true"),
+        (r#"quantity("150Mi").isGreaterThan(quantity("100Mi"))"#, "true"),
+        (r#"quantity("50M").isGreaterThan(quantity("100M"))"#, "false"),
+        (r#"quantity("200M").compareTo(quantity("0.2G"))"#, "0"),
+        (r#"quantity("50M").compareTo(quantity("50Mi"))"#, "-1"),
+        (r#"quantity("50Mi").compareTo(quantity("50M"))"#, "1"),
+        (r#"quantity("50k").add(quantity("20")) == quantity("50.02k")"#, "true"),
+        (r#"quantity("50k").add(20).isLessThan(quantity("50020"))"#, "false"),
+        (r#"quantity("50k").sub(quantity("20")) == quantity("49.98k")"#, "true"),
+        (r#"quantity("50k").sub(20) == quantity("49980")"#, "true"),
+        (r#"quantity("50k").add(20).sub(quantity("100k")).asInteger()"#, "-49980"),
+        (r#"quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger()"#, "20"),
+        (r#"quantity("50k").asInteger()"#, "50000"),
+        (r#"quantity("9999999999999999999999999999999999999G").asInteger()"#, "error: cannot convert value to integer"),
+        (r#"quantity("9999999999999999999999999999999999999G").isInteger()"#, "false"),
+        (r#"quantity("50").isInteger()"#, "true"),
+        (r#"quantity("50.703k").asApproximateFloat()"#, "50703.0"),
+    ]);
+    assert!(value("isQuantity([1, 2, 3])").starts_with("error: "), "a list is no quantity string");
 }

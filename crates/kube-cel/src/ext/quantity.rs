@@ -16,8 +16,10 @@ use cel::{DeclarationError, Env, Value};
 
 use super::{DYN, Res, bad, give, global, member, string_arg, values};
 
-/// Digits a mantissa may have (i128 holds 38).
-const MAX_DIGITS: usize = 36;
+/// Digits a mantissa may have: every 38-digit number fits an i128 (up to 1.7e38), which
+/// Kubernetes' own tests need (`9999999999999999999999999999999999999G`, 37 digits). Past it,
+/// `resource.ParseQuantity` still parses (inf.Dec); here it is an evaluation error.
+const MAX_DIGITS: usize = 38;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quantity {
