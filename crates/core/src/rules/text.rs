@@ -365,7 +365,7 @@ loose mode a reviewer should at least know.",
         summary: "An object breaks a CEL rule (`x-kubernetes-validations`) of its schema",
         what: "A rule of a CRD's or XRD's schema, at any level, that is false for the object, evaluated \
 offline with Kubernetes' CEL environment (`self` bound to the value at the rule's level, `has()`, the \
-Kubernetes libraries for strings, lists, regex, URLs, IPs and quantities). The message is the \
+Kubernetes CEL libraries: strings, lists, sets, regex, URLs, IPs, quantities, semver, named formats). The message is the \
 rule's `message` (or its evaluated `messageExpression`), with its `reason`. The location is the \
 value's key, or the field its `fieldPath` names. A rule that fails on the object (a field absent \
 without `has()`, a division by zero, an invalid argument) is an error too, since the API server \
