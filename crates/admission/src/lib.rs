@@ -65,6 +65,16 @@ const VALIDATION_VARS: &[&str] =
 /// Variables of `matchConditions` (no `variables`).
 const CONDITION_VARS: &[&str] = &["object", "oldObject", "request", "params", "namespaceObject", "authorizer"];
 
+/// Weighted bytes of policy expressions one [`check`] compiles
+/// ([`driftlint_cel::compile_weight`]), as the schema pass bounds CRD rules per run: past it an
+/// expression is not compiled (`admission-invalid`), so a repository of policies cannot make
+/// compiling take minutes.
+pub const MAX_COMPILE_BYTES: usize = 1 << 20;
+
+/// Steps charged for matching one binding to one object (its rules and selectors), so that
+/// bindings × objects is bounded by the run's budget as evaluation is.
+pub const MATCH_STEPS: u64 = 10;
+
 /// A policy's expressions, compiled.
 struct Policy<'a> {
     name: String,
@@ -86,7 +96,15 @@ struct Validation {
     reason: Option<String>,
 }
 
-fn compile(text: &str, declared: &[&str]) -> Result<Expression, String> {
+fn compile(text: &str, declared: &[&str], compiled: &mut usize) -> Result<Expression, String> {
+    let weight = driftlint_cel::compile_weight(text);
+    if *compiled + weight > MAX_COMPILE_BYTES {
+        return Err(format!(
+            "not compiled: the policies' CEL would be more than {} KiB to compile (a bound against runaway definitions)",
+            MAX_COMPILE_BYTES >> 10
+        ));
+    }
+    *compiled += weight;
     Expression::compile(text, declared).map_err(|e| match e {
         CompileError::Invalid(m) | CompileError::Unsupported(m) => m,
         CompileError::Transition => "a transition expression".to_string(),
@@ -136,6 +154,7 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
     let mut policies: HashMap<&str, Policy<'_>> = HashMap::new();
     let mut bindings = Vec::new();
     let mut out = Vec::new();
+    let mut compiled = 0usize;
     for o in context {
         let v = o.value;
         if v["kind"].as_str() == Some("CustomResourceDefinition") {
@@ -146,7 +165,7 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
             }
         } else if is(v, "ValidatingAdmissionPolicy") {
             if let Some(name) = v["metadata"]["name"].as_str() {
-                let policy = compile_policy(name, o.clone(), &mut out);
+                let policy = compile_policy(name, o.clone(), &mut out, &mut compiled);
                 policies.insert(name, policy);
             }
         } else if is(v, "ValidatingAdmissionPolicyBinding") {
@@ -169,9 +188,14 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         }
         active.push((b, binding_name, policy, severity(&spec["validationActions"])));
     }
+    let mut unchecked = 0usize;
     for target in targets {
         let request = kinds.request(target.value);
-        if exempt(&request) {
+        if exempt(&request) || active.is_empty() {
+            continue;
+        }
+        if run.budget.spent() == Some(cost::Limit::Run) {
+            unchecked += 1;
             continue;
         }
         // One object's budget for every binding evaluated on it; its variables converted
@@ -179,8 +203,22 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         run.budget.start_object();
         let mut base = None;
         for (b, binding_name, policy, severity) in &active {
+            run.budget.spend(MATCH_STEPS);
             evaluate(&mut run, policy, b, binding_name, *severity, target, &request, &mut base);
         }
+    }
+    if unchecked > 0
+        && let Some((b, _, _, _)) = active.first()
+    {
+        run.out.push(Diagnostic::of(
+            Rule::AdmissionUndecided,
+            b.path.clone(),
+            b.range.clone(),
+            format!(
+                "{unchecked} objects were not checked against the ValidatingAdmissionPolicies: {}",
+                driftlint_cel::budget_text(cost::Limit::Run)
+            ),
+        ));
     }
     run.out
 }
@@ -214,16 +252,16 @@ fn severity(actions: &Json) -> Severity {
     }
 }
 
-fn compile_policy<'a>(name: &str, at: Object<'a>, out: &mut Vec<Diagnostic>) -> Policy<'a> {
+fn compile_policy<'a>(name: &str, at: Object<'a>, out: &mut Vec<Diagnostic>, compiled: &mut usize) -> Policy<'a> {
     let spec = &at.value["spec"];
     let mut invalid = Vec::new();
     let mut asks_authorizer = None;
     let mut compile_noted = |what: String, text: &str, vars: &[&str]| {
-        let r = compile(text, vars);
+        let r = compile(text, vars, compiled);
         if let Err(e) = &r {
             // The authorizer's functions (`check`, `allowed`, …) are not in the environment:
             // such an expression is undecidable offline, not wrong.
-            if text.contains("authorizer.") {
+            if text.contains("authorizer.") && !e.starts_with("not compiled") {
                 asks_authorizer.get_or_insert_with(|| {
                     format!("`{}` asks the authorizer, which only the cluster has", one_line(text))
                 });

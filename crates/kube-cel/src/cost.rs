@@ -150,6 +150,12 @@ impl Budget {
         }
     }
 
+    /// Charges `steps` of work done outside an expression (matching an admission policy to
+    /// an object) to the object and the run.
+    pub fn spend(&mut self, steps: u64) {
+        self.take(steps);
+    }
+
     /// Takes `steps` (what one evaluation spent) from the object and the run.
     pub(crate) fn take(&mut self, steps: u64) {
         self.object = self.object.saturating_sub(steps);
