@@ -477,16 +477,16 @@ fn evaluate(
             }
         },
     };
-    if namespace_object.is_none() && request.namespaced && !request.namespace.is_empty() && uses_namespace(policy) {
-        run.undecided(
-            binding,
-            binding_name,
-            &policy.name,
+    if namespace_object.is_none() && request.namespaced && uses_namespace(policy) {
+        let reason = if request.namespace.is_empty() {
+            "objects without `metadata.namespace`, and the policy reads `namespaceObject`".to_string()
+        } else {
             format!(
                 "Namespace '{}' is not in the repository, and the policy reads `namespaceObject`",
                 request.namespace
-            ),
-        );
+            )
+        };
+        run.undecided(binding, binding_name, &policy.name, reason);
         return;
     }
     let base = base.get_or_insert_with(|| {

@@ -78,3 +78,16 @@ fn a_create_has_no_old_object() {
     ];
     assert_eq!(run_with(&docs, &mut Budget::default()), vec![]);
 }
+
+/// `namespaceObject` of an object without `metadata.namespace` is the Namespace it is applied
+/// to, which the repository does not say: undecided, not null.
+#[test]
+fn the_namespace_of_an_object_without_one_is_undecided() {
+    let mut cm = config_map(1);
+    cm["metadata"].as_object_mut().unwrap().remove("namespace");
+    let docs = vec![policy("p", "namespaceObject.metadata.name != 'default'"), binding("b", "p"), cm];
+    let found = run_with(&docs, &mut Budget::default());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, Rule::AdmissionUndecided);
+    assert!(found[0].message.contains("reads `namespaceObject`"), "{}", found[0].message);
+}
