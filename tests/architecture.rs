@@ -35,6 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("driftlint-crossplane", &["driftlint-core", "driftlint-schema", "driftlint-yaml", "driftlint-gotmpl"]),
     ("driftlint-policy", &["driftlint-core", "driftlint-git", "driftlint-yaml"]),
+    ("driftlint-admission", &["driftlint-core", "driftlint-cel"]),
     ("driftlint-reference", &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl"]),
     // The binary: the runner, git scopes, reports and the command line over everything.
     (

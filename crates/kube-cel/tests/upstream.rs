@@ -6,6 +6,8 @@
 //! - k8s.io/apiserver `pkg/cel/library/semver_test.go` (kubernetes/kubernetes 2293553202fa)
 //! - k8s.io/apiserver `pkg/cel/library/format_test.go` (kubernetes/kubernetes 03bd70195975)
 //! - k8s.io/apiserver `pkg/cel/library/quantity_test.go` (kubernetes/kubernetes 16913111deb1)
+//! - k8s.io/apiserver `pkg/cel/library/ip_test.go` (kubernetes/kubernetes 95f08499d652)
+//! - k8s.io/apiserver `pkg/cel/library/cidr_test.go` (kubernetes/kubernetes 78fc8e44052f)
 //! - cel-go `ext/sets_test.go` (google/cel-go 00042ce7bef6)
 //! - the bindings extension's cases of cel-cpp's and cel-java's tests (cel-spec `bindings_ext`)
 
@@ -284,4 +286,88 @@ fn k8s_quantity() {
         (r#"quantity("50.703k").asApproximateFloat()"#, "50703.0"),
     ]);
     assert!(value("isQuantity([1, 2, 3])").starts_with("error: "), "a list is no quantity string");
+}
+
+/// ip_test.go `TestIP`. The parse cases' upstream values are IP objects, compared here by
+/// their string; the runtime errors are Go's `netip.ParseAddr` messages, matched here by the
+/// address; `isIP(cidr(…))` is a compile-time type error upstream, an evaluation error here;
+/// `type(ip(…)) == net.IP` is not translated (no type named `net.IP` here).
+#[test]
+fn k8s_ip() {
+    check(&[
+        (r#"string(ip("192.168.0.1"))"#, "\"192.168.0.1\""),
+        (r#"ip("192.168.0.1.0")"#, "error: 192.168.0.1.0"),
+        (r#"isIP("192.168.0.1")"#, "true"),
+        (r#"isIP("192.168.0.1.0")"#, "false"),
+        (r#"ip.isCanonical("127.0.0.1")"#, "true"),
+        (r#"ip.isCanonical("127.0.0.1.0")"#, "error: 127.0.0.1.0"),
+        (r#"ip("192.168.0.1").family()"#, "4"),
+        (r#"ip("0.0.0.0").isUnspecified()"#, "true"),
+        (r#"ip("127.0.0.1").isUnspecified()"#, "false"),
+        (r#"ip("127.0.0.1").isLoopback()"#, "true"),
+        (r#"ip("1.2.3.4").isLoopback()"#, "false"),
+        (r#"ip("224.0.0.1").isLinkLocalMulticast()"#, "true"),
+        (r#"ip("224.0.1.1").isLinkLocalMulticast()"#, "false"),
+        (r#"ip("169.254.169.254").isLinkLocalUnicast()"#, "true"),
+        (r#"ip("192.168.0.1").isLinkLocalUnicast()"#, "false"),
+        (r#"ip("192.168.0.1").isGlobalUnicast()"#, "true"),
+        (r#"ip("255.255.255.255").isGlobalUnicast()"#, "false"),
+        (r#"string(ip("2001:db8::68"))"#, "\"2001:db8::68\""),
+        (r#"ip("2001:db8:::68")"#, "error: 2001:db8:::68"),
+        (r#"isIP("2001:db8::68")"#, "true"),
+        (r#"isIP("2001:db8:::68")"#, "false"),
+        (r#"ip.isCanonical("2001:db8::68")"#, "true"),
+        (r#"ip.isCanonical("2001:DB8::68")"#, "false"),
+        (r#"ip.isCanonical("2001:db8:::68")"#, "error: 2001:db8:::68"),
+        (r#"ip("2001:db8::68").family()"#, "6"),
+        (r#"ip("::").isUnspecified()"#, "true"),
+        (r#"ip("::1").isUnspecified()"#, "false"),
+        (r#"ip("::1").isLoopback()"#, "true"),
+        (r#"ip("2001:db8::abcd").isLoopback()"#, "false"),
+        (r#"ip("ff02::1").isLinkLocalMulticast()"#, "true"),
+        (r#"ip("fd00::1").isLinkLocalMulticast()"#, "false"),
+        (r#"ip("fe80::1").isLinkLocalUnicast()"#, "true"),
+        (r#"ip("fd80::1").isLinkLocalUnicast()"#, "false"),
+        (r#"ip("2001:db8::abcd").isGlobalUnicast()"#, "true"),
+        (r#"ip("ff00::1").isGlobalUnicast()"#, "false"),
+        (r#"isIP(cidr("192.168.0.0/24"))"#, "error: "),
+        (r#"string(ip("192.168.0.1"))"#, "\"192.168.0.1\""),
+    ]);
+}
+
+/// cidr_test.go `TestCIDR`. Object values are compared by their string, errors by the text
+/// parsed (as for `k8s_ip`); `type(cidr(…)) == net.CIDR` is not translated.
+#[test]
+fn k8s_cidr() {
+    check(&[
+        (r#"string(cidr("192.168.0.0/24"))"#, "\"192.168.0.0/24\""),
+        (r#"cidr("192.168.0.0/")"#, "error: 192.168.0.0/"),
+        (r#"cidr("192.168.0.0/24").containsIP(ip("192.168.0.1"))"#, "true"),
+        (r#"cidr("192.168.0.0/24").containsIP(ip("192.168.1.1"))"#, "false"),
+        (r#"cidr("192.168.0.0/24").containsIP("192.168.0.1")"#, "true"),
+        (r#"cidr("192.168.0.0/24").containsIP("192.168.1.1")"#, "false"),
+        (r#"cidr("192.168.0.0/24").containsCIDR(cidr("192.168.0.0/25"))"#, "true"),
+        (r#"cidr("192.168.0.0/24").containsCIDR(cidr("192.168.0.0/23"))"#, "false"),
+        (r#"cidr("192.168.0.0/24").containsCIDR("192.168.0.0/25")"#, "true"),
+        (r#"cidr("192.168.0.0/24").containsCIDR("192.168.0.0/23")"#, "false"),
+        (r#"string(cidr("192.168.0.0/24").ip())"#, "\"192.168.0.0\""),
+        (r#"string(cidr("192.168.0.0/24").masked())"#, "\"192.168.0.0/24\""),
+        (r#"string(cidr("192.168.0.1/24").masked())"#, "\"192.168.0.0/24\""),
+        (r#"cidr("192.168.0.0/24").prefixLength()"#, "24"),
+        (r#"string(cidr("2001:db8::/32"))"#, "\"2001:db8::/32\""),
+        (r#"cidr("2001:db8::/")"#, "error: 2001:db8::/"),
+        (r#"cidr("2001:db8::/32").containsIP(ip("2001:db8::1"))"#, "true"),
+        (r#"cidr("2001:db8::/32").containsIP(ip("2001:dc8::1"))"#, "false"),
+        (r#"cidr("2001:db8::/32").containsIP("2001:db8::1")"#, "true"),
+        (r#"cidr("2001:db8::/32").containsIP("2001:dc8::1")"#, "false"),
+        (r#"cidr("2001:db8::/32").containsCIDR(cidr("2001:db8::/33"))"#, "true"),
+        (r#"cidr("2001:db8::/32").containsCIDR(cidr("2001:db8::/31"))"#, "false"),
+        (r#"cidr("2001:db8::/32").containsCIDR("2001:db8::/33")"#, "true"),
+        (r#"cidr("2001:db8::/32").containsCIDR("2001:db8::/31")"#, "false"),
+        (r#"string(cidr("2001:db8::/32").ip())"#, "\"2001:db8::\""),
+        (r#"string(cidr("2001:db8::/32").masked())"#, "\"2001:db8::/32\""),
+        (r#"string(cidr("2001:db8:1::/32").masked())"#, "\"2001:db8::/32\""),
+        (r#"cidr("2001:db8::/32").prefixLength()"#, "32"),
+        (r#"string(cidr("192.168.0.0/24"))"#, "\"192.168.0.0/24\""),
+    ]);
 }
