@@ -9,6 +9,8 @@
 //! - k8s.io/apiserver `pkg/cel/library/ip_test.go` (kubernetes/kubernetes 95f08499d652)
 //! - k8s.io/apiserver `pkg/cel/library/cidr_test.go` (kubernetes/kubernetes 78fc8e44052f)
 //! - cel-go `ext/sets_test.go` (google/cel-go 00042ce7bef6)
+//! - cel-go `ext/encoders_test.go` (google/cel-go 2059366fe60f)
+//! - cel-go `ext/math_test.go` (google/cel-go 028e53c3434e)
 //! - the bindings extension's cases of cel-cpp's and cel-java's tests (cel-spec `bindings_ext`)
 
 use driftlint_cel::value_untyped;
@@ -369,5 +371,164 @@ fn k8s_cidr() {
         (r#"string(cidr("2001:db8:1::/32").masked())"#, "\"2001:db8::/32\""),
         (r#"cidr("2001:db8::/32").prefixLength()"#, "32"),
         (r#"string(cidr("192.168.0.0/24"))"#, "\"192.168.0.0/24\""),
+    ]);
+}
+
+/// encoders_test.go `TestEncoders`: the base64 cases (the two with a wrong argument type are
+/// type errors upstream, evaluation errors here). Not translated: `json.encode`, a later
+/// version of the extension than the `cel` crate's.
+#[test]
+fn cel_go_encoders() {
+    check(&[
+        ("base64.decode('aGVsbG8=') == b'hello'", "true"),
+        ("base64.decode('aGVsbG8') == b'hello'", "true"),
+        ("base64.encode(b'hello') == 'aGVsbG8='", "true"),
+    ]);
+    assert!(value("base64.decode(b'aGVsbG8=') == b'hello'").starts_with("error: "));
+    assert!(value("base64.encode('hello') == b'aGVsbG8='").starts_with("error: "));
+}
+
+/// math_test.go `TestMath` (every case is true upstream; the cases binding `a`, `b` and
+/// `numbers` have the bound values written in; the right shifts of a negative int and the
+/// `math.sqrt` cases are those of the file's later version, where cel-go made the shift
+/// logical, as the `cel` crate has it) and `TestMathRuntimeErrors` (those without
+/// variables; the error is matched by the function or the reason upstream names).
+#[test]
+fn cel_go_math() {
+    check(&[
+        ("math.least(-0.5) == -0.5", "true"),
+        ("math.least(-1) == -1", "true"),
+        ("math.least(1u) == 1u", "true"),
+        ("math.least(42.0, -0.5) == -0.5", "true"),
+        ("math.least(-1, 0) == -1", "true"),
+        ("math.least(-1, -1) == -1", "true"),
+        ("math.least(1u, 42u) == 1u", "true"),
+        ("math.least(42.0, -0.5, -0.25) == -0.5", "true"),
+        ("math.least(-1, 0, 1) == -1", "true"),
+        ("math.least(-1, -1, -1) == -1", "true"),
+        ("math.least(1u, 42u, 0u) == 0u", "true"),
+        ("math.least(1, 1.0) == 1", "true"),
+        ("math.least(1, -2.0) == -2.0", "true"),
+        ("math.least(2, 1u) == 1u", "true"),
+        ("math.least(1.5, 2) == 1.5", "true"),
+        ("math.least(1.5, -2) == -2", "true"),
+        ("math.least(2.5, 1u) == 1u", "true"),
+        ("math.least(1u, 2) == 1u", "true"),
+        ("math.least(1u, -2) == -2", "true"),
+        ("math.least(2u, 2.5) == 2u", "true"),
+        ("math.least(1u, dyn(42)) == 1", "true"),
+        ("math.least(1u, dyn(42), dyn(0.0)) == 0u", "true"),
+        ("math.least([1u, 42u, 0u]) == 0u", "true"),
+        ("math.least(1, 2) == 1", "true"),
+        ("math.least([-21.0, -10.5, 1.0]) == dyn(-21)", "true"),
+        ("math.greatest(-0.5) == -0.5", "true"),
+        ("math.greatest(-1) == -1", "true"),
+        ("math.greatest(1u) == 1u", "true"),
+        ("math.greatest(42.0, -0.5) == 42.0", "true"),
+        ("math.greatest(-1, 0) == 0", "true"),
+        ("math.greatest(-1, -1) == -1", "true"),
+        ("math.greatest(1u, 42u) == 42u", "true"),
+        ("math.greatest(42.0, -0.5, -0.25) == 42.0", "true"),
+        ("math.greatest(-1, 0, 1) == 1", "true"),
+        ("math.greatest(-1, -1, -1) == -1", "true"),
+        ("math.greatest(1u, 42u, 0u) == 42u", "true"),
+        ("math.greatest(1, 1.0) == 1", "true"),
+        ("math.greatest(1, -2.0) == 1", "true"),
+        ("math.greatest(2, 1u) == 2", "true"),
+        ("math.greatest(1.5, 2) == 2", "true"),
+        ("math.greatest(1.5, -2) == 1.5", "true"),
+        ("math.greatest(2.5, 1u) == 2.5", "true"),
+        ("math.greatest(1u, 2) == 2", "true"),
+        ("math.greatest(1u, -2) == 1u", "true"),
+        ("math.greatest(2u, 2.5) == 2.5", "true"),
+        ("math.greatest(1u, dyn(42)) == 42.0", "true"),
+        ("math.greatest(1u, dyn(0.0), 0u) == 1", "true"),
+        ("math.greatest([1u, dyn(0.0), 0u]) == 1", "true"),
+        ("math.greatest(1, 2) == 2", "true"),
+        ("math.greatest([-21.0, -10.5, 1.0]) == dyn(1)", "true"),
+        ("math.bitAnd(1, 2) == 0", "true"),
+        ("math.bitAnd(1, -1) == 1", "true"),
+        ("math.bitAnd(1, 3) == 1", "true"),
+        ("math.bitOr(1, 2) == 3", "true"),
+        ("math.bitXor(1, 3) == 2", "true"),
+        ("math.bitXor(3, 5) == 6", "true"),
+        ("math.bitNot(1) == -2", "true"),
+        ("math.bitNot(0) == -1", "true"),
+        ("math.bitNot(-1) == 0", "true"),
+        ("math.bitShiftLeft(1, 2) == 4", "true"),
+        ("math.bitShiftLeft(1, 200) == 0", "true"),
+        ("math.bitShiftLeft(-1, 200) == 0", "true"),
+        ("math.bitShiftRight(1024, 2) == 256", "true"),
+        ("math.bitShiftRight(1024, 64) == 0", "true"),
+        ("math.bitShiftRight(-1024, 3) == 2305843009213693824", "true"),
+        ("math.bitShiftRight(-1024, 64) == 0", "true"),
+        ("math.bitAnd(1u, 2u) == 0u", "true"),
+        ("math.bitAnd(1u, 3u) == 1u", "true"),
+        ("math.bitOr(1u, 2u) == 3u", "true"),
+        ("math.bitXor(1u, 3u) == 2u", "true"),
+        ("math.bitXor(3u, 5u) == 6u", "true"),
+        ("math.bitNot(1u) == 18446744073709551614u", "true"),
+        ("math.bitNot(0u) == 18446744073709551615u", "true"),
+        ("math.bitShiftLeft(1u, 2) == 4u", "true"),
+        ("math.bitShiftLeft(1u, 200) == 0u", "true"),
+        ("math.bitShiftRight(1024u, 2) == 256u", "true"),
+        ("math.bitShiftRight(1024u, 64) == 0u", "true"),
+        ("math.isNaN(0.0/0.0)", "true"),
+        ("!math.isNaN(1.0/0.0)", "true"),
+        ("math.isFinite(1.0/1.5)", "true"),
+        ("!math.isFinite(1.0/0.0)", "true"),
+        ("math.isInf(1.0/0.0)", "true"),
+        ("math.ceil(1.2) == 2.0", "true"),
+        ("math.ceil(-1.2) == -1.0", "true"),
+        ("math.floor(1.2) == 1.0", "true"),
+        ("math.floor(-1.2) == -2.0", "true"),
+        ("math.round(1.2) == 1.0", "true"),
+        ("math.round(1.5) == 2.0", "true"),
+        ("math.round(-1.5) == -2.0", "true"),
+        ("math.isNaN(math.round(0.0/0.0))", "true"),
+        ("math.round(-1.2) == -1.0", "true"),
+        ("math.trunc(-1.3) == -1.0", "true"),
+        ("math.trunc(1.3) == 1.0", "true"),
+        ("math.sign(-42) == -1", "true"),
+        ("math.sign(0) == 0", "true"),
+        ("math.sign(42) == 1", "true"),
+        ("math.sign(0u) == 0u", "true"),
+        ("math.sign(42u) == 1u", "true"),
+        ("math.sign(-0.3) == -1.0", "true"),
+        ("math.sign(0.0) == 0.0", "true"),
+        ("math.isNaN(math.sign(0.0/0.0))", "true"),
+        ("math.sign(1.0/0.0) == 1.0", "true"),
+        ("math.sign(-1.0/0.0) == -1.0", "true"),
+        ("math.sign(0.3) == 1.0", "true"),
+        ("math.abs(-1) == 1", "true"),
+        ("math.abs(1) == 1", "true"),
+        ("math.abs(-234.5) == 234.5", "true"),
+        ("math.abs(234.5) == 234.5", "true"),
+        ("math.sqrt(49.0) == 7.0", "true"),
+        ("math.sqrt(0) == 0.0", "true"),
+        ("math.sqrt(1) == 1.0", "true"),
+        ("math.sqrt(25u) == 5.0", "true"),
+        ("math.sqrt(82) == 9.055385138137417", "true"),
+        ("math.sqrt(985.25) == 31.388692231439016", "true"),
+        ("math.isNaN(math.sqrt(-15.34))", "true"),
+    ]);
+    check(&[
+        ("math.least(dyn('string'))", "error: math.@min"),
+        ("math.greatest(dyn('string'))", "error: math.@max"),
+        ("math.bitShiftLeft(1, -2) == 4", "error: negative offset"),
+        ("math.bitShiftLeft(1u, -2) == 0u", "error: negative offset"),
+        ("math.bitShiftRight(-1024, -3) == -128", "error: negative offset"),
+        ("math.bitShiftRight(1024u, -4) == 1u", "error: negative offset"),
+        ("math.abs(-9223372036854775808)", "error: overflow"),
+        ("math.bitOr(dyn(1.2), 1)", "error: math.bitOr"),
+        ("math.bitAnd(2u, dyn(''))", "error: math.bitAnd"),
+        ("math.bitXor(dyn(1), dyn(1u))", "error: math.bitXor"),
+        ("math.bitNot(dyn([1]))", "error: math.bitNot"),
+        ("math.isInf(dyn(1u))", "error: math.isInf"),
+        ("math.sign(dyn(''))", "error: math.sign"),
+        ("math.abs(dyn(''))", "error: math.abs"),
+        ("math.ceil(dyn(''))", "error: math.ceil"),
+        ("math.round(dyn(1))", "error: math.round"),
+        ("math.trunc(dyn(1u))", "error: math.trunc"),
     ]);
 }
