@@ -1,6 +1,6 @@
 //! 1,000 objects × 10 policies (each with its binding, a match condition, a variable and two
 //! validations, one Deny binding with a namespace selector): the time one `check` takes.
-//! `cargo bench -p driftlint-admission` prints it; the bound is 0.5 s.
+//! `cargo bench -p driftlint-admission` prints it; the bound asked of it is 0.5 s.
 
 use std::time::Instant;
 
