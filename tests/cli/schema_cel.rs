@@ -219,7 +219,9 @@ fn format_sets_and_semver_rules_are_evaluated() {
     let schema = "type: object\nproperties:\n  spec:\n    type: object\n    x-kubernetes-validations:\n      - rule: \"!format.dns1123Label().validate(self.host).hasValue()\"\n        message: host is no DNS label\n      - rule: sets.contains(['a', 'b', 'c'], self.modes)\n        message: unknown mode\n      - rule: isSemver(self.version) && semver(self.version).isGreaterThan(semver('1.0.0'))\n        message: version is no semver above 1.0.0\n    properties:\n      host: {type: string}\n      modes: {type: array, items: {type: string}}\n      version: {type: string}\n";
     write(dir.path(), "schemas/t.yaml", &crd("T", schema));
     let obj = |host: &str, mode: &str, version: &str| {
-        format!("apiVersion: test.org/v1alpha1\nkind: T\nmetadata:\n  name: t\nspec:\n  host: {host}\n  modes: [{mode}]\n  version: {version}\n")
+        format!(
+            "apiVersion: test.org/v1alpha1\nkind: T\nmetadata:\n  name: t\nspec:\n  host: {host}\n  modes: [{mode}]\n  version: {version}\n"
+        )
     };
     write(dir.path(), "bad.yaml", &obj("Not_A_Label", "z", "v1.2"));
     write(dir.path(), "good.yaml", &obj("my-host", "b", "1.2.0"));
