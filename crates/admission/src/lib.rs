@@ -223,6 +223,40 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
     run.out
 }
 
+/// What a pull request's change to the policies and bindings silences: the
+/// `admission-violation` findings that the base's `context` gives on `targets` (the checked
+/// state's objects) and the checked state's `context` does not — a binding removed, a policy
+/// loosened, an action changed from Deny to Warn. Each is `config-weakened` at the object,
+/// naming the base's policy and binding. Both evaluations spend `budget`.
+pub fn silenced(
+    base: &[Object<'_>],
+    head: &[Object<'_>],
+    targets: &[Object<'_>],
+    budget: &mut cost::Budget,
+) -> Vec<Diagnostic> {
+    let key = |d: &Diagnostic| (d.primary.path.clone(), d.primary.range.clone(), d.message.clone(), d.severity);
+    let now: std::collections::HashSet<_> =
+        check(head, targets, budget).iter().filter(|d| d.rule == Rule::AdmissionViolation).map(key).collect();
+    check(base, targets, budget)
+        .into_iter()
+        .filter(|d| d.rule == Rule::AdmissionViolation && !now.contains(&key(d)))
+        .map(|d| {
+            let mut out = Diagnostic::of(
+                Rule::ConfigWeakened,
+                d.primary.path.clone(),
+                d.primary.range.clone(),
+                format!(
+                    "the change to the admission policies silences, at the base: {} [{}]",
+                    d.message,
+                    d.severity.as_str()
+                ),
+            );
+            out.object = d.object.clone();
+            out
+        })
+        .collect()
+}
+
 /// The admission configuration itself, which no policy applies to (apiserver's
 /// `rules.IsExemptAdmissionConfigurationResource`, so that a policy cannot lock out its own
 /// fix).
