@@ -37,6 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("driftlint-crossplane", &["driftlint-core", "driftlint-schema", "driftlint-yaml", "driftlint-goregex"]),
     ("driftlint-policy", &["driftlint-core", "driftlint-git", "driftlint-yaml"]),
+    ("driftlint-admission", &["driftlint-core", "driftlint-cel"]),
     (
         "driftlint-reference",
         &["driftlint-core", "driftlint-git", "driftlint-yaml", "driftlint-gotmpl", "driftlint-goregex"],

@@ -209,6 +209,32 @@ fn transition_and_unsupported_rules_are_noted_once_per_run() {
     assert!(found.iter().any(|f| f.3.contains("`someFutureFunction`")), "{found:?}");
 }
 
+/// Rules calling Kubernetes' named-format, sets and semver libraries are evaluated: an
+/// object breaking all three gets three errors (each rule's own message), one keeping them
+/// none. What Kubernetes returns for each call is its library tests' (format_test.go,
+/// semver_test.go, cel-go's sets_test.go; see crates/kube-cel/tests/upstream.rs).
+#[test]
+fn format_sets_and_semver_rules_are_evaluated() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "type: object\nproperties:\n  spec:\n    type: object\n    x-kubernetes-validations:\n      - rule: \"!format.dns1123Label().validate(self.host).hasValue()\"\n        message: host is no DNS label\n      - rule: sets.contains(['a', 'b', 'c'], self.modes)\n        message: unknown mode\n      - rule: isSemver(self.version) && semver(self.version).isGreaterThan(semver('1.0.0'))\n        message: version is no semver above 1.0.0\n    properties:\n      host: {type: string}\n      modes: {type: array, items: {type: string}}\n      version: {type: string}\n";
+    write(dir.path(), "schemas/t.yaml", &crd("T", schema));
+    let obj = |host: &str, mode: &str, version: &str| {
+        format!(
+            "apiVersion: test.org/v1alpha1\nkind: T\nmetadata:\n  name: t\nspec:\n  host: {host}\n  modes: [{mode}]\n  version: {version}\n"
+        )
+    };
+    write(dir.path(), "bad.yaml", &obj("Not_A_Label", "z", "v1.2"));
+    write(dir.path(), "good.yaml", &obj("my-host", "b", "1.2.0"));
+    let (code, found) = check(dir.path(), &["bad.yaml"]);
+    assert_eq!(code, 1, "{found:?}");
+    let got: Vec<(&str, &str)> = found.iter().map(|f| (f.0.as_str(), f.1.as_str())).collect();
+    assert_eq!(got, [("schema-cel-violation", "error"); 3], "{found:?}");
+    for m in ["host is no DNS label", "unknown mode", "version is no semver above 1.0.0"] {
+        assert!(found.iter().any(|f| f.3.contains(m)), "{m}: {found:?}");
+    }
+    assert_eq!(check(dir.path(), &["good.yaml"]), (0, vec![]));
+}
+
 /// A rule whose cost grows with the cube of a list: Kubernetes would refuse it at CRD
 /// creation by its estimated cost, or the object at run time by its per-expression limit;
 /// offline it stops at the step budget with an error.

@@ -91,11 +91,17 @@ pub enum Rule {
     PolicyConflict,
     /// Fybrik config policies decide a scenario differently from its expected decisions.
     PolicyDecisionChanged,
+    /// A ValidatingAdmissionPolicy (through a binding) rejects, warns about or audits an object.
+    AdmissionViolation,
+    /// A ValidatingAdmissionPolicy binding that cannot be decided offline.
+    AdmissionUndecided,
+    /// A ValidatingAdmissionPolicy expression that does not compile.
+    AdmissionInvalid,
 }
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 44] = [
+    pub const ALL: [Rule; 47] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -140,6 +146,9 @@ impl Rule {
         Rule::PolicyError,
         Rule::PolicyConflict,
         Rule::PolicyDecisionChanged,
+        Rule::AdmissionViolation,
+        Rule::AdmissionUndecided,
+        Rule::AdmissionInvalid,
     ];
 
     pub fn id(self) -> &'static str {
@@ -188,6 +197,9 @@ impl Rule {
             Rule::PolicyError => "policy-error",
             Rule::PolicyConflict => "policy-conflict",
             Rule::PolicyDecisionChanged => "policy-decision-changed",
+            Rule::AdmissionViolation => "admission-violation",
+            Rule::AdmissionUndecided => "admission-undecided",
+            Rule::AdmissionInvalid => "admission-invalid",
         }
     }
 

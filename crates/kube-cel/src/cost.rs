@@ -150,6 +150,12 @@ impl Budget {
         }
     }
 
+    /// Charges `steps` of work done outside an expression (matching an admission policy to
+    /// an object) to the object and the run.
+    pub fn spend(&mut self, steps: u64) {
+        self.take(steps);
+    }
+
     /// Takes `steps` (what one evaluation spent) from the object and the run.
     pub(crate) fn take(&mut self, steps: u64) {
         self.object = self.object.saturating_sub(steps);
@@ -258,7 +264,8 @@ fn deep_size(v: &dyn cel::common::value::Val, cap: u64) -> u64 {
 }
 
 /// Names that prefix namespaced functions (`ip.isCanonical`).
-const NAMESPACES: &[&str] = &["ip", "strings", "lists", "math", "sets", "base64", "format", "cel"];
+const NAMESPACES: &[&str] =
+    &["ip", "strings", "lists", "math", "sets", "base64", "format", "cel", "jsonpatch", "optional"];
 
 /// Calls whose work does not grow with their operands (or that are charged otherwise).
 fn constant_cost(name: &str) -> bool {

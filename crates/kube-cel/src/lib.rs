@@ -22,8 +22,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cel::common::ast::{Expr, IdedExpr};
-use cel::{Context, Env, Value};
+use cel::{Context, Env};
 
+pub use cel::Value;
 pub use value::{Shape, Untyped};
 
 /// Bytes of one rule or message expression (Kubernetes bounds a rule by its estimated cost;
@@ -181,6 +182,48 @@ const STD_FUNCTIONS: &[&str] = &[
     "isLessThan",
     "isGreaterThan",
     "compareTo",
+    "semver",
+    "isSemver",
+    "major",
+    "minor",
+    "patch",
+    "sets.contains",
+    "sets.equivalent",
+    "sets.intersects",
+    "jsonpatch.escapeKey",
+    // Optional values (the `cel` crate's standard library).
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "optional.none",
+    "hasValue",
+    "value",
+    "orValue",
+    "or",
+    "optMap",
+    "optFlatMap",
+    // cel-go's math and encoders extensions, as the `cel` crate has them.
+    "math.greatest",
+    "math.@max",
+    "math.@min",
+    "math.least",
+    "math.ceil",
+    "math.floor",
+    "math.round",
+    "math.trunc",
+    "math.isInf",
+    "math.isNaN",
+    "math.isFinite",
+    "math.abs",
+    "math.sign",
+    "math.bitAnd",
+    "math.bitOr",
+    "math.bitXor",
+    "math.bitNot",
+    "math.bitShiftLeft",
+    "math.bitShiftRight",
+    "math.sqrt",
+    "base64.encode",
+    "base64.decode",
 ];
 
 fn env() -> &'static Arc<Env> {
@@ -189,6 +232,8 @@ fn env() -> &'static Arc<Env> {
         let mut env = Env::stdlib();
         // The registrations are static tables: a failure is a bug caught by every test.
         env.add_extension(cel::extensions::lists).expect("lists extension");
+        env.add_extension(cel::extensions::math).expect("math extension");
+        env.add_extension(cel::extensions::encoders).expect("encoders extension");
         ext::register(&mut env).expect("Kubernetes libraries");
         env.add_overload(cost::STEP_FUNCTION, "__driftlint_step/1", vec![cel::common::types::INT_TYPE], cost::step)
             .expect("step function");
@@ -236,16 +281,26 @@ struct Cache {
 }
 
 fn compile_expression(text: &str, what: &str) -> Result<Arc<IdedExpr>, CompileError> {
+    compile_declared(text, what, SELF_ONLY)
+}
+
+/// The variables of a CRD rule.
+const SELF_ONLY: &[&str] = &["self"];
+
+/// Compiles `text` in which `declared` are the variables; cached by both.
+fn compile_declared(text: &str, what: &str, declared: &[&str]) -> Result<Arc<IdedExpr>, CompileError> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).compiled.get(text) {
+    // The declared names are part of the key: one text may compile in one environment only.
+    let key = if declared == SELF_ONLY { text.to_string() } else { format!("{}\0{text}", declared.join(",")) };
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).compiled.get(&key) {
         return hit.clone().map_err(|e| reword(e, what));
     }
-    let result = compile_new(text).map(Arc::new);
+    let result = compile_new(text, declared).map(Arc::new);
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.bytes + text.len() <= MAX_CACHED_BYTES {
-        cache.bytes += text.len();
-        cache.compiled.insert(text.to_string(), result.clone());
+    if cache.bytes + key.len() <= MAX_CACHED_BYTES {
+        cache.bytes += key.len();
+        cache.compiled.insert(key, result.clone());
     }
     result.map_err(|e| reword(e, what))
 }
@@ -258,7 +313,7 @@ fn reword(e: CompileError, what: &str) -> CompileError {
     }
 }
 
-fn compile_new(text: &str) -> Result<IdedExpr, CompileError> {
+fn compile_new(text: &str, declared: &[&str]) -> Result<IdedExpr, CompileError> {
     let what = "expression";
     if text.trim().is_empty() {
         return Err(CompileError::Invalid(format!("the {what} is empty")));
@@ -279,11 +334,11 @@ fn compile_new(text: &str) -> Result<IdedExpr, CompileError> {
         .compile(text)
         .map_err(|e| CompileError::Invalid(format!("the {what} does not compile: {}", one_line(&e.to_string()))))?;
     let refs = program.references();
-    if refs.has_variable("oldSelf") {
+    if declared == SELF_ONLY && refs.has_variable("oldSelf") {
         return Err(CompileError::Transition);
     }
     let mut expr = program.expression().clone();
-    check_names(&expr, &mut Vec::new())?;
+    check_names(&expr, &mut Vec::new(), declared)?;
     let mut next = cost::max_id(&expr);
     cost::instrument(&mut expr, &mut next);
     Ok(expr)
@@ -323,33 +378,67 @@ fn nesting(text: &str) -> usize {
     max.max(text.matches("&&").count().max(text.matches("||").count()) / 8)
 }
 
+/// Whether `name` is one of the named-format library's functions.
+fn format_function(name: &str) -> bool {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| ext::format::function_names().collect()).iter().any(|n| n == name)
+}
+
 /// Every identifier is `self`, a comprehension's variable or a type name; every function is
 /// one the environment has. An unknown variable is an error (Kubernetes: "undeclared
 /// reference"); an unknown function is unsupported.
-fn check_names(e: &IdedExpr, bound: &mut Vec<String>) -> Result<(), CompileError> {
+fn check_names(e: &IdedExpr, bound: &mut Vec<String>, declared: &[&str]) -> Result<(), CompileError> {
     match &e.expr {
         Expr::Ident(name) => {
-            let known = name == "self"
+            let known = declared.contains(&name.as_str())
                 || bound.iter().any(|b| b == name)
                 || matches!(
                     name.as_str(),
                     "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map" | "null_type" | "type"
                 );
             if !known {
-                return Err(CompileError::Invalid(format!("undeclared reference to `{name}` (only `self` is bound)")));
+                let names: Vec<String> = declared.iter().map(|d| format!("`{d}`")).collect();
+                let only = if names.len() == 1 { "only " } else { "" };
+                return Err(CompileError::Invalid(format!(
+                    "undeclared reference to `{name}` ({only}{} {} bound)",
+                    names.join(", "),
+                    if names.len() == 1 { "is" } else { "are" }
+                )));
             }
         }
         Expr::Call(c) => {
             // `ip.isCanonical(x)` parses as a call of `isCanonical` on the identifier `ip`.
             let namespaced = match c.target.as_deref() {
-                Some(IdedExpr { expr: Expr::Ident(ns), .. }) if !bound.contains(ns) && ns != "self" => {
+                Some(IdedExpr { expr: Expr::Ident(ns), .. })
+                    if !bound.contains(ns) && !declared.contains(&ns.as_str()) =>
+                {
                     Some(format!("{ns}.{}", c.func_name))
                 }
                 _ => None,
             };
             let name = namespaced.as_deref().unwrap_or(&c.func_name);
+            // A two-variable comprehension (`all(k, v, p)`) is left unexpanded by the parser:
+            // its variables would read as undeclared, but the rule is fine, only unsupported.
+            if c.target.is_some()
+                && c.args.len() == 3
+                && matches!(
+                    name,
+                    "all"
+                        | "exists"
+                        | "existsOne"
+                        | "exists_one"
+                        | "transformList"
+                        | "transformMap"
+                        | "transformMapEntry"
+                )
+                && c.args[..2].iter().all(|a| matches!(a.expr, Expr::Ident(_)))
+            {
+                return Err(CompileError::Unsupported(format!(
+                    "it uses the two-variable comprehension `{name}(k, v, …)`, which driftlint's CEL environment does not provide"
+                )));
+            }
             let operator = c.func_name.starts_with(['_', '@', '!', '-']);
-            if !operator && !STD_FUNCTIONS.contains(&name) {
+            if !operator && !STD_FUNCTIONS.contains(&name) && !format_function(name) {
                 return Err(CompileError::Unsupported(format!(
                     "it calls `{name}`, which driftlint's CEL environment does not provide"
                 )));
@@ -357,37 +446,38 @@ fn check_names(e: &IdedExpr, bound: &mut Vec<String>) -> Result<(), CompileError
             if let Some(t) = c.target.as_deref()
                 && namespaced.is_none()
             {
-                check_names(t, bound)?;
+                check_names(t, bound, declared)?;
             }
             for a in &c.args {
-                check_names(a, bound)?;
+                check_names(a, bound, declared)?;
             }
         }
         Expr::Comprehension(c) => {
-            check_names(&c.iter_range, bound)?;
-            check_names(&c.accu_init, bound)?;
+            check_names(&c.iter_range, bound, declared)?;
+            check_names(&c.accu_init, bound, declared)?;
             let pushed = 2 + usize::from(c.iter_var2.is_some());
             bound.push(c.iter_var.clone());
             bound.push(c.accu_var.clone());
             if let Some(v) = &c.iter_var2 {
                 bound.push(v.clone());
             }
-            let r = [&c.loop_cond, &c.loop_step, &c.result].into_iter().try_for_each(|p| check_names(p, bound));
+            let r =
+                [&c.loop_cond, &c.loop_step, &c.result].into_iter().try_for_each(|p| check_names(p, bound, declared));
             bound.truncate(bound.len() - pushed);
             r?;
         }
-        Expr::List(l) => l.elements.iter().try_for_each(|x| check_names(x, bound))?,
+        Expr::List(l) => l.elements.iter().try_for_each(|x| check_names(x, bound, declared))?,
         Expr::Map(m) => {
             for entry in &m.entries {
                 if let cel::common::ast::EntryExpr::MapEntry(me) = &entry.expr {
-                    check_names(&me.key, bound)?;
-                    check_names(&me.value, bound)?;
+                    check_names(&me.key, bound, declared)?;
+                    check_names(&me.value, bound, declared)?;
                 }
             }
         }
         Expr::Select(s) => {
             // `a.b.f(…)` may name a namespaced function (`ip.isCanonical`): checked as a call.
-            check_names(&s.operand, bound)?;
+            check_names(&s.operand, bound, declared)?;
         }
         _ => {}
     }
@@ -474,7 +564,11 @@ enum Failure {
 }
 
 /// Evaluates `program` within what is left of `budget`.
-fn run(program: &IdedExpr, input: &Input, budget: &mut cost::Budget) -> Result<Value, Failure> {
+fn run(
+    program: &IdedExpr,
+    input: &dyn cel::context::VariableResolver,
+    budget: &mut cost::Budget,
+) -> Result<Value, Failure> {
     if let Some(limit) = budget.spent() {
         return Err(Failure::Budget(limit));
     }
@@ -612,4 +706,148 @@ fn collect_paths(e: &IdedExpr, out: &mut Vec<Vec<String>>) {
         }
         _ => {}
     }
+}
+
+/// An expression over named variables (an admission policy's `object`, `params`,
+/// `request`, …), evaluated to any value: for callers other than CRD rules. Compiled, cached
+/// and bounded as rules are.
+#[derive(Clone, Debug)]
+pub struct Expression {
+    source: String,
+    program: Arc<IdedExpr>,
+}
+
+/// Why an [`Expression`] gave no value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalError {
+    /// A budget ran out: not known.
+    OverBudget(cost::Limit),
+    /// An evaluation error (a missing field, a bad argument).
+    Error(String),
+    /// Operands of types no overload takes.
+    Mismatch(String),
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::OverBudget(limit) => f.write_str(&budget_text(*limit)),
+            EvalError::Error(e) | EvalError::Mismatch(e) => f.write_str(e),
+        }
+    }
+}
+
+impl Expression {
+    /// Compiles `text`, in which `declared` are the variables.
+    pub fn compile(text: &str, declared: &[&str]) -> Result<Expression, CompileError> {
+        Ok(Expression { source: text.to_string(), program: compile_declared(text, "expression", declared)? })
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether the expression names variable `name`.
+    pub fn uses(&self, name: &str) -> bool {
+        fn walk(e: &IdedExpr, name: &str) -> bool {
+            match &e.expr {
+                Expr::Ident(n) => n == name,
+                Expr::Call(c) => {
+                    c.target.as_deref().is_some_and(|t| walk(t, name)) || c.args.iter().any(|a| walk(a, name))
+                }
+                Expr::Comprehension(c) => [&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result]
+                    .into_iter()
+                    .any(|p| walk(p, name)),
+                Expr::List(l) => l.elements.iter().any(|x| walk(x, name)),
+                Expr::Map(m) => m.entries.iter().any(|entry| match &entry.expr {
+                    cel::common::ast::EntryExpr::MapEntry(me) => walk(&me.key, name) || walk(&me.value, name),
+                    _ => false,
+                }),
+                Expr::Select(s) => walk(&s.operand, name),
+                _ => false,
+            }
+        }
+        walk(&self.program, name)
+    }
+
+    /// The fields selected directly on variable `name` (`variables.a` gives `a`).
+    pub fn fields_of(&self, name: &str) -> Vec<String> {
+        fn walk(e: &IdedExpr, name: &str, out: &mut Vec<String>) {
+            match &e.expr {
+                Expr::Select(s) => {
+                    if matches!(&s.operand.expr, Expr::Ident(n) if n == name) {
+                        out.push(s.field.clone());
+                    } else {
+                        walk(&s.operand, name, out);
+                    }
+                }
+                Expr::Call(c) => {
+                    if let Some(t) = c.target.as_deref() {
+                        walk(t, name, out);
+                    }
+                    c.args.iter().for_each(|a| walk(a, name, out));
+                }
+                Expr::Comprehension(c) => {
+                    for p in [&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result] {
+                        walk(p, name, out);
+                    }
+                }
+                Expr::List(l) => l.elements.iter().for_each(|x| walk(x, name, out)),
+                Expr::Map(m) => {
+                    for entry in &m.entries {
+                        if let cel::common::ast::EntryExpr::MapEntry(me) = &entry.expr {
+                            walk(&me.key, name, out);
+                            walk(&me.value, name, out);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.program, name, &mut out);
+        out
+    }
+
+    /// Evaluates the expression with `bindings`, within what is left of `budget`.
+    pub fn evaluate(&self, bindings: &Bindings, budget: &mut cost::Budget) -> Result<Value, EvalError> {
+        run(&self.program, bindings, budget).map_err(|e| match e {
+            Failure::Budget(limit) => EvalError::OverBudget(limit),
+            Failure::Error(e) => EvalError::Error(e),
+            Failure::Mismatch(e) => EvalError::Mismatch(e),
+        })
+    }
+}
+
+/// Named values for an [`Expression`].
+#[derive(Default)]
+pub struct Bindings {
+    values: HashMap<String, Box<dyn cel::common::value::Val>>,
+}
+
+impl Bindings {
+    /// Binds `name` to a JSON value (untyped: JSON's own types).
+    pub fn json(&mut self, name: &str, json: &serde_json::Value) {
+        self.value(name, value::to_cel::<Untyped>(json, None));
+    }
+
+    /// Binds `name` to a CEL value.
+    pub fn value(&mut self, name: &str, v: Value) {
+        let v =
+            Box::<dyn cel::common::value::Val>::try_from(v).unwrap_or_else(|_| Box::new(cel::common::types::CelNull));
+        self.values.insert(name.to_string(), v);
+    }
+}
+
+impl cel::context::VariableResolver for Bindings {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<cel::common::value::CowVal<'b, 'b>> {
+        self.values.get(variable).map(|v| cel::common::value::CowVal::Borrowed(v.as_ref()))
+    }
+}
+
+/// A CEL map of string keys (an admission policy's `variables`).
+pub fn map_value(entries: &HashMap<String, Value>) -> Value {
+    let map: HashMap<cel::objects::Key, Value> =
+        entries.iter().map(|(k, v)| (cel::objects::Key::String(Arc::new(k.clone())), v.clone())).collect();
+    Value::Map(cel::objects::Map { map: Arc::new(map) })
 }

@@ -148,11 +148,18 @@ fn durations_as_provider_crds_use_them() {
 fn names_variables_and_transitions() {
     assert!(matches!(eval_untyped("foo == 1", &json!({})), Err(CompileError::Invalid(m)) if m.contains("`foo`")));
     assert!(
-        matches!(eval_untyped("self.x.semver()", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("`semver`"))
+        matches!(eval_untyped("strings.quote(self.x)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("`strings.quote`"))
     );
     assert_eq!(eval_untyped("self.x == oldSelf.x", &json!({})).unwrap_err(), CompileError::Transition);
     assert!(
         matches!(eval_untyped("self.a +", &json!({})), Err(CompileError::Invalid(m)) if m.contains("does not compile"))
+    );
+    // A two-variable comprehension is unsupported, not a rule naming undeclared variables.
+    assert!(
+        matches!(eval_untyped("self.m.all(k, v, v > 0)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("two-variable"))
+    );
+    assert!(
+        matches!(eval_untyped("[1].transformList(i, v, v)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("two-variable"))
     );
     // Comprehension variables are bound inside, not outside.
     assert_eq!(eval_untyped("[1].all(x, x > 0)", &json!({})).unwrap(), Outcome::Ok);

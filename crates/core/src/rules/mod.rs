@@ -60,6 +60,8 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
         Severity::Note,
         "once per run for a rule not evaluated: a transition rule (`oldSelf`), or one calling a function driftlint does not provide",
     ),
+    (Rule::AdmissionViolation, Severity::Warning, "when the binding's `validationActions` is Warn (and not Deny)"),
+    (Rule::AdmissionViolation, Severity::Note, "when the binding's `validationActions` is Audit alone"),
     (
         Rule::CompositionRequiredField,
         Severity::Warning,

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::rule::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 44] = [
+pub(super) static DOCS: [RuleDoc; 47] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -365,7 +365,7 @@ loose mode a reviewer should at least know.",
         summary: "An object breaks a CEL rule (`x-kubernetes-validations`) of its schema",
         what: "A rule of a CRD's or XRD's schema, at any level, that is false for the object, evaluated \
 offline with Kubernetes' CEL environment (`self` bound to the value at the rule's level, `has()`, the \
-Kubernetes libraries for strings, lists, regex, URLs, IPs and quantities). The message is the \
+Kubernetes CEL libraries: strings, lists, sets, regex, URLs, IPs, quantities, semver, named formats). The message is the \
 rule's `message` (or its evaluated `messageExpression`), with its `reason`. The location is the \
 value's key, or the field its `fieldPath` names. A rule that fails on the object (a field absent \
 without `has()`, a division by zero, an invalid argument) is an error too, since the API server \
@@ -723,5 +723,58 @@ that changes a decision must be visible in review, together with the updated exp
         example: "error[policy-decision-changed]: scenario `local-read`: `read` was deploy True, clusters [fra01]; now deploy True, clusters [fra01, fra02]\n  --> cases/local-read.expected.json:1:1",
         fix: "If the new decision is intended, update the expected file (`driftlint policy decide \
 --policies … --data … --input NAME.input.json` prints it); otherwise fix the policy.",
+    },
+    RuleDoc {
+        rule: Rule::AdmissionViolation,
+        default_severity: Severity::Error,
+        summary: "A ValidatingAdmissionPolicy, through a binding, rejects, warns about or audits an object",
+        what: "A `ValidatingAdmissionPolicy` and a `ValidatingAdmissionPolicyBinding` among the checked \
+files (or trusted locations) that the API server would apply to the object when it is created: \
+the policy's `matchConstraints` and the binding's `matchResources` select it (resource rules for \
+CREATE, `excludeResourceRules`, `namespaceSelector` against the Namespace objects of the repository, \
+`objectSelector`), its `matchConditions` hold, and a `validations` expression is false for it (with \
+`variables`, and `params` from the repository's parameter objects). The message is the validation's \
+evaluated `messageExpression`, its `message`, or `failed expression: EXPR`, with its `reason`, and \
+names the policy and the binding. The severity is the binding's `validationActions`: Deny an error, \
+Warn a warning, Audit a note. An expression that fails on the object (a missing field, a bad \
+argument) is a finding too when the policy's `failurePolicy` is `Fail` (the default), and nothing \
+with `Ignore`.",
+        why: "The API server rejects the object (Deny), or warns the user applying it (Warn): in a \
+GitOps repository the sync fails after the merge, not in review.",
+        example_lang: "text",
+        example: "error[admission-violation]: ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit-prod' denied request: at most 5 replicas (reason: Invalid)\n  --> apps/web.yaml:1:1",
+        fix: "Change the object so that the validation holds, or the policy or binding if the rule is \
+wrong; the policy and binding are named in the message.",
+    },
+    RuleDoc {
+        rule: Rule::AdmissionUndecided,
+        default_severity: Severity::Note,
+        summary: "A ValidatingAdmissionPolicy binding cannot be decided offline",
+        what: "A binding whose policy driftlint cannot evaluate without the cluster, reported once per \
+binding and reason at the binding: an expression that asks the `authorizer` or reads \
+`request.userInfo`, a parameter object (`paramRef`) or a Namespace (for `namespaceSelector` or \
+`namespaceObject`) that is not in the repository, namespaced objects without `metadata.namespace` \
+under a namespace selector, a `policyName` whose policy is not in the repository. Also, at the \
+object, a policy whose evaluation a cost budget stopped.",
+        why: "The objects it would check are not checked; saying so keeps a policy from being \
+silently skipped.",
+        example_lang: "text",
+        example: "note[admission-undecided]: ValidatingAdmissionPolicy 'limits' with binding 'limits' cannot be decided offline: no ReplicaLimit parameter in the repository named 'prod'\n  --> policies/binding.yaml:1:1",
+        fix: "Add the parameter or Namespace objects to the repository (or the trusted locations), \
+set `metadata.namespace` on the objects, or accept the note.",
+    },
+    RuleDoc {
+        rule: Rule::AdmissionInvalid,
+        default_severity: Severity::Error,
+        summary: "A ValidatingAdmissionPolicy expression does not compile",
+        what: "A `matchConditions`, `variables`, `validations` or `messageExpression` expression of a \
+ValidatingAdmissionPolicy that does not parse, names an undeclared variable, or calls a function \
+driftlint's CEL environment does not provide (the message says which). Objects the policy matches \
+get an `admission-violation` for it under `failurePolicy: Fail`, as the API server fails them.",
+        why: "The API server type-checks policies and fails requests on an expression that does not \
+compile.",
+        example_lang: "text",
+        example: "error[admission-invalid]: ValidatingAdmissionPolicy 'limits': validation `object.spec.replicas <`: the expression does not compile: …\n  --> policies/limits.yaml:1:1",
+        fix: "Fix the expression.",
     },
 ];

@@ -51,7 +51,29 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     member(env, "ip", DYN, 0, cidr_ip)?;
     member(env, "masked", DYN, 0, masked)?;
     member(env, "prefixLength", DYN, 0, prefix_length)?;
+    // `string(ip(…))`, `string(cidr(…))`: the canonical text (Go's `netip` `String`).
+    let net_ip = cel::common::types::Type::new_opaque_type("net.IP");
+    let net_cidr = cel::common::types::Type::new_opaque_type("net.CIDR");
+    env.add_overload("string", "string_net_ip", vec![net_ip], to_string)?;
+    env.add_overload("string", "string_net_cidr", vec![net_cidr], to_string)?;
     Ok(())
+}
+
+fn to_string<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let text = match &a[0] {
+        Value::Opaque(o) => {
+            if let Some(Ip(ip)) = o.downcast_ref::<Ip>() {
+                ip.to_string()
+            } else if let Some(c) = o.downcast_ref::<Cidr>() {
+                format!("{}/{}", c.addr, c.len)
+            } else {
+                return Err(bad("string", "expects an IP or a CIDR"));
+            }
+        }
+        other => return Err(bad("string", format!("expects an IP or a CIDR, not {}", other.type_of()))),
+    };
+    give(Value::String(text.into()))
 }
 
 /// Parses an address as Go's `netip.ParseAddr` with Kubernetes' refusals.
@@ -76,7 +98,7 @@ pub fn parse_cidr(s: &str) -> Result<Cidr, String> {
     let max = if addr.is_ipv4() { 32 } else { 128 };
     let len: u8 =
         l.parse().ok().filter(|n| *n <= max && !l.starts_with('+') && (l == "0" || !l.starts_with('0'))).ok_or_else(
-            || format!("network address parse error during conversion from string: bad prefix length {l:?}"),
+            || format!("network address parse error during conversion from string: {s:?}: bad prefix length {l:?}"),
         )?;
     Ok(Cidr { addr, len })
 }

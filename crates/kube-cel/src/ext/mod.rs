@@ -1,15 +1,21 @@
 //! Kubernetes' CEL extension libraries that the `cel` crate lacks (k8s.io/apiserver
-//! `pkg/cel/library`): lists, regex, URLs, IPs and CIDRs, quantities; and cel-go's strings
-//! extension, which the `cel` crate has but without a bound on what its functions produce.
+//! `pkg/cel/library`): lists, regex, URLs, IPs and CIDRs, quantities, semver, named formats,
+//! JSON patch keys; cel-go's sets and bindings (`cel.bind`) extensions; and cel-go's strings extension, which the `cel`
+//! crate has but without a bound on what its functions produce.
 //!
 //! Each function takes and gives `cel::Value`s; a wrong argument type is an evaluation error
 //! naming the function, never a panic. What a function produces is charged to the rule's cost
 //! budget ([`crate::cost`]).
 
+pub mod bind;
+pub mod format;
 pub mod ip;
+pub mod jsonpatch;
 pub mod lists;
 pub mod quantity;
 pub mod regex;
+pub mod semver;
+pub mod sets;
 pub mod strings;
 pub mod url;
 
@@ -49,6 +55,11 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     url::register(env)?;
     ip::register(env)?;
     quantity::register(env)?;
+    semver::register(env)?;
+    sets::register(env)?;
+    format::register(env)?;
+    jsonpatch::register(env)?;
+    bind::register(env)?;
     Ok(())
 }
 

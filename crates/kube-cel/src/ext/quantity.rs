@@ -16,8 +16,10 @@ use cel::{DeclarationError, Env, Value};
 
 use super::{DYN, Res, bad, give, global, member, string_arg, values};
 
-/// Digits a mantissa may have (i128 holds 38).
-const MAX_DIGITS: usize = 36;
+/// Digits a mantissa may have: every 38-digit number fits an i128 (up to 1.7e38), which
+/// Kubernetes' own tests need (`9999999999999999999999999999999999999G`, 37 digits). Past it,
+/// `resource.ParseQuantity` still parses (inf.Dec); here it is an evaluation error.
+const MAX_DIGITS: usize = 38;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quantity {
@@ -256,15 +258,24 @@ fn sub<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
 
 fn is_less_than<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
     let a = values(&args)?;
-    give(Value::Bool(this_q("isLessThan", &a[0])?.cmp(&this_q("isLessThan", &a[1])?) == Ordering::Less))
+    give(Value::Bool(order("isLessThan", &a)? == Ordering::Less))
 }
 
 fn is_greater_than<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
     let a = values(&args)?;
-    give(Value::Bool(this_q("isGreaterThan", &a[0])?.cmp(&this_q("isGreaterThan", &a[1])?) == Ordering::Greater))
+    give(Value::Bool(order("isGreaterThan", &a)? == Ordering::Greater))
 }
 
 fn compare_to<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
     let a = values(&args)?;
-    give(Value::Int(this_q("compareTo", &a[0])?.cmp(&this_q("compareTo", &a[1])?) as i64))
+    give(Value::Int(order("compareTo", &a)? as i64))
+}
+
+/// The order of receiver and argument: two quantities, or two versions (Kubernetes' semver
+/// library shares these three function names, and one overload takes both).
+fn order(function: &str, a: &[Value]) -> Result<Ordering, cel::ExecutionError> {
+    if super::semver::is_version(&a[0]) {
+        return super::semver::compare(function, &a[0], &a[1]);
+    }
+    Ok(this_q(function, &a[0])?.cmp(&this_q(function, &a[1])?))
 }
