@@ -122,13 +122,22 @@ impl SchemaArgs {
     fn locations(&self, cfg: &Config) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for s in &cfg.schema_locations {
-            out.push(cfg.confined("schema-locations", s)?.display().to_string());
+            let resolved = cfg.confined("schema-locations", s)?.display().to_string();
+            if let (Err(why), Some(file)) = (crate::schema::location::check_location(&resolved), &cfg.file) {
+                anyhow::bail!("{}: `schema-locations:` {why}", file.display());
+            }
+            out.push(resolved);
         }
         out.extend(self.schema_locations.iter().cloned());
         if let Some(remote) = out.iter().find(|l| l.starts_with("http://") || l.starts_with("https://")) {
             anyhow::bail!(
                 "schema location {remote}: only local directories and files are read (driftlint reads no network)"
             );
+        }
+        // A location that does not exist or whose template does not parse stops the run, as
+        // kubeconform's does: it is never skipped for the bundled schemas.
+        for location in &out {
+            crate::schema::location::check_location(location).map_err(anyhow::Error::msg)?;
         }
         Ok(out)
     }
