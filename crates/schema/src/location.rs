@@ -431,9 +431,9 @@ pub fn expand(template: &str, kube: &str, group: &str, version: &str, kind: &str
     Ok(expand_pieces(&parse_template(template)?, &Values::new(kube, group, version, kind, "-strict")))
 }
 
-/// The compiled schema in `file`, its `$ref`s followed: `Ok(None)` when there is no such file
-/// or it is no JSON; `Err` when a file it reads leads out of `boundary` or the schema crosses
-/// a limit.
+/// The compiled schema in `file`, its `$ref`s followed: `Ok(None)` when there is no such file;
+/// `Err` when a file it reads leads out of `boundary`, is no JSON, or the schema crosses a
+/// limit.
 fn load(file: &Path, from: &From<'_>) -> Result<Option<Schema>, String> {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else { return Ok(None) };
     let mut files: HashMap<String, Arc<Value>> = HashMap::new();
@@ -497,13 +497,15 @@ impl From<'_> {
     }
 }
 
-/// The JSON document `name` in `dir`: `Ok(None)` when it is missing or no JSON; `Err` when it
-/// leads out of the boundary.
+/// The JSON document `name` in `dir`: `Ok(None)` when it is missing; `Err` when it leads out
+/// of the boundary, cannot be read or is no JSON (kubeconform's file loader fails on such a
+/// file too: it is never taken for a missing one).
 fn read(dir: &Path, name: &str, from: &From<'_>) -> Result<Option<Arc<Value>>, String> {
     if name.contains('/') || name.contains('\\') || name.starts_with('.') {
         return Ok(None);
     }
     let path = dir.join(name);
+    let not_json = |e: serde_json::Error| format!("`{}` is no JSON ({e}): not used", from.show(&path));
     let boundary = match from {
         From::Disk(boundary) => boundary,
         From::Git(snapshot, base) => {
@@ -512,16 +514,22 @@ fn read(dir: &Path, name: &str, from: &From<'_>) -> Result<Option<Arc<Value>>, S
             let Some(rel) = rel.to_str() else { return Ok(None) };
             let Ok(bytes) = snapshot.tree.read(rel) else { return Ok(None) };
             if bytes.len() as u64 > driftlint_core::input::MAX_FILE_BYTES {
-                return Ok(None);
+                return Err(format!(
+                    "`{}` is larger than {} bytes: not used",
+                    from.show(&path),
+                    driftlint_core::input::MAX_FILE_BYTES
+                ));
             }
-            return Ok(serde_json::from_slice(bytes).ok().map(Arc::new));
+            return serde_json::from_slice(bytes).map(|v| Some(Arc::new(v))).map_err(not_json);
         }
     };
     let real = confine(&path, boundary).map_err(|refusal| refusal.to_string())?;
-    let Ok(text) = driftlint_core::input::read_bounded_to_string(&real, driftlint_core::input::MAX_FILE_BYTES) else {
-        return Ok(None);
+    let text = match driftlint_core::input::read_bounded_to_string(&real, driftlint_core::input::MAX_FILE_BYTES) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("`{}` cannot be read ({e}): not used", boundary.show(&path))),
     };
-    Ok(serde_json::from_str(&text).ok().map(Arc::new))
+    serde_json::from_str(&text).map(|v| Some(Arc::new(v))).map_err(not_json)
 }
 
 /// `v` with each `$ref` replaced by the name of its target (`file#pointer`), queued in
@@ -634,6 +642,16 @@ mod tests {
         assert!(why.contains(": unknown variable `{{ .Foo }}`") && why.ends_with(": not used"), "{why}");
         // `default` (kubeconform's preset) names the bundled schemas: no location.
         assert!(Locations::new(&["default".to_string()], dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_location_file_that_is_no_json_is_refused_not_taken_for_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pod.json"), "apiVersion: v1\n").unwrap();
+        let l = Locations::new(&[format!("{}/{{{{ .ResourceKind }}}}.json", dir.path().display())], dir.path());
+        let Some(Found::Refused(why)) = l.lookup("1.37", "", "v1", "Pod") else { panic!() };
+        assert!(why.contains("pod.json` is no JSON") && why.ends_with(": not used"), "{why}");
+        assert!(l.lookup("1.37", "", "v1", "Service").is_none());
     }
 
     #[test]
