@@ -122,8 +122,15 @@ impl SchemaArgs {
     fn locations(&self, cfg: &Config) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for s in &cfg.schema_locations {
+            if s.starts_with("http://") || s.starts_with("https://") {
+                anyhow::bail!(
+                    "schema location {s}: only local directories and files are read (driftlint reads no network)"
+                );
+            }
             let resolved = cfg.confined("schema-locations", s)?.display().to_string();
             if let (Err(why), Some(file)) = (crate::schema::location::check_location(&resolved), &cfg.file) {
+                // Named relative to the file, as written in it.
+                let why = why.replace(&format!("{}/", cfg.dir.display()), "");
                 anyhow::bail!("{}: `schema-locations:` {why}", file.display());
             }
             out.push(resolved);

@@ -309,7 +309,11 @@ fn a_configured_schema_location_that_cannot_be_used_stops_the_run() {
         super::write_files(dir.path(), &[("valid.yaml", &valid), (".driftlint.yaml", &config), ("schemas/.keep", "")]);
         let r = run_in(dir.path(), &["check"], None);
         assert_eq!(r.code, 2, "{location}: {}{}", r.stdout, r.stderr);
-        assert!(r.stderr.contains(".driftlint.yaml: `schema-locations:` schema location"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!(".driftlint.yaml: `schema-locations:` schema location `{location}")),
+            "{}",
+            r.stderr
+        );
         assert!(r.stderr.contains(says), "{location}: {}", r.stderr);
     }
 }
