@@ -337,6 +337,13 @@ fn parse_template(text: &str) -> Result<Vec<Piece>, String> {
             ));
         };
         let mut action = &inner[..close];
+        // `{{ .A {{ .B }}`: the first action never closed (Go: a bad character in it).
+        if !comment && action.contains("{{") {
+            return Err(format!(
+                "the template does not parse: unclosed action at byte {}",
+                text.len() - rest.len() + open
+            ));
+        }
         trim_next = false;
         if let Some(a) = action.strip_suffix('-')
             && a.ends_with(|c: char| c.is_ascii_whitespace())
@@ -594,6 +601,7 @@ mod tests {
         assert!(e("s/{{ printf \"%s\" .Group }}.json").contains("only kubeconform's variables may be used"));
         assert!(e("s/{{ . }}.json").contains("only kubeconform's variables"));
         assert!(e("s/{{/* unclosed }}").contains("unclosed action"));
+        assert!(e("s/{{ .ResourceKind/{{ .Group }}.json").contains("unclosed action at byte 2"));
         // Text outside actions is anything, as in Go (a lone `}}` too).
         assert_eq!(parse_template("a}}b").unwrap(), vec![Piece::Text("a}}b".into())]);
     }
