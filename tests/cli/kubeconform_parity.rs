@@ -317,3 +317,50 @@ fn a_configured_schema_location_that_cannot_be_used_stops_the_run() {
         assert!(r.stderr.contains(says), "{location}: {}", r.stderr);
     }
 }
+
+/// Local schema locations against kubeconform's recorded answers
+/// (fixtures/kubeconform-acceptance/locations.tsv, from kubeconform built offline at e65429b):
+/// kubeconform's valid is driftlint's exit 0 with the object validated against the location's
+/// schema (the bundled ones off); its invalid resource is driftlint's finding (exit 1); a
+/// location it refuses when it starts ("failed initialising") or in which it finds no schema
+/// ("could not find schema": a directory that does not exist) is driftlint's usage error (exit
+/// 2), before any file is read.
+#[test]
+fn local_schema_locations_agree_with_kubeconforms_recorded_answers() {
+    let dir = root().join(ACCEPTANCE);
+    let table = std::fs::read_to_string(dir.join("locations.tsv")).unwrap();
+    let mut wrong = Vec::new();
+    let mut rows = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let [_flags, location, file, status, said] = line.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("bad row {line}")
+        };
+        rows += 1;
+        let args = [
+            "check",
+            "--isolated",
+            "--no-builtin-schemas",
+            "--kubernetes-version",
+            "1.37",
+            "--format",
+            "json",
+            "--schema-location",
+            location,
+            file,
+        ];
+        let r = run_in(&dir, &args, None);
+        let expected = match (status, said) {
+            ("0", _) => 0,
+            (_, s) if s.starts_with("failed initialising") || s.contains("could not find schema") => 2,
+            _ => 1,
+        };
+        let validated = (r.code != 2).then(|| json(&r)["summary"]["objects"]["validated"].as_u64().unwrap_or(0));
+        if r.code != expected || (expected == 0 && validated != Some(1)) {
+            wrong.push(format!(
+                "{location} {file}: exit {} (expected {expected}), validated {validated:?}\n{}{}",
+                r.code, r.stdout, r.stderr
+            ));
+        }
+    }
+    assert!(rows >= 10 && wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
