@@ -217,13 +217,29 @@ fn schemas(flags: &Flags, cfg: &Config) -> Result<Vec<String>> {
 fn schema_locations(flags: &Flags, cfg: &Config) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for s in &cfg.schema_locations {
-        out.push(cfg.confined("schema-locations", s)?.display().to_string());
+        if s.starts_with("http://") || s.starts_with("https://") {
+            anyhow::bail!(
+                "schema location {s}: only local directories and files are read (driftlint reads no network)"
+            );
+        }
+        let resolved = cfg.confined("schema-locations", s)?.display().to_string();
+        if let (Err(why), Some(file)) = (driftlint_schema::location::check_location(&resolved), &cfg.file) {
+            // Named relative to the file, as written in it.
+            let why = why.replace(&format!("{}/", cfg.dir.display()), "");
+            anyhow::bail!("{}: `schema-locations:` {why}", file.display());
+        }
+        out.push(resolved);
     }
     out.extend(flags.schema_locations.iter().cloned());
     if let Some(remote) = out.iter().find(|l| l.starts_with("http://") || l.starts_with("https://")) {
         anyhow::bail!(
             "schema location {remote}: only local directories and files are read (driftlint reads no network)"
         );
+    }
+    // A location that does not exist or whose template does not parse stops the run, as
+    // kubeconform's does: it is never skipped for the bundled schemas.
+    for location in &out {
+        driftlint_schema::location::check_location(location).map_err(anyhow::Error::msg)?;
     }
     Ok(out)
 }

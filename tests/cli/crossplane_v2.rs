@@ -141,3 +141,68 @@ fn duplicate_xrds_name_both_files() {
     let (code, found) = check(dir.path(), &["--isolated", "a", "b"]);
     assert_eq!((code, found), (1, owned(&[("invalid-schema", "error", "xrd.yaml:7")])));
 }
+
+/// A Crossplane 2 namespaced managed resource's `providerConfigRef` (crossplane/crossplane
+/// apis/core/v2/resource_namespace.go: default `{kind: ClusterProviderConfig, name: default}`,
+/// both keys required). A Pipeline Composition that writes neither gets nothing (the default
+/// gives both); one patching only `name` from an XR field that may be absent gets a warning at
+/// the patch (when it fires the object exists without `kind`, and the API server defaults
+/// nothing into a present object); from a required XR field, an error (the default never
+/// applies).
+#[test]
+fn an_object_default_supplies_its_keys_only_while_the_object_is_absent() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: buckets.s3.aws.m.upbound.io\nspec:\n  group: s3.aws.m.upbound.io\n  names: {kind: Bucket, plural: buckets}\n  scope: Namespaced\n  versions:\n    - name: v1beta1\n      served: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              type: object\n              required: [forProvider]\n              properties:\n                forProvider: {type: object, properties: {region: {type: string}}}\n                providerConfigRef:\n                  type: object\n                  default: {kind: ClusterProviderConfig, name: default}\n                  required: [kind, name]\n                  properties: {kind: {type: string}, name: {type: string}}\n";
+    let xrd = "apiVersion: apiextensions.crossplane.io/v2\nkind: CompositeResourceDefinition\nmetadata:\n  name: xbuckets.example.org\nspec:\n  group: example.org\n  names: {kind: XBucket, plural: xbuckets}\n  versions:\n    - name: v1\n      served: true\n      referenceable: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              type: object\n              required: [account]\n              properties:\n                account: {type: string}\n                providerConfigName: {type: string}\n";
+    let composition = |patch: &str| {
+        format!(
+            "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: xbuckets\nspec:\n  compositeTypeRef: {{apiVersion: example.org/v1, kind: XBucket}}\n  mode: Pipeline\n  pipeline:\n    - step: resources\n      functionRef: {{name: function-patch-and-transform}}\n      input:\n        apiVersion: pt.fn.crossplane.io/v1beta1\n        kind: Resources\n        resources:\n          - name: bucket\n            base:\n              apiVersion: s3.aws.m.upbound.io/v1beta1\n              kind: Bucket\n              spec:\n                forProvider: {{region: us-east-1}}\n            patches:\n{patch}"
+        )
+    };
+    let patch = |from: &str| {
+        format!("              - fromFieldPath: {from}\n                toFieldPath: spec.providerConfigRef.name\n")
+    };
+    for (patches, expected) in [
+        (
+            "              - fromFieldPath: spec.account\n                toFieldPath: metadata.annotations[account]\n"
+                .to_string(),
+            vec![],
+        ),
+        (patch("spec.providerConfigName"), vec![("composition-required-field", "warning", "composition.yaml:23")]),
+        (patch("spec.account"), vec![("composition-required-field", "error", "composition.yaml:19")]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "schemas/crd.yaml", crd);
+        write(dir.path(), "schemas/xrd.yaml", xrd);
+        write(dir.path(), "composition.yaml", &composition(&patches));
+        let (_, found) = check(dir.path(), &["--isolated", "--schemas", "schemas", "composition.yaml"]);
+        assert_eq!(found, owned(&expected), "{patches}");
+    }
+}
+
+/// `status.conditions[].observedGeneration`, which Crossplane 2 sets on XRs and claims
+/// (crossplane-runtime v2 pkg/xcrd `CompositeResourceStatusProps`): accepted for a v1 XRD's XR
+/// under `crossplane-version: 2`, an unknown field under Crossplane 1 (its schema has no such
+/// field), always accepted for a v2 XRD's XR.
+#[test]
+fn observed_generation_in_conditions_per_crossplane_version() {
+    let status = "status:\n  conditions:\n    - {type: Ready, status: \"True\", reason: Available, lastTransitionTime: \"2025-01-01T00:00:00Z\", observedGeneration: 3}\n";
+    for (api, config, expected) in [
+        ("v1", "", vec![("schema-unknown-field", "error", "xr.yaml:8")]),
+        ("v1", "crossplane-version: 2\n", vec![]),
+        ("v2", "", vec![]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "schemas/xrd.yaml", &xrd(api, ""));
+        write(dir.path(), ".driftlint.yaml", &format!("schemas: [schemas]\n{config}"));
+        let namespace = if api == "v2" { ", namespace: team" } else { "" };
+        write(
+            dir.path(),
+            "xr.yaml",
+            &format!(
+                "apiVersion: example.org/v1alpha1\nkind: XNetwork\nmetadata: {{name: n{namespace}}}\nspec:\n  region: eu\n{status}"
+            ),
+        );
+        let (_, found) = check(dir.path(), &["xr.yaml"]);
+        assert_eq!(found, owned(&expected), "{api} {config}");
+    }
+}

@@ -87,13 +87,41 @@ impl Walk<'_> {
             }
             let setters: Vec<&Written> =
                 by_field.get(r.as_str()).map_or_else(Vec::new, |ws| ws.iter().map(|(_, w)| *w).collect());
-            if setters.is_empty() {
+            // The object's default supplies the key, but only when the object is absent: the
+            // API server defaults a missing field, never into a present one. Patches that may
+            // not fire leave it absent or make it without the key (Crossplane 2 namespaced
+            // managed resources' `providerConfigRef`, defaulting to `{kind:
+            // ClusterProviderConfig, name: default}`, patched with a `name` only).
+            let from_default = defaulted_object
+                && schema.default.as_ref().and_then(|d| d.get(r.as_str())).is_some_and(|v| !v.is_null());
+            if setters.is_empty() && from_default && writes.iter().all(|(_, w)| w.guaranteed == Some(false)) {
                 let field = if at.is_empty() { r.clone() } else { format!("{at}.{r}") };
+                for (_, w) in writes {
+                    if self.warned.insert((w.to_span.start, w.to_span.end)) {
+                        self.out.push(Finding {
+                            rule: Rule::CompositionRequiredField,
+                            severity: Severity::Warning,
+                            span: w.to_span.clone(),
+                            message: format!(
+                                "required field `{field}` is set by `{at}`'s default only while no patch writes `{at}`: when this patch (from an XR field that is not required) fires, `{field}` is missing"
+                            ),
+                        });
+                    }
+                }
+            } else if setters.is_empty() {
+                let field = if at.is_empty() { r.clone() } else { format!("{at}.{r}") };
+                let why = if from_default {
+                    format!(
+                        " (`{at}`'s default has it, but a patch always writes `{at}`, so the default never applies)"
+                    )
+                } else {
+                    String::new()
+                };
                 self.out.push(Finding {
                     rule: Rule::CompositionRequiredField,
                     severity: Severity::Error,
                     span: anchor.clone(),
-                    message: format!("required field `{field}` is set neither by the base nor by any patch"),
+                    message: format!("required field `{field}` is set neither by the base nor by any patch{why}"),
                 });
             } else if !defaulted_object && setters.iter().all(|w| w.guaranteed == Some(false)) {
                 for w in setters {

@@ -100,6 +100,9 @@ struct Version {
     name: String,
     served: bool,
     schema: Arc<Schema>,
+    /// For a v1 XRD's XR or claim: the schema Crossplane 2 serves, used under
+    /// `crossplane-version: 2` (see [`xrd::derive`]).
+    crossplane2: Option<Arc<Schema>>,
 }
 
 /// The result of looking a type up.
@@ -287,7 +290,10 @@ impl Registry {
         let (group, version) = split_api_version(api_version);
         let Some(versions) = self.kinds.get(&(group.to_string(), kind.to_string())) else { return Lookup::NoKind };
         match versions.iter().find(|v| v.name == version && v.served) {
-            Some(v) => Lookup::Found(&v.schema),
+            Some(v) => Lookup::Found(match &v.crossplane2 {
+                Some(two) if self.crossplane_version == Some(2) => two,
+                _ => &v.schema,
+            }),
             None => Lookup::NoVersion,
         }
     }
@@ -307,6 +313,23 @@ impl Registry {
             out.push(Diagnostic::error(Rule::InvalidSchema, path.clone(), Some(span.clone()), message));
         };
         let what = if xrd { "CompositeResourceDefinition" } else { "CustomResourceDefinition" };
+        if let Some(v) = root.get("apiVersion").filter(|v| v.as_str() == Some("apiextensions.crossplane.io/v1alpha1")) {
+            let defines = root
+                .get("spec")
+                .and_then(|s| s.get("names"))
+                .and_then(|n| n.get("kind"))
+                .and_then(Node::as_str)
+                .map_or(String::new(), |k| format!(" (`{k}`)"));
+            out.push(Diagnostic::new(
+                Rule::InvalidSchema,
+                Severity::Warning,
+                path.clone(),
+                Some(v.span.clone()),
+                format!(
+                    "apiextensions.crossplane.io/v1alpha1 CompositeResourceDefinitions are not served since Crossplane 1.0 (an API server refuses this one): read as apiextensions.crossplane.io/v1, which has the same fields, for its composite resources and claims{defines}"
+                ),
+            ));
+        }
         let Some((spec_key, spec)) = root.entry("spec") else {
             problem(out, &validate::first_key_span(root), format!("{what} without `spec`"));
             return true;
@@ -356,7 +379,7 @@ impl Registry {
         let mut usable = true;
         for (name, span) in &names {
             let origin = Origin { path: path.clone(), span: span.clone(), trusted: trust == Trust::Trusted, content };
-            if !self.may_define(&group, name, &origin, what, out) {
+            if matches!(self.may_define(&group, name, &origin, what, out), Use::No) {
                 // One finding per definition (not another for its claim).
                 usable = false;
                 break;
@@ -393,9 +416,15 @@ impl Registry {
                 return true;
             }
         }
+        // A duplicate gives only the versions the first definition lacks (below): the others
+        // are not compiled.
+        let first_has: Vec<String> = self
+            .kinds
+            .get(&(group.clone(), kind.clone()))
+            .map_or_else(Vec::new, |vs| vs.iter().map(|v| v.name.clone()).collect());
         let mut composite = Vec::new();
         let mut claims = Vec::new();
-        for (name, served, own) in listed {
+        for (name, served, own) in listed.into_iter().filter(|(name, ..)| !first_has.contains(name)) {
             let compiled = match own {
                 Some(node) => {
                     self.compilations += 1;
@@ -409,22 +438,37 @@ impl Registry {
                 None => Schema::any(),
             };
             if v2 {
-                composite.push(Version { name, served, schema: Arc::new(xrd::derive_v2(&compiled, scope)) });
+                let schema = Arc::new(xrd::derive_v2(&compiled, scope));
+                composite.push(Version { name, served, schema, crossplane2: None });
             } else if xrd {
-                let xr = Arc::new(xrd::derive(&compiled, xrd::Flavour::Composite));
-                composite.push(Version { name: name.clone(), served, schema: xr });
+                let both = |flavour| {
+                    let one = xrd::derive(&compiled, flavour, xrd::Crossplane::One);
+                    (Arc::new(one), Some(Arc::new(xrd::derive(&compiled, flavour, xrd::Crossplane::Two))))
+                };
+                let (schema, crossplane2) = both(xrd::Flavour::Composite);
+                composite.push(Version { name: name.clone(), served, schema, crossplane2 });
                 if claim.is_some() {
-                    let c = Arc::new(xrd::derive(&compiled, xrd::Flavour::Claim));
-                    claims.push(Version { name, served, schema: c });
+                    let (schema, crossplane2) = both(xrd::Flavour::Claim);
+                    claims.push(Version { name, served, schema, crossplane2 });
                 }
             } else {
-                composite.push(Version { name, served, schema: Arc::new(compiled) });
+                composite.push(Version { name, served, schema: Arc::new(compiled), crossplane2: None });
             }
         }
         // The first definition of a kind wins; a later duplicate was reported by `may_define`.
+        // A version only the duplicate lists is used from it: the API server serves whichever
+        // definition was applied last, so what that one would find is never hidden (Crossplane's
+        // `beta validate` regression case: a CRD listing only v1beta1 before the one with the
+        // object's v1alpha1).
         for ((name, span), versions) in names.into_iter().zip([composite, claims]) {
             let key = (group.clone(), name);
-            if !self.kinds.contains_key(&key) {
+            if let Some(first) = self.kinds.get_mut(&key) {
+                for v in versions {
+                    if !first.iter().any(|f| f.name == v.name) {
+                        first.push(v);
+                    }
+                }
+            } else {
                 if v2 {
                     self.v2_kinds.insert(key.clone());
                 }
@@ -440,7 +484,7 @@ impl Registry {
     /// `out`. The first definition wins; a second one in another file is a warning naming both
     /// when identical, an error when its versions or schemas differ (and always an error when a
     /// checked file redefines a trusted kind).
-    fn may_define(&self, group: &str, kind: &str, new: &Origin, what: &str, out: &mut Vec<Diagnostic>) -> bool {
+    fn may_define(&self, group: &str, kind: &str, new: &Origin, what: &str, out: &mut Vec<Diagnostic>) -> Use {
         let shown = if group.is_empty() { kind.to_string() } else { format!("{group}/{kind}") };
         if !new.trusted && is_builtin_kind_group(group) {
             out.push(Diagnostic::error(
@@ -452,16 +496,17 @@ impl Registry {
                     if group.is_empty() { "core" } else { group }
                 ),
             ));
-            return false;
+            return Use::No;
         }
-        let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return true };
+        let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return Use::Yes };
         let same = new.content == first.content;
         // The same definition read twice (one file, or a schema directory that is also among
         // the checked files) is no duplicate.
         if same && (new.path == first.path || first.trusted != new.trusted) {
-            return false;
+            return Use::No;
         }
         let first_name = first.path.display();
+        let other_versions = !same && first.trusted == new.trusted;
         let diag = if first.trusted && !new.trusted {
             Diagnostic::error(
                 Rule::InvalidSchema,
@@ -489,14 +534,23 @@ impl Registry {
                 new.path.clone(),
                 Some(new.span.clone()),
                 format!(
-                    "{what} defines `{shown}` again, with other versions or schemas than {first_name}: the one in {first_name} is used"
+                    "{what} defines `{shown}` again, with other versions or schemas than {first_name}: the one in {first_name} is used (and this one for a version only it lists)"
                 ),
             )
             .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
         };
         out.push(diag);
-        false
+        if other_versions { Use::OtherVersions } else { Use::No }
     }
+}
+
+/// Whether a definition is used ([`Registry::may_define`]).
+enum Use {
+    Yes,
+    /// A duplicate of another kind's definition that differs from it: only for the versions
+    /// the first does not list.
+    OtherVersions,
+    No,
 }
 
 /// A hash of `node`'s values (keys, scalars, structure; not spans or styles).
@@ -610,7 +664,11 @@ fn definition_kind(root: &Node) -> Option<(bool, bool, bool)> {
     match (api_version, kind) {
         ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => Some((false, false, false)),
         ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition") => Some((false, false, true)),
-        ("apiextensions.crossplane.io/v1", "CompositeResourceDefinition") => Some((true, false, false)),
+        // Crossplane 0.x's v1alpha1 XRD has v1's fields and was derived the same way (removed
+        // in Crossplane 1.0: `add_document` says so).
+        ("apiextensions.crossplane.io/v1" | "apiextensions.crossplane.io/v1alpha1", "CompositeResourceDefinition") => {
+            Some((true, false, false))
+        }
         ("apiextensions.crossplane.io/v2", "CompositeResourceDefinition") => Some((true, true, false)),
         _ => None,
     }
@@ -660,6 +718,47 @@ mod tests {
         // The first one is used: `size` is an integer.
         let Lookup::Found(s) = r.lookup("g.io/v1", "K") else { panic!() };
         assert_eq!(s.properties["size"].ty, Some(Type::Integer));
+    }
+
+    /// crossplane/cli pkg/validate/validate_test.go, `DefaultingFailureWithSchemaError`: a CRD
+    /// listing only v1beta1 comes before the one with the object's v1alpha1; the second's schema
+    /// still judges v1alpha1 objects, so its `spec.replicas` type error is not hidden.
+    #[test]
+    fn a_differing_duplicate_gives_the_versions_only_it_lists() {
+        let crd = |version: &str, ty: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: test.org\n  names: {{kind: Test}}\n  versions:\n    - name: {version}\n      served: true\n      schema: {{openAPIV3Schema: {{type: object, properties: {{spec: {{type: object, properties: {{replicas: {{type: {ty}}}}}}}}}}}}}\n"
+            )
+        };
+        let (r, diags) = registry(&format!(
+            "{}---\n{}---\n{}",
+            crd("v1beta1", "integer"),
+            crd("v1alpha1", "integer"),
+            crd("v1beta1", "string")
+        ));
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(diags[0].message.contains("and this one for a version only it lists"), "{}", diags[0].message);
+        let Lookup::Found(s) = r.lookup("test.org/v1alpha1", "Test") else { panic!("v1alpha1 hidden") };
+        assert_eq!(s.properties["spec"].properties["replicas"].ty, Some(Type::Integer));
+        // A version both list is the first's.
+        let Lookup::Found(s) = r.lookup("test.org/v1beta1", "Test") else { panic!() };
+        assert_eq!(s.properties["spec"].properties["replicas"].ty, Some(Type::Integer));
+    }
+
+    /// Crossplane 0.x's `apiextensions.crossplane.io/v1alpha1` XRD (removed in Crossplane 1.0,
+    /// crossplane/crossplane commit 0ea233d3) has v1's fields: its XRs are validated, and a
+    /// warning says no current Crossplane serves it.
+    #[test]
+    fn v1alpha1_xrds_are_read_as_v1_with_a_warning() {
+        let (r, diags) = registry(
+            "apiVersion: apiextensions.crossplane.io/v1alpha1\nkind: CompositeResourceDefinition\nspec:\n  group: g.io\n  names: {kind: XK}\n  claimNames: {kind: K}\n  versions:\n    - {name: v1alpha1, served: true, referenceable: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}}\n",
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].severity, Severity::Warning);
+        assert!(diags[0].message.contains("not served since Crossplane 1.0") && diags[0].message.contains("(`XK`)"));
+        let Lookup::Found(s) = r.lookup("g.io/v1alpha1", "XK") else { panic!() };
+        assert_eq!(s.properties["spec"].properties["size"].ty, Some(Type::Integer));
+        assert!(matches!(r.lookup("g.io/v1alpha1", "K"), Lookup::Found(_)));
     }
 
     #[test]

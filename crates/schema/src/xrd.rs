@@ -18,7 +18,9 @@
 //! compositionRevisionRef, compositionRevisionSelector, compositionUpdatePolicy, resourceRefs)
 //! and reports it under `status.crossplane`; a `LegacyCluster` XR has it directly under `spec`
 //! with claimRef and writeConnectionSecretToRef, as in v1 (no environmentConfigRefs nor
-//! publishConnectionDetailsTo any more).
+//! publishConnectionDetailsTo any more). Crossplane 2 serves a v1 XRD as a `LegacyCluster`
+//! one, and its conditions (of every XR and claim) take `observedGeneration`: [`derive`] gives
+//! either version's schema.
 
 use super::model::{Schema, Type};
 
@@ -62,7 +64,7 @@ pub fn derive_v2(xrd_schema: &Schema, scope: Scope) -> Schema {
     let pending = Schema::array(pending_resource(scope != Scope::Namespaced));
     let mut spec = keep(xrd_schema.properties.get("spec"));
     let mut status = keep(xrd_schema.properties.get("status"));
-    for (k, v) in standard_status().into_iter().take(1) {
+    for (k, v) in standard_status(Crossplane::Two).into_iter().take(1) {
         status.properties.insert(k.to_string(), v);
     }
     if scope == Scope::LegacyCluster {
@@ -82,7 +84,7 @@ pub fn derive_v2(xrd_schema: &Schema, scope: Scope) -> Schema {
         for (k, v) in machinery {
             spec.properties.insert(k.to_string(), v);
         }
-        for (k, v) in standard_status().into_iter().skip(1) {
+        for (k, v) in standard_status(Crossplane::Two).into_iter().skip(1) {
             status.properties.insert(k.to_string(), v);
         }
         status.properties.insert("pendingResources".into(), pending);
@@ -142,17 +144,33 @@ fn pending_resource(with_namespace: bool) -> Schema {
     s
 }
 
-/// The full schema of an XR or claim, from the XRD version's compiled `openAPIV3Schema`.
-pub fn derive(xrd_schema: &Schema, flavour: Flavour) -> Schema {
+/// The full schema of an XR or claim of an `apiextensions.crossplane.io/v1` XRD, from the XRD
+/// version's compiled `openAPIV3Schema`, as `crossplane` serves it. Crossplane 2 serves a v1
+/// XRD as a `LegacyCluster` one (its `scope` defaults so): the XR as [`derive_v2`] gives it,
+/// the claim without `publishConnectionDetailsTo` and with conditions' `observedGeneration`.
+pub fn derive(xrd_schema: &Schema, flavour: Flavour, crossplane: Crossplane) -> Schema {
+    if crossplane == Crossplane::Two && flavour == Flavour::Composite {
+        return derive_v2(xrd_schema, Scope::LegacyCluster);
+    }
     let mut spec = keep(xrd_schema.properties.get("spec"));
     for (k, v) in standard_spec(flavour) {
+        if crossplane == Crossplane::Two && k == "publishConnectionDetailsTo" {
+            continue;
+        }
         spec.properties.insert(k.to_string(), v);
     }
     let mut status = keep(xrd_schema.properties.get("status"));
-    for (k, v) in standard_status() {
+    for (k, v) in standard_status(crossplane) {
         status.properties.insert(k.to_string(), v);
     }
     composite(spec, status, xrd_schema)
+}
+
+/// The Crossplane major version an XR's schema is derived for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crossplane {
+    One,
+    Two,
 }
 
 /// The XR's (or claim's) root object around its `spec` and `status`. Crossplane copies the
@@ -244,9 +262,11 @@ fn standard_spec(flavour: Flavour) -> Vec<(&'static str, Schema)> {
     fields
 }
 
-fn standard_status() -> Vec<(&'static str, Schema)> {
+/// The status fields of every XR and claim. Crossplane 2 (crossplane-runtime v2's
+/// `CompositeResourceStatusProps`) adds a condition's `observedGeneration`.
+fn standard_status(crossplane: Crossplane) -> Vec<(&'static str, Schema)> {
     let time = || Schema { format: Some("date-time".into()), ..string() };
-    let condition = Schema::object(
+    let mut condition = Schema::object(
         [
             ("type", string()),
             ("status", string()),
@@ -256,6 +276,9 @@ fn standard_status() -> Vec<(&'static str, Schema)> {
         ],
         &["type", "status", "reason", "lastTransitionTime"],
     );
+    if crossplane == Crossplane::Two {
+        condition.properties.insert("observedGeneration".into(), Schema::of(Type::Integer));
+    }
     vec![
         ("conditions", Schema::array(condition)),
         ("connectionDetails", Schema::object([("lastPublishedTime", time())], &[])),
@@ -302,16 +325,39 @@ mod tests {
             [("spec", Schema::object([("parameters", Schema::of(Type::Object))], &["parameters"]))],
             &[],
         );
-        let xr = derive(&own, Flavour::Composite);
+        let xr = derive(&own, Flavour::Composite, Crossplane::One);
         assert_eq!(xr.required, ["spec"]);
         let spec = &xr.properties["spec"];
         assert_eq!(spec.required, ["parameters"]);
         assert!(spec.properties.contains_key("claimRef"));
         assert_eq!(spec.properties["writeConnectionSecretToRef"].required, ["name", "namespace"]);
-        let claim = derive(&own, Flavour::Claim);
+        let claim = derive(&own, Flavour::Claim, Crossplane::One);
         let spec = &claim.properties["spec"];
         assert!(!spec.properties.contains_key("claimRef") && !spec.properties.contains_key("resourceRefs"));
         assert_eq!(spec.properties["writeConnectionSecretToRef"].required, ["name"]);
         assert!(claim.properties["status"].properties["conditions"].items.is_some());
+    }
+
+    /// Crossplane 2 (crossplane-runtime v2 `pkg/xcrd/schemas.go`): conditions take
+    /// `observedGeneration`; a v1 XRD's XR is a LegacyCluster one, its claim has no
+    /// `publishConnectionDetailsTo`.
+    #[test]
+    fn crossplane_2_adds_observed_generation_and_drops_what_it_removed() {
+        let own = Schema::object([("spec", Schema::object([], &[]))], &[]);
+        let condition = |s: &Schema| s.properties["status"].properties["conditions"].items.as_deref().unwrap().clone();
+        for flavour in [Flavour::Composite, Flavour::Claim] {
+            let one = derive(&own, flavour, Crossplane::One);
+            assert!(!condition(&one).properties.contains_key("observedGeneration"));
+            assert!(one.properties["spec"].properties.contains_key("publishConnectionDetailsTo"));
+            let two = derive(&own, flavour, Crossplane::Two);
+            assert_eq!(condition(&two).properties["observedGeneration"].ty, Some(Type::Integer));
+            assert!(!two.properties["spec"].properties.contains_key("publishConnectionDetailsTo"), "{flavour:?}");
+        }
+        let xr = derive(&own, Flavour::Composite, Crossplane::Two);
+        assert!(!xr.properties["spec"].properties.contains_key("environmentConfigRefs"));
+        assert!(xr.properties["spec"].properties.contains_key("claimRef"));
+        for scope in [Scope::Namespaced, Scope::Cluster, Scope::LegacyCluster] {
+            assert!(condition(&derive_v2(&own, scope)).properties.contains_key("observedGeneration"));
+        }
     }
 }
