@@ -56,6 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "driftlint-crossplane",
             "driftlint-policy",
             "driftlint-reference",
+            "driftlint-admission",
             "driftlint-kube-schemas",
         ],
     ),

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use driftlint_admission::pass as admission;
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document;
 use driftlint_core::input::{self, Source, SourcePath, WalkOptions};
@@ -209,6 +210,10 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         // A large text is cut into runs of documents, each a batch (`pieces`).
         pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
     };
+    // ValidatingAdmissionPolicies among the inputs: their context (policies, bindings,
+    // Namespaces, CRDs, and with `paramKind` any object as a parameter) is read first.
+    let admission = sources.iter().any(|s| admission::may_hold_policies(&s.text));
+    let parameterised = admission && sources.iter().any(|s| s.text.contains("paramKind"));
     // The pre-pass and the batches draw from one pool of nodes.
     let nodes = driftlint_yaml::NodePool::new(node_pool());
     let mut early = pieces::collect_holding(
@@ -219,11 +224,22 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             (with_reference && drift::may_hold_reference_keys(text))
                 || may_hold_definition(text)
                 || lookups.is_some_and(|e| e.may_hold_view_member(text))
+                || (admission && admission::may_hold_context(text, parameterised))
         },
-        |doc| driftlint_schema::defines_schemas(&doc.node) || lookups.is_some_and(|e| e.in_view(&doc.object)),
+        |doc| {
+            driftlint_schema::defines_schemas(&doc.node)
+                || lookups.is_some_and(|e| e.in_view(&doc.object))
+                || (admission && admission::is_context(doc, parameterised))
+        },
         with_reference,
         &nodes,
     );
+    let mut admission_pass = admission.then(|| {
+        admission::AdmissionPass::new(
+            &early.coll,
+            early.coll.documents.iter().filter(|d| admission::is_context(d, parameterised)),
+        )
+    });
     // Their texts are kept for them, as for the definitions' problems below.
     let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();
     diags.extend(std::mem::take(&mut early.diagnostics));
@@ -250,6 +266,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         .flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary))
         .map(|l| l.path.clone())
         .chain(early_paths)
+        .chain(admission_pass.iter().flat_map(|p| p.policy_files().cloned()))
         .collect();
     let (mut schema_pass, mut composition_pass) = match &schemas.registry {
         Some((registry, mode)) => (
@@ -258,11 +275,11 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         ),
         None => (None, None),
     };
-    // The policy pass reads the objects after the drift pass has staged its batch.
-    let keep_objects = policy.is_some();
+    // The policy and admission passes read the objects after the drift pass has staged a batch.
+    let keep_objects = policy.is_some() || admission_pass.is_some();
     // The passes in the order their findings are gathered (the sort below decides the order
     // shown).
-    let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut policy);
+    let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut admission_pass, &mut policy);
     let mut batched = batch::Found { objects: settings.object_ids.then(Vec::new), ..batch::Found::default() };
     let batch_passes = batch::Passes {
         stage: &compare,
@@ -280,7 +297,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         batched;
 
     diags.append(&mut parse_diags);
-    let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut policy);
+    let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut admission_pass, &mut policy);
     for pass in passes {
         let mut found = pass.finish(&mut files)?;
         // The drift findings are most of a large run's (and the others often none yet): a
@@ -323,11 +340,12 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
 }
 
 /// The passes that run, in the order their findings are gathered: drift, schemas,
-/// Compositions, policies.
+/// Compositions, admission policies, Rego policies.
 fn in_order<'a, 'e>(
     drift: &'a mut Option<drift::Run<'e>>,
     schema: &'a mut Option<driftlint_schema::pass::SchemaPass<'e>>,
     composition: &'a mut Option<driftlint_crossplane::pass::CompositionPass<'e>>,
+    admission: &'a mut Option<admission::AdmissionPass>,
     policy: &'a mut Option<driftlint_policy::conftest::Pass>,
 ) -> Vec<&'a mut (dyn Pass + 'e)> {
     let mut passes: Vec<&'a mut (dyn Pass + 'e)> = Vec::new();
@@ -338,6 +356,9 @@ fn in_order<'a, 'e>(
         passes.push(pass);
     }
     if let Some(pass) = composition.as_mut() {
+        passes.push(pass);
+    }
+    if let Some(pass) = admission.as_mut() {
         passes.push(pass);
     }
     if let Some(pass) = policy.as_mut() {

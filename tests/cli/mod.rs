@@ -1,3 +1,4 @@
+mod admission;
 mod batches;
 mod builtin;
 mod cel_budget;

@@ -34,6 +34,7 @@
 //! [`cost::Budget`] (each object starts its own).
 
 mod matching;
+pub mod pass;
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
