@@ -104,8 +104,9 @@ pub struct EngineArgs {
     /// A fixed clock for `time.now_ns` (RFC 3339, e.g. `2024-01-01T00:00:00Z`); allows it.
     #[arg(long, value_name = "TIME", help_heading = "Policies")]
     pub now: Option<String>,
-    /// OPA's strict mode: unused imports and locals, duplicate imports and deprecated built-ins
-    /// are compile errors.
+    /// OPA's strict mode: unused imports, unused local assignments, unused function arguments
+    /// and deprecated built-ins are compile errors (duplicate imports and shadowed
+    /// `input`/`data` always are).
     #[arg(long, help_heading = "Policies")]
     pub strict: bool,
 }
