@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Record what a second CEL implementation, cel-python (PyPI `cel-python`), gives for the
-differential table of driftlint's CEL crate, crates/kube-cel/tests/data/differential.json.
+differential table of driftlint's CEL crate, crates/cel/tests/data/differential.json.
 
 Each case is an expression and the name of an input bound to `self`. This script sets each
-case's `expect` to cel-python's result, written as `value::show` in crates/kube-cel/src/lib.rs
+case's `expect` to cel-python's result, written as `value::show` in crates/cel/src/lib.rs
 writes values (ints `1`, uints `1u`, doubles `1.0`, JSON strings, `[a, b]`, `{k: v}` with sorted
 keys), or `error` when cel-python fails to evaluate it. Fields `kubernetes` and `why` (where
 Kubernetes' cel-go differs from cel-python) are kept as they are: the Rust test
-(crates/kube-cel/tests/differential.rs) expects `kubernetes` where it is set, else `expect`.
+(crates/cel/tests/differential.rs) expects `kubernetes` where it is set, else `expect`.
 
 Run (the versions recorded in the file's `recorded_with`):
     pip install --target /tmp/celpy cel-python==0.5.0
@@ -23,7 +23,7 @@ from pathlib import Path
 import celpy
 from celpy import celtypes
 
-TABLE = Path(__file__).resolve().parent.parent / "crates/kube-cel/tests/data/differential.json"
+TABLE = Path(__file__).resolve().parent.parent / "crates/cel/tests/data/differential.json"
 
 
 def show(v):

@@ -212,7 +212,7 @@ fn transition_and_unsupported_rules_are_noted_once_per_run() {
 /// Rules calling Kubernetes' named-format, sets and semver libraries are evaluated: an
 /// object breaking all three gets three errors (each rule's own message), one keeping them
 /// none. What Kubernetes returns for each call is its library tests' (format_test.go,
-/// semver_test.go, cel-go's sets_test.go; see crates/kube-cel/tests/upstream.rs).
+/// semver_test.go, cel-go's sets_test.go; see crates/cel/tests/upstream.rs).
 #[test]
 fn format_sets_and_semver_rules_are_evaluated() {
     let dir = tempfile::tempdir().unwrap();
