@@ -57,6 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "driftlint-policy",
             "driftlint-reference",
             "driftlint-admission",
+            "driftlint-cel",
             "driftlint-kube-schemas",
         ],
     ),

@@ -39,6 +39,7 @@
 //! Hidden findings are counted ([`Scoped::hidden_outside`], [`Scoped::hidden_existing`]) so
 //! the CLI can say so; nothing disappears without a trace.
 
+mod admission;
 pub mod base;
 pub mod changes;
 pub mod immutable;
@@ -209,6 +210,11 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
         Some(_) => immutable::changes(settings, &base_inputs.sources, &checked.sources),
         None => immutable::Found::default(),
     };
+    // What the change to the admission policies silences (none without a base commit).
+    let (silenced, silenced_sources) = match base_commit {
+        Some(_) => admission::silenced(settings, shown(&base_inputs.sources), shown(&checked.sources)),
+        None => (Vec::new(), Vec::new()),
+    };
     let mut report = crate::check::check_sources(settings, checked)?;
     let diags = std::mem::take(&mut report.diagnostics);
     let total = diags.len();
@@ -260,7 +266,15 @@ pub fn check_scoped(settings: &Settings, opts: &Options) -> Result<Scoped, Scope
     };
     shown.extend(weakened.diagnostics);
     shown.extend(immutable.diagnostics);
-    for source in weakened.sources.into_iter().chain(immutable.sources) {
+    if let crate::config::Level::On(severity) = base_config
+        .rules
+        .get(&Rule::ConfigWeakened)
+        .copied()
+        .unwrap_or(crate::config::Level::On(Rule::ConfigWeakened.default_severity()))
+    {
+        shown.extend(silenced.into_iter().map(|d| Diagnostic { severity, ..d }));
+    }
+    for source in weakened.sources.into_iter().chain(immutable.sources).chain(silenced_sources) {
         if !report.sources.iter().any(|s| s.path == source.path) {
             report.sources.push(source);
         }

@@ -118,3 +118,36 @@ fn without_policies_nothing_is_said_about_admission() {
     assert!(!found.iter().any(|f| f.0.starts_with("admission-")), "{found:#?}");
     assert_eq!(code, 0, "{found:#?}");
 }
+
+/// A pull request that removes the binding silences the violation it gave at the base: the
+/// scoped check reports that as `config-weakened` at the object (the policies live in the
+/// repository under review), though the object's file did not change.
+#[test]
+fn a_pull_request_removing_the_binding_is_a_weakening_at_the_object() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    super::git(dir, &["init", "-q", "-b", "main"]);
+    repository(dir, "Deny");
+    super::git(dir, &["add", "-A"]);
+    super::git(dir, &["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base"]);
+    super::git(dir, &["checkout", "-q", "-b", "feature"]);
+    let policy = POLICY.replace("ACTION", "Deny");
+    let without_binding = &policy[..policy.find("---\n").unwrap()];
+    std::fs::write(dir.join("policies/replicas.yaml"), without_binding).unwrap();
+    super::git(dir, &["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "drop the binding"]);
+    let r = run_in(dir, &["check", "--base", "main", "--format", "json"], None);
+    let v = json(&r);
+    let weakened: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
+        .iter()
+        .filter(|d| d["rule"] == "config-weakened")
+        .map(|d| format!("{}:{} {}", d["file"].as_str().unwrap_or_default(), d["line"], d["message"]))
+        .collect();
+    assert_eq!(weakened.len(), 1, "{weakened:#?}\n{}", r.stderr);
+    assert!(
+        weakened[0].starts_with("apps/big-test.yaml:2 ") && weakened[0].contains("at most 5 replicas"),
+        "{weakened:#?}"
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+}
