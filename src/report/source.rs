@@ -33,9 +33,11 @@ struct Entry<'a> {
 /// Source texts by path: the manifests that were checked and the reference files (templates,
 /// `metadata.yaml`) that secondary labels point at.
 ///
-/// A list sorted by path, searched by halves, whose entries borrow the sources' paths: a run
-/// with findings in tens of thousands of files held a hash table of copied paths twice the
-/// size of the entries (a quarter of the heap at the report's peak).
+/// A list sorted by the paths' bytes, searched by halves, whose entries borrow the sources'
+/// paths: a run with findings in tens of thousands of files held a hash table of copied paths
+/// twice the size of the entries (a quarter of the heap at the report's peak). Bytes, not
+/// [`Path`]'s order, which parses components at every comparison: the paths looked up are the
+/// sources' own, copied.
 #[derive(Default)]
 pub struct SourceResolver<'a> {
     files: Vec<Entry<'a>>,
@@ -56,11 +58,11 @@ impl<'a> SourceResolver<'a> {
     /// each file checked.
     pub fn for_diagnostics(sources: &'a [Source], diags: &[crate::diagnostic::Diagnostic]) -> Self {
         // The paths findings point into, sorted (findings come sorted by path: one pass).
-        let mut used: Vec<&SourcePath> =
-            diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| &l.path).collect();
-        used.sort();
+        let mut used: Vec<Key> =
+            diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| key(&l.path)).collect();
+        used.sort_unstable();
         used.dedup();
-        Self::of(sources.iter().filter(|s| used.binary_search(&&s.path).is_ok()))
+        Self::of(sources.iter().filter(|s| used.binary_search(&key(&s.path)).is_ok()))
     }
 
     /// A resolver over `sources`, borrowing their paths and texts; of two sources with one
@@ -74,10 +76,10 @@ impl<'a> SourceResolver<'a> {
             index: OnceLock::new(),
         }));
         // Inputs come in walk order, which is mostly path order already: one pass.
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.sort_by(|a, b| key(&a.path).cmp(&key(&b.path)));
         // Of equal paths (kept in input order by the stable sort), the last one stays.
         files.dedup_by(|later, kept| {
-            let same = later.path == kept.path;
+            let same = key(&later.path) == key(&kept.path);
             if same {
                 std::mem::swap(later, kept);
             }
@@ -89,14 +91,14 @@ impl<'a> SourceResolver<'a> {
     /// Adds (or replaces) the text of `path`.
     pub fn insert(&mut self, path: SourcePath, text: impl Into<Cow<'a, str>>) {
         let entry = Entry { path: Cow::Owned(path), text: text.into(), index: OnceLock::new() };
-        match self.files.binary_search_by(|e| e.path.as_ref().cmp(entry.path.as_ref())) {
+        match self.files.binary_search_by(|e| key(&e.path).cmp(&key(&entry.path))) {
             Ok(at) => self.files[at] = entry,
             Err(at) => self.files.insert(at, entry),
         }
     }
 
     fn entry(&self, path: &SourcePath) -> Option<&Entry<'a>> {
-        let at = self.files.binary_search_by(|e| e.path.as_ref().cmp(path)).ok()?;
+        let at = self.files.binary_search_by(|e| key(&e.path).cmp(&key(path))).ok()?;
         self.files.get(at)
     }
 
@@ -140,6 +142,17 @@ impl<'a> SourceResolver<'a> {
         let start = index.line_range(text, first)?.start;
         let end = index.line_range(text, last)?.end;
         Some(start..end.max(start))
+    }
+}
+
+/// What the resolver orders and finds paths by: standard input apart, a file by its path's
+/// bytes.
+type Key<'p> = (bool, &'p [u8]);
+
+fn key(path: &SourcePath) -> Key<'_> {
+    match path {
+        SourcePath::File(p) => (false, p.as_os_str().as_encoded_bytes()),
+        SourcePath::Stdin => (true, &[]),
     }
 }
 
