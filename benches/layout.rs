@@ -162,7 +162,7 @@ fn main() {
     }
     let mut failed = false;
     // The files' figures by layout and size: (size, read, compare, check).
-    let mut by_layout: Vec<(Names, Vec<(usize, [Usage; 3])>)> = Vec::new();
+    let mut by_layout: Vec<(Names, Vec<Sized3>)> = Vec::new();
     for (names, n, on_stdin) in cases_of {
         let dir = tempfile::tempdir().expect("a temp dir");
         let reference = dir.path().join("reference");
@@ -279,9 +279,12 @@ fn main() {
     }
 }
 
+/// A size and its read, compare and check figures.
+type Sized3 = (usize, [Usage; 3]);
+
 /// Growth per file between the two largest sizes measured of a layout (10,000 to 50,000 by
 /// default): a linear run adds the same time and memory for each file whatever the size.
-fn print_growth(names: Names, sizes: &[(usize, [Usage; 3])]) {
+fn print_growth(names: Names, sizes: &[Sized3]) {
     let mut sizes = sizes.to_vec();
     sizes.sort_by_key(|(n, _)| *n);
     let [.., (small, a), (large, b)] = sizes.as_slice() else { return };

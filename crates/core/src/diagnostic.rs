@@ -148,23 +148,26 @@ type IdentityParts<'a> = (&'static str, std::borrow::Cow<'a, str>, &'a str, &'a 
 /// occurrence 0, the next 1, and so on, so fingerprints are unique in a run and unchanged by
 /// edits that only move lines.
 pub fn number_occurrences(diags: &mut [Diagnostic]) {
-    // Findings share an identity exactly when the parts their fingerprints hash are equal, so
-    // the parts (borrowed) are counted, not digests: a SHA-256 of each finding was most of
-    // this pass, on runs with a finding in every file.
-    let numbers: Vec<usize> = {
-        let mut seen: std::collections::HashMap<IdentityParts<'_>, usize> =
-            std::collections::HashMap::with_capacity(diags.len());
-        diags
-            .iter()
-            .map(|d| {
-                let n = seen.entry(d.identity_parts()).or_insert(0);
-                *n += 1;
-                *n - 1
-            })
-            .collect()
-    };
-    for (d, n) in diags.iter_mut().zip(numbers) {
-        d.occurrence = n;
+    use rayon::prelude::*;
+    use std::hash::BuildHasher;
+    // Findings share an identity exactly when the parts their fingerprints hash are equal.
+    // The parts are counted by two 64-bit SipHashes under keys drawn for this run (a 128-bit
+    // key that no input can aim a collision at), computed in parallel and kept as 16 bytes
+    // each, not as text: a SHA-256 of each finding was most of this pass on runs with a
+    // finding in every file.
+    let keys = (std::collections::hash_map::RandomState::new(), std::collections::hash_map::RandomState::new());
+    let identities: Vec<[u64; 2]> = diags
+        .par_iter()
+        .map(|d| {
+            let parts = d.identity_parts();
+            [keys.0.hash_one(&parts), keys.1.hash_one(&parts)]
+        })
+        .collect();
+    let mut seen: std::collections::HashMap<[u64; 2], usize> = std::collections::HashMap::new();
+    for (d, identity) in diags.iter_mut().zip(identities) {
+        let n = seen.entry(identity).or_insert(0);
+        d.occurrence = *n;
+        *n += 1;
     }
 }
 
