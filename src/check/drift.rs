@@ -135,16 +135,8 @@ pub fn start<'e>(
     };
     let reference_only = engine.map(|e| index.reference_only(e.metas())).unwrap_or_default();
     let apart = view.is_some();
-    let run = Run {
-        engine,
-        reference_only,
-        match_count,
-        warnings: Vec::new(),
-        drift: found,
-        object_correlations,
-        view,
-        batches: Vec::new(),
-    };
+    let run =
+        Run { engine, reference_only, match_count, warnings: Vec::new(), drift: found, object_correlations, view };
     (Compare { engine, index, apart }, run)
 }
 
@@ -211,11 +203,6 @@ pub struct Run<'e> {
     object_correlations: bool,
     /// What lookups see, when batches are compared apart (see [`start`]).
     view: Option<View>,
-    /// The batches' findings, a list each: joined once, at their final size, by
-    /// [`Run::finish_after`] (one list grown by doubling held up to twice its findings, and
-    /// both copies while it grew: 15 of the 70 MB of heap at the peak of 50,000 files with a
-    /// finding each).
-    batches: Vec<Vec<Diagnostic>>,
 }
 
 impl Run<'_> {
@@ -227,6 +214,7 @@ impl Run<'_> {
         comparison: Option<&mut Comparison>,
         files: &mut Files,
     ) -> &[Diagnostic] {
+        let first = self.drift.diagnostics.len();
         let (Some(engine), Some(comparison)) = (self.engine, comparison) else { return &[] };
         if let Some(view) = &mut self.view {
             // The CRs lookups connect, on this thread, batch after batch in input order.
@@ -236,28 +224,17 @@ impl Run<'_> {
             let correlations = scope::correlations(engine.compiled(), comparison, coll);
             self.drift.correlations.objects.extend(correlations.objects);
         }
-        let found = findings::object_findings(engine, comparison, coll, files, self.view.as_ref());
+        self.drift.diagnostics.extend(findings::object_findings(engine, comparison, coll, files, self.view.as_ref()));
         for (total, n) in self.match_count.iter_mut().zip(&comparison.match_count) {
             *total += n;
         }
         self.warnings.append(&mut comparison.warnings);
-        if found.is_empty() {
-            return &[];
-        }
-        self.batches.push(found);
-        self.batches.last().map_or(&[], Vec::as_slice)
+        &self.drift.diagnostics[first..]
     }
 
     /// The run's findings: the batches' and the reference's summary (missing objects,
     /// component rules), which needs every object's match.
-    pub fn finish(self) -> Drift {
-        self.finish_after(Vec::new())
-    }
-
-    /// [`Run::finish`], its findings after `front` (the other passes' so far) in one list of
-    /// their joint size.
-    pub fn finish_after(mut self, front: Vec<Diagnostic>) -> Drift {
-        let mut summary = Vec::new();
+    pub fn finish(mut self) -> Drift {
         if let Some(engine) = self.engine {
             let compiled = engine.compiled();
             let totals = Comparison {
@@ -270,21 +247,8 @@ impl Run<'_> {
             };
             self.drift.correlations.components =
                 scope::correlations(compiled, &totals, &Collection::default()).components;
-            summary = findings::summary_findings(compiled, &totals);
+            self.drift.diagnostics.extend(findings::summary_findings(compiled, &totals));
         }
-        let total = front.len()
-            + self.drift.diagnostics.len()
-            + self.batches.iter().map(Vec::len).sum::<usize>()
-            + summary.len();
-        let mut all = Vec::with_capacity(total);
-        all.extend(front);
-        all.append(&mut self.drift.diagnostics);
-        // Each batch's list is freed as soon as it is moved.
-        for batch in self.batches {
-            all.extend(batch);
-        }
-        all.extend(summary);
-        self.drift.diagnostics = all;
         self.drift
     }
 }

@@ -343,10 +343,17 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     let mut correlations = scope::Correlations::default();
     let mut pinned = None;
     if let Some(drift) = drift {
-        // The drift findings are most of a large run's: the others (often none yet) go in
-        // front of them in one list of their joint size.
-        let drift = drift.finish_after(std::mem::take(&mut diags));
-        diags = drift.diagnostics;
+        let drift = drift.finish();
+        // The drift findings are most of a large run's (and the others often none yet): they
+        // keep their buffer, the others go in front of them when its spare room holds them,
+        // rather than every finding being copied into a new one.
+        let mut drift_diags = drift.diagnostics;
+        if diags.len() <= drift_diags.capacity() - drift_diags.len() {
+            drift_diags.splice(0..0, std::mem::take(&mut diags));
+            diags = drift_diags;
+        } else {
+            diags.append(&mut drift_diags);
+        }
         correlations = drift.correlations;
         pinned = drift.pinned;
     }
