@@ -1,19 +1,33 @@
-//! The binary on a repository-shaped layout: thousands of small files (issues 13 and 24).
+//! The binary on a repository-shaped layout: thousands of small files.
 //!
 //! Generates, in a temp dir, N manifest files in nested directories (about 50 files a
-//! directory) and a reference. By default (issue 24) the reference is
+//! directory) and a reference. By default the reference is
 //! `fixtures/bench-reference-telco/`, shaped like the telco-core reference kube-compare users
 //! run: 45 templates (operator namespaces, groups and subscriptions, networking, performance,
 //! scheduling, storage), a function file, and a cluster-scoped singleton
 //! (`Infrastructure/cluster`) that two templates read with `lookupCR`, and telco-core's
 //! monitoring ConfigMap compared with the `capturegroups` inline diff; the files hold one
 //! object each, made from the templates in turn (a fifth drifted), the singleton once in the
-//! middle. With `--teams` it is issue 13's layout instead (`clusters/cK/teams/team-T/KIND/…`,
+//! middle. With `--teams` it is the team layout instead (`clusters/cK/teams/team-T/KIND/…`,
 //! one file in ten holding two objects, and a reference of 34 templates: the four bench
 //! templates of `fixtures/bench-reference/` once per team namespace, plus two generic ones,
 //! a fifth of the objects drifted and a few Secrets no template knows). After the file
 //! sizes, with the telco reference, the same objects as ONE stream on standard input
 //! (`--stream N`, 10,000 by default; `--stream 0` skips it), against `cat` of the stream.
+//!
+//! The telco objects come in two layouts (`--layout round-robin|unique`, both by default): as
+//! generated (round robin: most objects match a template), and with each copy's
+//! `metadata.name` made unique (`-cI` appended), so that a template that fixes the name
+//! matches no copy — a repository holding more than its reference covers, where most findings
+//! are `unmatched-resource`. After the sizes, each layout's growth per file between the two
+//! largest sizes (10,000 to 50,000 by default): time and peak memory a file, and how many
+//! times the time grew against the input.
+//!
+//! With `--real DIR` the reference and objects are openshift-kni/telco-reference's instead of
+//! the fixture's: DIR is a checkout (or its `telco-core/configuration`); the reference is its
+//! `reference-crs-kube-compare`, the objects the documents of `reference-crs` (84 CRs, sorted
+//! by path) in turn, one a file.
+//!
 //! Then, in ONE run so that ratios hold on a noisy machine, it runs
 //! as child processes, `runs` times each, interleaved:
 //!
@@ -27,14 +41,15 @@
 //! set (max over the child and its waited-for children); the wall time is the bench's own
 //! clock around it (microseconds). Printed: the minimum of each time over the runs and
 //! the maximum of the peaks, the cores kept busy (CPU / wall), the ratios against `read`, and
-//! whether each of issue 13's goals is met. A run that fails (exit status other than 0 or 1,
-//! the drift status) makes the bench exit non-zero.
+//! whether each of the goals in docs/performance.md is met. A run that fails (exit status
+//! other than 0 or 1, the drift status) makes the bench exit non-zero.
 //!
 //! ```text
 //! cargo build --release && cargo bench --bench layout              # 1k, 10k, 50k; 3 runs
 //! cargo bench --bench layout -- 10000 --runs 5 --jobs1             # one size
-//! cargo bench --bench layout -- --emit /tmp/layout 10000             # write the layout, keep it
-//! cargo bench --bench layout -- --teams 10000                       # issue 13's layout
+//! cargo bench --bench layout -- --emit /tmp/layout 10000           # write both layouts, keep them
+//! cargo bench --bench layout -- --teams 10000                       # the team layout
+//! cargo bench --bench layout -- --real ~/telco-reference 10000 50000 # the real reference
 //! ```
 
 use std::fmt::Write as _;
@@ -46,12 +61,34 @@ const TEAMS: usize = 8;
 
 mod common;
 
+/// Which layouts of the telco objects a run measures.
+#[derive(Clone, Copy, PartialEq)]
+enum Names {
+    /// The objects in turn, names as they are: most match a template.
+    RoundRobin,
+    /// The same objects, each copy's `metadata.name` made unique (`-cI`): a template that
+    /// fixes the name matches no copy, as in a repository holding more than its reference.
+    Unique,
+}
+
+impl Names {
+    fn label(self) -> &'static str {
+        match self {
+            Names::RoundRobin => "round-robin",
+            Names::Unique => "unique names",
+        }
+    }
+}
+
 fn main() {
     let mut sizes = Vec::new();
     let mut runs = 3usize;
     let mut jobs1 = false;
     let mut teams = false;
     let mut stream = 10_000usize;
+    let mut layouts = vec![Names::RoundRobin, Names::Unique];
+    let mut real: Option<PathBuf> = None;
+    let mut emit: Option<(PathBuf, usize)> = None;
     let mut it = std::env::args().skip(1).filter(|a| a != "--bench");
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -59,22 +96,19 @@ fn main() {
             "--jobs1" => jobs1 = true,
             "--teams" => teams = true,
             "--stream" => stream = it.next().and_then(|n| n.parse().ok()).unwrap_or(10_000),
+            "--layout" => {
+                layouts = match it.next().as_deref() {
+                    Some("round-robin") => vec![Names::RoundRobin],
+                    Some("unique") => vec![Names::Unique],
+                    _ => vec![Names::RoundRobin, Names::Unique],
+                }
+            }
+            "--real" => real = it.next().map(PathBuf::from),
             "--emit" => {
                 // The layout alone, kept in DIR (DIR/reference, DIR/repo), for profiling.
                 let dir = PathBuf::from(it.next().unwrap_or_else(|| "layout".into()));
                 let n = it.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
-                let (objects, bytes) = if teams {
-                    write_reference(&dir.join("reference"));
-                    generate(&dir.join("repo"), n)
-                } else {
-                    write_telco_reference(&dir.join("reference"));
-                    let (objects, bytes) = generate_telco(&dir.join("repo"), n);
-                    let text = telco_stream(n);
-                    std::fs::write(dir.join("stream.yaml"), &text).expect("stream.yaml");
-                    (objects, bytes)
-                };
-                println!("{} : {n} files, {objects} objects, {bytes} bytes", dir.display());
-                return;
+                emit = Some((dir, n));
             }
             n => match n.parse::<usize>() {
                 Ok(n) => sizes.push(n),
@@ -82,12 +116,40 @@ fn main() {
             },
         }
     }
+    let objects = match &real {
+        Some(dir) => Objects::real(dir),
+        None => Objects::fixture(),
+    };
+    if let Some((dir, n)) = emit {
+        if teams {
+            write_reference(&dir.join("reference"));
+            let (objects, bytes) = generate(&dir.join("repo"), n);
+            println!("{} : {n} files, {objects} objects, {bytes} bytes", dir.display());
+            return;
+        }
+        objects.write_reference(&dir.join("reference"));
+        for names in layouts {
+            // The round-robin layout keeps the names `repo` and `stream.yaml`.
+            let suffix = if names == Names::Unique { "-unique" } else { "" };
+            let bytes = objects.generate(&dir.join(format!("repo{suffix}")), n, names);
+            std::fs::write(dir.join(format!("stream{suffix}.yaml")), objects.stream(n, names)).expect("the stream");
+            println!("{}/repo{suffix} ({}): {n} files, {bytes} bytes", dir.display(), names.label());
+        }
+        return;
+    }
     if sizes.is_empty() {
         sizes = vec![1_000, 10_000, 50_000];
     }
-    let mut cases_of: Vec<(usize, bool)> = sizes.iter().map(|&n| (n, false)).collect();
-    if !teams && stream > 0 {
-        cases_of.push((stream, true));
+    if teams {
+        layouts = vec![Names::RoundRobin];
+    }
+    // (layout, size, on standard input)
+    let mut cases_of: Vec<(Names, usize, bool)> = Vec::new();
+    for &names in &layouts {
+        cases_of.extend(sizes.iter().map(|&n| (names, n, false)));
+        if !teams && stream > 0 {
+            cases_of.push((names, stream, true));
+        }
     }
     let exe = release_binary();
     if !Path::new("/usr/bin/time").exists() {
@@ -95,8 +157,13 @@ fn main() {
         std::process::exit(2);
     }
     println!("binary {}, {runs} runs each (minimum times, maximum peaks), load average {}", exe.display(), loadavg());
+    if let Some(dir) = &real {
+        println!("reference and objects of {}", dir.display());
+    }
     let mut failed = false;
-    for (n, on_stdin) in cases_of {
+    // The files' figures by layout and size: (size, read, compare, check).
+    let mut by_layout: Vec<(Names, Vec<Sized3>)> = Vec::new();
+    for (names, n, on_stdin) in cases_of {
         let dir = tempfile::tempdir().expect("a temp dir");
         let reference = dir.path().join("reference");
         let repo = dir.path().join("repo");
@@ -105,13 +172,13 @@ fn main() {
             write_reference(&reference);
             generate(&repo, n)
         } else if on_stdin {
-            write_telco_reference(&reference);
-            let text = telco_stream(n);
+            objects.write_reference(&reference);
+            let text = objects.stream(n, names);
             std::fs::write(&stream_file, &text).expect("the stream");
             (n, text.len())
         } else {
-            write_telco_reference(&reference);
-            generate_telco(&repo, n)
+            objects.write_reference(&reference);
+            (n, objects.generate(&repo, n, names))
         };
         let meta = reference.join("metadata.yaml");
         let input = if on_stdin { Path::new("-") } else { repo.as_path() };
@@ -143,7 +210,8 @@ fn main() {
             }
         }
         let what = if on_stdin { "one stream on stdin of" } else { "files," };
-        println!("\n{n} {what} {objects} objects, {:.1} MB, load average {}", bytes as f64 / 1e6, loadavg());
+        let layout = if teams { String::new() } else { format!(" ({})", names.label()) };
+        println!("\n{n} {what} {objects} objects{layout}, {:.1} MB, load average {}", bytes as f64 / 1e6, loadavg());
         println!(
             "{:>12} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>8} {:>8}",
             "", "wall s", "user s", "sys s", "CPU s", "cores", "peak MB", "/read", "peak/in"
@@ -168,9 +236,15 @@ fn main() {
             );
         }
         if let (Some(r), Some(c), Some(k)) = (best[0], best[1], best[2]) {
+            if !on_stdin {
+                match by_layout.iter_mut().find(|(l, _)| *l == names) {
+                    Some((_, sizes)) => sizes.push((n, [r, c, k])),
+                    None => by_layout.push((names, vec![(n, [r, c, k])])),
+                }
+            }
             let verdict = |met: bool| if met { "met" } else { "NOT met" };
             let mb = |u: &Usage| u.rss_kb as f64 / 1024.0;
-            // Issue 24's goals (the telco reference): peak <= 3x input + 30 MB; files:
+            // The goals (the telco reference): peak <= 3x input + 30 MB; files:
             // compare <= 1.3x read, check <= 1.8x read; the stream: check <= 1.5x compare.
             let goal_mb = (3 * bytes) as f64 / 1048576.0 + 30.0;
             let times = if on_stdin {
@@ -197,8 +271,36 @@ fn main() {
             );
         }
     }
+    for (names, sizes) in &by_layout {
+        print_growth(*names, sizes);
+    }
     if failed {
         std::process::exit(1);
+    }
+}
+
+/// A size and its read, compare and check figures.
+type Sized3 = (usize, [Usage; 3]);
+
+/// Growth per file between the two largest sizes measured of a layout (10,000 to 50,000 by
+/// default): a linear run adds the same time and memory for each file whatever the size.
+fn print_growth(names: Names, sizes: &[Sized3]) {
+    let mut sizes = sizes.to_vec();
+    sizes.sort_by_key(|(n, _)| *n);
+    let [.., (small, a), (large, b)] = sizes.as_slice() else { return };
+    let files = (large - small) as f64;
+    println!(
+        "\ngrowth per file from {small} to {large} files ({}; the input {:.1}x):",
+        names.label(),
+        *large as f64 / *small as f64
+    );
+    for (i, name) in ["read", "compare", "check"].iter().enumerate() {
+        println!(
+            "{name:>12} {:8.2} us a file ({:.2}x the time), {:6.2} KiB a file",
+            (b[i].wall - a[i].wall) * 1e6 / files,
+            b[i].wall / a[i].wall.max(1e-3),
+            (b[i].rss_kb as f64 - a[i].rss_kb as f64) / files,
+        );
     }
 }
 
@@ -342,12 +444,6 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
     (objects, bytes)
 }
 
-/// The telco-core-like reference (`fixtures/bench-reference-telco/`), copied as it is.
-fn write_telco_reference(dir: &Path) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference-telco");
-    copy_tree(&src, dir);
-}
-
 fn copy_tree(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst).expect("a directory");
     for entry in std::fs::read_dir(src).expect("the fixture").flatten() {
@@ -456,29 +552,129 @@ fn telco_nth(templates: &[String], i: usize, n: usize) -> String {
     telco_object(&templates[i % templates.len()], i, i.is_multiple_of(5))
 }
 
-/// Writes `files` one-object files of the telco layout under `dir`, 50 a directory.
-fn generate_telco(dir: &Path, files: usize) -> (usize, usize) {
-    let templates = telco_templates();
-    let mut bytes = 0;
-    for f in 0..files {
-        let sub = dir.join(format!("cluster/part-{}", f / 50));
-        if f.is_multiple_of(50) {
-            std::fs::create_dir_all(&sub).expect("a directory");
+/// `text` with its `metadata.name` (a block mapping's plain or quoted scalar) followed by
+/// `-cI`; as it is when it has none.
+fn unique_name(text: &str, i: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let (mut inside, mut done) = (false, false);
+    for line in text.split_inclusive('\n') {
+        if !line.starts_with(' ') && !line.starts_with('#') && !line.trim().is_empty() {
+            inside = line.trim_end() == "metadata:";
         }
-        let text = telco_nth(&templates, f, files);
-        bytes += text.len();
-        std::fs::write(sub.join(format!("object-{f}.yaml")), text).expect("a file");
+        if inside
+            && !done
+            && let Some(value) = line.strip_prefix("  name:")
+        {
+            let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+            let _ = writeln!(out, "  name: {value}-c{i}");
+            done = true;
+            continue;
+        }
+        out.push_str(line);
     }
-    (files, bytes)
+    out
 }
 
-/// The same objects as one stream.
-fn telco_stream(n: usize) -> String {
-    let templates = telco_templates();
-    let mut text = String::new();
-    for i in 0..n {
-        text.push_str("---\n");
-        text.push_str(&telco_nth(&templates, i, n));
+/// The objects a telco layout is made of, and its reference.
+enum Objects {
+    /// The bench's telco-shaped reference (`fixtures/bench-reference-telco/`) and objects
+    /// made from its templates ([`telco_nth`]).
+    Fixture(Vec<String>),
+    /// A checkout of openshift-kni/telco-reference: its `telco-core/configuration/`
+    /// `reference-crs-kube-compare` as the reference, the documents of `reference-crs`
+    /// (sorted by path) as the objects, in turn.
+    Real { reference: PathBuf, crs: Vec<String> },
+}
+
+impl Objects {
+    fn fixture() -> Objects {
+        Objects::Fixture(telco_templates())
     }
-    text
+
+    /// `dir` is the checkout or its `telco-core/configuration`.
+    fn real(dir: &Path) -> Objects {
+        let core = dir.join("telco-core/configuration");
+        let dir = if core.is_dir() { core } else { dir.to_path_buf() };
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "yaml") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        walk(&dir.join("reference-crs"), &mut paths);
+        paths.sort();
+        let mut crs = Vec::new();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).expect("a reference CR");
+            let mut doc = String::new();
+            for line in text.split_inclusive('\n').chain(std::iter::once("---\n")) {
+                if line.trim_end() == "---" {
+                    // Documents that are objects only (some files hold a policy's raw text).
+                    if doc.lines().any(|l| l.starts_with("kind:")) {
+                        if !doc.ends_with('\n') {
+                            doc.push('\n');
+                        }
+                        crs.push(std::mem::take(&mut doc));
+                    }
+                    doc.clear();
+                } else {
+                    doc.push_str(line);
+                }
+            }
+        }
+        assert!(!crs.is_empty(), "no reference CRs under {}", dir.join("reference-crs").display());
+        Objects::Real { reference: dir.join("reference-crs-kube-compare"), crs }
+    }
+
+    fn write_reference(&self, dst: &Path) {
+        match self {
+            Objects::Fixture(_) => {
+                copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference-telco"), dst)
+            }
+            Objects::Real { reference, .. } => copy_tree(reference, dst),
+        }
+    }
+
+    /// Object `i` of `n`.
+    fn nth(&self, i: usize, n: usize, names: Names) -> String {
+        let text = match self {
+            Objects::Fixture(templates) => telco_nth(templates, i, n),
+            Objects::Real { crs, .. } => crs[i % crs.len()].clone(),
+        };
+        match names {
+            Names::RoundRobin => text,
+            Names::Unique => unique_name(&text, i),
+        }
+    }
+
+    /// Writes `files` one-object files under `dir`, 50 a directory; returns their bytes.
+    fn generate(&self, dir: &Path, files: usize, names: Names) -> usize {
+        let mut bytes = 0;
+        for f in 0..files {
+            let sub = dir.join(format!("cluster/part-{}", f / 50));
+            if f.is_multiple_of(50) {
+                std::fs::create_dir_all(&sub).expect("a directory");
+            }
+            let text = self.nth(f, files, names);
+            bytes += text.len();
+            std::fs::write(sub.join(format!("object-{f}.yaml")), text).expect("a file");
+        }
+        bytes
+    }
+
+    /// The same objects as one stream.
+    fn stream(&self, n: usize, names: Names) -> String {
+        let mut text = String::new();
+        for i in 0..n {
+            text.push_str("---\n");
+            text.push_str(&self.nth(i, n, names));
+        }
+        text
+    }
 }

@@ -5,7 +5,6 @@
 //! `LineIndex`), so a run with findings in three of a thousand files indexes three.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
@@ -26,15 +25,22 @@ pub struct Location {
 }
 
 struct Entry<'a> {
+    path: Cow<'a, SourcePath>,
     text: Cow<'a, str>,
     index: OnceLock<LineIndex>,
 }
 
 /// Source texts by path: the manifests that were checked and the reference files (templates,
 /// `metadata.yaml`) that secondary labels point at.
+///
+/// A list sorted by the paths' bytes, searched by halves, whose entries borrow the sources'
+/// paths: a run with findings in tens of thousands of files held a hash table of copied paths
+/// twice the size of the entries (a quarter of the heap at the report's peak). Bytes, not
+/// [`Path`]'s order, which parses components at every comparison: the paths looked up are the
+/// sources' own, copied.
 #[derive(Default)]
 pub struct SourceResolver<'a> {
-    files: HashMap<SourcePath, Entry<'a>>,
+    files: Vec<Entry<'a>>,
 }
 
 impl<'a> SourceResolver<'a> {
@@ -51,28 +57,54 @@ impl<'a> SourceResolver<'a> {
     /// report reads no other): a run over many files keeps a small table, not one entry for
     /// each file checked.
     pub fn for_diagnostics(sources: &'a [Source], diags: &[driftlint_core::diagnostic::Diagnostic]) -> Self {
-        let used: std::collections::HashSet<&SourcePath> =
-            diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| &l.path).collect();
-        Self::of(sources.iter().filter(|s| used.contains(&s.path)))
+        // The paths findings point into, sorted (findings come sorted by path: one pass).
+        let mut used: Vec<Key> =
+            diags.iter().flat_map(|d| std::iter::once(&d.primary).chain(&d.secondary)).map(|l| key(&l.path)).collect();
+        used.sort_unstable();
+        used.dedup();
+        Self::of(sources.iter().filter(|s| used.binary_search(&key(&s.path)).is_ok()))
     }
 
-    /// A resolver over `sources`, borrowing their texts.
+    /// A resolver over `sources`, borrowing their paths and texts; of two sources with one
+    /// path, the later's text is kept (as [`SourceResolver::insert`] replaces).
     fn of(sources: impl Iterator<Item = &'a Source>) -> Self {
-        let mut r = SourceResolver::new();
-        for s in sources {
-            r.insert(s.path.clone(), s.text.as_str());
-        }
-        r
+        let sources: Vec<&'a Source> = sources.collect();
+        let mut files = Vec::with_capacity(sources.len());
+        files.extend(sources.into_iter().map(|s| Entry {
+            path: Cow::Borrowed(&s.path),
+            text: Cow::Borrowed(s.text.as_str()),
+            index: OnceLock::new(),
+        }));
+        // Inputs come in walk order, which is mostly path order already: one pass.
+        files.sort_by(|a, b| key(&a.path).cmp(&key(&b.path)));
+        // Of equal paths (kept in input order by the stable sort), the last one stays.
+        files.dedup_by(|later, kept| {
+            let same = key(&later.path) == key(&kept.path);
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        SourceResolver { files }
     }
 
     /// Adds (or replaces) the text of `path`.
     pub fn insert(&mut self, path: SourcePath, text: impl Into<Cow<'a, str>>) {
-        self.files.insert(path, Entry { text: text.into(), index: OnceLock::new() });
+        let entry = Entry { path: Cow::Owned(path), text: text.into(), index: OnceLock::new() };
+        match self.files.binary_search_by(|e| key(&e.path).cmp(&key(&entry.path))) {
+            Ok(at) => self.files[at] = entry,
+            Err(at) => self.files.insert(at, entry),
+        }
+    }
+
+    fn entry(&self, path: &SourcePath) -> Option<&Entry<'a>> {
+        let at = self.files.binary_search_by(|e| key(&e.path).cmp(&key(path))).ok()?;
+        self.files.get(at)
     }
 
     /// The text of `path`, when it was given.
     pub fn text(&self, path: &SourcePath) -> Option<&str> {
-        self.files.get(path).map(|e| e.text.as_ref())
+        self.entry(path).map(|e| e.text.as_ref())
     }
 
     /// `range` clamped into the text of `path` and onto character boundaries, so that a
@@ -93,7 +125,7 @@ impl<'a> SourceResolver<'a> {
     /// The location of `label`, when it has a range and its file's text is known.
     pub fn location(&self, label: &Label) -> Option<Location> {
         let range = label.range.as_ref()?;
-        let entry = self.files.get(&label.path)?;
+        let entry = self.entry(&label.path)?;
         let text = entry.text.as_ref();
         let index = entry.index.get_or_init(|| LineIndex::new(text));
         let start = index.line_column(text, range.start);
@@ -104,12 +136,23 @@ impl<'a> SourceResolver<'a> {
     /// The byte range of whole lines `first..=last` (1-based) of `path`, without the final
     /// line terminator.
     pub(crate) fn lines_range(&self, path: &SourcePath, first: usize, last: usize) -> Option<Range<usize>> {
-        let entry = self.files.get(path)?;
+        let entry = self.entry(path)?;
         let text = entry.text.as_ref();
         let index = entry.index.get_or_init(|| LineIndex::new(text));
         let start = index.line_range(text, first)?.start;
         let end = index.line_range(text, last)?.end;
         Some(start..end.max(start))
+    }
+}
+
+/// What the resolver orders and finds paths by: standard input apart, a file by its path's
+/// bytes.
+type Key<'p> = (bool, &'p [u8]);
+
+fn key(path: &SourcePath) -> Key<'_> {
+    match path {
+        SourcePath::File(p) => (false, p.as_os_str().as_encoded_bytes()),
+        SourcePath::Stdin => (true, &[]),
     }
 }
 
@@ -180,6 +223,31 @@ mod tests {
         let label = Label { path: SourcePath::Stdin, range: Some(3..1000), message: None };
         assert_eq!(r.location(&label), Some(Location { line: 1, column: 4, end_line: 2, end_column: 1 }));
         assert_eq!(r.lines_range(&SourcePath::Stdin, 1, 1), Some(0..5));
+    }
+
+    /// Sources in any order, one path given twice, paths added one at a time: each path
+    /// resolves to its last text (as a table keyed by path would), the others to none.
+    #[test]
+    fn every_path_resolves_to_its_last_text_whatever_the_order() {
+        let file = |name: &str| SourcePath::File(name.into());
+        let names = ["m/b.yaml", "a.yaml", "m/a.yaml", "z.yaml", "a.yaml", "m/b/c.yaml"];
+        let sources: Vec<Source> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| Source { path: file(name), text: format!("{i}: {name}\n") })
+            .chain(std::iter::once(Source { path: SourcePath::Stdin, text: "stdin\n".into() }))
+            .collect();
+        let mut r = SourceResolver::from_sources(&sources);
+        assert_eq!(r.text(&file("a.yaml")), Some("4: a.yaml\n"));
+        assert_eq!(r.text(&file("m/b.yaml")), Some("0: m/b.yaml\n"));
+        assert_eq!(r.text(&file("m/b/c.yaml")), Some("5: m/b/c.yaml\n"));
+        assert_eq!(r.text(&SourcePath::Stdin), Some("stdin\n"));
+        assert_eq!(r.text(&file("m")), None);
+        r.insert(file("m/a.yaml"), "replaced\n");
+        r.insert(file("b.yaml"), String::from("added\n"));
+        assert_eq!(r.text(&file("m/a.yaml")), Some("replaced\n"));
+        assert_eq!(r.text(&file("b.yaml")), Some("added\n"));
+        assert_eq!(r.text(&file("z.yaml")), Some("3: z.yaml\n"));
     }
 
     /// The resolver for a report holds the texts its findings point into, primary and

@@ -114,20 +114,8 @@ impl Diagnostic {
     fn identity_digest(&self) -> [u8; 16] {
         use sha2::Digest;
         let mut h = sha2::Sha256::new();
-        // Field findings are identified by their field: their message holds values, which may
-        // change without making the finding another one. A policy rule can give one field
-        // several messages, which are different findings.
-        let by_message = self.field.is_none() || matches!(self.rule, Rule::PolicyDeny | Rule::PolicyWarn);
-        let message = if by_message { Some(self.message.as_str()) } else { None };
-        for part in [
-            self.rule.id(),
-            &self.primary.path.display(),
-            self.object.as_deref().unwrap_or(""),
-            self.field.as_deref().unwrap_or(""),
-        ]
-        .into_iter()
-        .chain(message)
-        {
+        let (rule, path, object, field, message) = self.identity_parts();
+        for part in [rule, &path, object, field].into_iter().chain(message) {
             h.update(part.as_bytes());
             h.update([0u8]);
         }
@@ -135,17 +123,47 @@ impl Diagnostic {
         digest.copy_from_slice(&h.finalize()[..16]);
         digest
     }
+
+    /// What a finding's identity is made of: rule, path as shown, object, field, and the
+    /// message when it tells findings apart.
+    fn identity_parts(&self) -> IdentityParts<'_> {
+        // Field findings are identified by their field: their message holds values, which may
+        // change without making the finding another one. A policy rule can give one field
+        // several messages, which are different findings.
+        let by_message = self.field.is_none() || matches!(self.rule, Rule::PolicyDeny | Rule::PolicyWarn);
+        (
+            self.rule.id(),
+            self.primary.path.name(),
+            self.object.as_deref().unwrap_or(""),
+            self.field.as_deref().unwrap_or(""),
+            by_message.then_some(self.message.as_str()),
+        )
+    }
 }
+
+/// [`Diagnostic::identity_parts`]: rule, path, object, field, message.
+type IdentityParts<'a> = (&'static str, std::borrow::Cow<'a, str>, &'a str, &'a str, Option<&'a str>);
 
 /// Numbers findings that share an identity, in the order given (report order): the first is
 /// occurrence 0, the next 1, and so on, so fingerprints are unique in a run and unchanged by
 /// edits that only move lines.
 pub fn number_occurrences(diags: &mut [Diagnostic]) {
     use rayon::prelude::*;
-    // The identities (a hash each) in parallel, the numbering in order; kept as digests, not
-    // their text.
-    let identities: Vec<[u8; 16]> = diags.par_iter().map(Diagnostic::identity_digest).collect();
-    let mut seen: std::collections::HashMap<[u8; 16], usize> = std::collections::HashMap::new();
+    use std::hash::BuildHasher;
+    // Findings share an identity exactly when the parts their fingerprints hash are equal.
+    // The parts are counted by two 64-bit SipHashes under keys drawn for this run (a 128-bit
+    // key that no input can aim a collision at), computed in parallel and kept as 16 bytes
+    // each, not as text: a SHA-256 of each finding was most of this pass on runs with a
+    // finding in every file.
+    let keys = (std::collections::hash_map::RandomState::new(), std::collections::hash_map::RandomState::new());
+    let identities: Vec<[u64; 2]> = diags
+        .par_iter()
+        .map(|d| {
+            let parts = d.identity_parts();
+            [keys.0.hash_one(&parts), keys.1.hash_one(&parts)]
+        })
+        .collect();
+    let mut seen: std::collections::HashMap<[u64; 2], usize> = std::collections::HashMap::new();
     for (d, identity) in diags.iter_mut().zip(identities) {
         let n = seen.entry(identity).or_insert(0);
         d.occurrence = *n;
@@ -199,5 +217,32 @@ mod tests {
         let mut moved = vec![dup(15), dup(55), dup(95)];
         number_occurrences(&mut moved);
         assert_eq!(moved.iter().map(Diagnostic::fingerprint).collect::<Vec<_>>(), prints);
+    }
+    /// Occurrences are numbered per identity, as the identities the fingerprints hash tell
+    /// them apart: on findings that differ in one part at a time (rule, path, object, field,
+    /// message with and without a field, policy messages), the numbers are those counted on
+    /// the hexadecimal identities.
+    #[test]
+    fn occurrences_count_findings_by_their_fingerprint_identity() {
+        let mut run = Vec::new();
+        for i in 0..400usize {
+            let rule = [Rule::DuplicateKey, Rule::ValueDrift, Rule::PolicyDeny][i % 3];
+            let path = if i % 7 == 0 { SourcePath::Stdin } else { SourcePath::File(format!("f{}.yaml", i % 4).into()) };
+            let mut d = Diagnostic::new(rule, Severity::Warning, path, Some(i..i + 1), format!("m{}", i % 5));
+            if i % 2 == 0 {
+                d = d.with_object(format!("v1_ConfigMap_{}", i % 3), (i % 4 == 0).then(|| "/data/a".to_owned()));
+            }
+            run.push(d);
+        }
+        let mut expected = Vec::new();
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for d in &run {
+            let n = seen.entry(d.identity()).or_insert(0);
+            expected.push(*n);
+            *n += 1;
+        }
+        assert!(expected.iter().any(|&n| n > 2) && seen.len() > 20, "{seen:?}");
+        number_occurrences(&mut run);
+        assert_eq!(run.iter().map(|d| d.occurrence).collect::<Vec<_>>(), expected);
     }
 }
