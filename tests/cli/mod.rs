@@ -21,6 +21,7 @@ mod kubeconform_parity;
 mod schema_cel;
 
 mod layouts;
+mod real_layouts;
 mod ls;
 mod man;
 mod named;
