@@ -64,6 +64,7 @@ fn other_tools_files_are_notes_that_read_true() {
             // A patch is a fragment; a manifest without its type keeps its error.
             ("patch.yaml", "# scrape it\nspec:\n  template:\n    metadata: {}\n"),
             ("broken.yaml", "metadata:\n  name: x\nspec:\n  replicas: 1\n"),
+            ("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
         ],
     );
     let found = check(tmp.path());
