@@ -339,7 +339,8 @@ fn summed_up_data_files(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let is_data = |d: &Diagnostic| {
         d.rule == driftlint_core::diagnostic::Rule::NotKubernetesObject
             && d.severity == driftlint_core::diagnostic::Severity::Note
-            && d.message.contains(document::PLAIN_DATA)
+            && (d.message.contains(document::PLAIN_DATA) || d.message.ends_with(document::NOT_AN_OBJECT))
+            && d.primary.range.is_some()
             && matches!(d.primary.path, SourcePath::File(_))
     };
     let dir_of = |d: &Diagnostic| match &d.primary.path {
@@ -376,7 +377,7 @@ fn summed_up_data_files(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
                 SourcePath::File(list[0].clone()),
                 None,
                 format!(
-                    "{} files in {name} hold YAML/JSON data, not Kubernetes objects (no apiVersion and kind); skipped: {}{more}",
+                    "{} files in {name} hold no Kubernetes object (YAML/JSON data, other tools' files, fragments); skipped: {}{more}",
                     list.len(),
                     shown.join(", ")
                 ),

@@ -21,7 +21,6 @@ mod kubeconform_parity;
 mod schema_cel;
 
 mod layouts;
-mod real_layouts;
 mod ls;
 mod man;
 mod named;
@@ -30,6 +29,7 @@ mod policy_conftest;
 mod policy_conftest_suite;
 mod policy_engine;
 mod policy_stress;
+mod real_layouts;
 mod special_files;
 mod stream_batches;
 mod template;

@@ -55,14 +55,17 @@ fn other_tools_files_are_notes_that_read_true() {
         tmp.path(),
         &[
             ("grafana/datasources.yaml", "apiVersion: 1\ndatasources:\n  - name: prom\n    type: prometheus\n"),
-            ("kind.yaml", "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\nnodes:\n  - role: control-plane\n"),
-            ("labels.yaml", "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: l\nlabels:\n  a: b\n"),
+            ("kind/kind.yaml", "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\nnodes:\n  - role: control-plane\n"),
             (
-                "sched.yaml",
+                "overlay/labels.yaml",
+                "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: l\nlabels:\n  a: b\n",
+            ),
+            (
+                "sched/sched.yaml",
                 "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles: []\n",
             ),
             // A patch is a fragment; a manifest without its type keeps its error.
-            ("patch.yaml", "# scrape it\nspec:\n  template:\n    metadata: {}\n"),
+            ("patches/patch.yaml", "# scrape it\nspec:\n  template:\n    metadata: {}\n"),
             ("broken.yaml", "metadata:\n  name: x\nspec:\n  replicas: 1\n"),
             ("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
         ],
@@ -75,19 +78,19 @@ fn other_tools_files_are_notes_that_read_true() {
         [
             ("not-kubernetes-object", "error", "broken.yaml"),
             ("not-kubernetes-object", "note", "grafana/datasources.yaml"),
-            ("not-kubernetes-object", "note", "kind.yaml"),
-            ("not-kubernetes-object", "note", "labels.yaml"),
-            ("not-kubernetes-object", "note", "patch.yaml"),
-            ("not-kubernetes-object", "note", "sched.yaml"),
+            ("not-kubernetes-object", "note", "kind/kind.yaml"),
+            ("not-kubernetes-object", "note", "overlay/labels.yaml"),
+            ("not-kubernetes-object", "note", "patches/patch.yaml"),
+            ("not-kubernetes-object", "note", "sched/sched.yaml"),
         ],
         "{found:?}"
     );
     let message = |file: &str| found.iter().find(|f| f.2 == file).unwrap().3.clone();
     assert!(message("grafana/datasources.yaml").contains("`apiVersion: 1`, which is no Kubernetes API version"));
-    assert!(message("kind.yaml").contains("kind (Kubernetes in Docker) cluster configuration"));
-    assert!(message("labels.yaml").contains("kustomize built-in transformer"));
+    assert!(message("kind/kind.yaml").contains("kind (Kubernetes in Docker) cluster configuration"));
+    assert!(message("overlay/labels.yaml").contains("kustomize built-in transformer"));
     assert!(!message("grafana/datasources.yaml").contains("but no `apiVersion`"));
-    assert!(message("patch.yaml").contains("a patch or a fragment"));
+    assert!(message("patches/patch.yaml").contains("a patch or a fragment"));
     assert!(message("broken.yaml").contains("a manifest without its type"));
 }
 
@@ -96,6 +99,7 @@ fn data_files_are_summed_up_per_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let mut files: Vec<(String, String)> =
         (0..7).map(|i| (format!("dashboards/d{i}.yaml"), format!("title: d{i}\npanels: []\n"))).collect();
+    files.push(("dashboards/kind.yaml".into(), "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\n".into()));
     files.push(("lone/values.yaml".into(), "replicas: 2\n---\nother: 1\n".into()));
     files.push(("cm.yaml".into(), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n".into()));
     let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
@@ -103,10 +107,11 @@ fn data_files_are_summed_up_per_directory() {
     let found = check(tmp.path());
     let notes: Vec<&(String, String, String, String)> =
         found.iter().filter(|f| f.0 == "not-kubernetes-object").collect();
-    // One note for the directory of seven; the lone file keeps its notes (one per document).
+    // One note for the directory of seven (other tools' files among them count too); the lone
+    // file keeps its notes (one per document).
     assert_eq!(notes.len(), 3, "{found:?}");
-    assert!(notes[0].3.starts_with("7 files in dashboards hold YAML/JSON data"), "{notes:?}");
-    assert!(notes[0].3.contains("and 2 more"), "{notes:?}");
+    assert!(notes[0].3.starts_with("8 files in dashboards hold no Kubernetes object"), "{notes:?}");
+    assert!(notes[0].3.contains("and 3 more"), "{notes:?}");
     assert!(notes[1..].iter().all(|n| n.2 == "lone/values.yaml"), "{notes:?}");
 }
 
@@ -150,15 +155,21 @@ fn the_api_servers_verdicts_where_it_is_stricter() {
     assert!(message("widget.yaml").contains("without a group is the core group's"), "{found:?}");
     let r = run_in(tmp.path(), &["check", "--isolated", "--format", "json", "widget.yaml", "crd.yaml"], None);
     let v = json(&r);
-    let help = v["diagnostics"].as_array().unwrap().iter().find(|d| d["rule"] == "unknown-kind").unwrap()["help"]
-        .to_string();
+    let help =
+        v["diagnostics"].as_array().unwrap().iter().find(|d| d["rule"] == "unknown-kind").unwrap()["help"].to_string();
     assert!(help.contains("example.com/v1alpha1 Widget"), "{help}");
 }
 
 #[test]
 fn a_run_without_any_object_says_so() {
     let tmp = tempfile::tempdir().unwrap();
-    write(tmp.path(), &[("docs/a.yaml", "title: a\n"), (".deploy/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")]);
+    write(
+        tmp.path(),
+        &[
+            ("docs/a.yaml", "title: a\n"),
+            (".deploy/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+        ],
+    );
     let r = run_in(tmp.path(), &["check", "--isolated", "."], None);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("no Kubernetes object found"), "{}", r.stdout);

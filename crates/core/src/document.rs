@@ -498,7 +498,7 @@ fn take_object(
                 Rule::NotKubernetesObject,
                 source.path.clone(),
                 Some(node.span.start..node.span.start),
-                format!("{what} {why}, not a Kubernetes object; skipped"),
+                format!("{what} {why}, {NOT_AN_OBJECT}"),
             ));
             return;
         }
@@ -530,7 +530,7 @@ fn take_object(
         let message = match parts.as_slice() {
             // A patch or a fragment (`spec:` alone, kustomize's and kubectl's patch files).
             [_, ..] => format!(
-                "{what} has `{}` but no `apiVersion` or `kind`: a patch or a fragment of an object, not a Kubernetes object; skipped",
+                "{what} has `{}` but no `apiVersion` or `kind`: a patch or a fragment of an object, {NOT_AN_OBJECT}",
                 parts.join("`, `")
             ),
             [] => format!("{what} {PLAIN_DATA}; skipped"),
@@ -585,6 +585,10 @@ fn take_object(
 /// `check` runner sums up such notes per directory.
 pub const PLAIN_DATA: &str = "is not a Kubernetes object (no apiVersion and kind)";
 
+/// How the note on another tool's document or an object's fragment ends; the `check` runner
+/// sums these up per directory too.
+pub const NOT_AN_OBJECT: &str = "not a Kubernetes object; skipped";
+
 /// Whether a mapping without a complete type is a broken manifest (the API server and
 /// kubeconform reject it): it has part of a type (`apiVersion` or `kind`), or it is named
 /// (`metadata.name`) and has an object's content (`spec`, `data` …). A `spec:` alone is a
@@ -621,6 +625,8 @@ const TOOL_CONFIGURATIONS: &[(&str, &str, &str)] = &[
     ("ctlptl.dev", "", "a ctlptl configuration"),
     ("kpt.dev", "", "a kpt package file"),
     ("skaffold", "", "a skaffold configuration"),
+    ("gateway.networking.k8s.io", "ConformanceReport", "a Gateway API conformance report"),
+    ("internal.gateway.networking.k8s.io", "", "the Gateway API project's own metadata"),
 ];
 
 /// For an object whose apiVersion/kind is a tool's configuration: what it is.

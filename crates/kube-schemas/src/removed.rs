@@ -138,7 +138,10 @@ mod tests {
         assert_eq!(removal("1.30", "apps", "v1beta2", "Deployment"), r("1.16", Some("apps/v1")));
         assert_eq!(removal("1.37", "batch", "v1beta1", "CronJob"), r("1.25", Some("batch/v1")));
         assert_eq!(removal("1.37", "policy", "v1beta1", "PodSecurityPolicy"), r("1.25", None));
-        assert_eq!(removal("1.37", "admissionregistration.k8s.io", "v1alpha1", "InitializerConfiguration"), r("1.14", None));
+        assert_eq!(
+            removal("1.37", "admissionregistration.k8s.io", "v1alpha1", "InitializerConfiguration"),
+            r("1.14", None)
+        );
         // policy/v1beta1 PodSecurityPolicy does not exist any more either: no replacement.
         assert_eq!(removal("1.37", "extensions", "v1beta1", "PodSecurityPolicy"), r("1.16", None));
         assert_eq!(

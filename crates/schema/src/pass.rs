@@ -262,8 +262,14 @@ fn defined_kinds_like(registry: &Registry, kind: &str) -> Vec<(String, String)> 
             scored.push((other != lower, -similarity, format!("{group}/{}", v.name), k.clone()));
         }
     }
-    scored.sort_by(|a, b| (a.0, a.2.as_str(), a.3.as_str()).cmp(&(b.0, b.2.as_str(), b.3.as_str())).then(a.1.total_cmp(&b.1)));
+    scored.sort_by(|a, b| {
+        (a.0, a.2.as_str(), a.3.as_str()).cmp(&(b.0, b.2.as_str(), b.3.as_str())).then(a.1.total_cmp(&b.1))
+    });
     scored.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    // A kind of exactly that name is the answer; close names only without one.
+    if scored.first().is_some_and(|s| !s.0) {
+        scored.retain(|s| !s.0);
+    }
     scored.into_iter().take(3).map(|(_, _, av, k)| (av, k)).collect()
 }
 

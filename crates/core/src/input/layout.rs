@@ -176,7 +176,9 @@ fn plain_value_template(line: &str) -> Option<usize> {
             None => match b {
                 b'"' | b'\'' if value_start => quote = Some(b),
                 b'#' if i == 0 || bytes[i - 1] == b' ' => return None,
-                b'{' if value_start && bytes.get(i + 1) == Some(&b'{') => return Some(i),
+                b'{' if value_start && bytes.get(i + 1) == Some(&b'{') && !argo_parameter(&line[i + 2..]) => {
+                    return Some(i);
+                }
                 b' ' | b'\t' => {
                     i += 1;
                     continue;
@@ -204,6 +206,15 @@ fn plain_value_template(line: &str) -> Option<usize> {
     None
 }
 
+/// Whether the text after `{{` is an Argo parameter (`{{args.x}}`, `{{inputs.parameters.x}}`,
+/// `{{workflow.name}}`): Argo substitutes it in strings of the object itself, so unquoted it
+/// is a real mistake in a manifest (YAML reads a flow mapping), not template text.
+fn argo_parameter(rest: &str) -> bool {
+    const ROOTS: [&str; 6] = ["args.", "inputs.", "outputs.", "workflow.", "steps.", "tasks."];
+    let rest = rest.trim_start();
+    ROOTS.iter().any(|r| rest.starts_with(r))
+}
+
 /// Whether a line ends by opening a block scalar (`key: |`, `- >-`, `key: |2 # c`).
 fn opens_block_scalar(line: &str) -> bool {
     let code = match line.find(" #") {
@@ -213,7 +224,9 @@ fn opens_block_scalar(line: &str) -> bool {
     let last = code.trim_end().rsplit([' ', '\t']).next().unwrap_or_default();
     let rest = last.strip_prefix(['|', '>']);
     rest.is_some_and(|r| r.chars().all(|c| matches!(c, '+' | '-' | '0'..='9')))
-        && (code.trim_end().len() == last.len() || code.trim_end().ends_with(&format!(": {last}")) || code.trim_end().ends_with(&format!("- {last}")))
+        && (code.trim_end().len() == last.len()
+            || code.trim_end().ends_with(&format!(": {last}"))
+            || code.trim_end().ends_with(&format!("- {last}")))
 }
 
 /// Of repository-relative paths (`/`-separated), those that [`split`] would leave out, judged
@@ -362,6 +375,8 @@ mod tests {
         assert_eq!(at("data:\n  t: |\n    {{ .Name }}\nname: {{y}}\n"), Some(35));
         assert_eq!(at("a: b # {{ not this }}\n"), None);
         assert_eq!(at("kind: Pod\n"), None);
+        // Argo's own parameters, unquoted, are a mistake in the object, reported as such.
+        assert_eq!(at("args:\n  - value: {{args.enabled}}\n"), None);
     }
 
     #[test]
