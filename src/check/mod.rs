@@ -331,56 +331,68 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     })
 }
 
-/// The notes on documents of plain data (no `apiVersion`, no `kind`) summed up: one per
-/// directory with more than one such file, naming them, instead of one per document (a
-/// directory of dashboards or test data would otherwise fill the report).
+/// The notes on documents that are no Kubernetes objects summed up, rather than one per
+/// document (a directory of dashboards, a tree of one conformance report per directory would
+/// otherwise fill the report): documents of one tool's type (`kind.x-k8s.io/v1alpha4
+/// Cluster`) get one note for the run when more than one file has them; plain data and
+/// fragments one note per directory with more than one such file.
 fn summed_up_data_files(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     use std::collections::BTreeMap;
-    let is_data = |d: &Diagnostic| {
-        d.rule == driftlint_core::diagnostic::Rule::NotKubernetesObject
-            && d.severity == driftlint_core::diagnostic::Severity::Note
-            && (d.message.contains(document::PLAIN_DATA) || d.message.ends_with(document::NOT_AN_OBJECT))
-            && d.primary.range.is_some()
-            && matches!(d.primary.path, SourcePath::File(_))
+    // The group a note belongs to, and what the summary says the files hold.
+    let group_of = |d: &Diagnostic| -> Option<(String, String)> {
+        if d.rule != driftlint_core::diagnostic::Rule::NotKubernetesObject
+            || d.severity != driftlint_core::diagnostic::Severity::Note
+            || d.primary.range.is_none()
+        {
+            return None;
+        }
+        let SourcePath::File(p) = &d.primary.path else { return None };
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() { ".".to_string() } else { dir.display().to_string() };
+        // `document N is `TYPE`, what it is, not a Kubernetes object; skipped`.
+        if d.message.ends_with(document::NOT_AN_OBJECT)
+            && let Some(rest) = d.message.strip_prefix("document ")
+            && let Some((_, why)) = rest.split_once(" is `")
+        {
+            let why = why.strip_suffix(document::NOT_AN_OBJECT).unwrap_or(why).trim_end_matches([',', ' ']);
+            return Some((format!("type {why}"), format!("hold `{why}, not Kubernetes objects")));
+        }
+        if d.message.contains(document::PLAIN_DATA) || d.message.ends_with(document::NOT_AN_OBJECT) {
+            return Some((
+                format!("dir {dir}"),
+                format!("in {dir} hold no Kubernetes object (YAML/JSON data, other tools' files, fragments)"),
+            ));
+        }
+        None
     };
-    let dir_of = |d: &Diagnostic| match &d.primary.path {
-        SourcePath::File(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
-        SourcePath::Stdin => PathBuf::new(),
-    };
-    let mut files: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
-    for d in diags.iter().filter(|d| is_data(d)) {
-        let SourcePath::File(p) = &d.primary.path else { continue };
-        let list = files.entry(dir_of(d)).or_default();
+    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for d in &diags {
+        let (Some((key, _)), SourcePath::File(p)) = (group_of(d), &d.primary.path) else { continue };
+        let list = files.entry(key).or_default();
         if list.last() != Some(p) {
             list.push(p.clone());
         }
     }
     let mut out = Vec::with_capacity(diags.len());
     for d in diags {
-        if !is_data(&d) {
+        let Some((key, says)) = group_of(&d) else {
             out.push(d);
             continue;
-        }
-        let dir = dir_of(&d);
-        let Some(list) = files.get(&dir) else { continue };
+        };
+        let Some(list) = files.get(&key) else { continue };
         if list.len() < 2 {
             out.push(d);
             continue;
         }
-        let list = files.remove(&dir).unwrap_or_default();
+        let list = files.remove(&key).unwrap_or_default();
         let shown: Vec<String> = list.iter().take(5).map(|p| p.display().to_string()).collect();
         let more = if list.len() > 5 { format!(" and {} more", list.len() - 5) } else { String::new() };
-        let name = if dir.as_os_str().is_empty() { ".".to_string() } else { dir.display().to_string() };
         out.push(
             Diagnostic::of(
                 driftlint_core::diagnostic::Rule::NotKubernetesObject,
                 SourcePath::File(list[0].clone()),
                 None,
-                format!(
-                    "{} files in {name} hold no Kubernetes object (YAML/JSON data, other tools' files, fragments); skipped: {}{more}",
-                    list.len(),
-                    shown.join(", ")
-                ),
+                format!("{} files {says}; skipped: {}{more}", list.len(), shown.join(", ")),
             )
             .with_help("leave them out with `exclude:` to silence this note"),
         );

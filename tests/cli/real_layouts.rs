@@ -99,7 +99,9 @@ fn data_files_are_summed_up_per_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let mut files: Vec<(String, String)> =
         (0..7).map(|i| (format!("dashboards/d{i}.yaml"), format!("title: d{i}\npanels: []\n"))).collect();
-    files.push(("dashboards/kind.yaml".into(), "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\n".into()));
+    for dir in ["a", "b"] {
+        files.push((format!("{dir}/kind.yaml"), "apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\n".into()));
+    }
     files.push(("lone/values.yaml".into(), "replicas: 2\n---\nother: 1\n".into()));
     files.push(("cm.yaml".into(), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n".into()));
     let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
@@ -107,12 +109,13 @@ fn data_files_are_summed_up_per_directory() {
     let found = check(tmp.path());
     let notes: Vec<&(String, String, String, String)> =
         found.iter().filter(|f| f.0 == "not-kubernetes-object").collect();
-    // One note for the directory of seven (other tools' files among them count too); the lone
-    // file keeps its notes (one per document).
-    assert_eq!(notes.len(), 3, "{found:?}");
-    assert!(notes[0].3.starts_with("8 files in dashboards hold no Kubernetes object"), "{notes:?}");
-    assert!(notes[0].3.contains("and 3 more"), "{notes:?}");
-    assert!(notes[1..].iter().all(|n| n.2 == "lone/values.yaml"), "{notes:?}");
+    // One note for the directory of seven, one for the tool's type in two directories; the
+    // lone file keeps its notes (one per document).
+    assert_eq!(notes.len(), 4, "{found:?}");
+    assert!(notes[0].3.starts_with("2 files hold `kind.x-k8s.io/v1alpha4 Cluster`, a kind"), "{notes:?}");
+    assert!(notes[1].3.starts_with("7 files in dashboards hold no Kubernetes object"), "{notes:?}");
+    assert!(notes[1].3.contains("and 2 more"), "{notes:?}");
+    assert!(notes[2..].iter().all(|n| n.2 == "lone/values.yaml"), "{notes:?}");
 }
 
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n    - name: v1alpha1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n";
