@@ -38,14 +38,22 @@ fn template_text_is_one_note_per_file_not_three_errors() {
                 "apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: app-{{cell}}\nspec:\n  selector:\n    app: {{cell}}\n  template:\n    metadata:\n      labels:\n        app: {{cell}}\n    spec:\n      containers:\n        - name: app\n          image: nginx\n",
             ),
             (
+                "cells/svc.yaml",
+                "apiVersion: v1\nkind: Service\nmetadata:\n  name: etcd-{{cell}}\nspec:\n  ports:\n    - port: 80\n",
+            ),
+            (
                 "rules.yaml",
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alerts\ndata:\n  summary: Instance {{ $labels.instance }} down\n  tmpl: |\n    {{ .Name }}\n",
             ),
         ],
     );
     let found = check(tmp.path());
-    assert_eq!(rules(&found), [("not-kubernetes-object", "note", "cells/rc.yaml")], "{found:?}");
-    assert!(found[0].3.contains("unrendered template text"), "{found:?}");
+    assert_eq!(
+        rules(&found),
+        [("not-kubernetes-object", "note", "cells/rc.yaml"), ("not-kubernetes-object", "note", "cells/svc.yaml")],
+        "{found:?}"
+    );
+    assert!(found.iter().all(|f| f.3.contains("unrendered template text")), "{found:?}");
 }
 
 #[test]

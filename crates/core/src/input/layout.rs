@@ -179,6 +179,7 @@ fn plain_value_template(line: &str) -> Option<usize> {
                 b'{' if value_start && bytes.get(i + 1) == Some(&b'{') && !argo_parameter(&line[i + 2..]) => {
                     return Some(i);
                 }
+                b'{' if bytes.get(i + 1) == Some(&b'{') && mustache_placeholder(&line[i + 2..]) => return Some(i),
                 b' ' | b'\t' => {
                     i += 1;
                     continue;
@@ -213,6 +214,15 @@ fn argo_parameter(rest: &str) -> bool {
     const ROOTS: [&str; 6] = ["args.", "inputs.", "outputs.", "workflow.", "steps.", "tasks."];
     let rest = rest.trim_start();
     ROOTS.iter().any(|r| rest.starts_with(r))
+}
+
+/// Whether the text after `{{` is a bare mustache placeholder (`{{cell}}`, `{{ uid }}`): in
+/// the middle of a name or a label it is a value to substitute, where a PrometheusRule's text
+/// uses `{{ $labels.x }}` and Go templates `{{ .X }}`.
+fn mustache_placeholder(rest: &str) -> bool {
+    let rest = rest.trim_start_matches(' ');
+    let ident = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    ident > 0 && !rest.as_bytes()[0].is_ascii_digit() && rest[ident..].trim_start_matches(' ').starts_with("}}")
 }
 
 /// Whether a line ends by opening a block scalar (`key: |`, `- >-`, `key: |2 # c`).
@@ -371,6 +381,9 @@ mod tests {
         // Strings: quoted, mid-scalar, block scalars, comments.
         assert_eq!(at("name: \"{{ .Values.name }}\"\nb: '{{x}}'\n"), None);
         assert_eq!(at("summary: Instance {{ $labels.instance }} down\n"), None);
+        assert_eq!(at("msg: Value {{ .Value }} high\n"), None);
+        // A bare placeholder in the middle of a name is one.
+        assert_eq!(at("name: etcd-{{cell}}\n"), Some(11));
         assert_eq!(at("data:\n  t: |\n    {{ .Name }}\n    x: {{y}}\nkind: Pod\n"), None);
         assert_eq!(at("data:\n  t: |\n    {{ .Name }}\nname: {{y}}\n"), Some(35));
         assert_eq!(at("a: b # {{ not this }}\n"), None);
