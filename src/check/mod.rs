@@ -286,7 +286,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     } = batched;
 
     diags.append(&mut summed_up_data_files(parse_diags));
-    if documents == 0 && !inputs.is_empty() {
+    // Only for a walk (named files are what the user chose) and a run with no policy to read
+    // other documents.
+    if documents == 0 && !inputs.is_empty() && !policy_work && settings.paths.iter().any(|p| p.is_dir()) {
         diags.push(no_object(&inputs, &settings.paths));
     }
     let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut policy);
