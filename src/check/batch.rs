@@ -64,6 +64,8 @@ pub struct Found {
     /// Ids of every object, in input order, when they are recorded (`Some`).
     pub objects: Option<Vec<String>>,
     pub annotations: suppress::Annotations,
+    /// How many Kubernetes objects the batches held.
+    pub documents: usize,
     /// How many batches staged ahead the node pool deferred (each staged again, in its
     /// turn, by the reporting thread).
     pub deferred: usize,
@@ -375,6 +377,7 @@ fn report(
     found: &mut Found,
 ) -> Result<(Batch, Vec<Source>, bool, Spent), CheckError> {
     let Staged { batch, mut coll, mut staged, nodes } = staged;
+    found.documents += coll.documents.len();
     if let Some(objects) = &mut found.objects {
         objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));
     }

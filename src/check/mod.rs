@@ -293,10 +293,21 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         whole: whole.then(node_pool),
     };
     batch::run(&mut sources, batches, batch_passes, &mut batched)?;
-    let batch::Found { parse: mut parse_diags, suppression: mut suppression_diags, objects, annotations, deferred: _ } =
-        batched;
+    let batch::Found {
+        parse: parse_diags,
+        suppression: mut suppression_diags,
+        objects,
+        annotations,
+        documents,
+        deferred: _,
+    } = batched;
 
-    diags.append(&mut parse_diags);
+    diags.append(&mut summed_up_data_files(parse_diags));
+    // Only for a walk (named files are what the user chose) and a run with no policy to read
+    // other documents.
+    if documents == 0 && !inputs.is_empty() && !policy_work && settings.paths.iter().any(|p| p.is_dir()) {
+        diags.push(no_object(&inputs, &settings.paths));
+    }
     let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut admission_pass, &mut policy);
     for pass in passes {
         let mut found = pass.finish(&mut files)?;
@@ -337,6 +348,125 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         inputs,
         coverage,
     })
+}
+
+/// The notes on documents that are no Kubernetes objects summed up, rather than one per
+/// document (a directory of dashboards, a tree of one conformance report per directory would
+/// otherwise fill the report): documents of one tool's type (`kind.x-k8s.io/v1alpha4
+/// Cluster`) get one note for the run when more than one file has them; plain data and
+/// fragments one note per directory with more than one such file.
+fn summed_up_data_files(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::collections::BTreeMap;
+    // The group a note belongs to, and what the summary says the files hold.
+    let group_of = |d: &Diagnostic| -> Option<(String, String)> {
+        if d.rule != driftlint_core::diagnostic::Rule::NotKubernetesObject
+            || d.severity != driftlint_core::diagnostic::Severity::Note
+            || d.primary.range.is_none()
+        {
+            return None;
+        }
+        let SourcePath::File(p) = &d.primary.path else { return None };
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() { ".".to_string() } else { dir.display().to_string() };
+        // `document N is `TYPE`, what it is, not a Kubernetes object; skipped`.
+        if d.message.ends_with(document::NOT_AN_OBJECT)
+            && let Some(rest) = d.message.strip_prefix("document ")
+            && let Some((_, why)) = rest.split_once(" is `")
+        {
+            let why = why.strip_suffix(document::NOT_AN_OBJECT).unwrap_or(why).trim_end_matches([',', ' ']);
+            return Some((format!("type {why}"), format!("hold `{why}, not Kubernetes objects")));
+        }
+        if d.message.contains(document::PLAIN_DATA) || d.message.ends_with(document::NOT_AN_OBJECT) {
+            return Some((
+                format!("dir {dir}"),
+                format!("in {dir} hold no Kubernetes object (YAML/JSON data, other tools' files, fragments)"),
+            ));
+        }
+        None
+    };
+    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for d in &diags {
+        let (Some((key, _)), SourcePath::File(p)) = (group_of(d), &d.primary.path) else { continue };
+        let list = files.entry(key).or_default();
+        if list.last() != Some(p) {
+            list.push(p.clone());
+        }
+    }
+    let mut out = Vec::with_capacity(diags.len());
+    for d in diags {
+        let Some((key, says)) = group_of(&d) else {
+            out.push(d);
+            continue;
+        };
+        let Some(list) = files.get(&key) else { continue };
+        if list.len() < 2 {
+            out.push(d);
+            continue;
+        }
+        let list = files.remove(&key).unwrap_or_default();
+        let shown: Vec<String> = list.iter().take(5).map(|p| p.display().to_string()).collect();
+        let more = if list.len() > 5 { format!(" and {} more", list.len() - 5) } else { String::new() };
+        out.push(
+            Diagnostic::of(
+                driftlint_core::diagnostic::Rule::NotKubernetesObject,
+                SourcePath::File(list[0].clone()),
+                None,
+                format!("{} files {says}; skipped: {}{more}", list.len(), shown.join(", ")),
+            )
+            .with_help("leave them out with `exclude:` to silence this note"),
+        );
+    }
+    out
+}
+
+/// The note of a run whose inputs held no Kubernetes object: "no problems found" alone would
+/// read as a clean bill.
+fn no_object(inputs: &[PathBuf], roots: &[PathBuf]) -> Diagnostic {
+    let hidden: Vec<String> = roots.iter().flat_map(|r| hidden_yaml_dirs(r)).collect();
+    let skipped = match hidden.as_slice() {
+        [] => String::new(),
+        some => format!("; hidden directories holding YAML were not walked: {}", some.join(", ")),
+    };
+    Diagnostic::of(
+        driftlint_core::diagnostic::Rule::NotKubernetesObject,
+        SourcePath::File(inputs[0].clone()),
+        None,
+        format!("no Kubernetes object found in the {} file(s) checked: nothing was validated{skipped}", inputs.len()),
+    )
+    .with_help("name the directories that hold the manifests (hidden and ignored directories are not walked)")
+}
+
+/// The hidden directories right below `root` (not `.git`) with a `.yaml`/`.yml` file within
+/// two levels, looked at without following links and at most a few hundred entries each.
+fn hidden_yaml_dirs(root: &Path) -> Vec<String> {
+    fn holds_yaml(dir: &Path, depth: usize, budget: &mut usize) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else { return false };
+        for e in entries.flatten() {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            let Ok(t) = e.file_type() else { continue };
+            let path = e.path();
+            if t.is_file() && path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                return true;
+            }
+            if t.is_dir() && depth > 0 && holds_yaml(&path, depth - 1, budget) {
+                return true;
+            }
+        }
+        false
+    }
+    let Ok(entries) = std::fs::read_dir(root) else { return Vec::new() };
+    let mut found: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.') && e.file_name() != ".git")
+        .filter(|e| holds_yaml(&e.path(), 2, &mut 500))
+        .map(|e| driftlint_git::states::strip_dot(e.path()).display().to_string())
+        .collect();
+    found.sort();
+    found
 }
 
 /// The passes that run, in the order their findings are gathered: drift, schemas,

@@ -483,7 +483,8 @@ fn take_object(
     let object = node.to_json();
     let identity = Identity::of(&object);
     let is_object = object.is_object() && !identity.api_version.is_empty() && !identity.kind.is_empty();
-    if !is_object {
+    let foreign = if is_object { tool_configuration(&identity) } else { foreign_api_version(&object) };
+    if !is_object || foreign.is_some() {
         if sink.policy_input {
             sink.inputs.push(policy_document(idx, doc_index, item_index, node));
             return;
@@ -492,13 +493,22 @@ fn take_object(
             Some(i) => format!("item {i} of the List in document {}", doc_index + 1),
             None => format!("document {}", doc_index + 1),
         };
+        if let Some(why) = foreign {
+            diags.push(Diagnostic::of(
+                Rule::NotKubernetesObject,
+                source.path.clone(),
+                Some(node.span.start..node.span.start),
+                format!("{what} {why}, {NOT_AN_OBJECT}"),
+            ));
+            return;
+        }
         // A mapping with an object's parts but no type is a broken manifest, not a values file:
         // the API server (and kubeconform) reject it.
         let parts: Vec<&str> = ["apiVersion", "kind", "metadata", "spec"]
             .into_iter()
             .filter(|k| object.get(*k).is_some_and(|v| !v.is_null()))
             .collect();
-        if object.is_object() && !parts.is_empty() {
+        if object.is_object() && looks_like_manifest(&object) {
             let missing: Vec<&str> = [("apiVersion", &identity.api_version), ("kind", &identity.kind)]
                 .into_iter()
                 .filter(|(_, v)| v.is_empty())
@@ -517,11 +527,19 @@ fn take_object(
             ));
             return;
         }
+        let message = match parts.as_slice() {
+            // A patch or a fragment (`spec:` alone, kustomize's and kubectl's patch files).
+            [_, ..] => format!(
+                "{what} has `{}` but no `apiVersion` or `kind`: a patch or a fragment of an object, {NOT_AN_OBJECT}",
+                parts.join("`, `")
+            ),
+            [] => format!("{what} {PLAIN_DATA}; skipped"),
+        };
         diags.push(Diagnostic::of(
             Rule::NotKubernetesObject,
             source.path.clone(),
             Some(node.span.start..node.span.start),
-            format!("{what} is not a Kubernetes object (no apiVersion and kind); skipped"),
+            message,
         ));
         return;
     }
@@ -561,6 +579,103 @@ fn take_object(
         object,
         origin,
     });
+}
+
+/// What the note on a document of plain data (no `apiVersion`, no `kind`) says it is; the
+/// `check` runner sums up such notes per directory.
+pub const PLAIN_DATA: &str = "is not a Kubernetes object (no apiVersion and kind)";
+
+/// How the note on another tool's document or an object's fragment ends; the `check` runner
+/// sums these up per directory too.
+pub const NOT_AN_OBJECT: &str = "not a Kubernetes object; skipped";
+
+/// Whether a mapping without a complete type is a broken manifest (the API server and
+/// kubeconform reject it): it has part of a type (`apiVersion` or `kind`), or it is named
+/// (`metadata.name`) and has an object's content (`spec`, `data` …). A `spec:` alone is a
+/// patch or a fragment.
+fn looks_like_manifest(object: &serde_json::Value) -> bool {
+    let has = |k: &str| object.get(k).is_some_and(|v| !v.is_null());
+    let named = object.get("metadata").and_then(|m| m.get("name")).is_some_and(|n| !n.is_null());
+    has("apiVersion")
+        || has("kind")
+        || named && ["spec", "data", "stringData", "rules", "subjects", "roleRef"].into_iter().any(has)
+}
+
+/// The configuration kinds of tools around Kubernetes, by API group (and kind, when the group
+/// also serves objects): read by their tool, never sent to an API server. `(group, kind or
+/// "" for any, what it is)`.
+const TOOL_CONFIGURATIONS: &[(&str, &str, &str)] = &[
+    ("builtin", "", "a kustomize built-in transformer or generator configuration"),
+    ("kustomize.config.k8s.io", "", "kustomize's own configuration"),
+    ("kind.x-k8s.io", "", "a kind (Kubernetes in Docker) cluster configuration"),
+    ("kubescheduler.config.k8s.io", "", "a kube-scheduler configuration"),
+    ("kubelet.config.k8s.io", "", "a kubelet configuration"),
+    ("kubeproxy.config.k8s.io", "", "a kube-proxy configuration"),
+    ("kubecontrollermanager.config.k8s.io", "", "a kube-controller-manager configuration"),
+    ("controllermanager.config.k8s.io", "", "a controller manager configuration"),
+    ("cloudcontrollermanager.config.k8s.io", "", "a cloud-controller-manager configuration"),
+    ("apiserver.config.k8s.io", "", "a kube-apiserver configuration file"),
+    ("apiserver.k8s.io", "", "a kube-apiserver configuration file"),
+    ("audit.k8s.io", "", "a kube-apiserver audit configuration"),
+    ("kubeadm.k8s.io", "", "a kubeadm configuration"),
+    ("client.authentication.k8s.io", "", "a client credential plugin's configuration"),
+    ("", "Config", "a kubeconfig file"),
+    ("", "Policy", "a kube-scheduler policy file (the scheduler's legacy configuration)"),
+    ("k3d.io", "", "a k3d cluster configuration"),
+    ("ctlptl.dev", "", "a ctlptl configuration"),
+    ("kpt.dev", "", "a kpt package file"),
+    ("skaffold", "", "a skaffold configuration"),
+    ("gateway.networking.k8s.io", "ConformanceReport", "a Gateway API conformance report"),
+    ("internal.gateway.networking.k8s.io", "", "the Gateway API project's own metadata"),
+];
+
+/// For an object whose apiVersion/kind is a tool's configuration: what it is.
+fn tool_configuration(identity: &Identity) -> Option<String> {
+    // kustomize's `apiVersion: builtin` has no version: the whole of it names the tool.
+    let group = match identity.api_version.rsplit_once('/') {
+        Some((group, _)) => group,
+        None if identity.api_version == "v1" => "",
+        None => identity.api_version.as_str(),
+    };
+    TOOL_CONFIGURATIONS
+        .iter()
+        .find(|(g, k, _)| *g == group && (k.is_empty() || *k == identity.kind))
+        .map(|(_, _, what)| format!("is `{} {}`, {what}", identity.api_version, identity.kind))
+}
+
+/// For a mapping without a type whose `apiVersion` is there but no Kubernetes `group/version`
+/// string (Grafana's provisioning files have `apiVersion: 1`): what it is. A document with
+/// `metadata.name` and `spec` is a broken manifest instead.
+fn foreign_api_version(object: &serde_json::Value) -> Option<String> {
+    let value = object.get("apiVersion").filter(|v| !v.is_null())?;
+    // A manifest whose type is broken stays one (see the error below).
+    let named = object.get("metadata").and_then(|m| m.get("name")).is_some_and(|n| !n.is_null());
+    if named && object.get("spec").is_some() {
+        return None;
+    }
+    let shown = match value {
+        serde_json::Value::String(s) if is_group_version(s) => return None,
+        serde_json::Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    };
+    Some(format!(
+        "has `apiVersion: {}`, which is no Kubernetes API version (`v1`, `group/version`): another tool's file",
+        shown.chars().take(64).collect::<String>()
+    ))
+}
+
+/// Whether `s` reads as a Kubernetes API version: `version` or `group/version`, the group a
+/// DNS subdomain and the version a DNS label.
+fn is_group_version(s: &str) -> bool {
+    let label = |l: &str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && l.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    let (group, version) = s.rsplit_once('/').unwrap_or(("", s));
+    label(version) && (group.is_empty() || (group.len() <= 253 && group.split('.').all(label)))
 }
 
 /// The value node of `key` in a mapping node.

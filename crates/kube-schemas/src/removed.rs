@@ -21,6 +21,9 @@ pub struct Removal {
 type Entry = (&'static str, &'static [&'static str], &'static str, Option<&'static str>);
 
 const BEFORE_BUNDLE: &[Entry] = &[
+    // Initializers (alpha) were dropped in favour of mutating admission webhooks: no kind
+    // replaces it.
+    ("admissionregistration.k8s.io/v1alpha1", &["InitializerConfiguration"], "1.14", None),
     ("extensions/v1beta1", &["Deployment", "DaemonSet", "ReplicaSet"], "1.16", Some("apps/v1")),
     ("extensions/v1beta1", &["NetworkPolicy"], "1.16", Some("networking.k8s.io/v1")),
     ("extensions/v1beta1", &["PodSecurityPolicy"], "1.16", Some("policy/v1beta1")),
@@ -135,6 +138,10 @@ mod tests {
         assert_eq!(removal("1.30", "apps", "v1beta2", "Deployment"), r("1.16", Some("apps/v1")));
         assert_eq!(removal("1.37", "batch", "v1beta1", "CronJob"), r("1.25", Some("batch/v1")));
         assert_eq!(removal("1.37", "policy", "v1beta1", "PodSecurityPolicy"), r("1.25", None));
+        assert_eq!(
+            removal("1.37", "admissionregistration.k8s.io", "v1alpha1", "InitializerConfiguration"),
+            r("1.14", None)
+        );
         // policy/v1beta1 PodSecurityPolicy does not exist any more either: no replacement.
         assert_eq!(removal("1.37", "extensions", "v1beta1", "PodSecurityPolicy"), r("1.16", None));
         assert_eq!(

@@ -8,7 +8,8 @@
 //! chosen Kubernetes version does not serve is an error whatever the mode, since the API server
 //! rejects it: `removed-api-version` when Kubernetes removed it (naming the version and the
 //! replacement), `unknown-kind` otherwise (with the closest kinds). A built-in group's kind
-//! that driftlint does not bundle (the `metrics.k8s.io` kinds) is not flagged in loose mode.
+//! that driftlint does not bundle (the `metrics.k8s.io` kinds) is not flagged in loose mode;
+//! a custom resource of another `*.k8s.io` group (`gateway.networking.k8s.io`) is.
 
 use std::collections::HashSet;
 
@@ -106,7 +107,7 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             Resolved::Defined(schema) => validate(doc, path, schema, false, cel, &mut out),
             Resolved::Builtin(schema) => validate(doc, path, schema, true, cel, &mut out),
             Resolved::Located(schema) => validate(doc, path, &schema, true, cel, &mut out),
-            Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry.kubernetes_version(), why)),
+            Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry, why)),
             Resolved::LocationRefused(why) => {
                 let span =
                     doc.node.entry("kind").map_or_else(|| validate::first_key_span(&doc.node), |(k, _)| k.span.clone());
@@ -118,7 +119,7 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             Resolved::Missing(missing) => {
                 let (group, _) = split_api_version(&id.api_version);
                 let Some(severity) = mode.missing_severity() else { continue };
-                if (mode == Mode::Loose || registry.builtins_off) && is_builtin_group(group) {
+                if (mode == Mode::Loose || registry.builtins_off) && quiet_when_missing(group) {
                     continue;
                 }
                 let what = match missing {
@@ -135,6 +136,20 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
         }
     }
     out
+}
+
+/// Kubernetes' own groups (and Crossplane's) whose kinds driftlint may not bundle (the
+/// `metrics.k8s.io` kinds an aggregated API server serves): no `schema-not-found` in loose mode.
+/// Other `*.k8s.io` groups are CRDs' (the Gateway API's `gateway.networking.k8s.io`, SIG
+/// projects' `*.x-k8s.io`): the API server rejects their objects without the CRD, like any
+/// other group's.
+fn quiet_when_missing(group: &str) -> bool {
+    const AGGREGATED: [&str; 3] = ["metrics.k8s.io", "custom.metrics.k8s.io", "external.metrics.k8s.io"];
+    if group.ends_with(".k8s.io") {
+        super::is_builtin_kind_group(group) || AGGREGATED.contains(&group)
+    } else {
+        is_builtin_group(group)
+    }
 }
 
 /// The findings of `doc` against `schema`; with `builtin` (a bundled or a JSON schema, not a
@@ -180,7 +195,8 @@ fn validate(
 
 /// `unknown-kind` or `removed-api-version` at the `kind:` (or `apiVersion:` for a removed
 /// version) of `doc`.
-fn unknown(doc: &Document, path: &SourcePath, kube: &str, why: Unknown) -> Diagnostic {
+fn unknown(doc: &Document, path: &SourcePath, registry: &Registry, why: Unknown) -> Diagnostic {
+    let kube = registry.kubernetes_version();
     let id = &doc.identity;
     let key_span = |key: &str| doc.node.entry(key).map(|(k, _)| k.span.clone());
     let first = || validate::first_key_span(&doc.node);
@@ -206,8 +222,18 @@ fn unknown(doc: &Document, path: &SourcePath, kube: &str, why: Unknown) -> Diagn
                 "choose a newer Kubernetes version with --kubernetes-version or `kubernetes-version:` ({added_in} or later)"
             ),
         ),
-        Unknown::NoSuchKind { suggestions } => {
-            let message = format!("Kubernetes {kube} has no kind `{}` in `{}`", id.kind, id.api_version);
+        Unknown::NoSuchKind { mut suggestions } => {
+            let (group, version) = split_api_version(&id.api_version);
+            let mut message = format!("Kubernetes {kube} has no kind `{}` in `{}`", id.kind, id.api_version);
+            if group.is_empty() && version != "v1" {
+                message.push_str(&format!(
+                    " (an apiVersion without a group is the core group's, whose only version is `v1`: a custom resource's is `group/{version}`)"
+                ));
+            }
+            // The repository's own definitions of a kind of that name come first.
+            let mut defined = defined_kinds_like(registry, &id.kind);
+            defined.append(&mut suggestions);
+            let suggestions = defined;
             let help = match suggestions.as_slice() {
                 [] => "check the spelling of `kind` and `apiVersion` (`kubectl api-resources` lists them)".to_string(),
                 some => format!(
@@ -219,6 +245,32 @@ fn unknown(doc: &Document, path: &SourcePath, kube: &str, why: Unknown) -> Diagn
         }
     };
     Diagnostic::error(rule, path.clone(), Some(span), message).with_object(id.cr_id(), None).with_help(help)
+}
+
+/// The kinds defined by the run's CRDs and XRDs whose name is `kind`'s or close to it, as
+/// `(apiVersion, kind)` with each served version, the closest first.
+fn defined_kinds_like(registry: &Registry, kind: &str) -> Vec<(String, String)> {
+    let lower = kind.to_ascii_lowercase();
+    let mut scored: Vec<(bool, f64, String, String)> = Vec::new();
+    for ((group, k), versions) in &registry.kinds {
+        let other = k.to_ascii_lowercase();
+        let similarity = strsim::jaro_winkler(&lower, &other);
+        if other != lower && similarity <= 0.85 {
+            continue;
+        }
+        for v in versions.iter().filter(|v| v.served) {
+            scored.push((other != lower, -similarity, format!("{group}/{}", v.name), k.clone()));
+        }
+    }
+    scored.sort_by(|a, b| {
+        (a.0, a.2.as_str(), a.3.as_str()).cmp(&(b.0, b.2.as_str(), b.3.as_str())).then(a.1.total_cmp(&b.1))
+    });
+    scored.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    // A kind of exactly that name is the answer; close names only without one.
+    if scored.first().is_some_and(|s| !s.0) {
+        scored.retain(|s| !s.0);
+    }
+    scored.into_iter().take(3).map(|(_, _, av, k)| (av, k)).collect()
 }
 
 /// `schema-not-found` at the `kind:` of `doc` (the document's first key without one).

@@ -43,6 +43,7 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
     let mut in_charts: BTreeMap<PathBuf, usize> = BTreeMap::new();
     let mut tools: BTreeMap<usize, Vec<PathBuf>> = BTreeMap::new();
     let mut charts = charts;
+    let mut templates = Vec::new();
     for source in sources {
         let SourcePath::File(path) = &source.path else {
             kept.push(source);
@@ -59,6 +60,20 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if let Some(kind) = TOOL_FILES.iter().position(|(names, ..)| names.contains(&name)) {
             tools.entry(kind).or_default().push(path.clone());
+            continue;
+        }
+        if let Some(at) = template_text(&source.text) {
+            templates.push(
+                Diagnostic::of(
+                    Rule::NotKubernetesObject,
+                    source.path.clone(),
+                    Some(at..at),
+                    "unrendered template text (`{{ … }}`): a template, not a manifest; not checked",
+                )
+                .with_help(
+                    "check what it renders: render it (helm template, jinja, envsubst, …) and pipe the output in: `… | driftlint check -`",
+                ),
+            );
             continue;
         }
         kept.push(source);
@@ -100,7 +115,128 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
             .with_help(how.to_string()),
         );
     }
+    notes.extend(templates);
     (kept, notes)
+}
+
+/// Where a text holds template syntax that YAML does not read as part of a string: a
+/// `{{`/`{%` line of its own (`{{- if .Values.x }}`, `{% for %}`), or `{{` starting a plain
+/// value or key (`name: {{ .Values.name }}`, `- {{cell}}`), which YAML reads as a flow
+/// mapping. `{{` inside quotes, comments, block scalars and in the middle of a plain scalar
+/// is string content (a PrometheusRule's `summary: Instance {{ $labels.instance }} down`, an
+/// Argo Workflow's `"{{inputs.parameters.x}}"`).
+pub fn template_text(text: &str) -> Option<usize> {
+    if !text.contains("{{") && !text.contains("{%") {
+        return None;
+    }
+    let mut offset = 0;
+    // The indentation of the line that opened a block scalar, while in one.
+    let mut block: Option<usize> = None;
+    for line in text.split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let content = body.trim_start_matches(' ');
+        let indent = body.len() - content.len();
+        if let Some(open) = block {
+            if content.is_empty() || indent > open {
+                continue;
+            }
+            block = None;
+        }
+        if content.starts_with("{{") || content.starts_with("{%") {
+            return Some(at + indent);
+        }
+        if let Some(found) = plain_value_template(content) {
+            return Some(at + indent + found);
+        }
+        if opens_block_scalar(content) {
+            block = Some(indent);
+        }
+    }
+    None
+}
+
+/// In one line (indentation removed), where a `{{` starts a plain value, key or sequence
+/// entry outside quotes and comments.
+fn plain_value_template(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut quote: Option<u8> = None;
+    // Whether the position starts a value: the line's start, after `- `, `: `, `[`, `,`, `{`.
+    let mut value_start = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(q) => {
+                if b == q {
+                    quote = None;
+                }
+            }
+            None => match b {
+                b'"' | b'\'' if value_start => quote = Some(b),
+                b'#' if i == 0 || bytes[i - 1] == b' ' => return None,
+                b'{' if value_start && bytes.get(i + 1) == Some(&b'{') && !argo_parameter(&line[i + 2..]) => {
+                    return Some(i);
+                }
+                b'{' if bytes.get(i + 1) == Some(&b'{') && mustache_placeholder(&line[i + 2..]) => return Some(i),
+                b' ' | b'\t' => {
+                    i += 1;
+                    continue;
+                }
+                b'-' if value_start && matches!(bytes.get(i + 1), Some(b' ') | None) => {
+                    i += 1;
+                    continue;
+                }
+                b':' if matches!(bytes.get(i + 1), Some(b' ') | None) => {
+                    value_start = true;
+                    i += 1;
+                    continue;
+                }
+                b'[' | b',' | b'{' => {
+                    value_start = true;
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            },
+        }
+        value_start = false;
+        i += 1;
+    }
+    None
+}
+
+/// Whether the text after `{{` is an Argo parameter (`{{args.x}}`, `{{inputs.parameters.x}}`,
+/// `{{workflow.name}}`): Argo substitutes it in strings of the object itself, so unquoted it
+/// is a real mistake in a manifest (YAML reads a flow mapping), not template text.
+fn argo_parameter(rest: &str) -> bool {
+    const ROOTS: [&str; 6] = ["args.", "inputs.", "outputs.", "workflow.", "steps.", "tasks."];
+    let rest = rest.trim_start();
+    ROOTS.iter().any(|r| rest.starts_with(r))
+}
+
+/// Whether the text after `{{` is a bare mustache placeholder (`{{cell}}`, `{{ uid }}`): in
+/// the middle of a name or a label it is a value to substitute, where a PrometheusRule's text
+/// uses `{{ $labels.x }}` and Go templates `{{ .X }}`.
+fn mustache_placeholder(rest: &str) -> bool {
+    let rest = rest.trim_start_matches(' ');
+    let ident = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    ident > 0 && !rest.as_bytes()[0].is_ascii_digit() && rest[ident..].trim_start_matches(' ').starts_with("}}")
+}
+
+/// Whether a line ends by opening a block scalar (`key: |`, `- >-`, `key: |2 # c`).
+fn opens_block_scalar(line: &str) -> bool {
+    let code = match line.find(" #") {
+        Some(cut) => &line[..cut],
+        None => line,
+    };
+    let last = code.trim_end().rsplit([' ', '\t']).next().unwrap_or_default();
+    let rest = last.strip_prefix(['|', '>']);
+    rest.is_some_and(|r| r.chars().all(|c| matches!(c, '+' | '-' | '0'..='9')))
+        && (code.trim_end().len() == last.len()
+            || code.trim_end().ends_with(&format!(": {last}"))
+            || code.trim_end().ends_with(&format!("- {last}")))
 }
 
 /// Of repository-relative paths (`/`-separated), those that [`split`] would leave out, judged
@@ -233,6 +369,27 @@ mod tests {
                 ("skaffold.yaml".to_string(), "1 file(s) of skaffold configuration, not manifests, were not checked: skaffold.yaml".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn template_text_is_syntax_yaml_does_not_read_as_a_string() {
+        let at = |t: &str| template_text(t);
+        assert_eq!(at("kind: Pod\nmetadata:\n  name: {{cell}}\n"), Some(28));
+        assert_eq!(at("{{- if .Values.on }}\nkind: Pod\n"), Some(0));
+        assert_eq!(at("items:\n  - {{ .x }}\n"), Some(11));
+        assert_eq!(at("{% for x in y %}\n"), Some(0));
+        // Strings: quoted, mid-scalar, block scalars, comments.
+        assert_eq!(at("name: \"{{ .Values.name }}\"\nb: '{{x}}'\n"), None);
+        assert_eq!(at("summary: Instance {{ $labels.instance }} down\n"), None);
+        assert_eq!(at("msg: Value {{ .Value }} high\n"), None);
+        // A bare placeholder in the middle of a name is one.
+        assert_eq!(at("name: etcd-{{cell}}\n"), Some(11));
+        assert_eq!(at("data:\n  t: |\n    {{ .Name }}\n    x: {{y}}\nkind: Pod\n"), None);
+        assert_eq!(at("data:\n  t: |\n    {{ .Name }}\nname: {{y}}\n"), Some(35));
+        assert_eq!(at("a: b # {{ not this }}\n"), None);
+        assert_eq!(at("kind: Pod\n"), None);
+        // Argo's own parameters, unquoted, are a mistake in the object, reported as such.
+        assert_eq!(at("args:\n  - value: {{args.enabled}}\n"), None);
     }
 
     #[test]
