@@ -276,8 +276,14 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         whole: whole.then(node_pool),
     };
     batch::run(&mut sources, batches, batch_passes, &mut batched)?;
-    let batch::Found { parse: mut parse_diags, suppression: mut suppression_diags, objects, annotations, deferred: _ } =
-        batched;
+    let batch::Found {
+        parse: mut parse_diags,
+        suppression: mut suppression_diags,
+        objects,
+        annotations,
+        rendered,
+        deferred: _,
+    } = batched;
 
     diags.append(&mut parse_diags);
     let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut policy);
@@ -302,6 +308,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     let coverage = schema_pass.map(|p| p.coverage);
     diags.append(&mut suppression_diags);
+    batch::apply_rendered(&mut diags, &rendered);
 
     suppress::apply_levels(&mut diags, &settings.rules);
     suppress::apply_suppressions(&mut diags, &annotations, &settings.ignore);

@@ -29,6 +29,7 @@ mod policy_conftest;
 mod policy_conftest_suite;
 mod policy_engine;
 mod policy_stress;
+mod rendered;
 mod special_files;
 mod stream_batches;
 mod template;
