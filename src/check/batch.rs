@@ -18,7 +18,7 @@
 //! loaded depends on the pool.
 
 use std::any::Any;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use driftlint_yaml::{Draw, NodePool};
@@ -28,7 +28,7 @@ use super::{CheckError, suppress};
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document::{self, Collection};
 use driftlint_core::input::{Source, SourcePath};
-use driftlint_core::locate::Files;
+use driftlint_core::locate::{Files, Rendered};
 use driftlint_core::pass::{Batch as PassBatch, Pass, Stage};
 
 /// The passes as a batch sees them.
@@ -66,6 +66,11 @@ pub struct Found {
     pub annotations: suppress::Annotations,
     /// How many Kubernetes objects the batches held.
     pub documents: usize,
+    /// Where the findings located in rendered documents on standard input belong (their
+    /// source file and field, or which source the renderer named), by their range there:
+    /// worked out while the batch's trees are held, applied to every family's findings
+    /// once all are made ([`apply_rendered`]).
+    pub rendered: HashMap<(usize, usize), Rendered>,
     /// How many batches staged ahead the node pool deferred (each staged again, in its
     /// turn, by the reporting thread).
     pub deferred: usize,
@@ -389,14 +394,29 @@ fn report(
             named.extend(d.secondary.iter().map(|l| l.path.clone()));
         }
     };
+    // The rendered documents on standard input that name their source, in input order.
+    let rendered: Vec<&document::Document> = coll
+        .documents
+        .iter()
+        .filter(|d| d.origin.is_some() && coll.sources[d.source].path == SourcePath::Stdin)
+        .collect();
+    let mut locate = |diags: &[Diagnostic], files: &mut Files| {
+        if !rendered.is_empty() {
+            locate_rendered(diags, &rendered, files, &mut found.rendered);
+        }
+    };
     name(&coll.diagnostics);
-    found.parse.append(&mut coll.diagnostics);
+    locate(&coll.diagnostics, &mut *files);
     for pass in passes.iter_mut() {
         let staged = if pass.stages() { staged.as_deref_mut() } else { None };
-        name(pass.batch(PassBatch { coll: &coll, staged }, files)?);
+        let diags = pass.batch(PassBatch { coll: &coll, staged }, files)?;
+        name(diags);
+        locate(diags, &mut *files);
     }
     let suppression = suppress::invalid_suppressions(&coll, files);
     name(&suppression);
+    locate(&suppression, &mut *files);
+    found.parse.append(&mut coll.diagnostics);
     found.suppression.extend(suppression);
     suppress::collect_annotations(&coll.documents, &mut found.annotations);
     // A report shows lines of the files its findings point into, and only those: the text of
@@ -418,6 +438,41 @@ fn report(
     }
     let spent = Spent { _documents: documents, _staged: staged, _nodes: nodes };
     Ok((batch, sources, first_named, spent))
+}
+
+/// Records where each finding of `diags` located on standard input inside one of `rendered`
+/// (sorted by range) belongs.
+fn locate_rendered(
+    diags: &[Diagnostic],
+    rendered: &[&document::Document],
+    files: &mut Files,
+    into: &mut HashMap<(usize, usize), Rendered>,
+) {
+    for d in diags.iter().filter(|d| d.primary.path == SourcePath::Stdin) {
+        let Some(range) = &d.primary.range else { continue };
+        let key = (range.start, range.end);
+        if into.contains_key(&key) {
+            continue;
+        }
+        let i = rendered.partition_point(|doc| doc.range.end <= range.start);
+        let Some(doc) = rendered.get(i).filter(|doc| doc.range.start <= range.start) else { continue };
+        if let Some(r) = driftlint_core::locate::rendered_origin(doc, range, files) {
+            into.insert(key, r);
+        }
+    }
+}
+
+/// Moves every finding located in a rendered document on standard input to its source
+/// ([`Found::rendered`]).
+pub fn apply_rendered(diags: &mut [Diagnostic], rendered: &HashMap<(usize, usize), Rendered>) {
+    if rendered.is_empty() {
+        return;
+    }
+    for d in diags.iter_mut().filter(|d| d.primary.path == SourcePath::Stdin) {
+        if let Some(r) = d.primary.range.as_ref().and_then(|r| rendered.get(&(r.start, r.end))) {
+            r.apply(d);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -299,6 +299,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         objects,
         annotations,
         documents,
+        rendered,
         deferred: _,
     } = batched;
 
@@ -330,6 +331,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     let coverage = schema_pass.map(|p| p.coverage);
     diags.append(&mut suppression_diags);
+    batch::apply_rendered(&mut diags, &rendered);
 
     suppress::apply_levels(&mut diags, &settings.rules);
     suppress::apply_suppressions(&mut diags, &annotations, &settings.ignore);

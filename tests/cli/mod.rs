@@ -32,6 +32,7 @@ mod policy_conftest_suite;
 mod policy_engine;
 mod policy_stress;
 mod real_layouts;
+mod rendered;
 mod special_files;
 mod stream_batches;
 mod template;

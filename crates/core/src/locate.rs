@@ -4,6 +4,10 @@
 //! changed field, the parent for a missing one, the key for an extra one, the item for list
 //! items. A document read from stdin whose kustomize origin was found on disk is located in
 //! that file instead, by following the same pointer there.
+//!
+//! [`rendered_origin`] does the same for any finding on standard input, whatever family made
+//! it: the field is found from the finding's range in the rendered tree, then followed in the
+//! source the renderer named (kustomize's origin file, helm's chart template).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -11,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use driftlint_yaml::{Node, NodeValue};
 
-use crate::document::Document;
+use crate::diagnostic::{Diagnostic, Label};
+use crate::document::{Document, OriginKind};
 use crate::input::{Source, SourcePath};
 
 /// How a field differs.
@@ -104,6 +109,97 @@ pub fn origin_help(doc: &Document, path: &SourcePath) -> Option<String> {
             format!("rendered by kustomize from `{}` (`config.kubernetes.io/origin`)", origin.path)
         }
     })
+}
+
+/// Where a finding located in a rendered document on standard input belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// The source file and the field's range there; `None` when the source could not be
+    /// found, read or parsed (the finding then stays at the rendered line).
+    pub source: Option<(PathBuf, Range<usize>)>,
+    /// Which source the renderer named ([`origin_help`]).
+    pub help: String,
+}
+
+impl Rendered {
+    /// Moves `d` to the source, keeping the rendered place as a secondary label; without a
+    /// source, `d` stays and says which source the renderer named.
+    pub fn apply(&self, d: &mut Diagnostic) {
+        match &self.source {
+            Some((path, range)) => {
+                let rendered = std::mem::replace(
+                    &mut d.primary,
+                    Label { path: SourcePath::File(path.clone()), range: Some(range.clone()), message: None },
+                );
+                // A family that added the renderer's source as help (drift) no longer needs it.
+                d.help.retain(|h| *h != self.help);
+                d.secondary.push(Label { message: Some("as rendered".into()), ..rendered });
+            }
+            None if !d.help.contains(&self.help) => d.help.push(self.help.clone()),
+            None => {}
+        }
+    }
+}
+
+/// For a finding at `at` in `doc`, a document read from standard input that a renderer named
+/// the source of: the same field in that source (the node at `at` in the rendered tree, as a
+/// JSON pointer, followed in the source — the deepest part of it that the source holds, so a
+/// field a patch added points at its parent), or, when the source cannot be read, which
+/// source it was. `None` for a document without an origin.
+pub fn rendered_origin(doc: &Document, at: &Range<usize>, files: &mut Files) -> Option<Rendered> {
+    let origin = doc.origin.as_ref()?;
+    let help = origin_help(doc, &SourcePath::Stdin)?;
+    let (pointer, kind) = pointer_at(&doc.node, at.start);
+    let source = origin.resolved.as_ref().and_then(|(path, range)| {
+        let text = files.text(path)?;
+        let found = match origin.kind {
+            OriginKind::Helm => template_key_range(text, range.clone(), &pointer, kind),
+            OriginKind::Kustomize => {
+                let stream = driftlint_yaml::parse_stream(text);
+                let d = stream.documents.iter().find(|d| d.root.span.start == range.start)?;
+                node_range(&d.root, &pointer, kind)
+            }
+        };
+        Some((path.clone(), found))
+    });
+    Some(Rendered { source, help })
+}
+
+/// The JSON pointer of the node of `root` at byte `pos`, and how to show it again: a key as
+/// its key ([`FieldDiffKind::Extra`]), a scalar value as its value
+/// ([`FieldDiffKind::Changed`]); a place inside a collection that no child holds (a list's
+/// dash) as the collection. Outside any node, the document's first key.
+fn pointer_at(root: &Node, pos: usize) -> (String, FieldDiffKind) {
+    let holds = |span: &Range<usize>| span.contains(&pos) || (span.is_empty() && span.start == pos);
+    if !holds(&root.span) {
+        return ("/".into(), FieldDiffKind::Missing);
+    }
+    let mut pointer = String::new();
+    let mut node = root;
+    loop {
+        let next = match &node.value {
+            NodeValue::Mapping(entries) => entries.iter().find_map(|(k, v)| {
+                let token = k.as_str()?.replace('~', "~0").replace('/', "~1");
+                if holds(&k.span) { Some((token, None)) } else { holds(&v.span).then_some((token, Some(v))) }
+            }),
+            NodeValue::Sequence(items) => {
+                items.iter().enumerate().find(|(_, v)| holds(&v.span)).map(|(i, v)| (i.to_string(), Some(v)))
+            }
+            _ => return (pointer, FieldDiffKind::Changed),
+        };
+        match next {
+            Some((token, child)) => {
+                pointer.push('/');
+                pointer.push_str(&token);
+                match child {
+                    Some(child) => node = child,
+                    None => return (pointer, FieldDiffKind::Extra),
+                }
+            }
+            None if pointer.is_empty() => return ("/".into(), FieldDiffKind::Missing),
+            None => return (pointer, FieldDiffKind::Extra),
+        }
+    }
 }
 
 /// Where the field at `pointer` is written in a helm chart template (`range` is its document):
