@@ -165,12 +165,20 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
                 namespaces.insert(n, v);
             }
         } else if is(v, "ValidatingAdmissionPolicy") {
-            if let Some(name) = v["metadata"]["name"].as_str() {
+            // Policies and bindings are cluster-scoped: a repository that defines one name twice
+            // (a copy per release channel) installs one object, so the first definition is
+            // used, as everywhere else in driftlint, and the rule is evaluated once.
+            if let Some(name) = v["metadata"]["name"].as_str()
+                && !policies.contains_key(name)
+            {
                 let policy = compile_policy(name, o.clone(), &mut out, &mut compiled);
                 policies.insert(name, policy);
             }
         } else if is(v, "ValidatingAdmissionPolicyBinding") {
-            bindings.push(o.clone());
+            let name = v["metadata"]["name"].as_str();
+            if !bindings.iter().any(|b: &Object<'_>| b.value["metadata"]["name"].as_str() == name) {
+                bindings.push(o.clone());
+            }
         }
     }
     let mut run = Run { out, undecided: BTreeSet::new(), budget, namespaces, context };

@@ -360,3 +360,27 @@ fn an_expression_that_does_not_compile() {
     let got: Vec<(Rule, &str)> = s.iter().map(|f| (f.0, f.2.as_str())).collect();
     assert_eq!(got, [(Rule::AdmissionViolation, "d.yaml"), (Rule::AdmissionInvalid, "p.yaml")], "{s:#?}");
 }
+
+/// The same policy and binding defined twice (a copy per release channel, as gateway-api
+/// ships them): one cluster-scoped object of each name is installed, so a violation is
+/// reported once, not once per copy.
+#[test]
+fn a_policy_and_binding_defined_twice_are_evaluated_once() {
+    let limit = || {
+        policy(
+            "limit",
+            serde_json::json!({"matchConstraints": deployments_rule(), "validations": [{"expression": "object.spec.replicas <= 5", "message": "at most 5"}]}),
+        )
+    };
+    let bind = || binding("limit", serde_json::json!({"policyName": "limit", "validationActions": ["Deny"]}));
+    let found = run(&[
+        ("standard/p.yaml", limit()),
+        ("standard/b.yaml", bind()),
+        ("experimental/p.yaml", limit()),
+        ("experimental/b.yaml", bind()),
+        ("d.yaml", deployment("ns", "big", 10, serde_json::json!({}))),
+    ]);
+    let s = summary(&found);
+    assert_eq!(s.len(), 1, "{s:#?}");
+    assert_eq!((s[0].0, s[0].1, s[0].2.as_str()), (Rule::AdmissionViolation, Severity::Error, "d.yaml"), "{s:#?}");
+}
