@@ -165,18 +165,18 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
                 namespaces.insert(n, v);
             }
         } else if is(v, "ValidatingAdmissionPolicy") {
-            // Policies and bindings are cluster-scoped: a repository that defines one name twice
-            // (a copy per release channel) installs one object, so the first definition is
-            // used, as everywhere else in driftlint, and the rule is evaluated once.
-            if let Some(name) = v["metadata"]["name"].as_str()
-                && !policies.contains_key(name)
-            {
+            if let Some(name) = v["metadata"]["name"].as_str() {
                 let policy = compile_policy(name, o.clone(), &mut out, &mut compiled);
                 policies.insert(name, policy);
             }
         } else if is(v, "ValidatingAdmissionPolicyBinding") {
-            let name = v["metadata"]["name"].as_str();
-            if !bindings.iter().any(|b: &Object<'_>| b.value["metadata"]["name"].as_str() == name) {
+            // A binding defined twice with one name and spec (a copy per release channel, its
+            // annotations aside) is one cluster object: evaluated once, so each violation is
+            // reported once. Copies that differ are all evaluated: none hides the other's
+            // findings.
+            let same =
+                |b: &&Object<'_>| b.value["metadata"]["name"] == v["metadata"]["name"] && b.value["spec"] == v["spec"];
+            if !bindings.iter().any(|b| same(&b)) {
                 bindings.push(o.clone());
             }
         }

@@ -361,8 +361,8 @@ fn an_expression_that_does_not_compile() {
     assert_eq!(got, [(Rule::AdmissionViolation, "d.yaml"), (Rule::AdmissionInvalid, "p.yaml")], "{s:#?}");
 }
 
-/// The same policy and binding defined twice (a copy per release channel, as gateway-api
-/// ships them): one cluster-scoped object of each name is installed, so a violation is
+/// The same policy and binding defined twice, identically (a copy per release channel, as
+/// gateway-api ships them): one cluster-scoped object of each is installed, so a violation is
 /// reported once, not once per copy.
 #[test]
 fn a_policy_and_binding_defined_twice_are_evaluated_once() {
