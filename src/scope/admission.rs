@@ -6,11 +6,10 @@
 use std::ops::Range;
 
 use driftlint_admission::Object;
-use driftlint_admission::pass::{is_context, may_hold_policies};
+use driftlint_admission::pass::{is_context, may_hold_policies, object_range};
 use driftlint_core::diagnostic::Diagnostic;
 use driftlint_core::document::{self, Document};
 use driftlint_core::input::Source;
-use driftlint_core::locate::{FieldDiffKind, node_range};
 
 use crate::config::Settings;
 
@@ -27,7 +26,7 @@ pub fn silenced(settings: &Settings, base: Vec<Source>, head: Vec<Source>) -> (V
     let (base_docs, _, _) = document::parse_sources(&base, &options);
     let (head_docs, _, _) = document::parse_sources(&head, &options);
     // An object, its source's index and the range findings about it point at (its `kind:`).
-    let object = |d: &Document| (d.object.clone(), d.source, node_range(&d.node, "/kind", FieldDiffKind::Changed));
+    let object = |d: &Document| (d.object.clone(), d.source, object_range(d));
     let base_ctx: Vec<_> = base_docs.iter().filter(|d| is_context(d, parameterised)).map(object).collect();
     let head_ctx: Vec<_> = head_docs.iter().filter(|d| is_context(d, parameterised)).map(object).collect();
     let targets: Vec<_> = head_docs.iter().map(object).collect();

@@ -35,7 +35,7 @@ pub fn is_context(doc: &Document, parameterised: bool) -> bool {
 }
 
 /// Where findings about an object point: its `kind:` line (the document's start without one).
-fn object_range(doc: &Document) -> Range<usize> {
+pub fn object_range(doc: &Document) -> Range<usize> {
     node_range(&doc.node, "/kind", FieldDiffKind::Changed)
 }
 
@@ -44,6 +44,8 @@ pub struct AdmissionPass {
     context: Vec<(Json, SourcePath, Range<usize>)>,
     budget: cost::Budget,
     diagnostics: Vec<Diagnostic>,
+    /// The files of the policies and bindings among `context`.
+    policy_files: HashSet<SourcePath>,
     /// Findings about the policies and bindings themselves, already reported.
     reported: HashSet<(SourcePath, Option<Range<usize>>, String)>,
 }
@@ -51,20 +53,28 @@ pub struct AdmissionPass {
 impl AdmissionPass {
     /// The pass over the context documents `docs` of `coll` (the run's early documents).
     pub fn new<'d>(coll: &Collection, docs: impl IntoIterator<Item = &'d Document>) -> Self {
-        let context = docs
+        let context: Vec<(Json, SourcePath, Range<usize>)> = docs
             .into_iter()
             .map(|d| (d.object.clone(), coll.sources[d.source].path.clone(), object_range(d)))
             .collect();
-        AdmissionPass { context, budget: cost::Budget::default(), diagnostics: Vec::new(), reported: HashSet::new() }
+        let policy_files = context
+            .iter()
+            .filter(|(v, _, _)| v["kind"].as_str().is_some_and(|k| k.starts_with("ValidatingAdmissionPolicy")))
+            .map(|(_, p, _)| p.clone())
+            .collect();
+        AdmissionPass {
+            context,
+            budget: cost::Budget::default(),
+            diagnostics: Vec::new(),
+            policy_files,
+            reported: HashSet::new(),
+        }
     }
 
     /// The files of the policies and bindings: findings about them may be made with any batch,
     /// so the runner keeps their texts.
     pub fn policy_files(&self) -> impl Iterator<Item = &SourcePath> {
-        self.context
-            .iter()
-            .filter(|(v, _, _)| v["kind"].as_str().is_some_and(|k| k.starts_with("ValidatingAdmissionPolicy")))
-            .map(|(_, p, _)| p)
+        self.policy_files.iter()
     }
 }
 
@@ -75,7 +85,6 @@ impl Pass for AdmissionPass {
 
     fn batch(&mut self, batch: Batch<'_>, _files: &mut Files) -> Result<&[Diagnostic], PassError> {
         let first = self.diagnostics.len();
-        let policy_files: HashSet<SourcePath> = self.policy_files().cloned().collect();
         let context: Vec<Object<'_>> =
             self.context.iter().map(|(v, p, r)| Object { value: v, path: p, range: Some(r.clone()) }).collect();
         let coll = batch.coll;
@@ -89,7 +98,7 @@ impl Pass for AdmissionPass {
         // once.
         let found = check(&context, &targets, &mut self.budget);
         for d in found {
-            let about_policy = d.rule != Rule::AdmissionViolation && policy_files.contains(&d.primary.path);
+            let about_policy = d.rule != Rule::AdmissionViolation && self.policy_files.contains(&d.primary.path);
             if about_policy
                 && !self.reported.insert((d.primary.path.clone(), d.primary.range.clone(), d.message.clone()))
             {

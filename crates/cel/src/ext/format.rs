@@ -17,8 +17,20 @@ use cel::{DeclarationError, Env, Value};
 use super::{DYN, Res, bad, give, global, member, string_arg, values};
 use crate::cost;
 
-/// The formats, by the name `format.named` takes.
-const NAMES: &[&str] = &[
+/// The formats, written once: `NAMES` (what `format.named` takes) and one constructor per
+/// name (an overload is a function pointer, which cannot hold the name).
+macro_rules! formats {
+    ($($name:literal),* $(,)?) => {
+        const NAMES: &[&str] = &[$($name),*];
+
+        fn register_constructors(env: &mut Env) -> Result<(), DeclarationError> {
+            $(global(env, concat!("format.", $name), 0, |_| give(Value::Opaque(Arc::new(Format($name)))))?;)*
+            Ok(())
+        }
+    };
+}
+
+formats!(
     "dns1123Label",
     "dns1123Subdomain",
     "dns1035Label",
@@ -32,7 +44,7 @@ const NAMES: &[&str] = &[
     "byte",
     "date",
     "datetime",
-];
+);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Format(&'static str);
@@ -49,27 +61,7 @@ pub fn function_names() -> impl Iterator<Item = String> {
 }
 
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
-    // One constructor per name (an overload is a function pointer, which cannot hold the name).
-    macro_rules! constructors {
-        ($($name:literal),*) => {
-            $(global(env, concat!("format.", $name), 0, |_| give(Value::Opaque(Arc::new(Format($name)))))?;)*
-        };
-    }
-    constructors!(
-        "dns1123Label",
-        "dns1123Subdomain",
-        "dns1035Label",
-        "qualifiedName",
-        "dns1123LabelPrefix",
-        "dns1123SubdomainPrefix",
-        "dns1035LabelPrefix",
-        "labelValue",
-        "uri",
-        "uuid",
-        "byte",
-        "date",
-        "datetime"
-    );
+    register_constructors(env)?;
     global(env, "format.named", 1, named)?;
     member(env, "validate", DYN, 1, validate)?;
     Ok(())
