@@ -3,16 +3,11 @@
 //! regex.go, urls.go, ip.go, cidr.go, quantity.go) and of cel-go's strings extension, which
 //! Kubernetes enables.
 
-use driftlint_cel::{CompileError, Outcome, cost, eval_untyped, value_untyped};
-use serde_json::json;
+mod common;
 
-fn value(expr: &str) -> String {
-    match value_untyped(expr, &json!({})) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => format!("error: {e}"),
-        Err(e) => format!("compile error: {e:?}"),
-    }
-}
+use common::value;
+use driftlint_cel::{CompileError, Outcome, cost, eval_untyped};
+use serde_json::json;
 
 fn check(table: &[(&str, &str)]) {
     let bad: Vec<String> = table

@@ -13,16 +13,9 @@
 //! - cel-go `ext/math_test.go` (google/cel-go 028e53c3434e)
 //! - the bindings extension's cases of cel-cpp's and cel-java's tests (cel-spec `bindings_ext`)
 
-use driftlint_cel::value_untyped;
-use serde_json::json;
+mod common;
 
-fn value(expr: &str) -> String {
-    match value_untyped(expr, &json!({})) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => format!("error: {e}"),
-        Err(e) => format!("compile error: {e:?}"),
-    }
-}
+use common::value;
 
 /// Every case gives its value; an expected value `error: X` is an evaluation error whose text
 /// holds X.
