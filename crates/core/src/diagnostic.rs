@@ -35,6 +35,39 @@ pub struct Diagnostic {
     /// How many findings before this one (in report order) share its identity: see
     /// [`Diagnostic::fingerprint`] and [`number_occurrences`].
     pub occurrence: usize,
+    /// The repair, when the finding knows one exactly. Boxed: most findings have none, and
+    /// the report holds every finding at once.
+    pub fix: Option<Box<Fix>>,
+}
+
+/// A repair of one finding: edits applied together or not at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub safety: FixSafety,
+    /// What the fix does, for people ("set `mtu` to `9000`").
+    pub message: String,
+    pub edits: Vec<Edit>,
+}
+
+/// Whether a fix may be applied without a person's eye.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FixSafety {
+    /// The result is what the finding's source of truth demands, and nothing else changes.
+    Safe,
+    /// Likely right, but a guess (a did-you-mean) or a removal: applied only on request.
+    Unsafe,
+}
+
+/// One replacement in one file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub path: SourcePath,
+    /// Byte range in the text the finding was made on; empty for an insertion.
+    pub range: Range<usize>,
+    /// The bytes found at `range` when the fix was made: an edit applies only where the file
+    /// still holds them, so a file changed since is never overwritten by a stale fix.
+    pub expected: String,
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -56,6 +89,7 @@ impl Diagnostic {
             field: None,
             suppressed: None,
             occurrence: 0,
+            fix: None,
         }
     }
 
