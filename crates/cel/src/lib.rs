@@ -141,6 +141,10 @@ const STD_FUNCTIONS: &[&str] = &[
     "distinct",
     "sort",
     "sortBy",
+    "lists.range",
+    "first",
+    "last",
+    "strings.quote",
     // Kubernetes libraries of [`ext`].
     "isSorted",
     "sum",

@@ -143,7 +143,7 @@ fn durations_as_provider_crds_use_them() {
 fn names_variables_and_transitions() {
     assert!(matches!(eval_untyped("foo == 1", &json!({})), Err(CompileError::Invalid(m)) if m.contains("`foo`")));
     assert!(
-        matches!(eval_untyped("strings.quote(self.x)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("`strings.quote`"))
+        matches!(eval_untyped("strings.nonesuch(self.x)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("`strings.nonesuch`"))
     );
     assert_eq!(eval_untyped("self.x == oldSelf.x", &json!({})).unwrap_err(), CompileError::Transition);
     assert!(
@@ -230,4 +230,30 @@ fn property_names_are_escaped_as_kubernetes_does() {
     assert_eq!(escape("x__y"), "x__underscores__y");
     assert_eq!(escape("plain"), "plain");
     assert_eq!(escape("9lives"), "9lives");
+}
+
+/// cel-go's `lists.range`, `first`, `last` (lists extension) and `strings.quote` (strings
+/// extension); cases from cel-go's ext/lists_test.go and ext/strings_test.go.
+#[test]
+fn lists_range_first_last_and_strings_quote() {
+    for (rule, input) in [
+        ("lists.range(4) == [0, 1, 2, 3]", json!({})),
+        ("lists.range(0) == []", json!({})),
+        ("self.l.first() == optional.of(1)", json!({"l": [1, 2, 3]})),
+        ("self.l.last() == optional.of(3)", json!({"l": [1, 2, 3]})),
+        ("!self.l.first().hasValue() && !self.l.last().hasValue()", json!({"l": []})),
+        ("self.l.first().orValue('none') == 'a'", json!({"l": ["a"]})),
+        ("strings.quote('verbatim') == '\"verbatim\"'", json!({})),
+        ("strings.quote('') == '\"\"'", json!({})),
+        (r#"strings.quote("first\nsecond") == "\"first\\nsecond\"""#, json!({})),
+        (r#"strings.quote("bell\a") == "\"bell\\a\"""#, json!({})),
+        (r#"strings.quote('"q"\\') == "\"\\\"q\\\"\\\\\"""#, json!({})),
+        ("strings.quote('ta©o©αT') == '\"ta©o©αT\"'", json!({})),
+    ] {
+        assert_eq!(eval_untyped(rule, &input).unwrap(), Outcome::Ok, "{rule}");
+    }
+    assert!(matches!(
+        eval_untyped("self.l.first() == optional.of(2)", &json!({"l": [1, 2]})).unwrap(),
+        Outcome::Violated(_)
+    ));
 }

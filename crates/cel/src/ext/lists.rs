@@ -1,5 +1,7 @@
 //! Kubernetes' lists library (`k8s.io/apiserver/pkg/cel/library/lists.go`): `isSorted`,
-//! `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists of comparable values.
+//! `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists of comparable values; and cel-go's
+//! lists extension's `first()` and `last()` (version 3), an optional of the end item (the
+//! `cel` crate's lists extension gives the rest of that library).
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -17,6 +19,8 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     member(env, "max", LIST, 0, max)?;
     member(env, "indexOf", LIST, 1, index_of)?;
     member(env, "lastIndexOf", LIST, 1, last_index_of)?;
+    member(env, "first", LIST, 0, first)?;
+    member(env, "last", LIST, 0, last)?;
     Ok(())
 }
 
@@ -105,4 +109,24 @@ fn last_index_of<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
     let a = values(&args)?;
     let l = list_of("lastIndexOf", &a[0])?;
     give(Value::Int(l.iter().rposition(|x| *x == a[1]).map_or(-1, |i| i as i64)))
+}
+
+/// `optional.of(list[0])`, or `optional.none()` for an empty list.
+fn first<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    end(list_of("first", &a[0])?.first())
+}
+
+/// `optional.of(list[size(list) - 1])`, or `optional.none()` for an empty list.
+fn last<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    end(list_of("last", &a[0])?.last())
+}
+
+fn end<'b, 'v>(item: Option<&Value>) -> Res<'b, 'v> {
+    use cel::objects::OptionalValue;
+    give(Value::Opaque(Arc::new(match item {
+        Some(v) => OptionalValue::of(v.clone()),
+        None => OptionalValue::none(),
+    })))
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use cel::common::value::CowVal;
 use cel::{DeclarationError, Env, Value};
 
-use super::{LIST, Res, STRING, bad, give, member, string_arg, values};
+use super::{LIST, Res, STRING, bad, give, global, member, string_arg, values};
 use crate::cost;
 
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
@@ -34,6 +34,7 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     member(env, "substring", STRING, 2, substring)?;
     member(env, "reverse", STRING, 0, reverse)?;
     member(env, "format", STRING, 1, format)?;
+    global(env, "strings.quote", 1, quote)?;
     Ok(())
 }
 
@@ -260,4 +261,30 @@ fn plain(v: &Value) -> String {
         Value::List(items) => format!("[{}]", items.iter().map(plain).collect::<Vec<_>>().join(", ")),
         other => crate::show(other),
     }
+}
+
+/// cel-go's `strings.quote`: the string in double quotes, with the escapes a CEL string
+/// literal reads back (`\a \b \f \n \r \t \v \\ \"`); other characters as they are.
+fn quote<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let s = string_arg("strings.quote", &a[0])?;
+    cost::charge(s.len() as u64 / 8 + 1)?;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    text("strings.quote", out)
 }
