@@ -210,10 +210,18 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         // A large text is cut into runs of documents, each a batch (`pieces`).
         pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
     };
-    // ValidatingAdmissionPolicies among the inputs: their context (policies, bindings,
-    // Namespaces, CRDs, and with `paramKind` any object as a parameter) is read first.
-    let admission = sources.iter().any(|s| admission::may_hold_policies(&s.text));
-    let parameterised = admission && sources.iter().any(|s| s.text.contains("paramKind"));
+    // The configured (trusted) schemas are read before the inputs' pre-pass: the admission
+    // policies they hold decide what the pre-pass gathers.
+    let used = driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
+    let mut trusted = driftlint_schema::load::load_trusted(&settings.schemas, &settings.git_start, used.as_ref())?;
+    let trusted_policies = std::mem::take(&mut trusted.admission);
+    // ValidatingAdmissionPolicies among the inputs or the configured schemas: their context
+    // (policies, bindings, Namespaces, CRDs, and with `paramKind` any object as a parameter) is
+    // read first.
+    let admission = !trusted_policies.is_empty() || sources.iter().any(|s| admission::may_hold_policies(&s.text));
+    let parameterised = admission
+        && (trusted_policies.iter().any(|(v, _, _)| v["spec"].get("paramKind").is_some())
+            || sources.iter().any(|s| s.text.contains("paramKind")));
     // The pre-pass and the batches draw from one pool of nodes.
     let nodes = driftlint_yaml::NodePool::new(node_pool());
     let mut early = pieces::collect_holding(
@@ -236,6 +244,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     );
     let mut admission_pass = admission.then(|| {
         admission::AdmissionPass::new(
+            trusted_policies,
             &early.coll,
             early.coll.documents.iter().filter(|d| admission::is_context(d, parameterised)),
         )
@@ -243,8 +252,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // Their texts are kept for them, as for the definitions' problems below.
     let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();
     diags.extend(std::mem::take(&mut early.diagnostics));
-    let used = driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
-    let schemas = schema_setup(settings, &early.coll, used.as_ref(), &mut files)?;
+    let schemas = schema_setup(settings, trusted, &early.coll, &mut files)?;
     let mut policy = match policy_work {
         true => Some(driftlint_policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
         false => None,
@@ -598,12 +606,12 @@ fn may_hold_definition(text: &str) -> bool {
 /// [`may_hold_definition`]), then the configured ones.
 fn schema_setup(
     settings: &Settings,
+    trusted: driftlint_schema::load::Loaded,
     early: &document::Collection,
-    used: Option<&std::collections::HashSet<String>>,
     files: &mut driftlint_core::locate::Files,
 ) -> Result<Schemas, CheckError> {
-    let loaded = driftlint_schema::load::load_for(&settings.schemas, &settings.git_start, early, used)?;
-    let mut loaded = loaded;
+    let mut loaded = trusted;
+    driftlint_schema::load::add_checked(&mut loaded, early);
     if let Some(version) = settings.kubernetes_version {
         loaded.registry.set_kubernetes_version(version);
     }

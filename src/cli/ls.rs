@@ -111,7 +111,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .iter()
         .map(|d| {
             let mut entry = lines.object(&collection, d);
-            entry.schema = registry.describe(&d.identity.api_version, &d.identity.kind);
+            let path = &collection.sources[d.source].path;
+            entry.schema = registry.describe(Some(path), &d.identity.api_version, &d.identity.kind);
             entry
         })
         .collect();

@@ -151,3 +151,31 @@ fn a_pull_request_removing_the_binding_is_a_weakening_at_the_object() {
     );
     assert_eq!(r.code, 1, "{}", r.stderr);
 }
+
+/// A policy and binding kept with the configured schemas (`--schemas`, trusted, outside the
+/// checked paths) govern the checked objects as those in the repository do, and are not
+/// reported as schema files that hold no definition.
+#[test]
+fn policies_in_the_configured_schema_locations_govern_the_checked_objects() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    repository(dir, "Deny");
+    std::fs::create_dir_all(dir.join("platform")).unwrap();
+    std::fs::rename(dir.join("policies/replicas.yaml"), dir.join("platform/replicas.yaml")).unwrap();
+    let r = run_in(dir, &["check", "--schemas", "platform", "--format", "json", "apps", "namespaces.yaml"], None);
+    let v = json(&r);
+    let found: Vec<(String, String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), format!("{}:{}", s("file"), d["line"]), s("message"))
+        })
+        .collect();
+    let admission: Vec<_> = found.iter().filter(|f| f.0.starts_with("admission-")).collect();
+    assert_eq!(admission.len(), 1, "{found:#?}");
+    assert_eq!(admission[0].1, "apps/big-test.yaml:2", "{found:#?}");
+    assert!(!found.iter().any(|f| f.2.contains("not used as a schema")), "{found:#?}");
+    assert_eq!(r.code, 1);
+}

@@ -61,8 +61,8 @@ fn one_bundled_crd_file_gives_the_used_kinds_findings_only() {
         found,
         [
             ("composition-patch-path".to_string(), "composition.yaml:35".to_string()),
-            // again.yaml is read first: the bundle's Thing3 is the duplicate.
-            ("invalid-schema".to_string(), "all.yaml:84".to_string()),
+            // again.yaml is read first: the bundle's Thing3 is the (identical) duplicate.
+            ("duplicate-definition".to_string(), "all.yaml:84".to_string()),
         ],
     );
 }

@@ -10,6 +10,7 @@ mod crossplane_pipeline;
 mod crossplane_shapes;
 mod crossplane_v2;
 mod crossplane_validate_parity;
+mod definitions;
 mod everyday;
 mod git_reference;
 mod git_scope;

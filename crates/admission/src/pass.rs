@@ -51,12 +51,17 @@ pub struct AdmissionPass {
 }
 
 impl AdmissionPass {
-    /// The pass over the context documents `docs` of `coll` (the run's early documents).
-    pub fn new<'d>(coll: &Collection, docs: impl IntoIterator<Item = &'d Document>) -> Self {
-        let context: Vec<(Json, SourcePath, Range<usize>)> = docs
-            .into_iter()
-            .map(|d| (d.object.clone(), coll.sources[d.source].path.clone(), object_range(d)))
-            .collect();
+    /// The pass over `trusted` (policies and bindings from the configured schema locations, as
+    /// (object, file, range)) and the context documents `docs` of `coll` (the run's early
+    /// documents).
+    pub fn new<'d>(
+        trusted: Vec<(Json, SourcePath, Range<usize>)>,
+        coll: &Collection,
+        docs: impl IntoIterator<Item = &'d Document>,
+    ) -> Self {
+        let mut context = trusted;
+        context
+            .extend(docs.into_iter().map(|d| (d.object.clone(), coll.sources[d.source].path.clone(), object_range(d))));
         let policy_files = context
             .iter()
             .filter(|(v, _, _)| v["kind"].as_str().is_some_and(|k| k.starts_with("ValidatingAdmissionPolicy")))

@@ -39,6 +39,8 @@ pub enum Rule {
     ConfigWeakened,
     /// A CRD or XRD that cannot serve as a schema (no versions, a `$ref` loop, a bad keyword).
     InvalidSchema,
+    /// A second definition (CRD or XRD) of a kind, in another file.
+    DuplicateDefinition,
     /// A field the object's schema does not define.
     SchemaUnknownField,
     /// A value of the wrong JSON type for its schema.
@@ -101,7 +103,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in documentation order.
-    pub const ALL: [Rule; 47] = [
+    pub const ALL: [Rule; 48] = [
         Rule::ValueDrift,
         Rule::MissingField,
         Rule::UnexpectedField,
@@ -120,6 +122,7 @@ impl Rule {
         Rule::ReferenceChanged,
         Rule::ConfigWeakened,
         Rule::InvalidSchema,
+        Rule::DuplicateDefinition,
         Rule::SchemaUnknownField,
         Rule::SchemaTypeMismatch,
         Rule::SchemaRequiredMissing,
@@ -171,6 +174,7 @@ impl Rule {
             Rule::ReferenceChanged => "reference-changed",
             Rule::ConfigWeakened => "config-weakened",
             Rule::InvalidSchema => "invalid-schema",
+            Rule::DuplicateDefinition => "duplicate-definition",
             Rule::SchemaUnknownField => "schema-unknown-field",
             Rule::SchemaTypeMismatch => "schema-type-mismatch",
             Rule::SchemaRequiredMissing => "schema-required-missing",

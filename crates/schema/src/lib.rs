@@ -115,7 +115,15 @@ pub enum Lookup<'a> {
     NoVersion,
 }
 
-/// Where a kind's definition came from, for the messages about a second one.
+/// One definition of a kind: where it came from and the versions it serves.
+#[derive(Debug)]
+struct Definition {
+    origin: Origin,
+    versions: Vec<Version>,
+}
+
+/// Where a kind's definition came from: for the messages about a second one, and for choosing
+/// the nearest definition when there are several ([`nearest`]).
 #[derive(Debug, Clone)]
 struct Origin {
     path: SourcePath,
@@ -135,11 +143,11 @@ pub enum Trust {
     Checked,
 }
 
-/// Every schema known to a run, by API group and kind, then version.
+/// Every schema known to a run, by API group and kind, then definition (in the order read:
+/// trusted ones first), then version.
 #[derive(Debug, Default)]
 pub struct Registry {
-    kinds: HashMap<(String, String), Vec<Version>>,
-    origins: HashMap<(String, String), Origin>,
+    kinds: HashMap<(String, String), Vec<Definition>>,
     /// How many `openAPIV3Schema`s were compiled (once per CRD/XRD version).
     compilations: usize,
     patterns: compile::Patterns,
@@ -226,12 +234,18 @@ impl Registry {
     /// `--schema-location` files, the checked definitions (which never hold a built-in group's
     /// kind), then Kubernetes' built-in kinds.
     pub fn resolve(&self, api_version: &str, kind: &str) -> Resolved<'_> {
-        let found = self.lookup(api_version, kind);
+        self.resolve_for(None, api_version, kind)
+    }
+
+    /// [`Registry::resolve`] for an object in `path`: where a kind has several definitions
+    /// that differ, the nearest one to the object's file ([`nearest`]).
+    pub fn resolve_for(&self, path: Option<&SourcePath>, api_version: &str, kind: &str) -> Resolved<'_> {
+        let chosen = self.definition_for(path, api_version, kind);
+        let found = self.found(chosen, api_version, kind);
         let (group, version) = split_api_version(api_version);
-        let trusted_found = |o: Option<&Origin>| o.is_some_and(|o| o.trusted);
         // A checked definition comes after the trusted locations.
         if let Lookup::Found(s) = &found
-            && trusted_found(self.origins.get(&(group.to_string(), kind.to_string())))
+            && chosen.is_some_and(|d| d.origin.trusted)
         {
             return Resolved::Defined(s);
         }
@@ -260,15 +274,15 @@ impl Registry {
 
     /// Which schema an object of this type is validated against, in words (`driftlint ls`):
     /// `Kubernetes 1.37 built-in`, `CRD in crds/widget.yaml`, or why there is none.
-    pub fn describe(&self, api_version: &str, kind: &str) -> String {
+    pub fn describe(&self, path: Option<&SourcePath>, api_version: &str, kind: &str) -> String {
         if is_definition(api_version, kind) {
             return "none (a definition: compiled, not validated)".into();
         }
         let (group, _) = split_api_version(api_version);
-        match self.resolve(api_version, kind) {
-            Resolved::Defined(_) => match self.origins.get(&(group.to_string(), kind.to_string())) {
-                Some(o) if o.trusted => format!("{} (trusted)", o.path.display()),
-                Some(o) => o.path.display(),
+        match self.resolve_for(path, api_version, kind) {
+            Resolved::Defined(_) => match self.definition_for(path, api_version, kind) {
+                Some(d) if d.origin.trusted => format!("{} (trusted)", d.origin.path.display()),
+                Some(d) => d.origin.path.display(),
                 None => "a definition".into(),
             },
             Resolved::Builtin(_) => format!("Kubernetes {} built-in", self.kubernetes_version()),
@@ -286,10 +300,41 @@ impl Registry {
         }
     }
 
+    /// The schema of a type from its first definition that serves the version.
     pub fn lookup(&self, api_version: &str, kind: &str) -> Lookup<'_> {
+        self.found(self.definition_for(None, api_version, kind), api_version, kind)
+    }
+
+    /// Whether a kind has more than one definition (which differ): the one used then depends
+    /// on the object's file.
+    pub fn has_alternatives(&self, api_version: &str, kind: &str) -> bool {
+        let (group, _) = split_api_version(api_version);
+        self.kinds.get(&(group.to_string(), kind.to_string())).is_some_and(|d| d.len() > 1)
+    }
+
+    /// The definition an object in `path` of this type is validated against: among those that
+    /// serve the version, the nearest to `path` ([`nearest`]); without a path, or among equals,
+    /// the first read. `None` when no definition serves the version (or none exists).
+    fn definition_for(&self, path: Option<&SourcePath>, api_version: &str, kind: &str) -> Option<&Definition> {
         let (group, version) = split_api_version(api_version);
-        let Some(versions) = self.kinds.get(&(group.to_string(), kind.to_string())) else { return Lookup::NoKind };
-        match versions.iter().find(|v| v.name == version && v.served) {
+        let defs = self.kinds.get(&(group.to_string(), kind.to_string()))?;
+        let serving = defs.iter().filter(|d| d.versions.iter().any(|v| v.name == version && v.served));
+        match path {
+            Some(SourcePath::File(p)) if defs.len() > 1 => nearest(p, serving, |d| &d.origin.path),
+            _ => serving.into_iter().next(),
+        }
+    }
+
+    fn found<'a>(&'a self, chosen: Option<&'a Definition>, api_version: &str, kind: &str) -> Lookup<'a> {
+        let (group, version) = split_api_version(api_version);
+        let Some(d) = chosen else {
+            return if self.kinds.contains_key(&(group.to_string(), kind.to_string())) {
+                Lookup::NoVersion
+            } else {
+                Lookup::NoKind
+            };
+        };
+        match d.versions.iter().find(|v| v.name == version && v.served) {
             Some(v) => Lookup::Found(match &v.crossplane2 {
                 Some(two) if self.crossplane_version == Some(2) => two,
                 _ => &v.schema,
@@ -298,15 +343,28 @@ impl Registry {
         }
     }
 
+    /// Every `(group, kind)` defined, with the versions its definitions serve (for
+    /// did-you-mean suggestions).
+    pub(crate) fn defined_versions(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.kinds.iter().flat_map(|((group, kind), defs)| {
+            let mut names: Vec<&str> =
+                defs.iter().flat_map(|d| d.versions.iter().filter(|v| v.served).map(|v| v.name.as_str())).collect();
+            names.sort_unstable();
+            names.dedup();
+            names.into_iter().map(move |v| (group.as_str(), kind.as_str(), v))
+        })
+    }
+
     /// Adds the schemas of a document if it is a CRD or an XRD (problems become diagnostics at
     /// their place in `path`); `false` for any other document.
     ///
-    /// The first definition of a kind wins, and trusted schemas are added first (see
-    /// [`load::load`]). A checked definition may not take a kind from a trusted one, nor a
-    /// built-in Kubernetes kind (a pull request adding a CRD for `apps/v1
-    /// Deployment` would swap Deployments' validation for its own): that is an `invalid-schema`
-    /// error naming both, and the definition is not used. Two checked definitions of one kind
-    /// are a warning naming both files and the one used.
+    /// Trusted schemas are added first (see [`load::load`]). A checked definition may not take
+    /// a kind from a trusted one, nor a built-in Kubernetes kind (a pull request adding a CRD
+    /// for `apps/v1 Deployment` would swap Deployments' validation for its own): that is an
+    /// `invalid-schema` error naming both, and the definition is not used. A second definition
+    /// of one kind, of the same trust, is a `duplicate-definition`: a note when identical (it
+    /// is not compiled again), a warning when it differs (both are kept, and each object is
+    /// validated against the nearest one, [`nearest`]).
     pub fn add_document(&mut self, path: &SourcePath, root: &Node, trust: Trust, out: &mut Vec<Diagnostic>) -> bool {
         let Some((xrd, v2, v1beta1)) = definition_kind(root) else { return false };
         let problem = |out: &mut Vec<Diagnostic>, span: &std::ops::Range<usize>, message: String| {
@@ -416,15 +474,9 @@ impl Registry {
                 return true;
             }
         }
-        // A duplicate gives only the versions the first definition lacks (below): the others
-        // are not compiled.
-        let first_has: Vec<String> = self
-            .kinds
-            .get(&(group.clone(), kind.clone()))
-            .map_or_else(Vec::new, |vs| vs.iter().map(|v| v.name.clone()).collect());
         let mut composite = Vec::new();
         let mut claims = Vec::new();
-        for (name, served, own) in listed.into_iter().filter(|(name, ..)| !first_has.contains(name)) {
+        for (name, served, own) in listed {
             let compiled = match own {
                 Some(node) => {
                     self.compilations += 1;
@@ -455,35 +507,24 @@ impl Registry {
                 composite.push(Version { name, served, schema: Arc::new(compiled), crossplane2: None });
             }
         }
-        // The first definition of a kind wins; a later duplicate was reported by `may_define`.
-        // A version only the duplicate lists is used from it: the API server serves whichever
-        // definition was applied last, so what that one would find is never hidden (Crossplane's
-        // `beta validate` regression case: a CRD listing only v1beta1 before the one with the
-        // object's v1alpha1).
+        // A differing duplicate is kept beside the first (`may_define` reported it): the
+        // nearest one judges each object, and a version only one of them lists is found in it
+        // (the API server serves whichever was applied last, so what that one would find is
+        // never hidden — Crossplane's `beta validate` regression case: a CRD listing only
+        // v1beta1 read before the one with the object's v1alpha1).
         for ((name, span), versions) in names.into_iter().zip([composite, claims]) {
             let key = (group.clone(), name);
-            if let Some(first) = self.kinds.get_mut(&key) {
-                for v in versions {
-                    if !first.iter().any(|f| f.name == v.name) {
-                        first.push(v);
-                    }
-                }
-            } else {
-                if v2 {
-                    self.v2_kinds.insert(key.clone());
-                }
-                let origin = Origin { path: path.clone(), span, trusted: trust == Trust::Trusted, content };
-                self.origins.insert(key.clone(), origin);
-                self.kinds.insert(key, versions);
+            if v2 {
+                self.v2_kinds.insert(key.clone());
             }
+            let origin = Origin { path: path.clone(), span, trusted: trust == Trust::Trusted, content };
+            self.kinds.entry(key).or_default().push(Definition { origin, versions });
         }
         true
     }
 
-    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not into
-    /// `out`. The first definition wins; a second one in another file is a warning naming both
-    /// when identical, an error when its versions or schemas differ (and always an error when a
-    /// checked file redefines a trusted kind).
+    /// Whether a definition of `group`/`kind` at `new` may be used, reporting why not (or
+    /// that it repeats another) into `out`: see [`Registry::add_document`].
     fn may_define(&self, group: &str, kind: &str, new: &Origin, what: &str, out: &mut Vec<Diagnostic>) -> Use {
         let shown = if group.is_empty() { kind.to_string() } else { format!("{group}/{kind}") };
         if !new.trusted && is_builtin_kind_group(group) {
@@ -498,59 +539,98 @@ impl Registry {
             ));
             return Use::No;
         }
-        let Some(first) = self.origins.get(&(group.to_string(), kind.to_string())) else { return Use::Yes };
-        let same = new.content == first.content;
+        let Some(defs) = self.kinds.get(&(group.to_string(), kind.to_string())) else { return Use::Yes };
+        let origins = || defs.iter().map(|d| &d.origin);
         // The same definition read twice (one file, or a schema directory that is also among
         // the checked files) is no duplicate.
-        if same && (new.path == first.path || first.trusted != new.trusted) {
+        if origins().any(|o| o.content == new.content && (o.path == new.path || o.trusted != new.trusted)) {
             return Use::No;
         }
-        let first_name = first.path.display();
-        let other_versions = !same && first.trusted == new.trusted;
-        let diag = if first.trusted && !new.trusted {
-            Diagnostic::error(
-                Rule::InvalidSchema,
-                new.path.clone(),
-                Some(new.span.clone()),
-                format!("{what} redefines `{shown}`, already defined by the trusted schema {first_name}: not used, the trusted one is"),
-            )
-            .with_secondary(first.path.clone(), Some(first.span.clone()), "the trusted definition")
-        } else if same {
+        if let Some(trusted) = origins().find(|o| o.trusted && !new.trusted) {
+            out.push(
+                Diagnostic::error(
+                    Rule::InvalidSchema,
+                    new.path.clone(),
+                    Some(new.span.clone()),
+                    format!(
+                        "{what} redefines `{shown}`, already defined by the trusted schema {}: not used, the trusted one is",
+                        trusted.path.display()
+                    ),
+                )
+                .with_secondary(trusted.path.clone(), Some(trusted.span.clone()), "the trusted definition"),
+            );
+            return Use::No;
+        }
+        if let Some(same) = origins().find(|o| o.content == new.content) {
+            out.push(
+                Diagnostic::new(
+                    Rule::DuplicateDefinition,
+                    Severity::Note,
+                    new.path.clone(),
+                    Some(new.span.clone()),
+                    format!("{what} defines `{shown}` again, identically, as {} does", same.path.display()),
+                )
+                .with_secondary(same.path.clone(), Some(same.span.clone()), "the same definition"),
+            );
+            return Use::No;
+        }
+        // Two different schemas for one kind: which one a cluster has depends on which is
+        // applied; each object meets the nearest, so each channel's examples meet their own.
+        let first = &defs[0].origin;
+        let others = if defs.len() == 1 { String::new() } else { format!(" (and {} more)", defs.len() - 1) };
+        out.push(
             Diagnostic::new(
-                Rule::InvalidSchema,
+                Rule::DuplicateDefinition,
                 Severity::Warning,
                 new.path.clone(),
                 Some(new.span.clone()),
                 format!(
-                    "{what} defines `{shown}` again, identically, as {first_name} does: the one in {first_name} is used"
+                    "{what} defines `{shown}` again, with other versions or schemas than {}{others}: each object of the kind is validated against the nearest definition (`driftlint ls` shows which)",
+                    first.path.display()
                 ),
             )
-            .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
-        } else {
-            // Two different schemas for one kind: which one the cluster has depends on the order
-            // they are applied in.
-            Diagnostic::error(
-                Rule::InvalidSchema,
-                new.path.clone(),
-                Some(new.span.clone()),
-                format!(
-                    "{what} defines `{shown}` again, with other versions or schemas than {first_name}: the one in {first_name} is used (and this one for a version only it lists)"
-                ),
-            )
-            .with_secondary(first.path.clone(), Some(first.span.clone()), "the definition used")
-        };
-        out.push(diag);
-        if other_versions { Use::OtherVersions } else { Use::No }
+            .with_secondary(first.path.clone(), Some(first.span.clone()), "another definition"),
+        );
+        Use::Yes
     }
 }
 
 /// Whether a definition is used ([`Registry::may_define`]).
 enum Use {
     Yes,
-    /// A duplicate of another kind's definition that differs from it: only for the versions
-    /// the first does not list.
-    OtherVersions,
     No,
+}
+
+/// Of several definitions of one kind, the one nearest to an object's file: the one whose
+/// directory shares the most leading directories with the file's (so a definition in the same
+/// directory, then in the nearest directory up the tree or beside it, wins); among those, the
+/// one whose directory names share more names with the file's anywhere (a release channel kept
+/// as `config/crd/standard/` serves `examples/standard/`); among those, the first read (the
+/// configured schemas before the checked files, then path order).
+pub(crate) fn nearest<'a, T>(
+    file: &std::path::Path,
+    candidates: impl IntoIterator<Item = &'a T>,
+    path_of: impl Fn(&T) -> &SourcePath,
+) -> Option<&'a T> {
+    let dirs = |p: &std::path::Path| -> Vec<std::ffi::OsString> {
+        p.parent().map_or_else(Vec::new, |d| d.components().map(|c| c.as_os_str().to_owned()).collect())
+    };
+    let mine = dirs(file);
+    let score = |t: &T| -> (usize, usize) {
+        let SourcePath::File(p) = path_of(t) else { return (0, 0) };
+        let theirs = dirs(p);
+        let prefix = mine.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+        let shared = theirs[prefix..].iter().filter(|d| mine[prefix..].contains(d)).count();
+        (prefix, shared)
+    };
+    let mut best: Option<(&T, (usize, usize))> = None;
+    for c in candidates {
+        let s = score(c);
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((c, s));
+        }
+    }
+    best.map(|(c, _)| c)
 }
 
 /// A hash of `node`'s values (keys, scalars, structure; not spans or styles).
@@ -687,8 +767,8 @@ mod tests {
         (r, out)
     }
 
-    /// Two definitions of one kind in two schema files: a warning naming both when identical,
-    /// an error when they differ; the first is used either way; one file read twice is silent.
+    /// Two definitions of one kind in two files: a note naming both when identical, a warning
+    /// when they differ; one file read twice is silent.
     #[test]
     fn duplicate_definitions_name_both_files() {
         let crd = |size: &str| {
@@ -698,7 +778,7 @@ mod tests {
         };
         let add = |r: &mut Registry, file: &str, text: &str, out: &mut Vec<Diagnostic>| {
             let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
-            r.add_document(&SourcePath::File(file.into()), &root, Trust::Trusted, out);
+            r.add_document(&SourcePath::File(file.into()), &root, Trust::Checked, out);
         };
         let mut r = Registry::default();
         let mut out = Vec::new();
@@ -707,16 +787,80 @@ mod tests {
         assert!(out.is_empty(), "{out:?}");
         add(&mut r, "b.yaml", &crd("integer"), &mut out);
         add(&mut r, "c.yaml", &crd("string"), &mut out);
-        let found: Vec<(Severity, String, String)> =
-            out.iter().map(|d| (d.severity, d.primary.path.display(), d.message.clone())).collect();
+        let found: Vec<(Rule, Severity, String, String)> =
+            out.iter().map(|d| (d.rule, d.severity, d.primary.path.display(), d.message.clone())).collect();
         assert_eq!(found.len(), 2, "{found:?}");
-        assert_eq!((found[0].0, found[0].1.as_str()), (Severity::Warning, "b.yaml"));
-        assert!(found[0].2.contains("identically, as a.yaml does: the one in a.yaml is used"), "{}", found[0].2);
-        assert_eq!((found[1].0, found[1].1.as_str()), (Severity::Error, "c.yaml"));
-        assert!(found[1].2.contains("other versions or schemas than a.yaml"), "{}", found[1].2);
+        assert_eq!(
+            (found[0].0, found[0].1, found[0].2.as_str()),
+            (Rule::DuplicateDefinition, Severity::Note, "b.yaml")
+        );
+        assert!(found[0].3.contains("identically, as a.yaml does"), "{}", found[0].3);
+        assert_eq!(
+            (found[1].0, found[1].1, found[1].2.as_str()),
+            (Rule::DuplicateDefinition, Severity::Warning, "c.yaml")
+        );
+        assert!(found[1].3.contains("other versions or schemas than a.yaml"), "{}", found[1].3);
         assert!(out.iter().all(|d| d.secondary.len() == 1));
-        // The first one is used: `size` is an integer.
+        // The identical copy is not compiled again; the differing one is.
+        assert_eq!(r.compilations(), 2);
+        // Without a file, the first read.
         let Lookup::Found(s) = r.lookup("g.io/v1", "K") else { panic!() };
+        assert_eq!(s.properties["size"].ty, Some(Type::Integer));
+    }
+
+    /// Each object meets the nearest of differing definitions: the same directory, then the
+    /// most leading directories shared, then a shared directory name (a release channel).
+    #[test]
+    fn objects_meet_the_nearest_differing_definition() {
+        let crd = |size: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  names: {{kind: K}}\n  versions:\n    - {{name: v1, served: true, schema: {{openAPIV3Schema: {{type: object, properties: {{size: {{type: {size}}}}}}}}}}}\n"
+            )
+        };
+        let mut r = Registry::default();
+        let mut out = Vec::new();
+        for (file, ty) in [
+            ("config/crd/experimental/k.yaml", "string"),
+            ("config/crd/standard/k.yaml", "integer"),
+            ("apps/one/crds/k.yaml", "boolean"),
+        ] {
+            let root = driftlint_yaml::parse_stream(&crd(ty)).documents.remove(0).root;
+            r.add_document(&SourcePath::File(file.into()), &root, Trust::Checked, &mut out);
+        }
+        assert_eq!(out.iter().filter(|d| d.rule == Rule::DuplicateDefinition).count(), 2, "{out:?}");
+        let ty = |file: &str| {
+            let path = SourcePath::File(file.into());
+            let Resolved::Defined(s) = r.resolve_for(Some(&path), "g.io/v1", "K") else { panic!("{file}") };
+            s.properties["size"].ty
+        };
+        assert_eq!(ty("examples/standard/a.yaml"), Some(Type::Integer));
+        assert_eq!(ty("examples/experimental/deep/a.yaml"), Some(Type::String));
+        assert_eq!(ty("apps/one/web.yaml"), Some(Type::Boolean));
+        assert_eq!(ty("config/crd/standard/sample.yaml"), Some(Type::Integer));
+        // Nothing in common: the first read.
+        assert_eq!(ty("other/a.yaml"), Some(Type::String));
+        let shown = r.describe(Some(&SourcePath::File("examples/standard/a.yaml".into())), "g.io/v1", "K");
+        assert_eq!(shown, "config/crd/standard/k.yaml");
+    }
+
+    /// A trusted definition keeps its kind: a checked one of the same kind is an error and not
+    /// used, whatever its place.
+    #[test]
+    fn a_checked_definition_never_replaces_a_trusted_one() {
+        let crd = |size: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: g.io\n  names: {{kind: K}}\n  versions:\n    - {{name: v1, served: true, schema: {{openAPIV3Schema: {{type: object, properties: {{size: {{type: {size}}}}}}}}}}}\n"
+            )
+        };
+        let mut r = Registry::default();
+        let mut out = Vec::new();
+        let root = |ty: &str| driftlint_yaml::parse_stream(&crd(ty)).documents.remove(0).root;
+        r.add_document(&SourcePath::File("/schemas/k.yaml".into()), &root("integer"), Trust::Trusted, &mut out);
+        r.add_document(&SourcePath::File("apps/k.yaml".into()), &root("string"), Trust::Checked, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!((out[0].rule, out[0].severity), (Rule::InvalidSchema, Severity::Error));
+        let path = SourcePath::File("apps/web.yaml".into());
+        let Resolved::Defined(s) = r.resolve_for(Some(&path), "g.io/v1", "K") else { panic!() };
         assert_eq!(s.properties["size"].ty, Some(Type::Integer));
     }
 
@@ -737,7 +881,7 @@ mod tests {
             crd("v1beta1", "string")
         ));
         assert_eq!(diags.len(), 2, "{diags:?}");
-        assert!(diags[0].message.contains("and this one for a version only it lists"), "{}", diags[0].message);
+        assert!(diags.iter().all(|d| d.rule == Rule::DuplicateDefinition), "{diags:?}");
         let Lookup::Found(s) = r.lookup("test.org/v1alpha1", "Test") else { panic!("v1alpha1 hidden") };
         assert_eq!(s.properties["spec"].properties["replicas"].ty, Some(Type::Integer));
         // A version both list is the first's.

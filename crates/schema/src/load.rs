@@ -34,6 +34,9 @@ pub struct Loaded {
     pub sources: Vec<Source>,
     /// Configured definitions neither parsed nor compiled: they define no kind the inputs name.
     pub skipped: usize,
+    /// ValidatingAdmissionPolicies and their bindings in the schema files: the trusted part of
+    /// the admission context, as (object, file, the range of its `kind:`).
+    pub admission: Vec<(serde_json::Value, SourcePath, std::ops::Range<usize>)>,
 }
 
 /// Loads the definitions at `locations` (as written: a path, or a git location found from
@@ -48,6 +51,18 @@ pub fn load_for(
     locations: &[String],
     git_start: &Path,
     coll: &Collection,
+    used: Option<&HashSet<String>>,
+) -> Result<Loaded, git::Error> {
+    let mut out = load_trusted(locations, git_start, used)?;
+    add_checked(&mut out, coll);
+    Ok(out)
+}
+
+/// The trusted half of [`load_for`]: the definitions (and admission policies) at `locations`,
+/// read before any checked file is, so that the run knows what they hold before its pre-pass.
+pub fn load_trusted(
+    locations: &[String],
+    git_start: &Path,
     used: Option<&HashSet<String>>,
 ) -> Result<Loaded, git::Error> {
     let mut out = Loaded::default();
@@ -69,11 +84,15 @@ pub fn load_for(
             None => add_source(&mut out, source),
         }
     }
+    Ok(out)
+}
+
+/// The checked half of [`load_for`]: the definitions among `coll`'s documents.
+pub fn add_checked(out: &mut Loaded, coll: &Collection) {
     for doc in &coll.documents {
         let path = &coll.sources[doc.source].path;
         out.registry.add_document(path, &doc.node, Trust::Checked, &mut out.diagnostics);
     }
-    Ok(out)
 }
 
 /// The kinds the texts name (`kind: X`, `"kind": "X"`, in block or flow style): every kind an
@@ -171,11 +190,17 @@ fn add_source(out: &mut Loaded, source: Source) {
     out.sources.push(source);
 }
 
-/// Adds the definitions among `documents` of the schema file at `path` (trusted); a note for
-/// any other document.
+/// Adds the definitions among `documents` of the schema file at `path` (trusted), keeps its
+/// admission policies and bindings; a note for any other document.
 fn add_documents(out: &mut Loaded, path: &SourcePath, documents: &[driftlint_yaml::Document]) {
     for doc in documents {
         if matches!(doc.root.value, driftlint_yaml::NodeValue::Null) {
+            continue;
+        }
+        if is_admission_policy(&doc.root) {
+            let range =
+                driftlint_core::locate::node_range(&doc.root, "/kind", driftlint_core::locate::FieldDiffKind::Changed);
+            out.admission.push((doc.root.to_json(), path.clone(), range));
             continue;
         }
         if !out.registry.add_document(path, &doc.root, Trust::Trusted, &mut out.diagnostics) {
@@ -188,6 +213,13 @@ fn add_documents(out: &mut Loaded, path: &SourcePath, documents: &[driftlint_yam
             ));
         }
     }
+}
+
+/// A ValidatingAdmissionPolicy or ValidatingAdmissionPolicyBinding of any served version.
+fn is_admission_policy(root: &driftlint_yaml::Node) -> bool {
+    let text = |k: &str| root.get(k).and_then(driftlint_yaml::Node::as_str).unwrap_or_default();
+    text("apiVersion").starts_with("admissionregistration.k8s.io/")
+        && matches!(text("kind"), "ValidatingAdmissionPolicy" | "ValidatingAdmissionPolicyBinding")
 }
 
 /// The YAML and JSON files a git location names: the file, or every one below the directory.
@@ -294,7 +326,7 @@ mod tests {
         assert_eq!(
             loaded.registry.compilations(),
             1,
-            "the first Bucket definition only (a duplicate is never compiled)"
+            "the first Bucket definition only (an identical duplicate is never compiled)"
         );
         assert_eq!(loaded.skipped, 4);
         assert!(matches!(loaded.registry.lookup("g.io/v1", "Bucket"), crate::Lookup::Found(_)));
@@ -321,9 +353,11 @@ mod tests {
         let used_one = loaded.diagnostics.iter().flat_map(|d| &d.secondary).next().unwrap();
         assert_eq!(&bundle[used_one.range.clone().unwrap()], "Bucket");
         assert_eq!(loaded.sources.len(), 2);
-        // Without the kinds of the inputs, everything is read, as before.
+        // Without the kinds of the inputs, everything is read: the differing second Queue and
+        // Topic are compiled too (objects meet the nearest definition), the identical second
+        // Bucket is not.
         let all = load_for(&at, dir.path(), &Collection::default(), None).unwrap();
-        assert_eq!((all.registry.compilations(), all.skipped), (3, 0));
+        assert_eq!((all.registry.compilations(), all.skipped), (5, 0));
         assert!(all.diagnostics.iter().any(|d| d.message.contains("g.io/Queue")), "{:?}", all.diagnostics);
         // The used kind's problem at the same place as when the whole file is parsed.
         let bucket = |l: &Loaded| {

@@ -95,10 +95,14 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             continue;
         }
         let path = &coll.sources[doc.source].path;
-        let resolved = types
-            .entry((id.api_version.as_str(), id.kind.as_str()))
-            .or_insert_with(|| registry.resolve(&id.api_version, &id.kind))
-            .clone();
+        let resolved = if registry.has_alternatives(&id.api_version, &id.kind) {
+            registry.resolve_for(Some(path), &id.api_version, &id.kind)
+        } else {
+            types
+                .entry((id.api_version.as_str(), id.kind.as_str()))
+                .or_insert_with(|| registry.resolve(&id.api_version, &id.kind))
+                .clone()
+        };
         match &resolved {
             Resolved::Defined(_) | Resolved::Builtin(_) | Resolved::Located(_) => coverage.validated += 1,
             _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,
@@ -252,15 +256,13 @@ fn unknown(doc: &Document, path: &SourcePath, registry: &Registry, why: Unknown)
 fn defined_kinds_like(registry: &Registry, kind: &str) -> Vec<(String, String)> {
     let lower = kind.to_ascii_lowercase();
     let mut scored: Vec<(bool, f64, String, String)> = Vec::new();
-    for ((group, k), versions) in &registry.kinds {
+    for (group, k, version) in registry.defined_versions() {
         let other = k.to_ascii_lowercase();
         let similarity = strsim::jaro_winkler(&lower, &other);
         if other != lower && similarity <= 0.85 {
             continue;
         }
-        for v in versions.iter().filter(|v| v.served) {
-            scored.push((other != lower, -similarity, format!("{group}/{}", v.name), k.clone()));
-        }
+        scored.push((other != lower, -similarity, format!("{group}/{version}"), k.to_string()));
     }
     scored.sort_by(|a, b| {
         (a.0, a.2.as_str(), a.3.as_str()).cmp(&(b.0, b.2.as_str(), b.3.as_str())).then(a.1.total_cmp(&b.1))

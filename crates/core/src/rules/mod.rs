@@ -49,6 +49,8 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
         "for what a directory walk leaves out on purpose: a nested git repository (submodule), a symlinked directory",
     ),
     (Rule::InvalidSchema, Severity::Note, "for a file given as schemas that holds no definition (it is not used)"),
+    (Rule::InvalidSchema, Severity::Warning, "for an `apiextensions.crossplane.io/v1alpha1` XRD, read as v1"),
+    (Rule::DuplicateDefinition, Severity::Note, "when the two definitions are identical"),
     (Rule::SchemaNotFound, Severity::Error, "in strict mode (`--schema-mode strict`, or the Composition's annotation)"),
     (
         Rule::SchemaCelViolation,

@@ -3,7 +3,7 @@
 use super::RuleDoc;
 use crate::rule::{Rule, Severity};
 
-pub(super) static DOCS: [RuleDoc; 47] = [
+pub(super) static DOCS: [RuleDoc; 48] = [
     RuleDoc {
         rule: Rule::ValueDrift,
         default_severity: Severity::Error,
@@ -269,10 +269,10 @@ default branch.",
 with `--schemas` / `schemas:`) without a group, kind or versions, or a schema in it with a keyword \
 of the wrong type, a `pattern` that does not compile, or a `$ref` that loops or points nowhere. \
 The location is the offending key. The broken part accepts anything; the rest of the schema and \
-every other check still run. A document in a schema folder that is no definition gets a note. Two \
-definitions of one kind in two files: a warning naming both when they are identical, an error when \
-their versions or schemas differ; the first one read is used (the configured schemas before the \
-checked files). An `apiextensions.crossplane.io/v2` XRD with `claimNames` or an unknown `scope`.",
+every other check still run. A document in a schema folder that is no definition gets a note. A \
+checked file that defines a kind already defined by a configured (trusted) schema, or a kind of \
+Kubernetes' built-in API groups: it is not used. An `apiextensions.crossplane.io/v2` XRD with \
+`claimNames` or an unknown `scope`.",
         why: "A schema that cannot be read validates nothing: without this finding, objects of that \
 kind would look valid (or would all be reported as having no schema) for a reason nobody sees.",
         example_lang: "yaml",
@@ -280,6 +280,28 @@ kind would look valid (or would all be reported as having no schema) for a reaso
         fix: "Fix the definition as the API server would require it: a group, `names.kind`, at least \
 one version with an `openAPIV3Schema`, no `$ref` (structural schemas do not allow them), patterns \
 in Go RE2 syntax.",
+    },
+    RuleDoc {
+        rule: Rule::DuplicateDefinition,
+        default_severity: Severity::Warning,
+        summary: "A second definition of a kind (CRD or XRD) in another file",
+        what: "Two CustomResourceDefinitions or CompositeResourceDefinitions for one group and kind, \
+of the same trust (both configured schemas, or both among the checked files), in two files. \
+Identical ones (same versions and schemas) are a note, and the second is not compiled again. \
+Different ones are a warning, and both are kept: each object of the kind is validated against the \
+nearest definition — the one whose directory shares the most leading directories with the \
+object's file, then the one whose directory names the file's path shares most (a release \
+channel: `config/crd/standard/` serves `examples/standard/`), then the first read. `driftlint ls` \
+shows which definition each object used. The location is the second definition's kind.",
+        why: "Repositories keep a CRD in `crds/` and in an install bundle, in a Helm chart, or once \
+per release channel. Identical copies are harmless; copies that differ mean a cluster gets \
+whichever is applied last, and objects meant for one channel may not fit the other.",
+        example_lang: "text",
+        example: "config/crd/standard/gateways.yaml       # kind: Gateway, standard channel\n\
+config/crd/experimental/gateways.yaml   # duplicate-definition: more fields than the standard one",
+        fix: "Keep one copy where possible (generate the bundle from it). When both are meant (two \
+channels, two versions of a chart), nothing is wrong: set `rules: {duplicate-definition: off}` or \
+keep each channel's objects beside its definitions.",
     },
     RuleDoc {
         rule: Rule::SchemaUnknownField,
