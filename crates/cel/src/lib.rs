@@ -421,26 +421,6 @@ fn check_names(e: &IdedExpr, bound: &mut Vec<String>, declared: &[&str]) -> Resu
                 _ => None,
             };
             let name = namespaced.as_deref().unwrap_or(&c.func_name);
-            // A two-variable comprehension (`all(k, v, p)`) is left unexpanded by the parser:
-            // its variables would read as undeclared, but the rule is fine, only unsupported.
-            if c.target.is_some()
-                && c.args.len() == 3
-                && matches!(
-                    name,
-                    "all"
-                        | "exists"
-                        | "existsOne"
-                        | "exists_one"
-                        | "transformList"
-                        | "transformMap"
-                        | "transformMapEntry"
-                )
-                && c.args[..2].iter().all(|a| matches!(a.expr, Expr::Ident(_)))
-            {
-                return Err(CompileError::Unsupported(format!(
-                    "it uses the two-variable comprehension `{name}(k, v, …)`, which driftlint's CEL environment does not provide"
-                )));
-            }
             let operator = c.func_name.starts_with(['_', '@', '!', '-']);
             if !operator && !STD_FUNCTIONS.contains(&name) && !format_function(name) {
                 return Err(CompileError::Unsupported(format!(

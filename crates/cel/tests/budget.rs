@@ -113,3 +113,22 @@ fn failures_and_type_mismatches_are_told_apart() {
         assert!(matches!(o, Outcome::Mismatch(_)), "{mismatch}: {o:?}");
     }
 }
+
+/// A list built from a number (`lists.range`) is bounded (the `cel` crate refuses more than a
+/// million items) and two-variable comprehensions are charged as they go: each stops at the
+/// expression budget instead of running on.
+#[test]
+fn ranges_and_two_variable_comprehensions_stop_at_the_expression_budget() {
+    let input = Input::new::<Untyped>(&json!("x"), None);
+    let o = rule("size(lists.range(100000000)) > 0").evaluate(&input, &mut Budget::default());
+    assert!(matches!(&o, Outcome::Error(m) if m.contains("exceeds maximum allowed")), "{o:?}");
+    for text in [
+        "size(lists.range(1000000)) > 0 && lists.range(1000000).all(x, x >= 0)",
+        "lists.range(100000).all(i, v, i == v)",
+        "lists.range(100000).transformMap(i, v, v * 2).size() > 0",
+        "lists.range(1000).transformList(i, v, lists.range(100000)).size() > 0",
+    ] {
+        let o = rule(text).evaluate(&input, &mut Budget::default());
+        assert_eq!(o, Outcome::OverBudget(Limit::Expression), "{text}");
+    }
+}

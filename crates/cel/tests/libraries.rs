@@ -149,13 +149,6 @@ fn names_variables_and_transitions() {
     assert!(
         matches!(eval_untyped("self.a +", &json!({})), Err(CompileError::Invalid(m)) if m.contains("does not compile"))
     );
-    // A two-variable comprehension is unsupported, not a rule naming undeclared variables.
-    assert!(
-        matches!(eval_untyped("self.m.all(k, v, v > 0)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("two-variable"))
-    );
-    assert!(
-        matches!(eval_untyped("[1].transformList(i, v, v)", &json!({})), Err(CompileError::Unsupported(m)) if m.contains("two-variable"))
-    );
     // Comprehension variables are bound inside, not outside.
     assert_eq!(eval_untyped("[1].all(x, x > 0)", &json!({})).unwrap(), Outcome::Ok);
     assert!(matches!(eval_untyped("[1].all(x, x > 0) && x > 0", &json!({})), Err(CompileError::Invalid(_))));
@@ -256,4 +249,44 @@ fn lists_range_first_last_and_strings_quote() {
         eval_untyped("self.l.first() == optional.of(2)", &json!({"l": [1, 2]})).unwrap(),
         Outcome::Violated(_)
     ));
+}
+
+/// cel-go's two-variable comprehensions, cases after cel-go's ext/comprehensions_test.go
+/// (`TestTwoVarComprehensions`): over a list the first variable is the index, over a map the key.
+#[test]
+fn two_variable_comprehensions() {
+    for rule in [
+        "[1, 2, 3, 4].all(i, v, i < 5 && v > 0)",
+        "[1, 2, 3, 4].all(i, v, i < v)",
+        "[1, 2, 3, 4].all(i, v, i > v) == false",
+        "{'hello': 'world', 'taco': 'taco'}.all(k, v, k != v) == false",
+        "{'hello': 'world', 'taco': 'taco'}.exists(k, v, k == v)",
+        "[1, 2, 3, 4].exists(i, v, i == 1 && v == 2)",
+        "[1, 2, 3, 4].existsOne(i, v, i == 1 || v == 2)",
+        "{'hello': 'world', 'taco': 'taco'}.existsOne(k, v, k == v)",
+        "[1, 2, 3, 4].exists_one(i, v, i == 1 && v == 2)",
+        "[1, 2, 3].transformList(i, v, i > 0, v * 2) == [4, 6]",
+        "[1, 2, 3].transformList(i, v, v * 2) == [2, 4, 6]",
+        "{'greeting': 'hello', 'farewell': 'goodbye'}.transformList(k, _, k).sort() == ['farewell', 'greeting']",
+        "[1, 2, 3].transformMap(i, v, i > 0, v * 2) == {1: 4, 2: 6}",
+        "[1, 2, 3].transformMap(i, v, v * 2) == {0: 2, 1: 4, 2: 6}",
+        "{'greeting': 'hello'}.transformMap(k, v, v + '!') == {'greeting': 'hello!'}",
+        "{'greeting': 'hello'}.transformMapEntry(k, v, {v: k}) == {'hello': 'greeting'}",
+        "[1, 2].transformMapEntry(i, v, i > 0, {string(v): i}) == {'2': 1}",
+        // Nested, each with its own variables.
+        "[[1, 2], [3]].all(i, l, l.all(j, v, v > i))",
+        // The single-variable macros are unchanged.
+        "[1, 2].all(x, x > 0) && [1, 2].exists(x, x == 2) && [1].exists_one(x, x == 1)",
+    ] {
+        assert_eq!(eval_untyped(rule, &json!({})).unwrap(), Outcome::Ok, "{rule}");
+    }
+    assert_eq!(eval_untyped("self.m.all(k, v, v > 0)", &json!({"m": {"a": 1, "b": 2}})).unwrap(), Outcome::Ok);
+    assert!(matches!(
+        eval_untyped("self.m.all(k, v, v > 1)", &json!({"m": {"a": 1, "b": 2}})).unwrap(),
+        Outcome::Violated(_)
+    ));
+    // A key given twice is an evaluation error, as cel-go's map insertion is.
+    let o =
+        eval_untyped("{'greeting': 'aloha', 'farewell': 'aloha'}.transformMapEntry(k, v, {v: k}) == {}", &json!({}));
+    assert!(matches!(&o, Ok(Outcome::Error(m)) if m.contains("insert failed: key aloha already exists")), "{o:?}");
 }

@@ -9,7 +9,11 @@ use std::sync::Arc;
 use cel::common::value::CowVal;
 use cel::{DeclarationError, Env, Value};
 
-use super::{LIST, Res, bad, give, member, values};
+use cel::common::ast::{CallExpr, Expr};
+use cel::parser::{Macro, MacroExprHelper};
+use cel::{IdedExpr, ParseError};
+
+use super::{LIST, Res, bad, give, global, member, values};
 use crate::cost;
 
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
@@ -21,6 +25,11 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     member(env, "lastIndexOf", LIST, 1, last_index_of)?;
     member(env, "first", LIST, 0, first)?;
     member(env, "last", LIST, 0, last)?;
+    // `lists.range(n)` builds `n` items from one number: the `cel` crate's own overload caps
+    // `n` at a million but charges nothing, so a comprehension calling it could build billions.
+    // The call is rewritten (a macro, before overloads are chosen) into one that charges them.
+    env.add_macro(Macro::receiver("range", 1, range_macro))?;
+    global(env, RANGE, 1, range)?;
     Ok(())
 }
 
@@ -129,4 +138,32 @@ fn end<'b, 'v>(item: Option<&Value>) -> Res<'b, 'v> {
         Some(v) => OptionalValue::of(v.clone()),
         None => OptionalValue::none(),
     })))
+}
+
+const RANGE: &str = "@listsRange";
+/// The most items `lists.range` gives (the `cel` crate's own limit).
+const MAX_RANGE: i64 = 1_000_000;
+
+fn range_macro(
+    helper: &mut MacroExprHelper<'_>,
+    target: &mut Option<IdedExpr>,
+    args: &mut Vec<IdedExpr>,
+) -> Result<Option<IdedExpr>, ParseError> {
+    if !matches!(target.as_ref().map(|t| &t.expr), Some(Expr::Ident(ns)) if ns == "lists") {
+        return Ok(None);
+    }
+    let args = std::mem::take(args);
+    Ok(Some(helper.next_expr(Expr::Call(CallExpr { func_name: RANGE.to_string(), target: None, args }))))
+}
+
+/// `[0, 1, …, n - 1]`, charged its length.
+fn range<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Res<'b, 'v> {
+    let a = values(&args)?;
+    let Value::Int(n) = a[0] else { return Err(bad("lists.range", format!("expects an int, not {}", a[0].type_of()))) };
+    if n > MAX_RANGE {
+        return Err(bad("lists.range", format!("size {n} exceeds maximum allowed ({MAX_RANGE})")));
+    }
+    let n = n.max(0);
+    cost::charge(n as u64 / 8 + 1)?;
+    give(Value::List(Arc::new((0..n).map(Value::Int).collect())))
 }

@@ -1,6 +1,6 @@
 //! Kubernetes' CEL extension libraries that the `cel` crate lacks (k8s.io/apiserver
 //! `pkg/cel/library`): lists, regex, URLs, IPs and CIDRs, quantities, semver, named formats,
-//! JSON patch keys; cel-go's sets and bindings (`cel.bind`) extensions; and cel-go's strings extension, which the `cel`
+//! JSON patch keys; cel-go's sets, bindings (`cel.bind`) and two-variable comprehensions; and cel-go's strings extension, which the `cel`
 //! crate has but without a bound on what its functions produce.
 //!
 //! Each function takes and gives `cel::Value`s; a wrong argument type is an evaluation error
@@ -8,6 +8,7 @@
 //! budget ([`crate::cost`]).
 
 pub mod bind;
+pub mod comprehensions;
 pub mod format;
 pub mod ip;
 pub mod jsonpatch;
@@ -60,6 +61,7 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     format::register(env)?;
     jsonpatch::register(env)?;
     bind::register(env)?;
+    comprehensions::register(env)?;
     Ok(())
 }
 
