@@ -11,6 +11,7 @@
 //! - cel-go `ext/sets_test.go` (google/cel-go 00042ce7bef6)
 //! - cel-go `ext/encoders_test.go` (google/cel-go 2059366fe60f)
 //! - cel-go `ext/math_test.go` (google/cel-go 028e53c3434e)
+//! - cel-go `ext/comprehensions_test.go` (google/cel-go 40037713e3da)
 //! - the bindings extension's cases of cel-cpp's and cel-java's tests (cel-spec `bindings_ext`)
 
 mod common;
@@ -523,5 +524,83 @@ fn cel_go_math() {
         ("math.ceil(dyn(''))", "error: math.ceil"),
         ("math.round(dyn(1))", "error: math.round"),
         ("math.trunc(dyn(1u))", "error: math.trunc"),
+    ]);
+}
+
+/// comprehensions_test.go `TestTwoVarComprehensions` (every expression is true) and
+/// `TestTwoVarComprehensionsRuntimeErrors`. Not translated: the static errors (a type checker's).
+#[test]
+fn cel_go_two_variable_comprehensions() {
+    let t = |e: &'static str| (e, "true");
+    check(&[
+        t("[1, 2, 3, 4].all(i, v, i < 5 && v > 0)"),
+        t("[1, 2, 3, 4].all(i, v, i < v)"),
+        t("[1, 2, 3, 4].all(i, v, i > v) == false"),
+        t(
+            "cel.bind(listA, [1, 2, 3, 4], cel.bind(listB, [1, 2, 3, 4, 5], listA.all(i, v, listB[?i].hasValue() && listB[i] == v)))",
+        ),
+        t(
+            "cel.bind(listA, [1, 2, 3, 4, 5, 6], cel.bind(listB, [1, 2, 3, 4, 5], listA.all(i, v, listB[?i].hasValue() && listB[i] == v))) == false",
+        ),
+        t(
+            "cel.bind(l, ['hello', 'world', 'hello!', 'worlds'], l.exists(i, v, v.startsWith('hello') && l[?(i+1)].optMap(next, next.endsWith('world')).orValue(false)))",
+        ),
+        t(
+            "cel.bind(l, ['hello', 'world', 'hello!', 'worlds'], l.existsOne(i, v, v.startsWith('hello') && l[?(i+1)].optMap(next, next.endsWith('world')).orValue(false)))",
+        ),
+        t(
+            "cel.bind(l, ['hello', 'goodbye', 'hello!', 'goodbye'], l.exists_one(i, v, v.startsWith('hello') && l[?(i+1)].optMap(next, next == \"goodbye\").orValue(false))) == false",
+        ),
+        t(
+            "['Hello', 'world'].transformList(i, v, \"[%d]%s\".format([i, v.lowerAscii()])) == [\"[0]hello\", \"[1]world\"]",
+        ),
+        t("['hello', 'world'].transformList(i, v, v.startsWith('greeting'), \"[%d]%s\".format([i, v])) == []"),
+        t("[1, 2, 3].transformList(indexVar, valueVar, (indexVar * valueVar) + valueVar) == [1, 4, 9]"),
+        t("[1, 2, 3].transformList(indexVar, valueVar, indexVar % 2 == 0, (indexVar * valueVar) + valueVar) == [1, 9]"),
+        t("['Hello', 'world'].transformMap(i, v, [v.lowerAscii()]) == {0: ['hello'], 1: ['world']}"),
+        t(
+            "['world', 'Hello'].transformMap(i, v, [v.lowerAscii()]).transformList(k, v, v).flatten().sort() == ['hello', 'world']",
+        ),
+        t("[1, 2, 3].transformMap(indexVar, valueVar, (indexVar * valueVar) + valueVar) == {0: 1, 1: 4, 2: 9}"),
+        t(
+            "[1, 2, 3].transformMap(indexVar, valueVar, indexVar % 2 == 0, (indexVar * valueVar) + valueVar) == {0: 1, 2: 9}",
+        ),
+        t(
+            "\"key1:value1 key2:value2 key3:value3\".split(\" \").transformMapEntry(i, v, cel.bind(entry, v.split(\":\"), entry.size() == 2 ? {entry[0]: entry[1]} : {})) == {'key1': 'value1', 'key2': 'value2', 'key3': 'value3'}",
+        ),
+        t(
+            "\"key1:value1:extra key2:value2 key3\".split(\" \").transformMapEntry(i, v, cel.bind(entry, v.split(\":\"), {?entry[0]: entry[?1]})) == {'key1': 'value1', 'key2': 'value2'}",
+        ),
+        t("{'hello': 'world', 'hello!': 'world'}.all(k, v, k.startsWith('hello') && v == 'world')"),
+        t("{'hello': 'world', 'hello!': 'worlds'}.all(k, v, k.startsWith('hello') && v.endsWith('world')) == false"),
+        t("{'hello': 'world', 'hello!': 'worlds'}.exists(k, v, k.startsWith('hello') && v.endsWith('world'))"),
+        t("{'hello': 'world', 'hello!': 'worlds'}.existsOne(k, v, k.startsWith('hello') && v.endsWith('world'))"),
+        t("{'hello': 'world', 'hello!': 'worlds'}.exists_one(k, v, k.startsWith('hello') && v.endsWith('world'))"),
+        t(
+            "{'hello': 'world', 'hello!': 'wow, world'}.exists_one(k, v, k.startsWith('hello') && v.endsWith('world')) == false",
+        ),
+        t("{'Hello': 'world'}.transformList(k, v, \"%s=%s\".format([k.lowerAscii(), v])) == [\"hello=world\"]"),
+        t("dyn({'Hello': 'world'}).transformList(k, v, \"%s=%s\".format([k.lowerAscii(), v])) == [\"hello=world\"]"),
+        t("{'hello': 'world'}.transformList(k, v, k.startsWith('greeting'), \"%s=%s\".format([k, v])) == []"),
+        t("{'greeting': 'hello', 'farewell': 'goodbye'}.transformList(k, _, k).sort() == ['farewell', 'greeting']"),
+        t("{'greeting': 'hello', 'farewell': 'goodbye'}.transformList(_, v, v).sort() == ['goodbye', 'hello']"),
+        t(
+            "{'hello': 'world', 'goodbye': 'cruel world'}.transformMap(k, v, \"%s, %s!\".format([k, v])) == {'hello': 'hello, world!', 'goodbye': 'goodbye, cruel world!'}",
+        ),
+        t(
+            "dyn({'hello': 'world', 'goodbye': 'cruel world'}).transformMap(k, v, \"%s, %s!\".format([k, v])) == {'hello': 'hello, world!', 'goodbye': 'goodbye, cruel world!'}",
+        ),
+        t(
+            "{'hello': 'world', 'goodbye': 'cruel world'}.transformMap(k, v, v.startsWith('world'), \"%s, %s!\".format([k, v])) == {'hello': 'hello, world!'}",
+        ),
+        t(
+            "{'hello': 'world', 'greetings': 'tacocat'}.transformMapEntry(k, v, {k.reverse(): v.reverse()}) == {'olleh': 'dlrow', 'sgniteerg': 'tacocat'}",
+        ),
+        t(
+            "{'hello': 'world', 'greetings': 'tacocat'}.transformMapEntry(k, v, v.reverse() == v, {k.reverse(): v.reverse()}) == {'sgniteerg': 'tacocat'}",
+        ),
+        t("{'hello': 'world', 'greetings': 'tacocat'}.transformMapEntry(k, v, {}) == {}"),
+        ("[1, 1].transformMapEntry(i, v, {v: i})", "error: insert failed: key 1 already exists"),
+        ("[0, 0u].transformMapEntry(i, v, {v: i})", "error: insert failed: key 0 already exists"),
     ]);
 }

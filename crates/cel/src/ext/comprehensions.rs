@@ -235,11 +235,19 @@ fn insert_into(
     key: Key,
     value: Value,
 ) -> Result<(), cel::ExecutionError> {
-    if map.contains_key(&key) {
-        // cel-go prints the key as Go's `%v` does: a string without quotes.
+    // Keys compare as CEL values do: `0` and `0u` are one key.
+    let twin = match &key {
+        Key::Int(i) => u64::try_from(*i).ok().map(Key::Uint),
+        Key::Uint(u) => i64::try_from(*u).ok().map(Key::Int),
+        _ => None,
+    };
+    if map.contains_key(&key) || twin.is_some_and(|t| map.contains_key(&t)) {
+        // cel-go prints the key as Go's `%v` does: a string without quotes, a number bare.
         let shown = match &key {
             Key::String(s) => s.to_string(),
-            other => crate::show(&Value::from(other.clone())),
+            Key::Int(i) => i.to_string(),
+            Key::Uint(u) => u.to_string(),
+            Key::Bool(b) => b.to_string(),
         };
         return Err(bad(function, format!("insert failed: key {shown} already exists")));
     }
