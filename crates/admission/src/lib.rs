@@ -515,7 +515,7 @@ fn evaluate(
             }
             Ok(found) => found.into_iter().cloned().collect(),
             Err(e) => {
-                fail(run, policy, binding_name, severity, target, &e);
+                Verdict { policy, binding_name, severity, target }.fail(run, &e);
                 return;
             }
         },
@@ -540,16 +540,17 @@ fn evaluate(
         b.json("namespaceObject", namespace_object.unwrap_or(&Json::Null));
         b
     });
+    let verdict = Verdict { policy, binding_name, severity, target };
     for param in &params {
         // Each binding and parameter replaces the last one's `params` and `variables`.
         let b = &mut *base;
         b.json("params", param);
-        if !conditions_hold(run, policy, binding_name, severity, target, b) {
+        if !conditions_hold(run, &verdict, b) {
             continue;
         }
         let variables = evaluate_variables(run, policy, b);
         for v in &policy.validations {
-            validate(run, policy, binding_name, severity, target, b, &variables, v);
+            validate(run, &verdict, b, &variables, v);
         }
     }
 }
@@ -614,15 +615,8 @@ fn find_params<'a>(
 }
 
 /// Whether every match condition holds (an error: `failurePolicy`).
-fn conditions_hold(
-    run: &mut Run<'_, '_>,
-    policy: &Policy<'_>,
-    binding_name: &str,
-    severity: Severity,
-    target: &Object<'_>,
-    b: &Bindings,
-) -> bool {
-    for (name, e) in &policy.conditions {
+fn conditions_hold(run: &mut Run<'_, '_>, verdict: &Verdict<'_>, b: &Bindings) -> bool {
+    for (name, e) in &verdict.policy.conditions {
         let result = match e {
             Ok(e) => e.evaluate(b, run.budget),
             Err(m) => Err(EvalError::Error(m.clone())),
@@ -631,29 +625,15 @@ fn conditions_hold(
             Ok(driftlint_cel::Value::Bool(true)) => {}
             Ok(driftlint_cel::Value::Bool(false)) => return false,
             Ok(other) => {
-                fail(
-                    run,
-                    policy,
-                    binding_name,
-                    severity,
-                    target,
-                    &format!("matchCondition '{name}' gave {}, not a bool", other.type_of()),
-                );
+                verdict.fail(run, &format!("matchCondition '{name}' gave {}, not a bool", other.type_of()));
                 return false;
             }
             Err(EvalError::OverBudget(limit)) => {
-                budget_finding(run, policy, binding_name, target, limit);
+                verdict.over_budget(run, limit);
                 return false;
             }
             Err(e) => {
-                fail(
-                    run,
-                    policy,
-                    binding_name,
-                    severity,
-                    target,
-                    &format!("matchCondition '{name}' resulted in error: {e}"),
-                );
+                verdict.fail(run, &format!("matchCondition '{name}' resulted in error: {e}"));
                 return false;
             }
         }
@@ -687,66 +667,31 @@ fn evaluate_variables(run: &mut Run<'_, '_>, policy: &Policy<'_>, b: &mut Bindin
     errors
 }
 
-#[allow(clippy::too_many_arguments)]
 fn validate(
     run: &mut Run<'_, '_>,
-    policy: &Policy<'_>,
-    binding_name: &str,
-    severity: Severity,
-    target: &Object<'_>,
+    verdict: &Verdict<'_>,
     b: &Bindings,
     variable_errors: &HashMap<String, String>,
     v: &Validation,
 ) {
+    let text = one_line(&v.text);
     let e = match &v.expression {
         Ok(e) => e,
-        Err(m) => {
-            fail(
-                run,
-                policy,
-                binding_name,
-                severity,
-                target,
-                &format!("expression '{}' does not compile: {m}", one_line(&v.text)),
-            );
-            return;
-        }
+        Err(m) => return verdict.fail(run, &format!("expression '{text}' does not compile: {m}")),
     };
     if let Some(err) = e.fields_of("variables").iter().find_map(|f| variable_errors.get(f)) {
-        fail(
-            run,
-            policy,
-            binding_name,
-            severity,
-            target,
-            &format!("expression '{}' resulted in error: {err}", one_line(&v.text)),
-        );
-        return;
+        return verdict.fail(run, &format!("expression '{text}' resulted in error: {err}"));
     }
     match e.evaluate(b, run.budget) {
         Ok(driftlint_cel::Value::Bool(true)) => {}
         Ok(driftlint_cel::Value::Bool(false)) => {
             let message = message(run, v, b);
             let reason = v.reason.as_deref().unwrap_or("Invalid");
-            finding(run, policy, binding_name, severity, target, &format!("{message} (reason: {reason})"));
+            verdict.finding(run, &format!("{message} (reason: {reason})"));
         }
-        Ok(other) => fail(
-            run,
-            policy,
-            binding_name,
-            severity,
-            target,
-            &format!("expression '{}' gave {}, not a bool", one_line(&v.text), other.type_of()),
-        ),
-        Err(EvalError::OverBudget(limit)) => budget_finding(run, policy, binding_name, target, limit),
-        Err(err) => fail(
-            run,
-            policy,
-            binding_name,
-            severity,
-            target,
-            &format!("expression '{}' resulted in error: {err}", one_line(&v.text)),
-        ),
+        Ok(other) => verdict.fail(run, &format!("expression '{text}' gave {}, not a bool", other.type_of())),
+        Err(EvalError::OverBudget(limit)) => verdict.over_budget(run, limit),
+        Err(err) => verdict.fail(run, &format!("expression '{text}' resulted in error: {err}")),
     }
 }
 
@@ -765,64 +710,61 @@ fn message(run: &mut Run<'_, '_>, v: &Validation, b: &Bindings) -> String {
     }
 }
 
-/// An evaluation error: a finding with `failurePolicy: Fail`, nothing with `Ignore`.
-fn fail(
-    run: &mut Run<'_, '_>,
-    policy: &Policy<'_>,
-    binding_name: &str,
+/// What a policy under one binding says about one object: the findings of an evaluation.
+struct Verdict<'a> {
+    policy: &'a Policy<'a>,
+    binding_name: &'a str,
+    /// From the binding's `validationActions`.
     severity: Severity,
-    target: &Object<'_>,
-    error: &str,
-) {
-    if policy.fail {
-        finding(run, policy, binding_name, severity, target, &format!("{error} (failurePolicy: Fail)"));
+    target: &'a Object<'a>,
+}
+
+impl Verdict<'_> {
+    /// An evaluation error: a finding with `failurePolicy: Fail`, nothing with `Ignore`.
+    fn fail(&self, run: &mut Run<'_, '_>, error: &str) {
+        if self.policy.fail {
+            self.finding(run, &format!("{error} (failurePolicy: Fail)"));
+        }
     }
-}
 
-fn finding(
-    run: &mut Run<'_, '_>,
-    policy: &Policy<'_>,
-    binding_name: &str,
-    severity: Severity,
-    target: &Object<'_>,
-    message: &str,
-) {
-    let verb = match severity {
-        Severity::Error => "denied request",
-        Severity::Warning => "warns",
-        Severity::Note => "audit",
-    };
-    run.out.push(
-        Diagnostic::new(
-            Rule::AdmissionViolation,
-            severity,
-            target.path.clone(),
-            target.range.clone(),
-            format!("ValidatingAdmissionPolicy '{}' with binding '{binding_name}' {verb}: {message}", policy.name),
-        )
-        .with_secondary(policy.at.path.clone(), policy.at.range.clone(), "the policy")
-        .with_object(cr_id(target.value), None),
-    );
-}
+    fn finding(&self, run: &mut Run<'_, '_>, message: &str) {
+        let verb = match self.severity {
+            Severity::Error => "denied request",
+            Severity::Warning => "warns",
+            Severity::Note => "audit",
+        };
+        let (policy, target) = (self.policy, self.target);
+        run.out.push(
+            Diagnostic::new(
+                Rule::AdmissionViolation,
+                self.severity,
+                target.path.clone(),
+                target.range.clone(),
+                format!(
+                    "ValidatingAdmissionPolicy '{}' with binding '{}' {verb}: {message}",
+                    policy.name, self.binding_name
+                ),
+            )
+            .with_secondary(policy.at.path.clone(), policy.at.range.clone(), "the policy")
+            .with_object(cr_id(target.value), None),
+        );
+    }
 
-fn budget_finding(
-    run: &mut Run<'_, '_>,
-    policy: &Policy<'_>,
-    binding_name: &str,
-    target: &Object<'_>,
-    limit: cost::Limit,
-) {
-    run.out.push(
-        Diagnostic::of(
-            Rule::AdmissionUndecided,
-            target.path.clone(),
-            target.range.clone(),
-            format!(
-                "ValidatingAdmissionPolicy '{}' with binding '{binding_name}' was not evaluated to the end: {}",
-                policy.name,
-                driftlint_cel::budget_text(limit)
-            ),
-        )
-        .with_object(cr_id(target.value), None),
-    );
+    fn over_budget(&self, run: &mut Run<'_, '_>, limit: cost::Limit) {
+        let target = self.target;
+        run.out.push(
+            Diagnostic::of(
+                Rule::AdmissionUndecided,
+                target.path.clone(),
+                target.range.clone(),
+                format!(
+                    "ValidatingAdmissionPolicy '{}' with binding '{}' was not evaluated to the end: {}",
+                    self.policy.name,
+                    self.binding_name,
+                    driftlint_cel::budget_text(limit)
+                ),
+            )
+            .with_object(cr_id(target.value), None),
+        );
+    }
 }
