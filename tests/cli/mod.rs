@@ -19,6 +19,7 @@ mod hostile_scope;
 mod immutable;
 mod init;
 mod jobs;
+mod kustomize;
 mod kubeconform_parity;
 mod schema_cel;
 
