@@ -90,7 +90,10 @@ fn json_6902_operations_are_checked_against_the_target_schema() {
                 "- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --v=4\n- op: replace\n  path: /spec/replicas\n  value: three\n- op: add\n  path: /spec/template/spec/containers/0/imagePullPolcy\n  value: Never\n- op: remove\n  path: /metadata/labels/app\n",
             ),
             // A target without a version: the version served for the kind.
-            ("app/version.yaml", "- op: replace\n  path: /apiVersion\n  value: apps/v1\n- op: frobnicate\n  path: /spec\n"),
+            (
+                "app/version.yaml",
+                "- op: replace\n  path: /apiVersion\n  value: apps/v1\n- op: frobnicate\n  path: /spec\n",
+            ),
         ],
     );
     let found = findings(tmp.path());
@@ -144,14 +147,20 @@ fn kustomize_configuration_is_one_note_per_kustomization() {
                 "app/prefix.yaml",
                 "apiVersion: example.com/v1\nkind: PrefixTransformer\nmetadata:\n  name: p\nprefix: x-\n",
             ),
-            ("app/rollout-transform.yaml", "images:\n  - path: spec/template/spec/containers[]/image\n    kind: Rollout\n"),
+            (
+                "app/rollout-transform.yaml",
+                "images:\n  - path: spec/template/spec/containers[]/image\n    kind: Rollout\n",
+            ),
             ("app/config.yaml", "server:\n  port: 8080\n"),
         ],
     );
     let found = findings(tmp.path());
     assert_eq!(found.len(), 1, "{found:#?}");
     let (rule, severity, file, line, message) = &found[0];
-    assert_eq!((rule.as_str(), severity.as_str(), file.as_str(), *line), ("not-kubernetes-object", "note", "app/kustomization.yaml", 4));
+    assert_eq!(
+        (rule.as_str(), severity.as_str(), file.as_str(), *line),
+        ("not-kubernetes-object", "note", "app/kustomization.yaml", 4)
+    );
     assert!(message.starts_with("4 file(s) named here are kustomize's own configuration"), "{message}");
 }
 
@@ -190,8 +199,9 @@ fn fields_a_kustomization_sets_count_as_set() {
     );
 }
 
-/// A path a kustomization names that leaves the repository or does not exist is a finding at
-/// the kustomization's line, and nothing outside is read.
+/// A path a kustomization names that leaves the repository is an error at the kustomization's
+/// line, one that does not exist a warning (a step before the build may write it), and
+/// nothing outside is read.
 #[test]
 fn paths_outside_the_repository_or_missing_are_reported_not_read() {
     let tmp = tempfile::tempdir().unwrap();
@@ -215,7 +225,7 @@ fn paths_outside_the_repository_or_missing_are_reported_not_read() {
         seen,
         [
             ("io-error", "error", "app/kustomization.yaml", 3),
-            ("io-error", "error", "app/kustomization.yaml", 4),
+            ("io-error", "warning", "app/kustomization.yaml", 4),
             ("io-error", "error", "app/kustomization.yaml", 6),
         ],
         "{found:#?}"

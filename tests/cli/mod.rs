@@ -19,8 +19,8 @@ mod hostile_scope;
 mod immutable;
 mod init;
 mod jobs;
-mod kustomize;
 mod kubeconform_parity;
+mod kustomize;
 mod schema_cel;
 
 mod layouts;

@@ -86,7 +86,8 @@ pub fn validate_patch(root: &Node, schema: &Schema) -> Vec<Finding> {
     let anchor = first_key_span(root);
     let mut budget = Budget::default();
     let opts = Options { required: false };
-    let mut w = Walker { opts, patch: true, out: Vec::new(), budget: &mut budget, unevaluated: (0, Vec::new()), spent: None };
+    let mut w =
+        Walker { opts, patch: true, out: Vec::new(), budget: &mut budget, unevaluated: (0, Vec::new()), spent: None };
     w.value(root, schema, &root.span, &anchor, &mut String::new(), 0, true);
     w.out
 }
@@ -96,7 +97,8 @@ pub fn validate_patch(root: &Node, schema: &Schema) -> Vec<Finding> {
 pub fn validate_patch_value(at: &Range<usize>, value: &Node, schema: &Schema, pointer: &str) -> Vec<Finding> {
     let mut budget = Budget::default();
     let opts = Options { required: false };
-    let mut w = Walker { opts, patch: true, out: Vec::new(), budget: &mut budget, unevaluated: (0, Vec::new()), spent: None };
+    let mut w =
+        Walker { opts, patch: true, out: Vec::new(), budget: &mut budget, unevaluated: (0, Vec::new()), spent: None };
     w.value(value, schema, at, at, &mut pointer.to_string(), 1, false);
     w.out
 }
@@ -449,7 +451,9 @@ impl Walker<'_> {
                         pointer.truncate(parent);
                         continue;
                     }
-                    if self.patch && key.starts_with('$') && self.directive(&key, k, v, schema, &pointer[..parent], depth)
+                    if self.patch
+                        && key.starts_with('$')
+                        && self.directive(&key, k, v, schema, &pointer[..parent], depth)
                     {
                         pointer.truncate(parent);
                         continue;

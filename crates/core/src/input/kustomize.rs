@@ -218,8 +218,11 @@ pub fn read(sources: &[&Source]) -> Kustomizations {
     // What each kustomization sets reaches its bases' and components' resources: overlays
     // complete their bases (a base Deployment whose selector only an overlay's `commonLabels`
     // adds builds right in that overlay).
-    let by_dir: HashMap<PathBuf, usize> =
-        parsed.iter().enumerate().map(|(i, p)| (p.path.parent().map(Path::to_path_buf).unwrap_or_default(), i)).collect();
+    let by_dir: HashMap<PathBuf, usize> = parsed
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.path.parent().map(Path::to_path_buf).unwrap_or_default(), i))
+        .collect();
     let mut effective: Vec<Sets> = parsed.iter().map(|p| p.sets).collect();
     for (i, p) in parsed.iter().enumerate() {
         if p.sets == Sets::default() {
@@ -285,7 +288,8 @@ fn read_one(path: &Path, source: &Source, here: &Boundary, out: &mut Kustomizati
         Boundary::around(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
     };
     let mut k = Kust { path, dir: &dir, boundary: &boundary, source, out };
-    let mut parsed = Parsed { path: path.to_path_buf(), sets: sets_of(&root), below: Vec::new(), resources: Vec::new() };
+    let mut parsed =
+        Parsed { path: path.to_path_buf(), sets: sets_of(&root), below: Vec::new(), resources: Vec::new() };
     for field in ["resources", "bases", "components"] {
         for (text, span) in strings(root.get(field)) {
             if remote(text) {
@@ -293,15 +297,23 @@ fn read_one(path: &Path, source: &Source, here: &Boundary, out: &mut Kustomizati
             }
             match k.follow(text, &span, field) {
                 Some(Named::File(p)) if field != "components" => parsed.resources.push(p),
-                Some(Named::File(_)) => k.problem(&span, format!("component `{text}` is a file: kustomize expects a directory with a kustomization")),
+                Some(Named::File(_)) => k.problem(
+                    &span,
+                    format!("component `{text}` is a file: kustomize expects a directory with a kustomization"),
+                ),
                 Some(Named::Dir(p)) => parsed.below.push(p),
                 None => {}
             }
         }
     }
-    // `patches:` takes a file (`path:`) or inline text (`patch:`) of either form, with a target.
+    // `patches:` takes a file (`path:`) or inline text (`patch:`) of either form, with a target
+    // (a bare path string, as older kustomizations write it, is a file).
     for item in items(root.get("patches")) {
-        k.patch(item, Form::Either);
+        match item.as_str() {
+            Some(text) if !text.contains('\n') => k.patch_file(text, &item.span, Form::Either, Target::default()),
+            Some(_) => k.inline(item, Form::Either, Target::default()),
+            None => k.patch(item, Form::Either),
+        }
     }
     for item in items(root.get("patchesJson6902")) {
         k.patch(item, Form::Json6902);
@@ -380,6 +392,22 @@ impl Kust<'_> {
         );
     }
 
+    /// A named path that is not there: `kustomize build` fails on the repository as it is,
+    /// unless a step before it writes the file (Argo CD's `helm template … > all.yaml` plugin,
+    /// a CI step), which is why this is a warning.
+    fn missing(&mut self, span: &Range<usize>, message: String) {
+        self.out.diagnostics.push(
+            Diagnostic::new(
+                Rule::IoError,
+                crate::diagnostic::Severity::Warning,
+                SourcePath::File(self.path.to_path_buf()),
+                Some(span.clone()),
+                message,
+            )
+            .with_help("`kustomize build` fails unless a step before it writes the file: correct the path, or generate it first"),
+        );
+    }
+
     /// The file or kustomization directory `text` names (relative to the kustomization), when
     /// it stays in the repository and exists; else a finding at `span`.
     fn follow(&mut self, text: &str, span: &Range<usize>, field: &str) -> Option<Named> {
@@ -392,7 +420,7 @@ impl Kust<'_> {
             }
         };
         let Ok(meta) = std::fs::metadata(&real) else {
-            self.problem(span, format!("`{field}` entry `{text}` does not exist"));
+            self.missing(span, format!("`{field}` entry `{text}` does not exist"));
             return None;
         };
         let named = normalise(&written);

@@ -65,10 +65,14 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
 /// the manifests (and returned to be checked as patches), their configuration files left out
 /// with one note per kustomization.
 pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> Split {
+    let mut charts = Charts::of(&sources);
+    // A kustomization inside a Helm chart works on what the chart renders (Argo CD's
+    // kustomized-helm: `helm template . > all.yaml`, then `kustomize build`): it is the
+    // chart's, and names files that only exist once rendered.
     let kustomizations = {
         let found: Vec<&Source> = sources
             .iter()
-            .filter(|s| matches!(&s.path, SourcePath::File(p) if kustomize::is_kustomization(p)))
+            .filter(|s| matches!(&s.path, SourcePath::File(p) if kustomize::is_kustomization(p) && charts.chart_of(p).is_none()))
             .collect();
         kustomize::read(&found)
     };
@@ -84,11 +88,11 @@ pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> 
         .chain(configuration.keys().cloned())
         .collect();
     let mut shown = Vec::new();
-    let charts = Charts::of(&sources);
     let mut kept = Vec::with_capacity(sources.len());
     let mut in_charts: BTreeMap<PathBuf, usize> = BTreeMap::new();
     let mut tools: BTreeMap<usize, Vec<PathBuf>> = BTreeMap::new();
-    let mut charts = charts;
+    // Per kustomization, its configuration files among the inputs (those left out).
+    let mut configured: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     let mut templates = Vec::new();
     for source in sources {
         let SourcePath::File(path) = &source.path else {
@@ -109,7 +113,8 @@ pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> 
                 patches.push(kustomize::Patch { source, form, target, kustomization: by, inline: None });
                 continue;
             }
-            if matches!(roles.get(&named), Some(kustomize::Role::Configuration(_))) {
+            if let Some(kustomize::Role::Configuration(by)) = roles.get(&named) {
+                configured.entry(by.clone()).or_default().push(path.clone());
                 continue;
             }
         }
@@ -174,7 +179,9 @@ pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> 
             .with_help(how.to_string()),
         );
     }
-    for (by, (at, files)) in configuration {
+    for (by, (at, _)) in configuration {
+        // Only the files the walk read (a generator's `.sh` or `.conf` is no input anyway).
+        let Some(files) = configured.remove(&by) else { continue };
         let list: Vec<String> = files.iter().take(5).map(|p| display(p)).collect();
         let more = if files.len() > 5 { format!(" and {} more", files.len() - 5) } else { String::new() };
         notes.push(
