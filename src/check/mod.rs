@@ -130,18 +130,18 @@ fn node_pool() -> usize {
 pub fn manifest_inputs(
     settings: &Settings,
     collected: input::Collected,
-) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
+) -> Result<driftlint_core::input::layout::Split, CheckError> {
     let opened = match &settings.reference {
         Some(location) => Some(drift::open_reference(location, &settings.git_start)?),
         None => None,
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
     let policy_inputs = policy_inputs(settings)?;
-    let (sources, notes) =
-        manifest_sources(settings, collected.sources, reference_dir.as_deref(), policy_inputs.as_ref())?;
+    let mut split = manifest_sources(settings, collected.sources, reference_dir.as_deref(), policy_inputs.as_ref())?;
     let mut diagnostics = collected.diagnostics;
-    diagnostics.extend(notes);
-    Ok((sources, diagnostics))
+    diagnostics.append(&mut split.notes);
+    split.notes = diagnostics;
+    Ok(split)
 }
 
 /// Runs the linter on inputs already read (from the work tree, or from a git state).
@@ -161,7 +161,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
     let policy_inputs = policy_inputs(settings)?.map(std::sync::Arc::new);
-    let (mut sources, notes) =
+    let driftlint_core::input::layout::Split { kept: mut sources, notes, patches, roles, shown } =
         manifest_sources(settings, collected.sources, reference_dir.as_deref(), policy_inputs.as_deref())?;
     let inputs: Vec<PathBuf> = sources
         .iter()
@@ -180,6 +180,11 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         }
     }
     let mut files = driftlint_core::locate::Files::default();
+    for kustomization in shown {
+        if let SourcePath::File(p) = kustomization.path {
+            files.preset(p, kustomization.text);
+        }
+    }
 
     // The passes, prepared: each reports a batch's documents in the loop below.
     let (prepared, found) = match (&settings.reference, opened) {
@@ -276,9 +281,25 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         .chain(early_paths)
         .chain(admission_pass.iter().flat_map(|p| p.policy_files().cloned()))
         .collect();
+    // kustomize's patches, checked as patches of the kinds they patch (their files are no
+    // manifests); their texts are kept for the findings in them.
+    if let Some((registry, _)) = &schemas.registry {
+        for patch in &patches {
+            let found = driftlint_schema::pass::patch(registry, patch);
+            if !found.is_empty()
+                && let SourcePath::File(p) = &patch.source.path
+            {
+                files.preset(p.clone(), patch.source.text.clone());
+            }
+            diags.extend(found);
+        }
+    }
     let (mut schema_pass, mut composition_pass) = match &schemas.registry {
         Some((registry, mode)) => (
-            Some(driftlint_schema::pass::SchemaPass::new(registry, *mode, schemas.diagnostics)),
+            Some(
+                driftlint_schema::pass::SchemaPass::new(registry, *mode, schemas.diagnostics)
+                    .with_kustomize_sets(kustomize_sets(&roles)),
+            ),
             Some(driftlint_crossplane::pass::CompositionPass::new(registry, *mode)),
         ),
         None => (None, None),
@@ -633,6 +654,20 @@ fn schema_setup(
     Ok(Schemas { registry: Some((registry, mode)), diagnostics: loaded.diagnostics })
 }
 
+/// What kustomizations set on the resource files they build (those that set something).
+fn kustomize_sets(
+    roles: &HashMap<PathBuf, driftlint_core::input::kustomize::Role>,
+) -> HashMap<PathBuf, driftlint_core::input::kustomize::Sets> {
+    use driftlint_core::input::kustomize::{Role, Sets};
+    roles
+        .iter()
+        .filter_map(|(p, r)| match r {
+            Role::Resource(sets) if *sets != Sets::default() => Some((p.clone(), *sets)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The inputs that are manifests: less `exclude:` globs, the configuration file and the
 /// reference's own directory, with `./` prefixes dropped, and less Helm charts' sources and
 /// tools' configuration files (the notes saying so are returned with them).
@@ -641,7 +676,7 @@ fn manifest_sources(
     sources: Vec<Source>,
     reference_dir: Option<&Path>,
     policy_inputs: Option<&document::PolicyInputs>,
-) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
+) -> Result<driftlint_core::input::layout::Split, CheckError> {
     let mut sources = not_excluded(settings, sources)?;
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
@@ -665,7 +700,7 @@ fn manifest_sources(
         }
     }
     // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
-    Ok(driftlint_core::input::layout::split(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
+    Ok(driftlint_core::input::layout::split_roles(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out, less driftlint's configuration

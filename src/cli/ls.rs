@@ -33,7 +33,21 @@ pub struct Args {
 #[derive(Serialize)]
 struct Listing<'a> {
     objects: Vec<ObjectEntry<'a>>,
+    /// Every file a kustomization names, with the role kustomize gives it, by path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    kustomize: Vec<RoleEntry>,
     diagnostics: Vec<DiagnosticEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct RoleEntry {
+    file: String,
+    /// `kustomization`, `resource`, `strategic-merge patch`, `JSON 6902 patch`, `patch`,
+    /// `kustomize configuration`.
+    role: &'static str,
+    /// For a configuration file: the kustomization that names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -52,6 +66,9 @@ struct ObjectEntry<'a> {
     /// The schema `check` validates the object against (a definition's file, `Kubernetes X.Y
     /// built-in`), or why there is none.
     schema: String,
+    /// `resource` when a kustomization names the file as one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -93,8 +110,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         ..crate::config::Settings::default()
     };
     let collected = check::collect_inputs(&settings);
-    let (sources, diagnostics) = check::manifest_inputs(&settings, collected)?;
-    let mut collected = driftlint_core::input::Collected { sources, diagnostics };
+    let split = check::manifest_inputs(&settings, collected)?;
+    let roles = split.roles;
+    let mut collected = driftlint_core::input::Collected { sources: split.kept, diagnostics: split.notes };
     // From a subdirectory, the configuration's directory further up is listed: shown from
     // where the user stands, as `check` shows it.
     if let Ok(cwd) = std::env::current_dir() {
@@ -113,16 +131,31 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             let mut entry = lines.object(&collection, d);
             let path = &collection.sources[d.source].path;
             entry.schema = registry.describe(Some(path), &d.identity.api_version, &d.identity.kind);
+            if let SourcePath::File(p) = path {
+                entry.role = roles.get(&driftlint_core::input::kustomize::normalise(p)).map(|r| r.name());
+            }
             entry
         })
         .collect();
+    let mut kustomize: Vec<RoleEntry> = roles
+        .iter()
+        .map(|(p, r)| RoleEntry {
+            file: p.display().to_string(),
+            role: r.name(),
+            by: match r {
+                driftlint_core::input::kustomize::Role::Configuration(by) => Some(by.display().to_string()),
+                _ => None,
+            },
+        })
+        .collect();
+    kustomize.sort_by(|a, b| a.file.cmp(&b.file));
     let diagnostics: Vec<DiagnosticEntry> =
         collection.diagnostics.iter().map(|d| lines.diagnostic(&collection, d)).collect();
 
     let mut out = std::io::stdout().lock();
     match args.format {
         ListFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &Listing { objects, diagnostics })?;
+            serde_json::to_writer_pretty(&mut out, &Listing { objects, kustomize, diagnostics })?;
             writeln!(out)?;
         }
         ListFormat::Human => {
@@ -140,8 +173,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                     }
                 }
                 line.push_str(&format!(" [schema: {}]", o.schema));
+                if let Some(role) = o.role {
+                    line.push_str(&format!(" [kustomize: {role}]"));
+                }
                 // File names, names and origins come from the checked repository.
                 writeln!(out, "{}", escape::text(&line))?;
+            }
+            for r in &kustomize {
+                let by = r.by.as_ref().map_or(String::new(), |b| format!(" (named by {b})"));
+                writeln!(out, "{}", escape::text(&format!("{}: kustomize {}{by}", r.file, r.role)))?;
             }
             let mut err = std::io::stderr().lock();
             for d in &diagnostics {
@@ -221,6 +261,7 @@ impl Lines {
             item: d.item_index,
             origin,
             schema: String::new(),
+            role: None,
         }
     }
 

@@ -21,6 +21,7 @@ mod immutable;
 mod init;
 mod jobs;
 mod kubeconform_parity;
+mod kustomize;
 mod schema_cel;
 
 mod layouts;

@@ -11,7 +11,8 @@
 //! that driftlint does not bundle (the `metrics.k8s.io` kinds) is not flagged in loose mode;
 //! a custom resource of another `*.k8s.io` group (`gateway.networking.k8s.io`) is.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
 use super::builtin::Unknown;
 use super::coverage::Coverage;
@@ -22,6 +23,8 @@ use super::{
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
 use driftlint_core::document::{Collection, Document};
 use driftlint_core::input::SourcePath;
+use driftlint_core::input::kustomize::{Form, Patch, Sets};
+use driftlint_yaml::{Node, NodeValue};
 
 /// What the CEL rules of a run share across its batches (the pass runs once per batch, on
 /// the thread that reports them, in input order): the run's cost budget, and the rules noted
@@ -41,13 +44,24 @@ pub struct SchemaPass<'r> {
     diagnostics: Vec<Diagnostic>,
     /// What was validated so far.
     pub coverage: Coverage,
+    /// What kustomizations set on the resource files they build, by path: a required field
+    /// they set is not missing.
+    kustomize: HashMap<PathBuf, Sets>,
 }
 
 impl<'r> SchemaPass<'r> {
     /// A pass validating against `registry` in `mode`; `found` are the findings of building
     /// the registry (definitions that could not be loaded), reported first.
     pub fn new(registry: &'r Registry, mode: Mode, found: Vec<Diagnostic>) -> Self {
-        SchemaPass { registry, mode, diagnostics: found, coverage: Coverage::default() }
+        SchemaPass { registry, mode, diagnostics: found, coverage: Coverage::default(), kustomize: HashMap::new() }
+    }
+
+    /// The pass, with what kustomizations set on the resource files they build (paths as the
+    /// inputs name them): `schema-required-missing` of a field set so is not reported (a base
+    /// Deployment without the `spec.selector` its kustomization's `commonLabels` adds).
+    pub fn with_kustomize_sets(mut self, sets: HashMap<PathBuf, Sets>) -> Self {
+        self.kustomize = sets;
+        self
     }
 }
 
@@ -62,7 +76,16 @@ impl driftlint_core::pass::Pass for SchemaPass<'_> {
         _files: &mut driftlint_core::locate::Files,
     ) -> Result<&[Diagnostic], driftlint_core::pass::PassError> {
         let first = self.diagnostics.len();
-        let found = run_counted(batch.coll, self.registry, self.mode, &mut self.coverage);
+        let mut found = run_counted(batch.coll, self.registry, self.mode, &mut self.coverage);
+        if !self.kustomize.is_empty() {
+            found.retain(|d| {
+                let SourcePath::File(p) = &d.primary.path else { return true };
+                !(d.rule == Rule::SchemaRequiredMissing
+                    && d.field.as_deref().is_some_and(|f| {
+                        self.kustomize.get(&driftlint_core::input::kustomize::normalise(p)).is_some_and(|s| s.covers(f))
+                    }))
+            });
+        }
         self.diagnostics.extend(found);
         Ok(&self.diagnostics[first..])
     }
@@ -140,6 +163,213 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
         }
     }
     out
+}
+
+/// The findings of a kustomize patch (a file's, or one written in its kustomization) against
+/// the schema of the kind it patches: a strategic-merge patch is a partial object
+/// ([`validate::validate_patch`]: field names, types and values, its directives understood,
+/// no required field demanded); a JSON 6902 patch is a list of operations, each with a known
+/// `op`, a `path` (and `from`) that the schema has, and a `value` of the type found there.
+/// The kind is the patch's own (`apiVersion`/`kind`), else its kustomization's `target:`
+/// (a target without a version takes the version served for that kind). A patch whose kind
+/// has no schema is not checked: the resources of that kind are reported for it.
+pub fn patch(registry: &Registry, patch: &Patch) -> Vec<Diagnostic> {
+    let path = &patch.source.path;
+    let stream = driftlint_yaml::parse_stream(patch.text());
+    let mut out = Vec::new();
+    if let Some(err) = &stream.error {
+        let at = patch.map(err.offset..err.offset);
+        out.push(Diagnostic::error(
+            Rule::YamlSyntaxError,
+            path.clone(),
+            Some(at),
+            format!("patch does not parse: {}", err.message),
+        ));
+    }
+    let target = |api_version: Option<&str>, kind: Option<&str>| -> Option<(String, String)> {
+        let kind = kind.or(patch.target.kind.as_deref())?.to_string();
+        if let Some(av) = api_version {
+            return Some((av.to_string(), kind));
+        }
+        let group = patch.target.group.as_deref();
+        let api_version = match patch.target.version.as_deref() {
+            Some(v) => match group {
+                Some(g) if !g.is_empty() => format!("{g}/{v}"),
+                _ => v.to_string(),
+            },
+            None => served_version(registry, group, &kind)?,
+        };
+        Some((api_version, kind))
+    };
+    for doc in &stream.documents {
+        let root = &doc.root;
+        let json6902 = match patch.form {
+            Form::Json6902 => true,
+            Form::StrategicMerge => false,
+            Form::Either => matches!(root.value, NodeValue::Sequence(_)),
+        };
+        if json6902 {
+            let ty = target(None, None);
+            json_patch(registry, patch, root, ty, &mut out);
+            continue;
+        }
+        if matches!(root.value, NodeValue::Null) {
+            continue;
+        }
+        let field = |k: &str| root.get(k).and_then(|n| n.as_str());
+        let Some((api_version, kind)) = target(field("apiVersion"), field("kind")) else { continue };
+        let Some((schema, builtin)) = schema_of(registry, &patch.source.path, &api_version, &kind) else { continue };
+        let mut findings = validate::validate_patch(root, &schema);
+        if builtin
+            && let Some((key, value)) = root.entry("metadata")
+            && let Some(meta) = schema.properties.get("metadata")
+        {
+            findings.extend(validate::validate_patch_value(&key.span, value, meta, "/metadata"));
+        }
+        out.extend(findings.into_iter().map(|f| patch_finding(patch, &api_version, &kind, f)));
+    }
+    out
+}
+
+/// A schema for `api_version` `kind` (the nearest definition to the patch's file), and whether
+/// it is a built-in kind's (whose `metadata` the schema describes).
+fn schema_of<'r>(registry: &'r Registry, at: &SourcePath, api_version: &str, kind: &str) -> Option<(Held<'r>, bool)> {
+    match registry.resolve_for(Some(at), api_version, kind) {
+        Resolved::Defined(s) => Some((Held::Borrowed(s), false)),
+        Resolved::Builtin(s) => Some((Held::Borrowed(s), true)),
+        Resolved::Located(s) => Some((Held::Shared(s), true)),
+        _ => None,
+    }
+}
+
+/// A schema the registry holds, or one a location loaded.
+enum Held<'r> {
+    Borrowed(&'r Schema),
+    Shared(std::sync::Arc<Schema>),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = Schema;
+    fn deref(&self) -> &Schema {
+        match self {
+            Held::Borrowed(s) => s,
+            Held::Shared(s) => s,
+        }
+    }
+}
+
+/// The apiVersion served for `kind` (in `group`, when given) among the built-in kinds of the
+/// run's Kubernetes version and the run's definitions: `v1` where several are served.
+fn served_version(registry: &Registry, group: Option<&str>, kind: &str) -> Option<String> {
+    let kube = registry.kubernetes_version();
+    let mut builtin: Vec<String> = driftlint_kube_schemas::kinds(kube)
+        .into_iter()
+        .filter(|g| g.kind == kind && group.is_none_or(|want| g.group == want))
+        .map(|g| g.api_version())
+        .collect();
+    builtin.sort_by_key(|av| !av.ends_with("/v1") && av != "v1");
+    if let Some(first) = builtin.into_iter().next() {
+        return Some(first);
+    }
+    defined_kinds_like(registry, kind)
+        .into_iter()
+        .filter(|(av, k)| k == kind && group.is_none_or(|want| split_api_version(av).0 == want))
+        .map(|(av, _)| av)
+        .next()
+}
+
+/// A finding of a patch as a diagnostic in the file that holds it.
+fn patch_finding(patch: &Patch, api_version: &str, kind: &str, f: validate::Finding) -> Diagnostic {
+    Diagnostic::new(f.rule, f.severity, patch.source.path.clone(), Some(patch.map(f.span)), f.message)
+        .with_object(format!("patch of {api_version} {kind}"), Some(f.pointer))
+        .with_help(format!(
+            "checked as a kustomize patch of `{api_version} {kind}` (named by {}): fields and types, not required fields",
+            patch.kustomization.display()
+        ))
+}
+
+/// The operations of a JSON 6902 patch (`root`), against the schema of `ty` when known.
+fn json_patch(
+    registry: &Registry,
+    patch: &Patch,
+    root: &Node,
+    ty: Option<(String, String)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let path = &patch.source.path;
+    let NodeValue::Sequence(ops) = &root.value else {
+        out.push(Diagnostic::error(
+            Rule::SchemaTypeMismatch,
+            path.clone(),
+            Some(patch.map(root.span.clone())),
+            "a JSON 6902 patch is a list of operations (`- op: add`, `path:`, `value:`)",
+        ));
+        return;
+    };
+    let schema = ty.as_ref().and_then(|(av, kind)| schema_of(registry, &patch.source.path, av, kind));
+    let (api_version, kind) = ty.clone().unwrap_or_default();
+    for op in ops {
+        let at = |n: &Node| Some(patch.map(n.span.clone()));
+        let name = op.get("op").and_then(Node::as_str);
+        const OPS: [&str; 6] = ["add", "remove", "replace", "move", "copy", "test"];
+        match (name, op.entry("op")) {
+            (Some(n), _) if OPS.contains(&n) => {}
+            (_, Some((_, v))) => {
+                out.push(Diagnostic::error(
+                    Rule::SchemaInvalidValue,
+                    path.clone(),
+                    at(v),
+                    format!("JSON patch `op` {} is not one of add, remove, replace, move, copy, test", v.to_json()),
+                ));
+                continue;
+            }
+            (_, None) => {
+                out.push(Diagnostic::error(
+                    Rule::SchemaRequiredMissing,
+                    path.clone(),
+                    at(op),
+                    "a JSON patch operation without `op`",
+                ));
+                continue;
+            }
+        }
+        let Some((schema, _)) = &schema else { continue };
+        let mut value_schema = None;
+        for field in ["path", "from"] {
+            let Some(node) = op.get(field) else { continue };
+            let Some(pointer) = node.as_str() else { continue };
+            match validate::schema_at(schema, pointer) {
+                Ok(found) if field == "path" => value_schema = found,
+                Ok(_) => {}
+                Err(i) => {
+                    let tokens: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
+                    let parent = format!("/{}", tokens[..i.min(tokens.len())].join("/"));
+                    let what = match tokens.get(i) {
+                        Some(t) if pointer.starts_with('/') => format!("no field `{t}` in {}", validate::show(&parent)),
+                        _ => "a JSON pointer starts with `/`".to_string(),
+                    };
+                    out.push(
+                        Diagnostic::error(
+                            Rule::SchemaUnknownField,
+                            path.clone(),
+                            at(node),
+                            format!("JSON patch `{field}` `{pointer}` is not in the schema of `{api_version} {kind}`: {what}"),
+                        )
+                        .with_object(format!("patch of {api_version} {kind}"), Some(pointer.to_string()))
+                        .with_help(format!("checked as a kustomize patch (named by {})", patch.kustomization.display())),
+                    );
+                }
+            }
+        }
+        if let (Some(s), Some(name), Some((key, value))) = (value_schema, name, op.entry("value"))
+            && matches!(name, "add" | "replace" | "test")
+        {
+            let pointer = op.get("path").and_then(Node::as_str).unwrap_or_default();
+            for f in validate::validate_patch_value(&key.span, value, s, pointer) {
+                out.push(patch_finding(patch, &api_version, &kind, f));
+            }
+        }
+    }
 }
 
 /// Kubernetes' own groups (and Crossplane's) whose kinds driftlint may not bundle (the

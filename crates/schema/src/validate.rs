@@ -52,7 +52,7 @@ pub struct Options {
 pub fn validate_object(root: &Node, schema: &Schema, opts: Options, budget: &mut Budget) -> Vec<Finding> {
     budget.start_object();
     let anchor = first_key_span(root);
-    let mut w = Walker { opts, out: Vec::new(), budget, unevaluated: (0, Vec::new()), spent: None };
+    let mut w = Walker { opts, patch: false, out: Vec::new(), budget, unevaluated: (0, Vec::new()), spent: None };
     w.value(root, schema, &root.span, &anchor, &mut String::new(), 0, true);
     w.finish(&anchor);
     w.out
@@ -70,10 +70,83 @@ pub fn validate_field(
     opts: Options,
     budget: &mut Budget,
 ) -> Vec<Finding> {
-    let mut w = Walker { opts, out: Vec::new(), budget, unevaluated: (0, Vec::new()), spent: None };
+    let mut w = Walker { opts, patch: false, out: Vec::new(), budget, unevaluated: (0, Vec::new()), spent: None };
     w.value(value, schema, &key.span, &key.span, &mut pointer.to_string(), 1, false);
     w.finish(&key.span);
     w.out
+}
+
+/// Validates a strategic-merge patch (`root` is its mapping) against the schema of the kind it
+/// patches, as a partial object: field names, types and values are checked, required fields
+/// and CEL rules are not (the patched object has them), and the patch directives are
+/// understood as kustomize's strategic merge applies them: `$patch` (`merge`, `replace`,
+/// `delete`), `$retainKeys`, `$setElementOrder/FIELD` and `$deleteFromPrimitiveList/FIELD`,
+/// whose fields must be the mapping's own.
+pub fn validate_patch(root: &Node, schema: &Schema) -> Vec<Finding> {
+    let anchor = first_key_span(root);
+    let mut budget = Budget::default();
+    let opts = Options { required: false };
+    let mut w =
+        Walker { opts, patch: true, out: Vec::new(), budget: &mut budget, unevaluated: (0, Vec::new()), spent: None };
+    w.value(root, schema, &root.span, &anchor, &mut String::new(), 0, true);
+    w.out
+}
+
+/// [`validate_patch`] for one field of a patch (a built-in kind's `metadata`), as
+/// [`validate_field`] is for an object; also the value of a JSON 6902 operation, at `at`.
+pub fn validate_patch_value(at: &Range<usize>, value: &Node, schema: &Schema, pointer: &str) -> Vec<Finding> {
+    let mut budget = Budget::default();
+    let opts = Options { required: false };
+    let mut w =
+        Walker { opts, patch: true, out: Vec::new(), budget: &mut budget, unevaluated: (0, Vec::new()), spent: None };
+    w.value(value, schema, at, at, &mut pointer.to_string(), 1, false);
+    w.out
+}
+
+/// Where a JSON pointer (RFC 6901, as a JSON 6902 patch's `path`) leads in an object of
+/// `schema`: `Ok(Some(schema))` of the value there, `Ok(None)` when a level on the way takes
+/// any field (preserved unknown fields, an untyped value, an object's `metadata` that the API
+/// server owns), `Err(i)` when token `i` (0-based) names no field the schema has. A list's
+/// token is an index or `-` (the end, where `add` appends).
+pub fn schema_at<'s>(schema: &'s Schema, pointer: &str) -> Result<Option<&'s Schema>, usize> {
+    if pointer.is_empty() {
+        return Ok(Some(schema));
+    }
+    let Some(rest) = pointer.strip_prefix('/') else { return Err(0) };
+    let mut at = schema;
+    // Whether `at` is an object of its own kind (the root, an embedded resource).
+    let mut resource = true;
+    for (i, token) in rest.split('/').enumerate() {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let list = at.items.is_some() || at.ty == Some(Type::Array);
+        if list {
+            let index = token == "-" || (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()));
+            if !index {
+                return Err(i);
+            }
+            match at.items.as_deref() {
+                Some(items) => at = items,
+                None => return Ok(None),
+            }
+            resource = at.embedded_resource;
+            continue;
+        }
+        if resource && matches!(token.as_str(), "apiVersion" | "kind" | "metadata") {
+            match at.properties.get(token.as_str()) {
+                Some(s) if !s.properties.is_empty() => at = s,
+                _ => return Ok(None),
+            }
+            resource = false;
+            continue;
+        }
+        match at.property(&token) {
+            Some(s) => at = s,
+            None if at.preserve_unknown || (at.ty.is_none() && at.properties.is_empty()) => return Ok(None),
+            None => return Err(i),
+        }
+        resource = at.embedded_resource;
+    }
+    Ok(Some(at))
 }
 
 /// How many of the CEL rules left unevaluated by a spent budget a finding names (the count
@@ -120,6 +193,8 @@ pub fn type_accepts(schema: &Schema, actual: Type) -> bool {
 
 struct Walker<'b> {
     opts: Options,
+    /// A strategic-merge patch: its directives (`$patch`, `$retainKeys`, …) are understood.
+    patch: bool,
     out: Vec<Finding>,
     budget: &'b mut Budget,
     /// CEL rule evaluations not done because the object's or the run's budget was spent
@@ -262,6 +337,67 @@ impl Walker<'_> {
         });
     }
 
+    /// A strategic-merge directive `key` (value `v`) of a mapping of `schema` at `pointer`,
+    /// checked as the API machinery reads it (k8s.io/apimachinery `strategicpatch`): whether
+    /// `key` is one (else it is an ordinary field name).
+    #[allow(clippy::too_many_arguments)]
+    fn directive(&mut self, key: &str, k: &Node, v: &Node, schema: &Schema, pointer: &str, depth: usize) -> bool {
+        let field = |name: &str| schema.properties.get(name).or(schema.additional.as_deref());
+        let open = schema.preserve_unknown || (schema.ty.is_none() && schema.properties.is_empty());
+        let mut at = pointer.to_string();
+        match key {
+            "$patch" => {
+                const ALLOWED: [&str; 3] = ["merge", "replace", "delete"];
+                if !v.as_str().is_some_and(|s| ALLOWED.contains(&s)) {
+                    let msg = format!(
+                        "`$patch` in {} must be `merge`, `replace` or `delete`, not {}",
+                        show(pointer),
+                        v.to_json()
+                    );
+                    self.push(Rule::SchemaInvalidValue, &k.span, pointer, msg);
+                }
+            }
+            "$retainKeys" => {
+                let NodeValue::Sequence(names) = &v.value else {
+                    let msg = format!("`$retainKeys` in {} must be a list of field names", show(pointer));
+                    self.push(Rule::SchemaTypeMismatch, &k.span, pointer, msg);
+                    return true;
+                };
+                for n in names {
+                    match n.as_str() {
+                        Some(name) if open || field(name).is_some() => {}
+                        _ => {
+                            let msg = format!("`$retainKeys` names {}, not a field of {}", n.to_json(), show(pointer));
+                            self.push(Rule::SchemaUnknownField, &n.span, pointer, msg);
+                        }
+                    }
+                }
+            }
+            _ => {
+                let Some((directive, name)) = key
+                    .strip_prefix("$setElementOrder/")
+                    .map(|n| ("$setElementOrder", n))
+                    .or_else(|| key.strip_prefix("$deleteFromPrimitiveList/").map(|n| ("$deleteFromPrimitiveList", n)))
+                else {
+                    return false;
+                };
+                at.push('/');
+                push_escaped(&mut at, name);
+                match field(name) {
+                    // The order lists the items' merge keys; the deleted values are the
+                    // list's own: both are lists of the field's items (partial ones).
+                    Some(s) => self.value(v, s, &k.span, &k.span, &mut at, depth + 1, false),
+                    None if open => {}
+                    None => {
+                        let msg = format!("`{directive}/{name}`: unknown field `{name}` in {}", show(pointer));
+                        self.push(Rule::SchemaUnknownField, &k.span, &at, msg);
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// `at` is where a problem of this value is shown; `anchor` where a field missing from it is.
     #[allow(clippy::too_many_arguments)]
     fn value(
@@ -312,6 +448,13 @@ impl Walker<'_> {
                         if let Some(s) = schema.properties.get(key.as_ref()).filter(|_| key != "metadata") {
                             self.value(v, s, &k.span, &k.span, pointer, depth + 1, false);
                         }
+                        pointer.truncate(parent);
+                        continue;
+                    }
+                    if self.patch
+                        && key.starts_with('$')
+                        && self.directive(&key, k, v, schema, &pointer[..parent], depth)
+                    {
                         pointer.truncate(parent);
                         continue;
                     }

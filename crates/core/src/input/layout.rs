@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Rule};
-use crate::input::{Source, SourcePath};
+use crate::input::{Source, SourcePath, kustomize};
 
 /// Tool configuration files by file name: (names, what they are, how to check what they make).
 const TOOL_FILES: &[(&[&str], &str, &str)] = &[
@@ -34,15 +34,65 @@ const TOOL_FILES: &[(&[&str], &str, &str)] = &[
 /// manifests.
 const CHART_PLAIN_DIRS: &[&str] = &["crds"];
 
+/// The inputs sorted by what they are: manifests, patches, and the notes on what was left out.
+#[derive(Debug, Default)]
+pub struct Split {
+    /// The manifests.
+    pub kept: Vec<Source>,
+    /// Notes on what was left out, and the problems of the kustomizations' paths.
+    pub notes: Vec<Diagnostic>,
+    /// The patches kustomizations name (their files taken out of the manifests), and those
+    /// written inline: checked against their target's schema as patches.
+    pub patches: Vec<kustomize::Patch>,
+    /// Every file a kustomization names, by its role (paths as the inputs name them, `./`
+    /// dropped): `ls` shows them, and the schema pass takes what a kustomization sets on its
+    /// resources as set.
+    pub roles: HashMap<PathBuf, kustomize::Role>,
+    /// The kustomizations that notes point into (they are no manifests, but a finding's line
+    /// is shown in them).
+    pub shown: Vec<Source>,
+}
+
 /// `sources` less Helm charts' sources and tool configuration files; a note for each chart
 /// and each kind of tool file left out. Sources `keep` says are kept whatever they are (a
 /// policy input).
 pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<Source>, Vec<Diagnostic>) {
-    let charts = Charts::of(&sources);
+    let split = split_roles(sources, keep);
+    (split.kept, split.notes)
+}
+
+/// [`split`], with the files kustomizations name sorted by role: their patches taken out of
+/// the manifests (and returned to be checked as patches), their configuration files left out
+/// with one note per kustomization.
+pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> Split {
+    let mut charts = Charts::of(&sources);
+    // A kustomization inside a Helm chart works on what the chart renders (Argo CD's
+    // kustomized-helm: `helm template . > all.yaml`, then `kustomize build`): it is the
+    // chart's, and names files that only exist once rendered.
+    let kustomizations = {
+        let found: Vec<&Source> = sources
+            .iter()
+            .filter(|s| matches!(&s.path, SourcePath::File(p) if kustomize::is_kustomization(p) && charts.chart_of(p).is_none()))
+            .collect();
+        kustomize::read(&found)
+    };
+    let kustomize::Kustomizations { roles, mut patch_files, inline, configuration, diagnostics } = kustomizations;
+    let mut patches = Vec::new();
+    // The kustomizations a finding will point into.
+    let wanted: HashSet<PathBuf> = diagnostics
+        .iter()
+        .filter_map(|d| match &d.primary.path {
+            SourcePath::File(p) => Some(p.clone()),
+            SourcePath::Stdin => None,
+        })
+        .chain(configuration.keys().cloned())
+        .collect();
+    let mut shown = Vec::new();
     let mut kept = Vec::with_capacity(sources.len());
     let mut in_charts: BTreeMap<PathBuf, usize> = BTreeMap::new();
     let mut tools: BTreeMap<usize, Vec<PathBuf>> = BTreeMap::new();
-    let mut charts = charts;
+    // Per kustomization, its configuration files among the inputs (those left out).
+    let mut configured: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     let mut templates = Vec::new();
     for source in sources {
         let SourcePath::File(path) = &source.path else {
@@ -57,9 +107,23 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
             *in_charts.entry(chart).or_default() += 1;
             continue;
         }
+        if !roles.is_empty() {
+            let named = kustomize::normalise(path);
+            if let Some((form, target, by)) = patch_files.remove(&named) {
+                patches.push(kustomize::Patch { source, form, target, kustomization: by, inline: None });
+                continue;
+            }
+            if let Some(kustomize::Role::Configuration(by)) = roles.get(&named) {
+                configured.entry(by.clone()).or_default().push(path.clone());
+                continue;
+            }
+        }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if let Some(kind) = TOOL_FILES.iter().position(|(names, ..)| names.contains(&name)) {
             tools.entry(kind).or_default().push(path.clone());
+            if !wanted.is_empty() && wanted.contains(&kustomize::normalise(path)) {
+                shown.push(source);
+            }
             continue;
         }
         if let Some(at) = template_text(&source.text) {
@@ -115,8 +179,29 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
             .with_help(how.to_string()),
         );
     }
+    for (by, (at, _)) in configuration {
+        // Only the files the walk read (a generator's `.sh` or `.conf` is no input anyway).
+        let Some(files) = configured.remove(&by) else { continue };
+        let list: Vec<String> = files.iter().take(5).map(|p| display(p)).collect();
+        let more = if files.len() > 5 { format!(" and {} more", files.len() - 5) } else { String::new() };
+        notes.push(
+            Diagnostic::of(
+                Rule::NotKubernetesObject,
+                SourcePath::File(by),
+                Some(at),
+                format!(
+                    "{} file(s) named here are kustomize's own configuration (transformers, generators, validators, field configurations, generators' data), not manifests; not checked: {}{more}",
+                    files.len(),
+                    list.join(", ")
+                ),
+            )
+            .with_help("check what the kustomization builds: `kustomize build DIR | driftlint check -`"),
+        );
+    }
+    notes.extend(diagnostics);
     notes.extend(templates);
-    (kept, notes)
+    patches.extend(inline);
+    Split { kept, notes, patches, roles, shown }
 }
 
 /// Where a text holds template syntax that YAML does not read as part of a string: a

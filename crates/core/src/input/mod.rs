@@ -6,6 +6,7 @@
 //! [`bounded`]: regular files only, never more than a limit.
 
 mod bounded;
+pub mod kustomize;
 pub mod layout;
 
 use std::path::{Path, PathBuf};
