@@ -11,6 +11,7 @@ mod crossplane_shapes;
 mod crossplane_v2;
 mod crossplane_validate_parity;
 mod everyday;
+mod fix;
 mod git_reference;
 mod git_scope;
 mod hostile;
