@@ -341,7 +341,7 @@ fn entry_with_key<'d>(documents: &'d [crate::stream::Document], key: &Range<usiz
 
 /// The collection node of the stream that starts at `span.start` (its end may have moved).
 fn find_collection<'d>(documents: &'d [crate::stream::Document], span: &Range<usize>) -> Option<&'d Node> {
-    fn walk<'n>(n: &'n Node, at: usize) -> Option<&'n Node> {
+    fn walk(n: &Node, at: usize) -> Option<&Node> {
         let here = (n.span.start == at && matches!(n.value, NodeValue::Mapping(_))).then_some(n);
         let inner = match &n.value {
             NodeValue::Sequence(items) => items.iter().find_map(|i| walk(i, at)),

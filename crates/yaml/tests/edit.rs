@@ -176,7 +176,7 @@ fn replacements_land_on_their_span_and_load_to_the_value() {
 
 #[test]
 fn inserted_entries_join_their_mapping() {
-    let mut rng = fastrand::Rng::with_seed(0x1e5e_47);
+    let mut rng = fastrand::Rng::with_seed(0x001e_5e47);
     let values = values();
     let mut offered = 0;
     for _ in 0..600 {
