@@ -10,6 +10,7 @@
 //! * [`check`]: the runner of `driftlint check` — inputs, batches, the passes, rule levels and
 //!   suppressions;
 //! * [`scope`]: which findings a run shows — `--staged`, `--base`, named files;
+//! * [`fix`]: the findings' fixes applied to files (`--fix`), or shown as a diff (`--diff`);
 //! * [`report`]: the output formats of `check`.
 
 #![forbid(unsafe_code)]
@@ -17,5 +18,6 @@
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod fix;
 pub mod report;
 pub mod scope;

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 
 use crate::check;
 use crate::config::{self, Config, resolve};
+use crate::fix;
 use crate::report;
 use crate::scope::{self, named};
 use driftlint_core::diagnostic::Severity;
@@ -61,9 +62,27 @@ pub struct Args {
     #[command(flatten)]
     pub scope: ScopeArgs,
     #[command(flatten)]
+    pub fix: FixArgs,
+    #[command(flatten)]
     pub schema: SchemaArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
+}
+
+/// Repairs: the fixes findings carry, written or shown (docs/fixing.md).
+#[derive(Debug, clap::Args)]
+pub struct FixArgs {
+    /// Apply the safe fixes to the files, then report what is left (the exit code is that of
+    /// the findings left). Standard input, git revisions and symlinks are never written.
+    #[arg(long, help_heading = "Fixes")]
+    pub fix: bool,
+    /// Print the fixes as a unified diff and write nothing; exit 1 when anything is fixable.
+    #[arg(long, help_heading = "Fixes")]
+    pub diff: bool,
+    /// Apply (or show) the unsafe fixes too: a did-you-mean rename, a removal of a field the
+    /// reference forbids.
+    #[arg(long, help_heading = "Fixes")]
+    pub unsafe_fixes: bool,
 }
 
 /// The schema pass: CRD/XRD schemas and what a type without one is.
@@ -309,6 +328,14 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
             scoped.report
         }
     };
+    if args.fix.fix || args.fix.diff {
+        let opts = fix::Options { unsafe_fixes: args.fix.unsafe_fixes, whole_text: args.scope.staged };
+        let plan = fix::plan(&result.diagnostics, &result.sources, &opts);
+        if args.fix.diff {
+            return show_diff(&plan, &result.diagnostics, global);
+        }
+        apply_fixes(plan, &mut result, global)?;
+    }
     let cwd = std::env::current_dir().ok();
     // A run from a subdirectory checks the repository from the configuration file up there:
     // its paths are shown from where the user stands, never as the machine's absolute paths.
@@ -415,4 +442,97 @@ fn hidden_notes(scoped: &scope::Scoped, opts: &scope::Options) -> Vec<String> {
         notes.push(format!("{n} {} already present at {} not shown (--new-only).", plural(n), scoped.base));
     }
     notes
+}
+
+/// `--diff`: each file's fixes as a unified diff on standard output, nothing written; what
+/// would be fixed and what not on standard error. Exit 1 when anything is fixable (ruff's
+/// `--diff`), else 0.
+fn show_diff(
+    plan: &fix::Plan,
+    diags: &[driftlint_core::diagnostic::Diagnostic],
+    global: &super::GlobalArgs,
+) -> Result<ExitCode> {
+    use std::io::{IsTerminal as _, Write as _};
+    let mut out = std::io::stdout().lock();
+    // A terminal gets the repository's text with its control characters made visible; a pipe
+    // gets the exact bytes, so that `git apply` or `patch` can take the diff.
+    let terminal = out.is_terminal();
+    for file in &plan.files {
+        let diff = file.unified_diff();
+        let diff = if terminal { driftlint_core::escape::lines(&diff) } else { diff };
+        out.write_all(diff.as_bytes())?;
+    }
+    out.flush()?;
+    report_refused(plan, diags, global);
+    if !global.quiet {
+        let n = plan.fixed.len();
+        eprintln!(
+            "would fix {n} {} in {} {}",
+            findings(n),
+            plan.files.len(),
+            if plan.files.len() == 1 { "file" } else { "files" }
+        );
+        unsafe_note(plan);
+    }
+    Ok(ExitCode::from(u8::from(!plan.fixed.is_empty())))
+}
+
+/// `--fix`: the planned files written (atomically), the fixed findings taken out of the
+/// report and the others' places moved to the new text.
+fn apply_fixes(mut plan: fix::Plan, result: &mut check::Report, global: &super::GlobalArgs) -> Result<()> {
+    let mut failed = Vec::new();
+    plan.files.retain(|file| match fix::write_atomic(&file.path, &file.after) {
+        Ok(()) => true,
+        Err(e) => {
+            failed.push((file.fixes.clone(), format!("cannot write {}: {e}", file.path.display())));
+            false
+        }
+    });
+    for (fixes, why) in failed {
+        plan.fixed.retain(|i| !fixes.contains(i));
+        plan.refused.extend(fixes.into_iter().map(|i| (i, why.clone())));
+    }
+    report_refused(&plan, &result.diagnostics, global);
+    let fixed = plan.fixed.len();
+    fix::settle(&plan, &mut result.diagnostics, &mut result.sources);
+    if !global.quiet {
+        let left = result.diagnostics.iter().filter(|d| d.suppressed.is_none()).count();
+        eprintln!(
+            "fixed {fixed} {} in {} {}; {left} {} left",
+            findings(fixed),
+            plan.files.len(),
+            if plan.files.len() == 1 { "file" } else { "files" },
+            findings(left)
+        );
+        unsafe_note(&plan);
+    }
+    Ok(())
+}
+
+fn findings(n: usize) -> &'static str {
+    if n == 1 { "finding" } else { "findings" }
+}
+
+/// Each fix not taken, with its finding and why, on standard error.
+fn report_refused(plan: &fix::Plan, diags: &[driftlint_core::diagnostic::Diagnostic], global: &super::GlobalArgs) {
+    if global.quiet {
+        return;
+    }
+    for (i, why) in &plan.refused {
+        let d = &diags[*i];
+        let field = d.field.as_deref().map(|f| format!(" `{f}`")).unwrap_or_default();
+        eprintln!(
+            "warning: not fixed: {}{field} in {}: {}",
+            d.rule.id(),
+            driftlint_core::escape::text(&d.primary.path.display()),
+            driftlint_core::escape::text(why)
+        );
+    }
+}
+
+fn unsafe_note(plan: &fix::Plan) {
+    if plan.unsafe_left > 0 {
+        let n = plan.unsafe_left;
+        eprintln!("note: {n} more {} fixable with --unsafe-fixes", findings(n));
+    }
 }

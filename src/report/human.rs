@@ -202,6 +202,7 @@ fn render_one_line(d: &Diagnostic, sources: &SourceResolver) -> Option<String> {
     let object = d.object.as_deref()?;
     if !d.secondary.is_empty()
         || !d.help.is_empty()
+        || d.fix.is_some()
         || d.primary.message.is_some()
         || !plain(&d.message)
         || d.message.trim_start().starts_with("::")
@@ -279,10 +280,23 @@ fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
     for help in &d.help {
         group = group.element(Level::HELP.message(escape::lines(help)));
     }
+    if let Some(help) = fix_help(d) {
+        group = group.element(Level::HELP.message(escape::lines(&help)));
+    }
     if let Some(object) = &d.object {
         group = group.element(Level::NOTE.message(format!("object: {}", escape::text(object))));
     }
     group
+}
+
+/// `fixable with --fix: set …` (or `--unsafe-fixes`) for a finding that carries a fix.
+pub(super) fn fix_help(d: &Diagnostic) -> Option<String> {
+    let fix = d.fix.as_deref().filter(|f| !f.edits.is_empty() && d.suppressed.is_none())?;
+    let flag = match fix.safety {
+        driftlint_core::diagnostic::FixSafety::Safe => "--fix",
+        driftlint_core::diagnostic::FixSafety::Unsafe => "--fix --unsafe-fixes",
+    };
+    Some(format!("fixable with {flag}: {}", fix.message))
 }
 
 /// A label with its clamped range and location.

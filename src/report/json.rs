@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{Counts, Location, Options, SourceResolver, sorted};
-use driftlint_core::diagnostic::{Diagnostic, Label};
+use driftlint_core::diagnostic::{Diagnostic, FixSafety, Label};
 
 /// The `version` field of the JSON output.
 pub const JSON_SCHEMA_VERSION: u32 = 1;
@@ -61,7 +61,57 @@ fn item<'a>(d: &'a Diagnostic, sources: &SourceResolver) -> Item<'a> {
             .collect(),
         help: &d.help,
         suppressed: d.suppressed.as_deref(),
+        fix: d.fix.as_deref().map(|f| FixItem {
+            safety: match f.safety {
+                FixSafety::Safe => "safe",
+                FixSafety::Unsafe => "unsafe",
+            },
+            message: &f.message,
+            edits: f
+                .edits
+                .iter()
+                .map(|e| {
+                    let label = Label { path: e.path.clone(), range: Some(e.range.clone()), message: None };
+                    let loc = sources.location(&label);
+                    EditItem {
+                        file: e.path.display(),
+                        line: loc.map(|l| l.line),
+                        column: loc.map(|l| l.column),
+                        end_line: loc.map(|l| l.end_line),
+                        end_column: loc.map(|l| l.end_column),
+                        start: e.range.start,
+                        end: e.range.end,
+                        expected: &e.expected,
+                        replacement: &e.replacement,
+                    }
+                })
+                .collect(),
+        }),
     }
+}
+
+/// A finding's fix: `safety` (`safe`: applied by `--fix`; `unsafe`: with `--unsafe-fixes`)
+/// and its edits, each with its place as lines and columns and as byte offsets.
+#[derive(Serialize)]
+struct FixItem<'a> {
+    safety: &'static str,
+    message: &'a str,
+    edits: Vec<EditItem<'a>>,
+}
+
+#[derive(Serialize)]
+struct EditItem<'a> {
+    file: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+    /// Byte offsets in the file as it was checked.
+    start: usize,
+    end: usize,
+    /// The bytes the edit replaces: it applies only where the file still holds them.
+    expected: &'a str,
+    replacement: &'a str,
 }
 
 /// The counts of findings, and of the objects the schema pass validated when it ran.
@@ -92,6 +142,8 @@ struct Item<'a> {
     labels: Vec<LabelItem<'a>>,
     help: &'a [String],
     suppressed: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<FixItem<'a>>,
 }
 
 /// `file` always; positions are null when the finding has no range or its text is unknown.

@@ -186,6 +186,56 @@ fn location(label: &Label, sources: &SourceResolver, uris: &Uris) -> sarif::Loca
     sarif::Location::builder().physical_location(physical).build()
 }
 
+/// A finding's fix as SARIF `fixes[]`: one `artifactChanges` entry per file, each edit a
+/// `replacements` entry whose `deletedRegion` has lines and columns as every other region
+/// here, and the byte offset and length in the file as it was checked (SARIF §3.30: a
+/// region may carry both). An unsafe fix says so in its description and properties.
+fn sarif_fix(fix: &driftlint_core::diagnostic::Fix, sources: &SourceResolver, uris: &Uris) -> sarif::Fix {
+    let mut changes: Vec<sarif::ArtifactChange> = Vec::new();
+    let mut paths: Vec<&SourcePath> = Vec::new();
+    for e in &fix.edits {
+        let label = Label { path: e.path.clone(), range: Some(e.range.clone()), message: None };
+        let mut region =
+            sarif::Region::builder().byte_offset(e.range.start as i64).byte_length(e.range.len() as i64).build();
+        if let Some(loc) = sources.location(&label) {
+            region.start_line = Some(loc.line as i64);
+            region.start_column = Some(loc.column as i64);
+            region.end_line = Some(loc.end_line as i64);
+            region.end_column = Some(loc.end_column as i64);
+        }
+        let replacement = sarif::Replacement::builder()
+            .deleted_region(region)
+            .inserted_content(sarif::ArtifactContent::builder().text(e.replacement.as_str()).build())
+            .build();
+        match paths.iter().position(|p| **p == e.path) {
+            Some(i) => changes[i].replacements.push(replacement),
+            None => {
+                paths.push(&e.path);
+                changes.push(
+                    sarif::ArtifactChange::builder()
+                        .artifact_location(uris.artifact(&e.path))
+                        .replacements(vec![replacement])
+                        .build(),
+                );
+            }
+        }
+    }
+    let (safety, note) = match fix.safety {
+        driftlint_core::diagnostic::FixSafety::Safe => ("safe", ""),
+        driftlint_core::diagnostic::FixSafety::Unsafe => ("unsafe", " (unsafe: review before applying)"),
+    };
+    let mut out = sarif::Fix::builder()
+        .artifact_changes(changes)
+        .description(sarif::Message::builder().text(format!("{}{note}", fix.message)).build())
+        .build();
+    out.properties = Some(
+        sarif::PropertyBag::builder()
+            .additional_properties(BTreeMap::from([("safety".to_string(), serde_json::Value::from(safety))]))
+            .build(),
+    );
+    out
+}
+
 fn descriptor(rule: Rule) -> sarif::ReportingDescriptor {
     let doc = rules::doc(rule);
     let mut descriptor = sarif::ReportingDescriptor::builder()
@@ -236,6 +286,9 @@ fn result(d: &Diagnostic, sources: &SourceResolver, uris: &Uris) -> sarif::Resul
             })
             .collect();
         result.related_locations = Some(related);
+    }
+    if let Some(fix) = d.fix.as_deref().filter(|f| f.edits.iter().all(|e| e.path != SourcePath::Stdin)) {
+        result.fixes = Some(vec![sarif_fix(fix, sources, uris)]);
     }
     if let Some(reason) = &d.suppressed {
         result.suppressions = Some(vec![

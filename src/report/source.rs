@@ -187,7 +187,7 @@ pub fn relative_to(path: &Path, cwd: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// Rewrites every absolute file path of a report — the findings' labels and the texts they
+/// Rewrites every absolute file path of a report — the findings' labels and fixes, the texts they
 /// point into, together so that each label still finds its text — as [`relative_to`] `cwd`.
 pub fn relativize(diags: &mut [driftlint_core::diagnostic::Diagnostic], sources: &mut [Source], cwd: &Path) {
     let fix = |p: &mut SourcePath| {
@@ -201,6 +201,9 @@ pub fn relativize(diags: &mut [driftlint_core::diagnostic::Diagnostic], sources:
         fix(&mut d.primary.path);
         for label in &mut d.secondary {
             fix(&mut label.path);
+        }
+        if let Some(f) = &mut d.fix {
+            f.edits.iter_mut().for_each(|e| fix(&mut e.path));
         }
     }
     for s in sources {

@@ -12,6 +12,7 @@ mod crossplane_v2;
 mod crossplane_validate_parity;
 mod definitions;
 mod everyday;
+mod fix;
 mod git_reference;
 mod git_scope;
 mod hostile;

@@ -131,10 +131,19 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,
         }
         match resolved {
-            Resolved::Defined(schema) => validate(doc, path, schema, false, cel, &mut out),
-            Resolved::Builtin(schema) => validate(doc, path, schema, true, cel, &mut out),
-            Resolved::Located(schema) => validate(doc, path, &schema, true, cel, &mut out),
-            Resolved::UnknownBuiltin(why) => out.push(unknown(doc, path, registry, why)),
+            Resolved::Defined(schema) => validate(doc, &coll.sources[doc.source], schema, false, cel, &mut out),
+            Resolved::Builtin(schema) => validate(doc, &coll.sources[doc.source], schema, true, cel, &mut out),
+            Resolved::Located(schema) => validate(doc, &coll.sources[doc.source], &schema, true, cel, &mut out),
+            Resolved::UnknownBuiltin(why) => {
+                let mut d = unknown(doc, path, registry, why.clone());
+                if let Unknown::Removed { replacement: Some(replacement), .. } = &why {
+                    match replacement_fix(doc, &coll.sources[doc.source], registry, replacement, cel) {
+                        Ok(fix) => d.fix = fix,
+                        Err(problems) => d = d.with_help(problems),
+                    }
+                }
+                out.push(d);
+            }
             Resolved::LocationRefused(why) => {
                 let span =
                     doc.node.entry("kind").map_or_else(|| validate::first_key_span(&doc.node), |(k, _)| k.span.clone());
@@ -391,12 +400,13 @@ fn quiet_when_missing(group: &str) -> bool {
 /// kind, what the API server rejects beyond the schema ([`super::server`]).
 fn validate(
     doc: &Document,
-    path: &SourcePath,
+    source: &driftlint_core::source::Source,
     schema: &Schema,
     builtin: bool,
     cel: &mut CelRun,
     out: &mut Vec<Diagnostic>,
 ) {
+    let path = &source.path;
     let opts = Options { required: true };
     let mut findings = validate::validate_object(&doc.node, schema, opts, &mut cel.budget);
     if builtin
@@ -411,10 +421,13 @@ fn validate(
         {
             continue;
         }
-        out.push(
-            Diagnostic::new(f.rule, f.severity, path.clone(), Some(f.span), f.message)
-                .with_object(doc.identity.cr_id(), Some(f.pointer)),
-        );
+        let mut d = Diagnostic::new(f.rule, f.severity, path.clone(), Some(f.span.clone()), f.message)
+            .with_object(doc.identity.cr_id(), Some(f.pointer));
+        if let Some(name) = f.rename {
+            d.fix = rename_fix(doc, source, &f.span, &name);
+            d = d.with_help(format!("did you mean `{name}`?"));
+        }
+        out.push(d);
     }
     let (group, _) = split_api_version(&doc.identity.api_version);
     if builtin && super::builtin::is_bundled_group(group) {
@@ -425,6 +438,100 @@ fn validate(
             );
         }
     }
+}
+
+/// The safe fix of a `removed-api-version` finding: `apiVersion` set to the replacement, when
+/// the replacement version's schema (and the API server's own checks) accept the object as it
+/// is. `Err` says what the replacement refuses, for the finding's help; `Ok(None)` when there
+/// is no schema to validate against or no place to write (standard input, an `apiVersion`
+/// that is no plain scalar).
+fn replacement_fix(
+    doc: &Document,
+    source: &driftlint_core::source::Source,
+    registry: &Registry,
+    replacement: &str,
+    cel: &mut CelRun,
+) -> Result<Option<Box<driftlint_core::diagnostic::Fix>>, String> {
+    use driftlint_core::diagnostic::{Edit, Fix, FixSafety};
+    let schema = match registry.resolve(replacement, &doc.identity.kind) {
+        Resolved::Builtin(schema) | Resolved::Defined(schema) => schema,
+        _ => return Ok(None),
+    };
+    // The run's CEL budget bounds the trial too; its once-a-run notes must not silence the
+    // real ones, so they are put back.
+    let noted = cel.noted.clone();
+    let mut problems = Vec::new();
+    validate(doc, source, schema, true, cel, &mut problems);
+    cel.noted = noted;
+    // The schema names its own apiVersion: the one value the fix changes.
+    problems.retain(|d| d.field.as_deref() != Some("/apiVersion"));
+    if !problems.is_empty() {
+        let shown: Vec<String> = problems.iter().take(3).map(|d| d.message.clone()).collect();
+        let more = if problems.len() > 3 { format!(" and {} more", problems.len() - 3) } else { String::new() };
+        return Err(format!("`{replacement}` does not accept this object unchanged: {}{more}", shown.join("; ")));
+    }
+    let SourcePath::File(_) = &source.path else { return Ok(None) };
+    let Some(node) = doc.node.get("apiVersion") else { return Ok(None) };
+    let Some(style) = node.style else { return Ok(None) };
+    let (from, to) = object_lines(doc, source);
+    if node.span.start < from || node.span.end > to {
+        return Ok(None);
+    }
+    let value = serde_json::Value::String(replacement.to_owned());
+    let Some((range, text)) = driftlint_yaml::replace_scalar(
+        &source.text[from..to],
+        node.span.start - from..node.span.end - from,
+        style,
+        &value,
+    ) else {
+        return Ok(None);
+    };
+    let range = from + range.start..from + range.end;
+    let Some(old) = source.text.get(range.clone()) else { return Ok(None) };
+    Ok(Some(Box::new(Fix {
+        safety: FixSafety::Safe,
+        message: format!("set `apiVersion` to {replacement} (its schema accepts the object unchanged)"),
+        edits: vec![Edit { path: source.path.clone(), expected: old.to_owned(), range, replacement: text }],
+    })))
+}
+
+/// The unsafe fix of a `schema-unknown-field` finding whose key misspells one field of the
+/// schema: the key renamed, its value and place kept. Unsafe: a did-you-mean is a guess.
+fn rename_fix(
+    doc: &Document,
+    source: &driftlint_core::source::Source,
+    key: &std::ops::Range<usize>,
+    name: &str,
+) -> Option<Box<driftlint_core::diagnostic::Fix>> {
+    use driftlint_core::diagnostic::{Edit, Fix, FixSafety};
+    let SourcePath::File(_) = &source.path else { return None };
+    let (from, to) = object_lines(doc, source);
+    if key.start < from || key.end > to {
+        return None;
+    }
+    let (range, text) = driftlint_yaml::rename_key(&source.text[from..to], key.start - from..key.end - from, name)?;
+    let range = from + range.start..from + range.end;
+    let old = source.text.get(range.clone())?;
+    Some(Box::new(Fix {
+        safety: FixSafety::Unsafe,
+        message: format!("rename `{old}` to `{name}`"),
+        edits: vec![Edit { path: source.path.clone(), expected: old.to_owned(), range, replacement: text }],
+    }))
+}
+
+/// The lines of `doc` in its source, from the start of its first line to the end of its last:
+/// the text an edit is checked on.
+fn object_lines(doc: &Document, source: &driftlint_core::source::Source) -> (usize, usize) {
+    let text = &source.text;
+    let start = doc.range.start.min(text.len());
+    let end = doc.range.end.clamp(start, text.len());
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
+        end
+    } else {
+        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
+    };
+    (from, to)
 }
 
 /// `unknown-kind` or `removed-api-version` at the `kind:` (or `apiVersion:` for a removed

@@ -36,6 +36,8 @@ pub struct Finding {
     /// For a note about a rule that is not evaluated: that rule (its address), so that the
     /// pass notes it once per run rather than once per object.
     pub once: Option<usize>,
+    /// For an unknown field: the one field of the schema it is a likely misspelling of.
+    pub rename: Option<String>,
 }
 
 /// What the walk reports.
@@ -213,6 +215,7 @@ impl Walker<'_> {
             pointer: pointer.to_string(),
             severity: Severity::Error,
             once: None,
+            rename: None,
         });
     }
 
@@ -268,6 +271,7 @@ impl Walker<'_> {
                         pointer: pointer.to_string(),
                         severity: Severity::Warning,
                         once: None,
+                        rename: None,
                     });
                 }
                 driftlint_cel::Outcome::OverBudget(Limit::Expression) => {
@@ -334,6 +338,7 @@ impl Walker<'_> {
             pointer: pointer.to_string(),
             severity: Severity::Note,
             once: Some(std::sync::Arc::as_ptr(v) as usize),
+            rename: None,
         });
     }
 
@@ -464,6 +469,10 @@ impl Walker<'_> {
                         None => {
                             let msg = format!("unknown field `{key}` in {}", show(&pointer[..parent]));
                             self.push(Rule::SchemaUnknownField, &k.span, pointer, msg);
+                            let rename = did_you_mean(&key, schema, entries);
+                            if let Some(f) = self.out.last_mut() {
+                                f.rename = rename;
+                            }
                         }
                     }
                     pointer.truncate(parent);
@@ -633,6 +642,34 @@ fn escape(key: &str) -> String {
 }
 
 /// `key` as a JSON pointer token (`~` → `~0`, `/` → `~1`), appended to `out`.
+/// The one property of `schema` that `key` most likely misspells (`contaners` →
+/// `containers`, `Image` → `image`): among the properties the mapping does not set, the only
+/// one at the smallest edit distance, at most 2 edits and fewer than a third of the key's
+/// length. `None` when two are as close: a guess between them is no fix.
+fn did_you_mean(key: &str, schema: &Schema, entries: &[(Node, Node)]) -> Option<String> {
+    let lower = key.to_ascii_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    let mut tie = false;
+    for name in schema.properties.keys() {
+        if entries.iter().any(|(k, _)| k.json_key() == name.as_str()) {
+            continue;
+        }
+        let d = strsim::damerau_levenshtein(&lower, &name.to_ascii_lowercase());
+        if d > 2 || d * 3 >= key.chars().count().max(1) {
+            continue;
+        }
+        match best {
+            Some((b, _)) if d > b => {}
+            Some((b, _)) if d == b => tie = true,
+            _ => {
+                best = Some((d, name));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|_| !tie).map(|(_, n)| n.to_owned())
+}
+
 fn push_escaped(out: &mut String, key: &str) {
     if !key.contains('~') && !key.contains('/') {
         out.push_str(key);

@@ -17,6 +17,8 @@
 //!   order, go-yaml v2 quoting, literal blocks, 80-column folding); [`key_less`] is its order.
 //! * [`parse_simple`] is a fast path for plain block YAML straight to `serde_json` values; it
 //!   answers `None` outside its subset, and otherwise exactly what the full loader gives.
+//! * [`replace_scalar`] is the text to write over a scalar so that it reads back as a given
+//!   value (quoting as go-yaml v2 needs, the scalar's style kept where it can be).
 //! * [`LineIndex`] turns byte offsets into 1-based lines and columns for display.
 //!
 //! This crate knows YAML and Kubernetes' decoding rules, nothing about references,
@@ -44,6 +46,7 @@
 //! `sigs.k8s.io/yaml` made of a recorded set of cases.
 
 mod block;
+mod edit;
 mod emit;
 mod emit_scalar;
 mod emit_writer;
@@ -63,6 +66,7 @@ mod sort;
 mod spanned;
 mod stream;
 
+pub use edit::{double_quoted, insert_entry, remove_entry, rename_key, replace_scalar};
 pub use emit::to_yaml_string;
 pub use error::{Error, ErrorKind, Warning};
 pub use gofmt::{format_g as format_float_g, format_json_float};

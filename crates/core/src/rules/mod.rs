@@ -71,6 +71,73 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
     ),
 ];
 
+/// How a rule's findings can be repaired by `driftlint check --fix`, as the rule table tells
+/// it (the finding model's own `FixSafety` sits above this module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixable {
+    /// Applied by `--fix`.
+    Safe,
+    /// Applied by `--fix --unsafe-fixes` only.
+    Unsafe,
+}
+
+/// The rules whose findings carry a fix, each with when it does (a finding of another rule
+/// never does; a test checks the findings against this table). docs/fixing.md tells more.
+pub const FIXES: &[(Rule, Fixable, &str)] = &[
+    (
+        Rule::ValueDrift,
+        Fixable::Safe,
+        "the reference's expected value is template text (no template parameter or function, no inline diff function) and \
+     the manifest's value is a scalar outside a block scalar, anchor or tag: the value is replaced in place, quoted as \
+     Kubernetes' YAML needs to keep its type",
+    ),
+    (
+        Rule::MissingField,
+        Fixable::Safe,
+        "the reference's expected value is a scalar of template text (as for `value-drift`) and the mapping that \
+         should hold the field is in block style: the field is added as the mapping's last entry, at its indentation",
+    ),
+    (
+        Rule::RemovedApiVersion,
+        Fixable::Safe,
+        "Kubernetes names a replacement and the replacement version's bundled schema (and the API server's own \
+         checks) accept the object unchanged: `apiVersion` is set to it (policy/v1beta1 → policy/v1 \
+         PodDisruptionBudget); else the finding says what the replacement refuses",
+    ),
+    (
+        Rule::SchemaUnknownField,
+        Fixable::Unsafe,
+        "the key is a likely misspelling of exactly one field of the schema that the mapping does not set (at most two \
+         edits, ignoring case: `contaners` → `containers`): the key is renamed, its value kept",
+    ),
+    (
+        Rule::UnexpectedField,
+        Fixable::Unsafe,
+        "the entry has its lines to itself in a block mapping that keeps another entry: those lines are removed",
+    ),
+];
+
+/// The fixes `rule`'s findings may carry.
+pub fn fixes(rule: Rule) -> impl Iterator<Item = (Fixable, &'static str)> {
+    FIXES.iter().filter(move |(r, _, _)| *r == rule).map(|(_, f, when)| (*f, *when))
+}
+
+/// One sentence on whether and how `rule`'s findings are fixed (`driftlint explain`).
+pub fn fixable_text(rule: Rule) -> String {
+    let mut parts: Vec<String> = fixes(rule)
+        .map(|(f, when)| match f {
+            Fixable::Safe => format!("yes, a safe fix applied by `driftlint check --fix`, when {when}"),
+            Fixable::Unsafe => {
+                format!("yes, an unsafe fix applied by `driftlint check --fix --unsafe-fixes`, when {when}")
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push("no, `driftlint check --fix` leaves it to a person".to_string());
+    }
+    format!("Fixable: {}.", parts.join("; "))
+}
+
 /// The severities `rule` may be emitted with: its default, then its [`VARIANTS`].
 pub fn severities(rule: Rule) -> Vec<Severity> {
     let mut out = vec![doc(rule).default_severity];
@@ -109,6 +176,7 @@ pub fn explain_text(rule: Rule) -> String {
     for (_, severity, when) in VARIANTS.iter().filter(|(r, _, _)| *r == rule) {
         let _ = writeln!(out, "Also {} {when}.", severity.as_str());
     }
+    let _ = writeln!(out, "{}", fixable_text(rule));
     for (heading, body) in [("What it flags", d.what), ("Why it matters", d.why)] {
         let _ = write!(out, "\n{heading}\n\n{}\n", body.trim_end());
     }
@@ -130,6 +198,7 @@ pub fn explain_markdown(rule: Rule, level: usize) -> String {
         let _ = write!(out, "; **{}** {when}", severity.as_str());
     }
     out.push_str(".\n\n");
+    let _ = write!(out, "{}\n\n", fixable_text(rule));
     let _ = write!(out, "{h}# What it flags\n\n{}\n\n", d.what.trim_end());
     let _ = write!(out, "{h}# Why it matters\n\n{}\n\n", d.why.trim_end());
     let _ = write!(out, "{h}# Example\n\n```{}\n{}\n```\n\n", d.example_lang, d.example.trim_end());
@@ -142,11 +211,25 @@ pub fn rules_markdown() -> String {
     let mut out = String::from(
         "<!-- Generated from crates/core/src/rules/text.rs by `DRIFTLINT_BLESS=1 cargo test --test report`; do not edit. -->\n\n# driftlint rules\n\n\
          Every finding carries one of these rule ids, in every output format, in suppressions and in \
-         `driftlint explain RULE`.\n\n| Rule | Default | Summary |\n| --- | --- | --- |\n",
+         `driftlint explain RULE`. The Fix column says which findings `driftlint check --fix` can repair \
+         (safe; unsafe ones with `--unsafe-fixes`; docs/fixing.md).\n\n| Rule | Default | Fix | Summary |\n| --- | --- | --- | --- |\n",
     );
     for rule in Rule::ALL {
         let d = doc(rule);
-        let _ = writeln!(out, "| [`{0}`](#{0}) | {1} | {2} |", rule.id(), d.default_severity.as_str(), d.summary);
+        let fix: Vec<&str> = fixes(rule)
+            .map(|(f, _)| match f {
+                Fixable::Safe => "safe",
+                Fixable::Unsafe => "unsafe",
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| [`{0}`](#{0}) | {1} | {2} | {3} |",
+            rule.id(),
+            d.default_severity.as_str(),
+            fix.join(", "),
+            d.summary
+        );
     }
     for rule in Rule::ALL {
         out.push('\n');

@@ -61,6 +61,40 @@ impl<'r> RenderedTemplate<'r> {
         self.source_of(compiled, template, raw_offset(&self.rendered.text, node.span.start), files)
     }
 
+    /// The value the template renders at `pointer` when every byte of it is template text
+    /// (no action, so no parameter of the CR and no function produced any of it): the
+    /// expectation is then the same for every object, and a fix may write it.
+    pub fn literal_value(
+        &self,
+        compiled: &Compiled,
+        template: usize,
+        pointer: &str,
+        files: &mut Files,
+    ) -> Option<serde_json::Value> {
+        let (_, value) = self.root.as_ref()?.pointer_entry(pointer)?;
+        if matches!(value.value, NodeValue::Mapping(_) | NodeValue::Sequence(_)) || value.span.is_empty() {
+            return None;
+        }
+        let rendered = self.rendered;
+        let start = raw_offset(&rendered.text, value.span.start);
+        let end = raw_offset(&rendered.text, value.span.end - 1) + 1;
+        let t = compiled.templates.get(template)?;
+        let first = rendered.provenance.partition_point(|(s, _)| *s <= start).checked_sub(1)?;
+        for (i, (out_start, span)) in rendered.provenance.iter().enumerate().skip(first) {
+            if *out_start >= end {
+                break;
+            }
+            let out_end = rendered.provenance.get(i + 1).map_or(rendered.text.len(), |(s, _)| *s);
+            let path = template_file(compiled, t.entry, t.set.file_name(span.file))?;
+            let text = files.text(&path)?;
+            // A text node's output is its own bytes; an action's is whatever it evaluated to.
+            if text.get(span.start as usize..span.end as usize) != rendered.text.get(*out_start..out_end) {
+                return None;
+            }
+        }
+        Some(value.to_json())
+    }
+
     /// For a field the template does not render (`pointer` is absent from the output): the
     /// line of the nearest ancestor it does render, with that ancestor's pointer; else the
     /// line that produced the first rendered byte, with `""`.

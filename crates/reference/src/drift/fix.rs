@@ -1,0 +1,165 @@
+//! Repairs of drift findings: the edit that makes a manifest say what the reference says,
+//! made only where the reference's expectation is one fixed value.
+//!
+//! A value is fixed when every byte the template rendered for it is template text
+//! ([`locate::RenderedTemplate::literal_value`]): a `{{ .spec.x }}` parameter, a function's
+//! output, or a field compared by an inline diff function (`regex`, `capturegroups`: a pattern,
+//! not a value) gives no fix. What is written and how it is quoted is the YAML layer's
+//! ([`driftlint_yaml::replace_scalar`]), which checks the edited text reads back as the value.
+
+use serde_json::Value;
+
+use super::locate;
+use crate::Compiled;
+use driftlint_core::diagnostic::{Edit, Fix, FixSafety};
+use driftlint_core::document::Document;
+use driftlint_core::input::SourcePath;
+use driftlint_core::locate::Files;
+use driftlint_core::source::Source;
+
+/// The safe fix of a `value-drift` finding at `pointer` of `doc`, when the reference fixes
+/// the value and the manifest's scalar can be rewritten in place.
+#[allow(clippy::too_many_arguments)]
+pub fn value_fix(
+    doc: &Document,
+    source: &Source,
+    compiled: &Compiled,
+    template: usize,
+    rendered: &locate::RenderedTemplate<'_>,
+    pointer: &str,
+    expected: &Value,
+    files: &mut Files,
+) -> Option<Box<Fix>> {
+    // Only a file's own text is rewritten: standard input has no file to write.
+    if !matches!(source.path, SourcePath::File(_)) || inline_compared(compiled, template, pointer) {
+        return None;
+    }
+    if rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected) {
+        return None;
+    }
+    let node = doc.node.pointer(pointer)?;
+    let style = node.style?;
+    // The object's own lines are loaded again to check the edit, not the whole file.
+    let (from, to) = object_lines(doc, source);
+    let (start, end) = (node.span.start, node.span.end);
+    if start < from || end > to {
+        return None;
+    }
+    let slice = source.text.get(from..to)?;
+    let (range, replacement) = driftlint_yaml::replace_scalar(slice, start - from..end - from, style, expected)?;
+    let range = from + range.start..from + range.end;
+    Some(Box::new(Fix {
+        safety: FixSafety::Safe,
+        message: format!("set `{pointer}` to {replacement}"),
+        edits: vec![Edit {
+            path: source.path.clone(),
+            expected: source.text.get(range.clone())?.to_owned(),
+            range,
+            replacement,
+        }],
+    }))
+}
+
+/// The safe fix of a `missing-field` finding at `pointer`: the field inserted as the last
+/// entry of its mapping, at that mapping's indentation, when the reference fixes its value
+/// (a scalar), the mapping is in block style and the manifest holds it.
+#[allow(clippy::too_many_arguments)]
+pub fn missing_fix(
+    doc: &Document,
+    source: &Source,
+    compiled: &Compiled,
+    template: usize,
+    rendered: &locate::RenderedTemplate<'_>,
+    pointer: &str,
+    expected: &Value,
+    files: &mut Files,
+) -> Option<Box<Fix>> {
+    if !matches!(source.path, SourcePath::File(_)) || inline_compared(compiled, template, pointer) {
+        return None;
+    }
+    if rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected) {
+        return None;
+    }
+    let (parent, key) = driftlint_core::locate::split_pointer(pointer);
+    let key = key.replace("~1", "/").replace("~0", "~");
+    let mapping = doc.node.pointer(parent)?;
+    let (from, to) = object_lines(doc, source);
+    if mapping.span.start < from || mapping.span.end > to {
+        return None;
+    }
+    let slice = source.text.get(from..to)?;
+    let range = mapping.span.start - from..mapping.span.end - from;
+    let (at, text) = driftlint_yaml::insert_entry(slice, range, &key, expected)?;
+    let shown = text.trim();
+    Some(Box::new(Fix {
+        safety: FixSafety::Safe,
+        message: format!("add `{shown}`"),
+        edits: vec![Edit {
+            path: source.path.clone(),
+            range: from + at..from + at,
+            expected: String::new(),
+            replacement: text,
+        }],
+    }))
+}
+
+/// The unsafe fix of an `unexpected-field` finding: the entry's lines removed (the reference
+/// compares every field, so it has no place for this one). Unsafe: a removal may drop what a
+/// person added on purpose.
+pub fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<Fix>> {
+    if !matches!(source.path, SourcePath::File(_)) {
+        return None;
+    }
+    let (Some(key), _) = doc.node.pointer_entry(pointer)? else { return None };
+    let (from, to) = object_lines(doc, source);
+    if key.span.start < from || key.span.end > to {
+        return None;
+    }
+    let slice = source.text.get(from..to)?;
+    let removed = driftlint_yaml::remove_entry(slice, key.span.start - from..key.span.end - from)?;
+    let range = from + removed.start..from + removed.end;
+    Some(Box::new(Fix {
+        safety: FixSafety::Unsafe,
+        message: format!("remove `{pointer}`"),
+        edits: vec![Edit {
+            path: source.path.clone(),
+            expected: source.text.get(range.clone())?.to_owned(),
+            range,
+            replacement: String::new(),
+        }],
+    }))
+}
+
+/// The object's own lines in its source, from the start of the line it begins on (so that
+/// indentation reads as in the file) to the end of its last: what an edit is checked on.
+fn object_lines(doc: &Document, source: &Source) -> (usize, usize) {
+    let text = &source.text;
+    let start = doc.range.start.min(text.len());
+    let end = doc.range.end.clamp(start, text.len());
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    // To the end of the last line, its line break included: an entry added after the last
+    // line goes before what follows it.
+    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
+        end
+    } else {
+        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
+    };
+    (from, to)
+}
+
+/// Whether a per-field inline diff function of the template compares `pointer` (or a field
+/// above it): its expectation is a pattern, not a value to write.
+fn inline_compared(compiled: &Compiled, template: usize, pointer: &str) -> bool {
+    let Some(entry) = compiled.templates.get(template).and_then(|t| compiled.reference.templates.get(t.entry)) else {
+        return true;
+    };
+    entry.config.per_field.iter().any(|pf| {
+        let Ok(segments) = crate::parse_path_to_key(&pf.path_to_key) else { return true };
+        let mut p = String::new();
+        for s in &segments {
+            p.push('/');
+            p.push_str(&s.replace('~', "~0").replace('/', "~1"));
+        }
+        pointer == p || pointer.starts_with(&format!("{p}/"))
+    })
+}

@@ -1,0 +1,449 @@
+//! `driftlint check --fix / --diff / --unsafe-fixes`: fixes written where the reference fixes
+//! a value, every other byte kept; the diff; what is never written (standard input,
+//! symlinks, a partially staged file); permissions kept; every report carries the fix.
+
+use std::path::Path;
+
+use super::{Run, copy_dir, git, json, root, run_in, write_files};
+
+/// A reference of one ConfigMap template with `data` (its values fixed unless an action renders
+/// them), and a manifest `manifests/cm.yaml`.
+fn project(manifest: &str, data: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let template =
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\ndata:\n{data}");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "reference/metadata.yaml",
+                "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: cm.yaml\n            config:\n              ignore-unspecified-fields: true\n",
+            ),
+            ("reference/cm.yaml", &template),
+            ("manifests/cm.yaml", manifest),
+            (".driftlint.yaml", "reference: reference\nexclude:\n  - reference/\n"),
+        ],
+    );
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn check(dir: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["check", "manifests", "--isolated", "-r", "reference", "--format", "json"];
+    args.extend_from_slice(extra);
+    run_in(dir, &args, None)
+}
+
+fn rules(run: &Run) -> Vec<(String, String)> {
+    json(run)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["field"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+const HEAD: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: web\n";
+
+/// The example repository of the README: `--fix` repairs both drifts (one in a `kind: List`
+/// item), the second check is clean, a second `--fix` changes nothing, and each file differs
+/// from the original only in the replaced values.
+#[test]
+fn fix_then_check_again_finds_nothing_to_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    // One repository holds both, as this one does (the configuration's `../reference`).
+    git(tmp.path(), &["init", "-q"]);
+    copy_dir(&root().join("fixtures/repo"), &tmp.path().join("repo"));
+    copy_dir(&root().join("fixtures/reference"), &tmp.path().join("reference"));
+    let repo = tmp.path().join("repo");
+    let before_app = read(&repo.join("app/frontend.yaml"));
+    let before_settings = read(&repo.join("config/settings.yaml"));
+    let first = run_in(&repo, &["check", "--fix"], None);
+    assert_eq!(first.code, 0, "only the unmatched-resource warning is left:\n{}\n{}", first.stdout, first.stderr);
+    assert!(first.stderr.contains("fixed 2 findings in 2 files; 1 finding left"), "{}", first.stderr);
+    assert!(!first.stdout.contains("value-drift"), "{}", first.stdout);
+    assert_eq!(read(&repo.join("app/frontend.yaml")), before_app.replace("memory: 512Mi", "memory: 256Mi"));
+    assert_eq!(
+        read(&repo.join("config/settings.yaml")),
+        before_settings.replace("log-level: debug", "log-level: info")
+    );
+    let again = run_in(&repo, &["check", "--format", "json"], None);
+    assert_eq!(rules(&again).iter().filter(|(r, _)| r == "value-drift").count(), 0, "{}", again.stdout);
+    let second = run_in(&repo, &["check", "--fix"], None);
+    assert!(second.stderr.contains("fixed 0 findings in 0 files"), "{}", second.stderr);
+    assert_eq!(read(&repo.join("app/frontend.yaml")), before_app.replace("memory: 512Mi", "memory: 256Mi"));
+}
+
+/// Strings that YAML 1.1 (Kubernetes' go-yaml v2) would read as another type are quoted; a
+/// single-quoted value stays single-quoted; numbers and booleans are written plain; a value
+/// an action renders (`computed`) gets no fix.
+#[test]
+fn fixed_values_keep_their_type() {
+    let data = "  mode: \"0755\"\n  flag: \"yes\"\n  onv: \"on\"\n  yv: \"y\"\n  ver: \"1.0\"\n  nothing: \"null\"\n  tilde: \"~\"\n  hex: \"0x1f\"\n  exp: \"1e3\"\n  t: \"true\"\n  quoted: \"it's\"\n  plain: abc\n  computed: {{ \"info\" }}\n";
+    let manifest = format!(
+        "{HEAD}data:\n  mode: x\n  flag: x\n  onv: x\n  yv: x\n  ver: x\n  nothing: x\n  tilde: x\n  hex: x\n  exp: x\n  t: x\n  quoted: 'x'\n  plain: \"x\"\n  computed: debug\n"
+    );
+    let dir = project(&manifest, data);
+    let before = check(dir.path(), &[]);
+    assert_eq!(rules(&before).len(), 13, "{}", before.stdout);
+    let fixed = check(dir.path(), &["--fix"]);
+    assert_eq!(fixed.code, 1, "`computed` is left: {}", fixed.stderr);
+    let text = read(&dir.path().join("manifests/cm.yaml"));
+    assert_eq!(
+        text,
+        format!(
+            "{HEAD}data:\n  mode: \"0755\"\n  flag: \"yes\"\n  onv: \"on\"\n  yv: \"y\"\n  ver: \"1.0\"\n  nothing: \"null\"\n  tilde: \"~\"\n  hex: \"0x1f\"\n  exp: \"1e3\"\n  t: \"true\"\n  quoted: 'it''s'\n  plain: \"abc\"\n  computed: debug\n"
+        )
+    );
+    assert_eq!(rules(&check(dir.path(), &[])), vec![("value-drift".to_string(), "/data/computed".to_string())]);
+}
+
+/// CRLF line endings, a flow mapping and a trailing comment are kept around the new value.
+#[test]
+fn line_endings_flow_style_and_comments_are_kept() {
+    let manifest = format!("{HEAD}data: {{level: debug, other: keep}}\n").replace('\n', "\r\n") + "# end\r\n";
+    let dir = project(&manifest, "  level: info\n");
+    let fixed = check(dir.path(), &["--fix"]);
+    assert!(fixed.stderr.contains("fixed 1 finding"), "{}", fixed.stderr);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest.replace("level: debug", "level: info"));
+
+    let manifest = format!("{HEAD}data:\n  level: debug   # the team's choice\n  other: keep\n");
+    let dir = project(&manifest, "  level: \"a, b\"\n");
+    check(dir.path(), &["--fix"]);
+    assert_eq!(
+        read(&dir.path().join("manifests/cm.yaml")),
+        manifest.replace("level: debug", "level: a, b"),
+        "plain style holds `a, b` in a block mapping"
+    );
+    let manifest = format!("{HEAD}data: {{level: debug}}\n");
+    let dir = project(&manifest, "  level: \"a, b\"\n");
+    check(dir.path(), &["--fix"]);
+    assert_eq!(
+        read(&dir.path().join("manifests/cm.yaml")),
+        manifest.replace("debug", "\"a, b\""),
+        "in a flow mapping it is quoted"
+    );
+    assert!(rules(&check(dir.path(), &[])).is_empty());
+}
+
+/// `--diff` prints a unified diff, writes nothing, and exits 1 when there is something to fix
+/// (0 when not).
+#[test]
+fn diff_prints_and_writes_nothing() {
+    let manifest = format!("{HEAD}data:\n  level: debug\n");
+    let dir = project(&manifest, "  level: info\n");
+    let diff = run_in(dir.path(), &["check", "manifests", "-r", "reference", "--diff"], None);
+    assert_eq!(diff.code, 1, "{}", diff.stderr);
+    assert_eq!(
+        diff.stdout,
+        "--- a/manifests/cm.yaml\n+++ b/manifests/cm.yaml\n@@ -4,4 +4,4 @@\n   name: settings\n   namespace: web\n data:\n-  level: debug\n+  level: info\n"
+    );
+    assert!(diff.stderr.contains("would fix 1 finding in 1 file"), "{}", diff.stderr);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest);
+    // The diff applies with git as it is.
+    git(dir.path(), &["init", "-q"]);
+    std::fs::write(dir.path().join("fix.patch"), &diff.stdout).unwrap();
+    git(dir.path(), &["apply", "fix.patch"]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest.replace("debug", "info"));
+    let clean = run_in(dir.path(), &["check", "manifests", "-r", "reference", "--diff"], None);
+    assert_eq!((clean.code, clean.stdout.as_str()), (0, ""), "{}", clean.stderr);
+}
+
+/// Standard input is never written; a symbolic link is not written through; a file keeps its
+/// permissions.
+#[test]
+fn stdin_and_symlinks_are_not_written_and_permissions_are_kept() {
+    let manifest = format!("{HEAD}data:\n  level: debug\n");
+    let dir = project(&manifest, "  level: info\n");
+    let piped = run_in(dir.path(), &["check", "-", "-r", "reference", "--fix"], Some(&manifest));
+    assert_eq!(piped.code, 1, "{}", piped.stderr);
+    assert!(piped.stderr.contains("fixed 0 findings"), "{}", piped.stderr);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest);
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::os::unix::fs::symlink("manifests/cm.yaml", dir.path().join("link.yaml")).unwrap();
+        let linked = run_in(dir.path(), &["check", "link.yaml", "--isolated", "-r", "reference", "--fix"], None);
+        assert!(linked.stderr.contains("is a symbolic link"), "{}", linked.stderr);
+        assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest);
+        assert!(dir.path().join("link.yaml").symlink_metadata().unwrap().file_type().is_symlink());
+
+        let file = dir.path().join("manifests/cm.yaml");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+        check(dir.path(), &["--fix"]);
+        assert_eq!(read(&file), manifest.replace("debug", "info"));
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o640);
+        // No temporary file is left behind.
+        let names: Vec<_> =
+            std::fs::read_dir(dir.path().join("manifests")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["cm.yaml"]);
+    }
+}
+
+/// `--fix --staged` fixes a file whose work tree text is the staged text it checked, and
+/// refuses a partially staged one.
+#[test]
+fn staged_fixes_only_files_without_unstaged_changes() {
+    let manifest = format!("{HEAD}data:\n  level: info\n");
+    let dir = project(&manifest, "  level: info\n");
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "clean"]);
+    let drifted = manifest.replace("info", "debug");
+    std::fs::write(dir.path().join("manifests/cm.yaml"), &drifted).unwrap();
+    git(dir.path(), &["add", "manifests/cm.yaml"]);
+    let partial = format!("{drifted}# not staged\n");
+    std::fs::write(dir.path().join("manifests/cm.yaml"), &partial).unwrap();
+    let refused = run_in(dir.path(), &["check", "--staged", "--fix"], None);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("partially staged"), "{}", refused.stderr);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), partial);
+
+    std::fs::write(dir.path().join("manifests/cm.yaml"), &drifted).unwrap();
+    let fixed = run_in(dir.path(), &["check", "--staged", "--fix"], None);
+    assert_eq!(fixed.code, 0, "{}\n{}", fixed.stdout, fixed.stderr);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest);
+}
+
+/// Every format says a finding is fixable: the human help line, the JSON `fix` with its edit,
+/// SARIF `fixes` with `artifactChanges` and `replacements`.
+#[test]
+fn reports_carry_the_fix() {
+    let manifest = format!("{HEAD}data:\n  level: debug\n");
+    let dir = project(&manifest, "  level: info\n");
+    let human = run_in(dir.path(), &["check", "manifests", "-r", "reference"], None);
+    assert!(human.stdout.contains("help: fixable with --fix: set `/data/level` to info"), "{}", human.stdout);
+    let report = json(&check(dir.path(), &[]));
+    let fix = &report["diagnostics"][0]["fix"];
+    assert_eq!(fix["safety"], "safe");
+    let edit = &fix["edits"][0];
+    assert_eq!((edit["line"].as_u64(), edit["column"].as_u64()), (Some(7), Some(10)));
+    assert_eq!((edit["expected"].as_str(), edit["replacement"].as_str()), (Some("debug"), Some("info")));
+    assert_eq!(&manifest[edit["start"].as_u64().unwrap() as usize..edit["end"].as_u64().unwrap() as usize], "debug");
+    let sarif = run_in(dir.path(), &["check", "manifests", "-r", "reference", "--format", "sarif"], None);
+    let sarif: serde_json::Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let change = &sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0];
+    assert_eq!(change["artifactLocation"]["uri"], "manifests/cm.yaml");
+    let replacement = &change["replacements"][0];
+    assert_eq!(replacement["insertedContent"]["text"], "info");
+    assert_eq!(replacement["deletedRegion"]["startLine"], 7);
+    assert_eq!(replacement["deletedRegion"]["startColumn"], 10);
+    assert_eq!(replacement["deletedRegion"]["endColumn"], 15);
+}
+
+/// A missing field whose value the reference fixes is added as the last entry of its mapping,
+/// at its indentation, with the file's line endings; in a flow mapping it is not.
+#[test]
+fn missing_fields_are_added_to_block_mappings() {
+    let manifest = format!("{HEAD}data:\n  other: keep   # a comment\n# trailing\n");
+    let dir = project(&manifest, "  level: \"0755\"\n");
+    let fixed = check(dir.path(), &["--fix"]);
+    assert!(fixed.stderr.contains("fixed 1 finding"), "{}", fixed.stderr);
+    assert_eq!(
+        read(&dir.path().join("manifests/cm.yaml")),
+        manifest.replace("# a comment\n", "# a comment\n  level: \"0755\"\n")
+    );
+    assert!(rules(&check(dir.path(), &[])).is_empty());
+
+    let manifest = format!("{HEAD}data:\n    other: keep").replace('\n', "\r\n");
+    let dir = project(&manifest, "  level: info\n");
+    check(dir.path(), &["--fix"]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), format!("{manifest}\r\n    level: info\r\n"));
+
+    let manifest = format!("{HEAD}data: {{other: keep}}\n");
+    let dir = project(&manifest, "  level: info\n");
+    let left = check(dir.path(), &["--fix"]);
+    assert_eq!(rules(&left), vec![("missing-field".to_string(), "/data/level".to_string())]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest);
+}
+
+/// Every fix a finding carries is one the rule table documents (`driftlint explain` and
+/// docs/rules.md say so from that table), with the same safety.
+#[test]
+fn findings_carry_only_documented_fixes() {
+    use driftlint_core::rules::{FIXES, Fixable};
+    let manifest = format!("{HEAD}data:\n  level: debug\n");
+    let dir = project(&manifest, "  level: info\n  extra: x\n");
+    let report = json(&check(dir.path(), &[]));
+    let mut seen = 0;
+    for d in report["diagnostics"].as_array().unwrap() {
+        let Some(safety) = d["fix"]["safety"].as_str() else { continue };
+        let safety = if safety == "safe" { Fixable::Safe } else { Fixable::Unsafe };
+        assert!(FIXES.iter().any(|(r, s, _)| r.id() == d["rule"].as_str().unwrap() && *s == safety), "{d}");
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+    let explain = super::run(&["explain", "value-drift"]);
+    assert!(explain.stdout.contains("Fixable: yes, a safe fix"), "{}", explain.stdout);
+    let explain = super::run(&["explain", "yaml-syntax-error"]);
+    assert!(explain.stdout.contains("Fixable: no"), "{}", explain.stdout);
+}
+
+/// A removed apiVersion is replaced when the replacement's bundled schema accepts the object
+/// unchanged (PodDisruptionBudget policy/v1beta1 → policy/v1); when it does not (an Ingress of
+/// extensions/v1beta1 with `backend.serviceName`), there is no fix and the finding says why.
+#[test]
+fn removed_api_versions_are_replaced_only_when_the_new_schema_accepts_the_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdb = "apiVersion: policy/v1beta1   # old\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n";
+    let ingress = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n";
+    write_files(dir.path(), &[("pdb.yaml", pdb), ("ingress.yaml", ingress)]);
+    let before = run_in(dir.path(), &["check", ".", "--isolated", "--format", "json"], None);
+    let report = json(&before);
+    let findings = report["diagnostics"].as_array().unwrap();
+    let ingress_finding = findings.iter().find(|d| d["file"].as_str().unwrap().ends_with("ingress.yaml")).unwrap();
+    assert!(ingress_finding["fix"].is_null(), "{ingress_finding}");
+    let help = ingress_finding["help"].to_string();
+    assert!(help.contains("does not accept this object unchanged") && help.contains("backend"), "{help}");
+    let fixed = run_in(dir.path(), &["check", ".", "--isolated", "--fix"], None);
+    assert!(fixed.stderr.contains("fixed 1 finding in 1 file"), "{}", fixed.stderr);
+    assert_eq!(read(&dir.path().join("pdb.yaml")), pdb.replace("policy/v1beta1", "policy/v1"));
+    assert_eq!(read(&dir.path().join("ingress.yaml")), ingress);
+    let after = run_in(dir.path(), &["check", "pdb.yaml", "--isolated"], None);
+    assert_eq!(after.code, 0, "{}", after.stdout);
+}
+
+/// The unsafe fixes are offered, not applied by `--fix` alone: a misspelt field with one
+/// close match is renamed, a field the reference has no place for is removed, with
+/// `--unsafe-fixes`.
+#[test]
+fn unsafe_fixes_need_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      contaners:\n        - name: web\n          image: web:1\n";
+    write_files(dir.path(), &[("deploy.yaml", deployment)]);
+    let first = run_in(dir.path(), &["check", ".", "--isolated", "--fix"], None);
+    assert!(
+        first.stderr.contains("fixed 0 findings") && first.stderr.contains("fixable with --unsafe-fixes"),
+        "{}",
+        first.stderr
+    );
+    assert!(first.stdout.contains("did you mean `containers`?"), "{}", first.stdout);
+    assert_eq!(read(&dir.path().join("deploy.yaml")), deployment);
+    let diff = run_in(dir.path(), &["check", ".", "--isolated", "--diff", "--unsafe-fixes"], None);
+    assert!(diff.stdout.contains("-      contaners:\n+      containers:\n"), "{}", diff.stdout);
+    run_in(dir.path(), &["check", ".", "--isolated", "--fix", "--unsafe-fixes"], None);
+    assert_eq!(read(&dir.path().join("deploy.yaml")), deployment.replace("contaners", "containers"));
+
+    let manifest = format!("{HEAD}  labels:\n    team: a  # why\ndata:\n  level: info\n  other: z\n");
+    let dir = project(&manifest, "  level: info\n");
+    // Without ignore-unspecified-fields every field is compared.
+    let meta = dir.path().join("reference/metadata.yaml");
+    std::fs::write(
+        &meta,
+        read(&meta).replace("            config:\n              ignore-unspecified-fields: true\n", ""),
+    )
+    .unwrap();
+    let found = rules(&check(dir.path(), &[]));
+    assert_eq!(found.len(), 2, "{found:?}");
+    check(dir.path(), &["--fix"]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest);
+    check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), format!("{HEAD}data:\n  level: info\n"));
+    assert!(rules(&check(dir.path(), &[])).is_empty());
+}
+
+/// The kube-compare corpus: in every case with fixable findings (no diff config, no
+/// overrides), `check --fix` changes exactly the bytes of the fixes the JSON report carried,
+/// the fixed findings are gone, and `driftlint compare` shows no diff for an object whose
+/// every finding was fixed.
+#[test]
+fn kube_compare_corpus_fixes_leave_no_diff() {
+    let Some(corpus) = driftlint_test_support::corpus("kube_compare_corpus_fixes_leave_no_diff", "kube-compare") else {
+        return;
+    };
+    let (mut cases, mut fixed_total) = (0, 0);
+    let mut names: Vec<_> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    for case in names.into_iter().filter(|p| p.join("case.yaml").is_file()) {
+        let meta = read(&case.join("case.yaml"));
+        if !meta.contains("diffConfig: null") || !meta.contains("overrides: null") || !case.join("resources").is_dir() {
+            continue;
+        }
+        let Some(reference) =
+            meta.lines().find_map(|l| l.strip_prefix("reference: ")).map(|r| r.trim_matches('"').to_string())
+        else {
+            continue;
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        copy_dir(&case, tmp.path());
+        let dir = tmp.path();
+        let args = [
+            "check",
+            "resources",
+            "-r",
+            reference.as_str(),
+            "--isolated",
+            "--no-builtin-schemas",
+            "--schema-mode",
+            "ignore",
+        ];
+        let before = run_in(dir, &[&args[..], &["--format", "json"]].concat(), None);
+        let Some(report) = serde_json::from_str::<serde_json::Value>(&before.stdout).ok() else { continue };
+        let diags = report["diagnostics"].as_array().unwrap();
+        let fixes: Vec<&serde_json::Value> =
+            diags.iter().filter(|d| d["fix"]["safety"] == "safe" && d["suppressed"].is_null()).collect();
+        if fixes.is_empty() {
+            continue;
+        }
+        cases += 1;
+        // What the files must hold after: the edits the report carried, applied here.
+        let mut expected: std::collections::BTreeMap<String, Vec<(usize, usize, String)>> = Default::default();
+        for d in &fixes {
+            for e in d["fix"]["edits"].as_array().unwrap() {
+                let (start, end) = (e["start"].as_u64().unwrap() as usize, e["end"].as_u64().unwrap() as usize);
+                expected.entry(e["file"].as_str().unwrap().to_string()).or_default().push((
+                    start,
+                    end,
+                    e["replacement"].as_str().unwrap().to_string(),
+                ));
+            }
+        }
+        let originals: Vec<(String, String)> = expected.keys().map(|f| (f.clone(), read(&dir.join(f)))).collect();
+        let fixed = run_in(dir, &[&args[..], &["--fix"]].concat(), None);
+        assert!(
+            fixed.stderr.contains(&format!("fixed {} finding", fixes.len())),
+            "{}: {}",
+            case.display(),
+            fixed.stderr
+        );
+        fixed_total += fixes.len();
+        for (file, original) in originals {
+            let mut edits = expected[&file].clone();
+            // Insertions at one place go in report order.
+            edits.sort_by_key(|(start, end, _)| (*start, *end));
+            let mut want = String::new();
+            let mut at = 0;
+            for (start, end, replacement) in edits {
+                want.push_str(&original[at..start]);
+                want.push_str(&replacement);
+                at = end;
+            }
+            want.push_str(&original[at..]);
+            assert_eq!(read(&dir.join(&file)), want, "{}: {file}", case.display());
+        }
+        let after = json(&run_in(dir, &[&args[..], &["--format", "json"]].concat(), None));
+        let left: Vec<(String, String)> = after["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["object"].as_str().unwrap_or("").to_string(), d["field"].as_str().unwrap_or("").to_string()))
+            .collect();
+        for d in &fixes {
+            let id = (d["object"].as_str().unwrap().to_string(), d["field"].as_str().unwrap().to_string());
+            assert!(!left.contains(&id), "{}: {id:?} still reported", case.display());
+        }
+        let compare = run_in(dir, &["compare", "-r", reference.as_str(), "-f", "resources", "-R", "-o", "json"], None);
+        let compare: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap_or_default();
+        for diff in compare["Diffs"].as_array().into_iter().flatten() {
+            let cr = diff["CRName"].as_str().unwrap_or("");
+            let all_fixed = fixes.iter().any(|d| d["object"] == cr) && !left.iter().any(|(o, _)| o == cr);
+            assert!(!all_fixed || diff["DiffOutput"].as_str().unwrap_or("").is_empty(), "{}: {diff}", case.display());
+        }
+    }
+    driftlint_test_support::assert_min_cases("kube-compare cases with fixes", cases, 5);
+    assert!(fixed_total >= cases);
+}
