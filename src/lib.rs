@@ -10,12 +10,14 @@
 //! * [`check`]: the runner of `driftlint check` — inputs, batches, the passes, rule levels and
 //!   suppressions;
 //! * [`scope`]: which findings a run shows — `--staged`, `--base`, named files;
-//! * [`report`]: the output formats of `check`.
+//! * [`report`]: the output formats of `check`;
+//! * [`lsp`]: `driftlint lsp`, the checks of `check` on an editor's unsaved buffers.
 
 #![forbid(unsafe_code)]
 
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod lsp;
 pub mod report;
 pub mod scope;
