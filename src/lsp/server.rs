@@ -351,9 +351,22 @@ impl Server {
                 self.publish(p.text_document.uri, Vec::new(), None);
             }
             DidChangeWatchedFiles::METHOD => {
-                // The configuration, the reference, a lock, a CRD or a policy may have
-                // changed: every workspace's warm state is rebuilt, every open document and
-                // repository checked again.
+                let Ok(p) = n.extract::<lsp::DidChangeWatchedFilesParams>(DidChangeWatchedFiles::METHOD) else {
+                    return;
+                };
+                // A file created or deleted (the walk's manifests), or a change to what a
+                // workspace is made of (configuration, lock, reference, a CRD, a policy):
+                // every warm state is rebuilt, every open document and repository checked
+                // again. A manifest's own change is not: its buffer is what is checked.
+                let reload = p.changes.iter().any(|c| {
+                    c.typ != lsp::FileChangeType::CHANGED
+                        || convert::path_of(&c.uri).is_none_or(|path| {
+                            self.workspaces.is_empty() || self.workspaces.values().any(|ws| ws.is_made_of(&path))
+                        })
+                });
+                if !reload {
+                    return;
+                }
                 self.workspaces.clear();
                 self.shown.clear();
                 for uri in std::mem::take(&mut self.problem_uris) {

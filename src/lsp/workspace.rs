@@ -5,13 +5,16 @@
 //!
 //! Documents are checked by the same runner as `driftlint check` ([`check::check_sources`]),
 //! given the buffer's text in place of the file's: rules, levels, suppressions, schemas and
-//! policies are the repository's. A document's check reads the definitions of the other
-//! files too, so a custom resource is validated against a CRD kept beside it, as `check` does.
+//! policies are the repository's. A document's check reads what crosses files from the
+//! others too — CRDs and XRDs, ValidatingAdmissionPolicies with their bindings and the
+//! Namespaces they select by — so a custom resource is validated against a CRD kept beside
+//! it and an admission policy applies to it, as in `check`.
 //! It must not know the protocol: that is [`super::server`]'s.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use driftlint_admission::pass as admission;
 use driftlint_core::diagnostic::{Diagnostic, Rule};
 use driftlint_core::input::{self, MAX_FILE_BYTES, Source, SourcePath};
 
@@ -37,7 +40,8 @@ pub struct Workspace {
     pub problem: Option<Problem>,
     /// The manifests the configuration checks (absolute paths).
     checked: HashSet<PathBuf>,
-    /// CRDs and XRDs among them, as on disk: read by every document's check.
+    /// The manifests whose objects other documents' checks need (CRDs, XRDs, admission
+    /// policies and their context), as on disk: read by every document's check.
     definitions: Vec<Source>,
 }
 
@@ -89,13 +93,50 @@ impl Workspace {
             Ok((sources, _)) => sources,
             Err(_) => return,
         };
+        let admission = sources.iter().any(|s| admission::may_hold_policies(&s.text));
         for source in sources {
             let SourcePath::File(path) = &source.path else { continue };
             self.checked.insert(super::convert::absolute(path));
-            if check::may_hold_definition(&source.text) {
+            if check::may_hold_definition(&source.text)
+                || (admission && admission::may_hold_context(&source.text, false))
+            {
                 self.definitions.push(source);
             }
         }
+    }
+
+    /// Whether a change to the file at `path` (absolute) changes this warm state: the
+    /// configuration or the lock, the reference's files, configured schemas, schema locations,
+    /// policies and their data, or a CRD/XRD among the manifests (or a file that now is one).
+    /// A manifest's own change does not: its open buffer is what is checked.
+    pub fn is_made_of(&self, path: &Path) -> bool {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name == config::FILE_NAME || name == "driftlint.lock" {
+            return true;
+        }
+        if path.extension().is_some_and(|e| e == "rego" || e == "tmpl") {
+            return true;
+        }
+        let Some(settings) = &self.settings else { return true };
+        let configured = settings
+            .schemas
+            .iter()
+            .chain(&settings.schema_locations)
+            .chain(&settings.policy.policies)
+            .chain(&settings.policy.data)
+            .map(|p| super::convert::absolute(Path::new(p)));
+        let reference = match &settings.reference {
+            Some(driftlint_reference::Location::Path(p)) => {
+                check::metadata_path(p).parent().map(super::convert::absolute)
+            }
+            _ => None,
+        };
+        if configured.chain(reference).any(|dir| path.starts_with(dir)) {
+            return true;
+        }
+        let sp = SourcePath::File(path.to_path_buf());
+        self.definitions.iter().any(|s| s.path == sp)
+            || input::read_bounded_to_string(path, MAX_FILE_BYTES).is_ok_and(|t| check::may_hold_definition(&t))
     }
 
     /// Whether the configuration checks the file at `path` (absolute).
@@ -166,4 +207,52 @@ fn problem_of(e: &anyhow::Error) -> Problem {
         message.push_str(&cause.to_string());
     }
     Problem { message, at }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example repository (`fixtures/repo`, whose reference is `fixtures/reference`).
+    fn example() -> (PathBuf, Workspace) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let ws = Workspace::load(Some(root.join("repo/.driftlint.yaml")), root.join("repo"));
+        (root, ws)
+    }
+
+    #[test]
+    fn the_walk_knows_which_files_are_checked() {
+        let (root, ws) = example();
+        assert!(ws.problem.is_none(), "{:?}", ws.problem);
+        assert!(ws.checks(&root.join("repo/app/frontend.yaml")));
+        // `exclude:` of the configuration, and the configuration itself.
+        assert!(!ws.checks(&root.join("repo/config/values.yaml")));
+        assert!(!ws.checks(&root.join("repo/.driftlint.yaml")));
+    }
+
+    #[test]
+    fn only_what_the_warm_state_is_made_of_reloads_it() {
+        let (root, ws) = example();
+        assert!(ws.is_made_of(&root.join("repo/.driftlint.yaml")));
+        assert!(ws.is_made_of(&root.join("reference/deployment.yaml")));
+        assert!(ws.is_made_of(&root.join("repo/policy/deny.rego")));
+        // A CRD, wherever it is: the schemas its kind is validated against.
+        assert!(ws.is_made_of(&root.join("crossplane/schemas/rdsinstance.crd.yaml")));
+        // A manifest's own change: its buffer is checked, nothing is reloaded.
+        assert!(!ws.is_made_of(&root.join("repo/app/frontend.yaml")));
+    }
+
+    #[test]
+    fn a_buffer_is_checked_as_check_checks_the_file() {
+        let (root, ws) = example();
+        let path = root.join("repo/app/frontend.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let report = ws.check_document(&path, &text).unwrap();
+        assert!(report.diagnostics.iter().any(|d| d.rule == Rule::ValueDrift), "{:?}", report.diagnostics);
+        let fixed = ws.check_document(&path, &text.replace("512Mi", "256Mi")).unwrap();
+        assert!(!fixed.diagnostics.iter().any(|d| d.rule == Rule::ValueDrift), "{:?}", fixed.diagnostics);
+        // Only the document's own findings: no missing object of the reference, no other file.
+        let sp = SourcePath::File(path.clone());
+        assert!(report.diagnostics.iter().all(|d| d.primary.path == sp));
+    }
 }
