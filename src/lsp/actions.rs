@@ -32,7 +32,7 @@ pub fn code_actions(
         actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title: fix.message.clone(),
             kind: Some(lsp::CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![convert::to_lsp_diagnostic(d, text, texts)]),
+            diagnostics: Some(vec![convert::to_lsp_diagnostic(d, &index, texts)]),
             edit: Some(edit),
             is_preferred: Some(fix.safety == FixSafety::Safe),
             ..lsp::CodeAction::default()

@@ -116,10 +116,10 @@ pub fn absolute(path: &Path) -> PathBuf {
 /// (a reference template's line).
 pub type Texts<'a> = HashMap<PathBuf, &'a str>;
 
-/// A finding as an LSP diagnostic in the document whose text is `text`; secondary labels become
-/// related information when their file's text is in `texts`.
-pub fn to_lsp_diagnostic(d: &Diagnostic, text: &str, texts: &Texts<'_>) -> lsp::Diagnostic {
-    let index = LineIndex::new(text);
+/// A finding as an LSP diagnostic in the document `index` indexes (built once for all its
+/// findings: a line index per finding made a file of many findings quadratic); secondary labels
+/// become related information when their file's text is in `texts`.
+pub fn to_lsp_diagnostic(d: &Diagnostic, index: &LineIndex<'_>, texts: &Texts<'_>) -> lsp::Diagnostic {
     let range = d.primary.range.as_ref().map_or_else(lsp::Range::default, |r| index.range(r));
     let mut message = d.message.clone();
     if let Some(label) = &d.primary.message {
@@ -270,7 +270,7 @@ mod tests {
         .with_secondary(SourcePath::File("/repo/ref/cm.yaml".into()), Some(t..t + 6), "expected here")
         .with_help("field /data/mtu");
         let texts: Texts<'_> = HashMap::from([(PathBuf::from("/repo/ref/cm.yaml"), template)]);
-        let l = to_lsp_diagnostic(&d, manifest, &texts);
+        let l = to_lsp_diagnostic(&d, &LineIndex::new(manifest), &texts);
         assert_eq!(l.range, lsp::Range::new(lsp::Position::new(1, 7), lsp::Position::new(1, 13)));
         assert_eq!(l.severity, Some(lsp::DiagnosticSeverity::WARNING));
         assert_eq!(l.code, Some(lsp::NumberOrString::String("value-drift".into())));

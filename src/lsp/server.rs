@@ -20,7 +20,7 @@ use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 
-use super::convert::{self, Texts};
+use super::convert::{self, LineIndex, Texts};
 use super::documents::{Checked, Document};
 use super::workspace::Workspace;
 use super::{actions, hover};
@@ -175,10 +175,19 @@ impl Server {
             match message {
                 Message::Request(req) => {
                     if req.method == lsp::request::Shutdown::METHOD {
+                        // Answered here, not by `Connection::handle_shutdown`, which reads the
+                        // channel for `exit` and would miss one already in our queue.
                         self.shut_down = true;
-                        // Answers, then waits for `exit`.
-                        connection.handle_shutdown(&req)?;
-                        return Ok(End::Clean);
+                        self.due.clear();
+                        self.repository_due.clear();
+                        self.send(Response::new_ok(req.id, ()).into());
+                        continue;
+                    }
+                    if self.shut_down {
+                        // The specification: after `shutdown`, requests are errors.
+                        let why = "the server is shutting down".to_string();
+                        self.send(Response::new_err(req.id, ErrorCode::InvalidRequest as i32, why).into());
+                        continue;
                     }
                     self.drain(connection);
                     if self.cancelled_in_queue(&req.id) {
@@ -191,6 +200,8 @@ impl Server {
                 Message::Notification(n) if n.method == lsp::notification::Exit::METHOD => {
                     return Ok(if self.shut_down { End::Clean } else { End::Abrupt });
                 }
+                // After `shutdown`, only `exit` means anything.
+                Message::Notification(_) if self.shut_down => {}
                 Message::Notification(n) => {
                     let method = n.method.clone();
                     if catch_unwind(AssertUnwindSafe(|| self.handle_notification(n))).is_err() {
@@ -503,13 +514,13 @@ impl Server {
             .collect();
         let checked = Checked { version, diagnostics: report.diagnostics, texts, objects, reference_dir };
         let lsp_diagnostics = {
-            let text = &self.documents[path].text;
+            let index = LineIndex::new(&self.documents[path].text);
             let texts: Texts<'_> = checked.texts.iter().map(|(p, t)| (p.clone(), t.as_str())).collect();
             checked
                 .diagnostics
                 .iter()
                 .filter(|d| d.suppressed.is_none())
-                .map(|d| convert::to_lsp_diagnostic(d, text, &texts))
+                .map(|d| convert::to_lsp_diagnostic(d, &index, &texts))
                 .collect()
         };
         if let Some(doc) = self.documents.get_mut(path) {
@@ -562,7 +573,8 @@ impl Server {
                     disk.as_str()
                 }
             };
-            out.push((uri, found.iter().map(|d| convert::to_lsp_diagnostic(d, text, &texts)).collect()));
+            let index = LineIndex::new(text);
+            out.push((uri, found.iter().map(|d| convert::to_lsp_diagnostic(d, &index, &texts)).collect()));
             published.insert(path);
         }
         let before = self.repository_published.insert(key.to_path_buf(), published.clone()).unwrap_or_default();

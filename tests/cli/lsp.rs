@@ -349,6 +349,27 @@ fn cancellation_and_exit_without_shutdown() {
     assert_eq!(client.server.take().unwrap().join().unwrap().unwrap(), End::Abrupt);
 }
 
+/// `shutdown` and `exit` sent right behind a request (read together from the channel) end the
+/// session cleanly; a request after `shutdown` is an error.
+#[test]
+fn shutdown_and_exit_queued_behind_a_request() {
+    let dir = repository();
+    let file = dir.path().join("repo/namespace.yaml");
+    let mut client = Client::start_with(&dir.path().join("repo"), |conn| {
+        let hover =
+            json!({ "textDocument": { "uri": uri(&file).as_str() }, "position": { "line": 0, "character": 0 } });
+        conn.sender.send(Request::new(RequestId::from(40), "textDocument/hover".into(), hover.clone()).into()).unwrap();
+        conn.sender.send(Request::new(RequestId::from(41), "shutdown".into(), json!(null)).into()).unwrap();
+        conn.sender.send(Request::new(RequestId::from(42), "textDocument/hover".into(), hover).into()).unwrap();
+        conn.sender.send(Notification::new("exit".into(), json!(null)).into()).unwrap();
+    });
+    assert!(client.response(RequestId::from(40)).response_result.is_ok());
+    assert!(client.response(RequestId::from(41)).response_result.is_ok());
+    let after = client.response(RequestId::from(42)).response_result.unwrap_err();
+    assert_eq!(after.code, lsp_server::ErrorCode::InvalidRequest as i32);
+    assert_eq!(client.server.take().unwrap().join().unwrap().unwrap(), End::Clean);
+}
+
 /// The uri helpers agree with what an editor sends for a path with spaces.
 #[test]
 fn file_uris_as_editors_send_them() {
