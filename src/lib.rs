@@ -11,7 +11,8 @@
 //!   suppressions;
 //! * [`scope`]: which findings a run shows — `--staged`, `--base`, named files;
 //! * [`fix`]: the findings' fixes applied to files (`--fix`), or shown as a diff (`--diff`);
-//! * [`report`]: the output formats of `check`.
+//! * [`report`]: the output formats of `check`;
+//! * [`lsp`]: `driftlint lsp`, the checks of `check` on an editor's unsaved buffers.
 
 #![forbid(unsafe_code)]
 
@@ -19,5 +20,6 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod fix;
+pub mod lsp;
 pub mod report;
 pub mod scope;

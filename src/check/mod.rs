@@ -619,7 +619,7 @@ struct Schemas {
 /// Whether a text may hold a CRD or XRD: a definition's kind (`CustomResourceDefinition`,
 /// `CompositeResourceDefinition`) is in its text, or spelt with a double-quoted escape, which
 /// needs a backslash.
-fn may_hold_definition(text: &str) -> bool {
+pub(crate) fn may_hold_definition(text: &str) -> bool {
     text.contains("ResourceDefinition") || text.contains('\\')
 }
 

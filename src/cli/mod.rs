@@ -16,6 +16,7 @@ mod config;
 mod explain;
 mod init;
 mod ls;
+mod lsp;
 pub mod man;
 mod policy;
 mod reference;
@@ -98,6 +99,9 @@ enum Command {
     /// Rego policies: Fybrik config-policy decisions and ad-hoc queries.
     #[command(subcommand)]
     Policy(policy::Command),
+    /// Serve the Language Server Protocol on standard input and output: `check`'s findings on
+    /// the editor's unsaved manifests, hover, go-to-definition and quick fixes.
+    Lsp(lsp::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to standard output.
     Completions(completions::Args),
 }
@@ -184,6 +188,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Policy(cmd) => policy::run(&cmd),
         Command::Completions(args) => completions::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
     };
     match result {
         Ok(code) => code,

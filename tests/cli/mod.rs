@@ -27,6 +27,7 @@ mod schema_cel;
 
 mod layouts;
 mod ls;
+mod lsp;
 mod man;
 mod named;
 mod policy;
