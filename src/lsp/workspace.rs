@@ -90,7 +90,7 @@ impl Workspace {
         // A reference that cannot be opened is reported by the checks; the walk alone keeps
         // every input it read.
         let sources = match check::manifest_inputs(settings, collected) {
-            Ok((sources, _)) => sources,
+            Ok(split) => split.kept,
             Err(_) => return,
         };
         let admission = sources.iter().any(|s| admission::may_hold_policies(&s.text));
