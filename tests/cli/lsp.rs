@@ -263,8 +263,18 @@ fn hover_definition_and_code_actions_on_a_drift() {
             "context": { "diagnostics": [] }
         }),
     );
-    assert!(actions.response_result.is_ok(), "{actions:?}");
-    assert_eq!(actions.response_result.ok(), Some(json!([])));
+    // The drift's safe fix is the preferred quick fix: the value replaced in the buffer.
+    let actions = actions.response_result.unwrap_or_else(|e| panic!("{e:?}"));
+    let actions = actions.as_array().expect("a list of code actions");
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    let action = &actions[0];
+    assert_eq!((action["kind"].as_str(), action["isPreferred"].as_bool()), (Some("quickfix"), Some(true)));
+    assert!(action["title"].as_str().is_some_and(|t| t.contains("256Mi")), "{action}");
+    let edits = action["edit"]["changes"].as_object().expect("a workspace edit");
+    let (edited, list) = edits.iter().next().expect("one file edited");
+    assert!(edited.ends_with("/repo/app/frontend.yaml"), "{edited}");
+    assert_eq!(list[0]["newText"], "256Mi");
+    assert_eq!(list[0]["range"], serde_json::to_value(range_of(&text, "512Mi")).unwrap());
     // An unknown method is an error, not a hang or a crash.
     let unknown = client.request("textDocument/rename", json!({}));
     assert_eq!(unknown.response_result.unwrap_err().code, lsp_server::ErrorCode::MethodNotFound as i32);

@@ -33,10 +33,12 @@ fn editor_snippets_name_the_schemas_id() {
             _ => {}
         }
     }
-    assert_eq!(blocks.len(), 2, "the VS Code settings and the catalog entry");
-    let settings: serde_json::Value = serde_json::from_str(&blocks[0]).unwrap();
+    // Every JSON snippet parses; among them the VS Code settings and the catalog entry.
+    let parsed: Vec<serde_json::Value> =
+        blocks.iter().map(|b| serde_json::from_str(b).unwrap_or_else(|e| panic!("{e}: {b}"))).collect();
+    let settings = parsed.iter().find(|v| v.get("yaml.schemas").is_some()).expect("the VS Code yaml.schemas settings");
     assert_eq!(settings["yaml.schemas"][&id], ".driftlint.yaml");
-    let entry: serde_json::Value = serde_json::from_str(&blocks[1]).unwrap();
+    let entry = parsed.iter().find(|v| v.get("fileMatch").is_some()).expect("the SchemaStore catalog entry");
     assert_eq!(entry["url"], id.as_str());
     assert_eq!(entry["fileMatch"], serde_json::json!([".driftlint.yaml"]));
     for key in ["name", "description"] {
