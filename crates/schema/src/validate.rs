@@ -688,6 +688,42 @@ fn push_escaped(out: &mut String, key: &str) {
 mod tests {
     use super::*;
 
+    const PATCHED: &str = "type: object\nproperties:\n  metadata: {type: object}\n  spec:\n    type: object\n    required: [name]\n    properties:\n      name: {type: string}\n      items:\n        type: array\n        items: {type: object, properties: {num: {type: integer}}}\n      free: {type: object, x-kubernetes-preserve-unknown-fields: true}\n";
+
+    fn compiled(schema: &str) -> Schema {
+        let root = driftlint_yaml::parse_stream(schema).documents.remove(0).root;
+        crate::compile::compile(&root).0
+    }
+
+    #[test]
+    fn a_json_pointer_is_followed_through_the_schema() {
+        let schema = compiled(PATCHED);
+        assert!(schema_at(&schema, "/spec/items/-").unwrap().is_some());
+        assert!(schema_at(&schema, "/spec/items/0/num").unwrap().is_some());
+        assert_eq!(schema_at(&schema, "/spec/items/x").map(|s| s.is_some()), Err(2));
+        assert_eq!(schema_at(&schema, "/spec/nmae").map(|s| s.is_some()), Err(1));
+        // Preserved unknown fields and a custom resource's metadata take any path.
+        assert!(schema_at(&schema, "/spec/free/a/b").unwrap().is_none());
+        assert!(schema_at(&schema, "/metadata/labels/app").unwrap().is_none());
+        assert_eq!(schema_at(&schema, "spec").map(|s| s.is_some()), Err(0));
+    }
+
+    #[test]
+    fn a_strategic_merge_patch_is_a_partial_object_with_directives() {
+        let schema = compiled(PATCHED);
+        let text = "spec:\n  items:\n    - $patch: delete\n      num: 1\n  $setElementOrder/items: [{num: 1}]\n  $retainKeys: [name, nope]\n  $deleteFromPrimitiveList/nope: [a]\n  $patch: remove\n  free: {$patch: replace}\n";
+        let root = driftlint_yaml::parse_stream(text).documents.remove(0).root;
+        let found: Vec<(Rule, usize)> = validate_patch(&root, &schema)
+            .iter()
+            .map(|f| (f.rule, text[..f.span.start].matches('\n').count() + 1))
+            .collect();
+        // No `name` demanded; the directives' own problems reported where they are.
+        assert_eq!(
+            found,
+            [(Rule::SchemaUnknownField, 6), (Rule::SchemaUnknownField, 7), (Rule::SchemaInvalidValue, 8)]
+        );
+    }
+
     fn lines(text: &str, schema: &str) -> Vec<(Rule, usize)> {
         let schema_root = driftlint_yaml::parse_stream(schema).documents.remove(0).root;
         let (schema, problems) = crate::compile::compile(&schema_root);

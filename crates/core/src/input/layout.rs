@@ -109,13 +109,20 @@ pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> 
         }
         if !roles.is_empty() {
             let named = kustomize::normalise(path);
-            if let Some((form, target, by)) = patch_files.remove(&named) {
-                patches.push(kustomize::Patch { source, form, target, kustomization: by, inline: None });
-                continue;
-            }
-            if let Some(kustomize::Role::Configuration(by)) = roles.get(&named) {
-                configured.entry(by.clone()).or_default().push(path.clone());
-                continue;
+            // A file that is a resource of one kustomization is a manifest, whatever another
+            // makes of it (`read` gives the resource role first).
+            match roles.get(&named) {
+                Some(kustomize::Role::Patch(_)) => {
+                    if let Some((form, target, by)) = patch_files.remove(&named) {
+                        patches.push(kustomize::Patch { source, form, target, kustomization: by, inline: None });
+                        continue;
+                    }
+                }
+                Some(kustomize::Role::Configuration(by)) => {
+                    configured.entry(by.clone()).or_default().push(path.clone());
+                    continue;
+                }
+                _ => {}
             }
         }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -504,6 +511,34 @@ mod tests {
             ])
         );
         assert_eq!(claimed(&set(&["apps/web.yaml", "b/kustomization.yml"])), set(&["b/kustomization.yml"]));
+    }
+
+    #[test]
+    fn a_resource_of_one_kustomization_stays_a_manifest_when_another_patches_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("a/kustomization.yaml", "resources: [x.yaml]\n"),
+            ("a/x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"),
+            ("b/kustomization.yaml", "patches:\n  - path: ../a/x.yaml\n  - path: p.yaml\n"),
+            ("b/p.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata: {a: b}\n"),
+        ];
+        // The repository the kustomizations' paths are confined to.
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        let mut sources = Vec::new();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+            sources.push(Source { path: SourcePath::File(path), text: text.to_string() });
+        }
+        let split = split_roles(sources, |_| false);
+        let at = |name: &str| dir.path().join(name);
+        let kept: Vec<SourcePath> = split.kept.iter().map(|s| s.path.clone()).collect();
+        assert_eq!(kept, [SourcePath::File(at("a/x.yaml"))]);
+        let patched: Vec<SourcePath> = split.patches.iter().map(|p| p.source.path.clone()).collect();
+        assert_eq!(patched, [SourcePath::File(at("b/p.yaml"))]);
+        assert!(matches!(split.roles.get(&at("a/x.yaml")), Some(kustomize::Role::Resource(_))));
+        assert!(split.notes.iter().all(|d| d.severity != crate::diagnostic::Severity::Error), "{:?}", split.notes);
     }
 
     #[test]
