@@ -480,8 +480,15 @@ fn show_diff(
 /// `--fix`: the planned files written (atomically), the fixed findings taken out of the
 /// report and the others' places moved to the new text.
 fn apply_fixes(mut plan: fix::Plan, result: &mut check::Report, global: &super::GlobalArgs) -> Result<()> {
+    use rayon::prelude::*;
+    // Each file is written on its own (a temporary file and a rename in its directory), so the
+    // writes run on the pool: on a run that fixes hundreds of files they were most of the time
+    // `--fix` added.
+    let written: Vec<std::io::Result<()>> =
+        plan.files.par_iter().map(|file| fix::write_atomic(&file.path, &file.after)).collect();
     let mut failed = Vec::new();
-    plan.files.retain(|file| match fix::write_atomic(&file.path, &file.after) {
+    let mut outcomes = written.into_iter();
+    plan.files.retain(|file| match outcomes.next().unwrap_or(Ok(())) {
         Ok(()) => true,
         Err(e) => {
             failed.push((file.fixes.clone(), format!("cannot write {}: {e}", file.path.display())));

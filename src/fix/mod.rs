@@ -17,7 +17,7 @@
 //!
 //! It must not know how fixes are made, nor the report formats.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -93,7 +93,17 @@ pub fn plan(diags: &[Diagnostic], checked: &[Source], opts: &Options) -> Plan {
             SourcePath::Stdin => plan.refused.push((i, "standard input is never written".into())),
         }
     }
-    for (path, fixes) in by_file {
+    // The checked texts by path, looked up once per edited file.
+    let mut checked_texts: HashMap<&Path, &Source> = HashMap::new();
+    for s in checked {
+        if let SourcePath::File(p) = &s.path
+            && by_file.contains_key(p)
+        {
+            checked_texts.entry(p.as_path()).or_insert(s);
+        }
+    }
+    for (path, fixes) in &by_file {
+        let (path, fixes) = (path.clone(), fixes.clone());
         let text = match writable(&path) {
             Err(why) => {
                 plan.refused.extend(fixes.into_iter().map(|i| (i, why.clone())));
@@ -104,7 +114,7 @@ pub fn plan(diags: &[Diagnostic], checked: &[Source], opts: &Options) -> Plan {
         // The text the findings were made on, when the report kept it: a file that differs
         // from it now was changed since (or, with --staged, holds unstaged changes), and an
         // insertion (which expects no bytes) could land in the wrong place.
-        let checked = checked.iter().find(|s| matches!(&s.path, SourcePath::File(p) if *p == path));
+        let checked = checked_texts.get(path.as_path()).copied();
         let why = match checked {
             Some(s) if s.text == text => None,
             _ if opts.whole_text => Some(format!(
@@ -225,23 +235,36 @@ pub fn settle(plan: &Plan, diags: &mut Vec<Diagnostic>, sources: &mut [Source]) 
         i += 1;
         keep
     });
-    for file in &plan.files {
-        let path = SourcePath::File(file.path.clone());
-        let shift = |r: &mut Range<usize>| *r = file.shift(r.start)..file.shift(r.end).max(file.shift(r.start));
-        for d in diags.iter_mut() {
-            for label in std::iter::once(&mut d.primary).chain(&mut d.secondary) {
-                if label.path == path
-                    && let Some(r) = &mut label.range
-                {
-                    shift(r);
-                }
-            }
-            // A fix left for a later run keeps pointing at its bytes; `expected` still guards it.
-            if let Some(fix) = &mut d.fix {
-                fix.edits.iter_mut().filter(|e| e.path == path).for_each(|e| shift(&mut e.range));
+    // One lookup per label and source, not a pass over every finding per written file: a
+    // run that fixes hundreds of files among thousands of findings stays linear.
+    let written: HashMap<&Path, &FileFix> = plan.files.iter().map(|f| (f.path.as_path(), f)).collect();
+    if written.is_empty() {
+        return;
+    }
+    let file_of = |p: &SourcePath| match p {
+        SourcePath::File(p) => written.get(p.as_path()).copied(),
+        SourcePath::Stdin => None,
+    };
+    let shift = |file: &FileFix, r: &mut Range<usize>| {
+        *r = file.shift(r.start)..file.shift(r.end).max(file.shift(r.start));
+    };
+    for d in diags.iter_mut() {
+        for label in std::iter::once(&mut d.primary).chain(&mut d.secondary) {
+            if let (Some(file), Some(r)) = (file_of(&label.path), &mut label.range) {
+                shift(file, r);
             }
         }
-        for s in sources.iter_mut().filter(|s| s.path == path) {
+        // A fix left for a later run keeps pointing at its bytes; `expected` still guards it.
+        if let Some(fix) = &mut d.fix {
+            for e in &mut fix.edits {
+                if let Some(file) = file_of(&e.path) {
+                    shift(file, &mut e.range);
+                }
+            }
+        }
+    }
+    for s in sources.iter_mut() {
+        if let Some(file) = file_of(&s.path) {
             s.text.clone_from(&file.after);
         }
     }
