@@ -127,6 +127,24 @@ pub struct Options {
     pub nodes: Option<std::sync::Arc<driftlint_yaml::Draw>>,
 }
 
+impl Document {
+    /// The object's own lines in `text` (its source's): from the start of the line it begins
+    /// on, so that indentation reads as in the file, to the end of its last line with its line
+    /// break, so that an entry added after the last line goes before what follows. What a fix's
+    /// edit is checked on.
+    pub fn lines_in(&self, text: &str) -> (usize, usize) {
+        let start = self.range.start.min(text.len());
+        let end = self.range.end.clamp(start, text.len());
+        let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
+            end
+        } else {
+            text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
+        };
+        (from, to)
+    }
+}
+
 impl Options {
     /// The loader's limits: the defaults, drawing from [`Options::nodes`].
     fn limits(&self) -> driftlint_yaml::Limits {

@@ -473,7 +473,7 @@ fn replacement_fix(
     let SourcePath::File(_) = &source.path else { return Ok(None) };
     let Some(node) = doc.node.get("apiVersion") else { return Ok(None) };
     let Some(style) = node.style else { return Ok(None) };
-    let (from, to) = object_lines(doc, source);
+    let (from, to) = doc.lines_in(&source.text);
     if node.span.start < from || node.span.end > to {
         return Ok(None);
     }
@@ -505,7 +505,7 @@ fn rename_fix(
 ) -> Option<Box<driftlint_core::diagnostic::Fix>> {
     use driftlint_core::diagnostic::{Edit, Fix, FixSafety};
     let SourcePath::File(_) = &source.path else { return None };
-    let (from, to) = object_lines(doc, source);
+    let (from, to) = doc.lines_in(&source.text);
     if key.start < from || key.end > to {
         return None;
     }
@@ -517,21 +517,6 @@ fn rename_fix(
         message: format!("rename `{old}` to `{name}`"),
         edits: vec![Edit { path: source.path.clone(), expected: old.to_owned(), range, replacement: text }],
     }))
-}
-
-/// The lines of `doc` in its source, from the start of its first line to the end of its last:
-/// the text an edit is checked on.
-fn object_lines(doc: &Document, source: &driftlint_core::source::Source) -> (usize, usize) {
-    let text = &source.text;
-    let start = doc.range.start.min(text.len());
-    let end = doc.range.end.clamp(start, text.len());
-    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
-        end
-    } else {
-        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
-    };
-    (from, to)
 }
 
 /// `unknown-kind` or `removed-api-version` at the `kind:` (or `apiVersion:` for a removed

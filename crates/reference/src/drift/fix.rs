@@ -30,17 +30,13 @@ pub fn value_fix(
     expected: &Value,
     files: &mut Files,
 ) -> Option<Box<Fix>> {
-    // Only a file's own text is rewritten: standard input has no file to write.
-    if !matches!(source.path, SourcePath::File(_)) || inline_compared(compiled, template, pointer) {
-        return None;
-    }
-    if rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected) {
+    if !reference_fixes(source, compiled, template, rendered, pointer, expected, files) {
         return None;
     }
     let node = doc.node.pointer(pointer)?;
     let style = node.style?;
     // The object's own lines are loaded again to check the edit, not the whole file.
-    let (from, to) = object_lines(doc, source);
+    let (from, to) = doc.lines_in(&source.text);
     let (start, end) = (node.span.start, node.span.end);
     if start < from || end > to {
         return None;
@@ -74,16 +70,13 @@ pub fn missing_fix(
     expected: &Value,
     files: &mut Files,
 ) -> Option<Box<Fix>> {
-    if !matches!(source.path, SourcePath::File(_)) || inline_compared(compiled, template, pointer) {
-        return None;
-    }
-    if rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected) {
+    if !reference_fixes(source, compiled, template, rendered, pointer, expected, files) {
         return None;
     }
     let (parent, key) = driftlint_core::locate::split_pointer(pointer);
     let key = key.replace("~1", "/").replace("~0", "~");
     let mapping = doc.node.pointer(parent)?;
-    let (from, to) = object_lines(doc, source);
+    let (from, to) = doc.lines_in(&source.text);
     if mapping.span.start < from || mapping.span.end > to {
         return None;
     }
@@ -111,7 +104,7 @@ pub fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<F
         return None;
     }
     let (Some(key), _) = doc.node.pointer_entry(pointer)? else { return None };
-    let (from, to) = object_lines(doc, source);
+    let (from, to) = doc.lines_in(&source.text);
     if key.span.start < from || key.span.end > to {
         return None;
     }
@@ -130,21 +123,22 @@ pub fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<F
     }))
 }
 
-/// The object's own lines in its source, from the start of the line it begins on (so that
-/// indentation reads as in the file) to the end of its last: what an edit is checked on.
-fn object_lines(doc: &Document, source: &Source) -> (usize, usize) {
-    let text = &source.text;
-    let start = doc.range.start.min(text.len());
-    let end = doc.range.end.clamp(start, text.len());
-    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    // To the end of the last line, its line break included: an entry added after the last
-    // line goes before what follows it.
-    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
-        end
-    } else {
-        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
-    };
-    (from, to)
+/// Whether the reference fixes the value at `pointer` exactly as `expected` (fixed template
+/// text, no inline diff function over it) and the finding is in a file of its own: standard
+/// input has no file to write.
+#[allow(clippy::too_many_arguments)]
+fn reference_fixes(
+    source: &Source,
+    compiled: &Compiled,
+    template: usize,
+    rendered: &locate::RenderedTemplate<'_>,
+    pointer: &str,
+    expected: &Value,
+    files: &mut Files,
+) -> bool {
+    matches!(source.path, SourcePath::File(_))
+        && !inline_compared(compiled, template, pointer)
+        && rendered.literal_value(compiled, template, pointer, files).as_ref() == Some(expected)
 }
 
 /// Whether a per-field inline diff function of the template compares `pointer` (or a field
