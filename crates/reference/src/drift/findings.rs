@@ -296,18 +296,9 @@ fn field_finding(
         }
     };
     let mut d = Diagnostic::new(rule, rule.default_severity(), path, Some(range), message);
-    if let (FieldDiffKind::Changed, Some(r), Some(expected)) = (diff.kind, rendered, diff.expected.as_ref())
-        && d.primary.path == source.path
-    {
-        d.fix = super::fix::value_fix(doc, source, compiled, template, r, field, expected, files);
-    }
-    if let (FieldDiffKind::Missing, Some(r), Some(expected)) = (diff.kind, rendered, diff.expected.as_ref())
-        && d.primary.path == source.path
-    {
-        d.fix = super::fix::missing_fix(doc, source, compiled, template, r, field, expected, files);
-    }
-    if diff.kind == FieldDiffKind::Extra && d.primary.path == source.path {
-        d.fix = super::fix::extra_fix(doc, source, field);
+    if d.primary.path == source.path {
+        let expected = diff.expected.as_ref();
+        d.fix = super::fix::of_field(diff.kind, doc, source, compiled, template, rendered, field, expected, files);
     }
     if let Some(r) = rendered {
         if diff.kind != FieldDiffKind::Extra {

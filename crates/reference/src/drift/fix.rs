@@ -14,25 +14,46 @@ use crate::Compiled;
 use driftlint_core::diagnostic::{Edit, Fix, FixSafety};
 use driftlint_core::document::Document;
 use driftlint_core::input::SourcePath;
-use driftlint_core::locate::Files;
+use driftlint_core::locate::{FieldDiffKind, Files};
 use driftlint_core::source::Source;
 
-/// The safe fix of a `value-drift` finding at `pointer` of `doc`, when the reference fixes
-/// the value and the manifest's scalar can be rewritten in place.
+/// The fix of a drift finding of `kind` at `pointer` of `doc` (in `source`), when there is
+/// one: only a file's own text is rewritten (standard input has no file to write), and a
+/// changed or missing value only where the reference fixes it exactly as `expected` (fixed
+/// template text, no inline diff function over it).
 #[allow(clippy::too_many_arguments)]
-pub fn value_fix(
+pub fn of_field(
+    kind: FieldDiffKind,
     doc: &Document,
     source: &Source,
     compiled: &Compiled,
     template: usize,
-    rendered: &locate::RenderedTemplate<'_>,
+    rendered: Option<&locate::RenderedTemplate<'_>>,
     pointer: &str,
-    expected: &Value,
+    expected: Option<&Value>,
     files: &mut Files,
 ) -> Option<Box<Fix>> {
-    if !reference_fixes(source, compiled, template, rendered, pointer, expected, files) {
+    if !matches!(source.path, SourcePath::File(_)) {
         return None;
     }
+    if kind == FieldDiffKind::Extra {
+        return extra_fix(doc, source, pointer);
+    }
+    let (rendered, expected) = (rendered?, expected?);
+    if inline_compared(compiled, template, pointer)
+        || rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected)
+    {
+        return None;
+    }
+    match kind {
+        FieldDiffKind::Changed => value_fix(doc, source, pointer, expected),
+        _ => missing_fix(doc, source, pointer, expected),
+    }
+}
+
+/// The safe fix of a `value-drift` finding at `pointer` of `doc`: the manifest's scalar
+/// rewritten in place.
+fn value_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value) -> Option<Box<Fix>> {
     let node = doc.node.pointer(pointer)?;
     let style = node.style?;
     // The object's own lines are loaded again to check the edit, not the whole file.
@@ -59,20 +80,7 @@ pub fn value_fix(
 /// The safe fix of a `missing-field` finding at `pointer`: the field inserted as the last
 /// entry of its mapping, at that mapping's indentation, when the reference fixes its value
 /// (a scalar), the mapping is in block style and the manifest holds it.
-#[allow(clippy::too_many_arguments)]
-pub fn missing_fix(
-    doc: &Document,
-    source: &Source,
-    compiled: &Compiled,
-    template: usize,
-    rendered: &locate::RenderedTemplate<'_>,
-    pointer: &str,
-    expected: &Value,
-    files: &mut Files,
-) -> Option<Box<Fix>> {
-    if !reference_fixes(source, compiled, template, rendered, pointer, expected, files) {
-        return None;
-    }
+fn missing_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value) -> Option<Box<Fix>> {
     let (parent, key) = driftlint_core::locate::split_pointer(pointer);
     let key = key.replace("~1", "/").replace("~0", "~");
     let mapping = doc.node.pointer(parent)?;
@@ -99,10 +107,7 @@ pub fn missing_fix(
 /// The unsafe fix of an `unexpected-field` finding: the entry's lines removed (the reference
 /// compares every field, so it has no place for this one). Unsafe: a removal may drop what a
 /// person added on purpose.
-pub fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<Fix>> {
-    if !matches!(source.path, SourcePath::File(_)) {
-        return None;
-    }
+fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<Fix>> {
     let (Some(key), _) = doc.node.pointer_entry(pointer)? else { return None };
     let (from, to) = doc.lines_in(&source.text);
     if key.span.start < from || key.span.end > to {
@@ -121,24 +126,6 @@ pub fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<F
             replacement: String::new(),
         }],
     }))
-}
-
-/// Whether the reference fixes the value at `pointer` exactly as `expected` (fixed template
-/// text, no inline diff function over it) and the finding is in a file of its own: standard
-/// input has no file to write.
-#[allow(clippy::too_many_arguments)]
-fn reference_fixes(
-    source: &Source,
-    compiled: &Compiled,
-    template: usize,
-    rendered: &locate::RenderedTemplate<'_>,
-    pointer: &str,
-    expected: &Value,
-    files: &mut Files,
-) -> bool {
-    matches!(source.path, SourcePath::File(_))
-        && !inline_compared(compiled, template, pointer)
-        && rendered.literal_value(compiled, template, pointer, files).as_ref() == Some(expected)
 }
 
 /// Whether a per-field inline diff function of the template compares `pointer` (or a field
