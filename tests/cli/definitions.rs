@@ -3,7 +3,7 @@
 //! written here.
 
 use super::write_files as write;
-use super::{json, run_in};
+use super::{findings, run_in};
 
 /// A CRD of `Route` whose spec has `host`, and in the experimental channel also `mirror`.
 fn route_crd(experimental: bool) -> String {
@@ -15,19 +15,6 @@ fn route_crd(experimental: bool) -> String {
 
 const ROUTE_WITH_MIRROR: &str =
     "apiVersion: net.example.org/v1\nkind: Route\nmetadata:\n  name: r\nspec:\n  host: a.example.org\n  mirror: b\n";
-
-fn findings(dir: &std::path::Path) -> Vec<(String, String, String, String)> {
-    let r = run_in(dir, &["check", "--isolated", "--format", "json", "."], None);
-    json(&r)["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
-            (s("rule"), s("severity"), s("file"), s("message"))
-        })
-        .collect()
-}
 
 /// Two channels: each channel's examples meet their own definition, so a field only the
 /// experimental channel has is refused in a standard example and accepted in an experimental

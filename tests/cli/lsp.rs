@@ -15,7 +15,7 @@ use lsp_server::{Connection, Message, Notification, Request, RequestId, Response
 use lsp_types as lsp;
 use serde_json::{Value, json};
 
-use super::root;
+use super::{copy_dir, root};
 
 /// A copy of the example repository and reference in a temporary git repository.
 fn repository() -> tempfile::TempDir {
@@ -25,19 +25,6 @@ fn repository() -> tempfile::TempDir {
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     // The configuration sits in `repo/` and names `../reference`, inside the repository.
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 fn uri(path: &Path) -> lsp::Uri {

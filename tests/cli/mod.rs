@@ -125,6 +125,20 @@ pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
+/// `check --isolated --format json .` in `dir`: each finding as (rule, severity, file, message).
+pub fn findings(dir: &Path) -> Vec<(String, String, String, String)> {
+    let r = run_in(dir, &["check", "--isolated", "--format", "json", "."], None);
+    json(&r)["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), s("severity"), s("file"), s("message"))
+        })
+        .collect()
+}
+
 /// Copies a directory tree (regular files and directories).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -3,25 +3,10 @@
 //! `*.k8s.io` groups without their CRD, removed kinds, group-less apiVersions, runs that find
 //! no object. Each case is a minimal layout written here.
 
-use std::path::Path;
-
 use super::write_files as write;
 use super::{json, run_in};
 
-/// `check --format json` of `dir`: the findings as (rule, severity, file, message).
-fn check(dir: &Path) -> Vec<(String, String, String, String)> {
-    let r = run_in(dir, &["check", "--isolated", "--format", "json", "."], None);
-    let v = json(&r);
-    v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
-            (s("rule"), s("severity"), s("file"), s("message"))
-        })
-        .collect()
-}
+use super::findings as check;
 
 fn rules(found: &[(String, String, String, String)]) -> Vec<(&str, &str, &str)> {
     found.iter().map(|(r, s, f, _)| (r.as_str(), s.as_str(), f.as_str())).collect()
