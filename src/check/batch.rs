@@ -501,7 +501,7 @@ mod tests {
         let threads = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
         threads.install(|| {
             let mut sources = sources.to_vec();
-            let batches = (0..sources.len()).map(|i| Batch { sources: i..i + 1, place: None }).collect();
+            let batches = (0..sources.len()).map(|i| Batch { sources: i..i + 1, ..Batch::default() }).collect();
             let (compare, _) = drift::start(None, ReferenceIndex::default(), drift::Drift::default(), false, None);
             let (mut files, options) = (Files::default(), document::Options::default());
             let pool = NodePool::new(capacity);

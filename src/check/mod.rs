@@ -210,7 +210,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         || engine.as_ref().is_some_and(|e| e.uses_lookups() && !e.view_is_sparse());
     let lookups = engine.as_ref().filter(|e| e.uses_lookups() && !whole);
     let batches = if whole {
-        vec![pieces::Batch { sources: 0..sources.len(), place: None }]
+        vec![pieces::Batch { sources: 0..sources.len(), ..pieces::Batch::default() }]
     } else {
         // A large text is cut into runs of documents, each a batch (`pieces`).
         pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))

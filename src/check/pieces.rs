@@ -49,11 +49,14 @@ impl Sizes {
 }
 
 /// One batch of a run: a range of sources, or a run of one source's pieces.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Batch {
     pub sources: Range<usize>,
     /// For a run of a cut source (`sources` is that one source): where the run is.
     pub place: Option<Place>,
+    /// For a run of more than one piece: where each of its pieces is, so that the pre-pass
+    /// parses only the pieces that may hold what it gathers, not their whole run.
+    pub pieces: Vec<Place>,
 }
 
 /// The batches of `ranges` (of `sources`) with every large source that can be cut replaced
@@ -75,10 +78,12 @@ pub fn plan(
             _ => None,
         };
         match places {
-            Some(places) => {
-                out.extend(places.into_iter().map(|place| Batch { sources: range.clone(), place: Some(place) }))
-            }
-            None => out.push(Batch { sources: range, place: None }),
+            Some(places) => out.extend(places.into_iter().map(|(place, pieces)| Batch {
+                sources: range.clone(),
+                place: Some(place),
+                pieces,
+            })),
+            None => out.push(Batch { sources: range, ..Batch::default() }),
         }
     }
     out
@@ -89,12 +94,12 @@ pub fn run_source(whole: &Source, place: &Place) -> Source {
     Source { path: whole.path.clone(), text: whole.text[place.base..place.piece.end].to_string() }
 }
 
-/// What loading one run tells about the whole text.
+/// What loading one piece tells about the whole text.
 struct Scan {
     documents: usize,
     /// The end of its last document (whole text's offsets), when it has one.
     last_end: Option<usize>,
-    /// Its last document is empty (its end is then the next run's `---`).
+    /// Its last document is empty (its end is then the next piece's `---`).
     last_empty: bool,
     /// Its nodes, when the fast loader read it (the others' are counted in a draw).
     nodes: usize,
@@ -102,9 +107,9 @@ struct Scan {
     objects: bool,
 }
 
-/// The runs of `text`, or `None` when it is one run or cutting could change what one load
-/// gives.
-fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
+/// The runs of `text`, each with its pieces when it has more than one, or `None` when it is
+/// one run or cutting could change what one load gives.
+fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Place>)>> {
     let limits = driftlint_yaml::Limits::default();
     if text.len() > limits.max_bytes {
         return None;
@@ -164,23 +169,7 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
             })
         })
         .collect::<Option<_>>()?;
-    // A run's scan is its pieces': their documents, nodes and objects, the last one's end.
-    let mut scans: Vec<Scan> = Vec::with_capacity(runs.len());
-    let mut piece = pieces.iter().zip(scanned).peekable();
-    for r in &runs {
-        let mut scan = Scan { documents: 0, last_end: None, last_empty: false, nodes: 0, objects: false };
-        while let Some((_, p)) = piece.next_if(|(range, _)| range.end <= r.end) {
-            scan.documents += p.documents;
-            scan.nodes += p.nodes;
-            scan.objects |= p.objects;
-            if p.documents > 0 {
-                scan.last_end = p.last_end;
-                scan.last_empty = p.last_empty;
-            }
-        }
-        scans.push(scan);
-    }
-    if scans.iter().map(|s| s.nodes).sum::<usize>() + drawn.held() > limits.max_nodes {
+    if scanned.iter().map(|s| s.nodes).sum::<usize>() + drawn.held() > limits.max_nodes {
         return None;
     }
     // A whole text with more flow entries than its loader takes is refused before it is read
@@ -188,14 +177,16 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
     if driftlint_yaml::too_many_flow_entries(text, &limits) {
         return None;
     }
-    if policy_input && !scans.iter().any(|s| s.objects) {
+    if policy_input && !scanned.iter().any(|s| s.objects) {
         return None;
     }
-    let mut places: Vec<Place> = Vec::with_capacity(runs.len());
+    // Each piece's place, as a run made of it alone would have it: the documents before it,
+    // where the document before it ends (an empty one ends at the next piece's `---`).
+    let mut at_piece: Vec<Place> = Vec::with_capacity(pieces.len());
     let (mut first_doc, mut prev_end) = (0, 0);
-    for (i, (r, scan)) in runs.iter().zip(&scans).enumerate() {
-        let next = runs.get(i + 1).map(|n| n.start);
-        places.push(Place { base: prev_end.min(r.start), piece: r.clone(), first_doc, prev_end, next, policy_input });
+    for (i, (r, scan)) in pieces.iter().zip(&scanned).enumerate() {
+        let next = pieces.get(i + 1).map(|n| n.start);
+        at_piece.push(Place { base: prev_end.min(r.start), piece: r.clone(), first_doc, prev_end, next, policy_input });
         first_doc += scan.documents;
         if let Some(end) = scan.last_end {
             prev_end = match next {
@@ -204,9 +195,24 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<Place>> {
             };
         }
     }
+    // A run's place is its first piece's, stretched to its last piece's end.
+    let mut places: Vec<(Place, Vec<Place>)> = Vec::with_capacity(runs.len());
+    let mut piece = at_piece.into_iter().peekable();
+    for (i, r) in runs.iter().enumerate() {
+        let mut own: Vec<Place> = Vec::new();
+        while let Some(p) = piece.next_if(|p| p.piece.end <= r.end) {
+            own.push(p);
+        }
+        let first = own.first()?;
+        let place = Place { piece: r.clone(), next: runs.get(i + 1).map(|n| n.start), ..first.clone() };
+        if own.len() == 1 {
+            own.clear();
+        }
+        places.push((place, own));
+    }
     // A run's copy starts at its base (a document's end, so a character boundary; a text
     // where it is not is simply not cut).
-    places.iter().all(|p| text.is_char_boundary(p.base)).then_some(places)
+    places.iter().all(|(p, _)| text.is_char_boundary(p.base)).then_some(places)
 }
 
 /// The [`Scan`] of a run the fast loader read (the shapes of its documents, with their ends
@@ -300,9 +306,16 @@ pub fn collect_holding(
     for b in batches {
         match &b.place {
             None => picked.extend(b.sources.clone().filter(|&i| may_hold(&sources[i].text)).map(|i| (i, None))),
-            // The source holds the whole text: offsets need no base.
+            // The source holds the whole text: offsets need no base. Of a run of pieces only
+            // the pieces that may hold are parsed (one document of a few in most streams).
             Some(place) if may_hold(&sources[b.sources.start].text[place.piece.clone()]) => {
-                picked.push((b.sources.start, Some(Place { base: 0, ..place.clone() })));
+                let text = &sources[b.sources.start].text;
+                let each = if b.pieces.is_empty() { std::slice::from_ref(place) } else { &b.pieces[..] };
+                picked.extend(
+                    each.iter()
+                        .filter(|p| b.pieces.is_empty() || may_hold(&text[p.piece.clone()]))
+                        .map(|p| (b.sources.start, Some(Place { base: 0, ..p.clone() }))),
+                );
             }
             Some(_) => {}
         }
@@ -426,22 +439,32 @@ mod tests {
         }
         let whole = source(&text);
         let opts = document::Options::default();
-        let places = cut(&text, 200, false).expect("a clean stream is cut");
-        assert!(places.len() > 5, "{places:?}");
-        let mut joined = document::Parsed::default();
-        for place in &places {
-            let (docs, diags, inputs) =
-                document::parse_piece(0, &run_source(&whole, place), place, &opts).expect("each run loads");
-            joined.0.extend(docs);
-            joined.1.extend(diags);
-            joined.2.extend(inputs);
-        }
+        let cuts = cut(&text, 200, false).expect("a clean stream is cut");
+        assert!(cuts.len() > 5, "{cuts:?}");
+        assert!(cuts.iter().any(|(_, pieces)| pieces.len() > 1), "runs of several pieces: {cuts:?}");
         let one = document::parse_sources_here(std::slice::from_ref(&whole), &opts);
-        assert_eq!(shown(&joined), shown(&one));
-        assert_eq!(joined.1.len(), 8, "duplicate keys and documents that are no objects");
         let helm =
             |p: &document::Parsed| p.0.iter().map(|d| d.origin.as_ref().map(|o| o.path.clone())).collect::<Vec<_>>();
-        assert_eq!(helm(&joined), helm(&one));
+        // The runs, and each run's pieces (the pre-pass reads a piece alone) with the whole
+        // text as their source, load as the whole text does.
+        let runs: Vec<(Place, Source)> = cuts.iter().map(|(p, _)| (p.clone(), run_source(&whole, p))).collect();
+        let pieces: Vec<(Place, Source)> = cuts
+            .iter()
+            .flat_map(|(run, pieces)| if pieces.is_empty() { vec![run.clone()] } else { pieces.clone() })
+            .map(|p| (Place { base: 0, ..p }, whole.clone()))
+            .collect();
+        for places in [runs, pieces] {
+            let mut joined = document::Parsed::default();
+            for (place, source) in &places {
+                let (docs, diags, inputs) = document::parse_piece(0, source, place, &opts).expect("each piece loads");
+                joined.0.extend(docs);
+                joined.1.extend(diags);
+                joined.2.extend(inputs);
+            }
+            assert_eq!(shown(&joined), shown(&one));
+            assert_eq!(joined.1.len(), 8, "duplicate keys and documents that are no objects");
+            assert_eq!(helm(&joined), helm(&one));
+        }
     }
 
     #[test]

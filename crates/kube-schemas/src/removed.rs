@@ -106,6 +106,11 @@ pub fn removal(kube: &str, group: &str, version: &str, kind: &str) -> Option<Rem
         });
         return Some(Removal { replacement, ..r });
     }
+    // A group no bundled version serves has no bundled history (most custom resources):
+    // asked for every object without a schema, so answered without the versions' tables.
+    if !crate::groups().contains(group) {
+        return None;
+    }
     let Some(Whereabouts::Removed { removed_in, .. }) = whereabouts(kube, group, version, kind) else { return None };
     let mut others: Vec<&str> =
         release.kinds.keys().filter(|k| k.group == group && k.kind == kind).map(|k| k.version.as_str()).collect();
