@@ -217,7 +217,13 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     // The configured (trusted) schemas are read before the inputs' pre-pass: the admission
     // policies they hold decide what the pre-pass gathers.
-    let used = driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()));
+    // Which kinds the inputs name picks what is compiled of the configured locations (a scan of
+    // every text: done only when there are locations).
+    let used = if settings.schemas.is_empty() {
+        None
+    } else {
+        driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()))
+    };
     let mut trusted = driftlint_schema::load::load_trusted(&settings.schemas, &settings.git_start, used.as_ref())?;
     let trusted_policies = std::mem::take(&mut trusted.admission);
     // ValidatingAdmissionPolicies among the inputs or the configured schemas: their context

@@ -105,6 +105,8 @@ struct Scan {
     nodes: usize,
     /// It holds a Kubernetes object (looked for in policy inputs only).
     objects: bool,
+    /// Its flow entries ([`driftlint_yaml::flow_entries`]).
+    flow: usize,
 }
 
 /// The runs of `text`, each with its pieces when it has more than one, or `None` when it is
@@ -136,37 +138,8 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Pla
         .par_iter()
         .enumerate()
         .map(|(i, r)| {
-            // Most pieces are plain block YAML, which the fast loader reads (with no error, no
-            // warning, the full loader's values and ends) at a fraction of the cost.
-            // Only a policy input needs the values (to know whether it holds an object).
-            if policy_input {
-                if let Some(docs) = driftlint_yaml::parse_simple_ends(&text[r.clone()]) {
-                    let shapes: Vec<_> = docs.iter().map(|(v, end)| (Shape::of(v), *end)).collect();
-                    let objects = docs.iter().any(|(v, _)| is_object(v));
-                    return simple_scan(&shapes, r.start, i < last, objects);
-                }
-            } else if let Some(shapes) = driftlint_yaml::scan_simple_ends(&text[r.clone()]) {
-                return simple_scan(&shapes, r.start, i < last, false);
-            }
-            let stream = driftlint_yaml::parse_stream_with(&text[r.clone()], &drawing);
-            // A warning (a duplicate key, a key or number JSON cannot hold) is about one
-            // document's own content, which a whole load reads the same.
-            if stream.error.is_some() {
-                return None;
-            }
-            let end = stream.documents.last();
-            if i < last && end.is_some_and(driftlint_yaml::ends_open) {
-                return None;
-            }
-            Some(Scan {
-                documents: stream.documents.len(),
-                last_end: end.map(|d| d.range.end + r.start),
-                last_empty: end
-                    .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
-                // Counted in the draw.
-                nodes: 0,
-                objects: policy_input && stream.documents.iter().any(|d| is_object(&d.root.to_json())),
-            })
+            let flow = driftlint_yaml::flow_entries(&text[r.clone()]);
+            scan_piece(&text[r.clone()], r.start, i < last, policy_input, &drawing).map(|scan| Scan { flow, ..scan })
         })
         .collect::<Option<_>>()?;
     if scanned.iter().map(|s| s.nodes).sum::<usize>() + drawn.held() > limits.max_nodes {
@@ -174,7 +147,7 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Pla
     }
     // A whole text with more flow entries than its loader takes is refused before it is read
     // (each piece has fewer): not cut, so that it is refused as one load refuses it.
-    if driftlint_yaml::too_many_flow_entries(text, &limits) {
+    if driftlint_yaml::flow_entries_refused(scanned.iter().map(|s| s.flow).sum(), &limits) {
         return None;
     }
     if policy_input && !scanned.iter().any(|s| s.objects) {
@@ -215,7 +188,51 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Pla
     places.iter().all(|(p, _)| text.is_char_boundary(p.base)).then_some(places)
 }
 
-/// The [`Scan`] of a run the fast loader read (the shapes of its documents, with their ends
+/// The [`Scan`] of the piece `text` (starting at `start` of the whole text; `before_last`:
+/// another piece follows), `None` when it has an error or ends with a scalar root before the
+/// last piece. Nodes the general loader makes are counted in `drawing`'s draw.
+fn scan_piece(
+    text: &str,
+    start: usize,
+    before_last: bool,
+    policy_input: bool,
+    drawing: &driftlint_yaml::Limits,
+) -> Option<Scan> {
+    // Most pieces are plain block YAML, which the fast loader reads (with no error, no
+    // warning, the full loader's values and ends) at a fraction of the cost.
+    // Only a policy input needs the values (to know whether it holds an object).
+    if policy_input {
+        if let Some(docs) = driftlint_yaml::parse_simple_ends(text) {
+            let shapes: Vec<_> = docs.iter().map(|(v, end)| (Shape::of(v), *end)).collect();
+            let objects = docs.iter().any(|(v, _)| is_object(v));
+            return simple_scan(&shapes, start, before_last, objects);
+        }
+    } else if let Some(shapes) = driftlint_yaml::scan_simple_ends(text) {
+        return simple_scan(&shapes, start, before_last, false);
+    }
+    let stream = driftlint_yaml::parse_stream_with(text, drawing);
+    // A warning (a duplicate key, a key or number JSON cannot hold) is about one
+    // document's own content, which a whole load reads the same.
+    if stream.error.is_some() {
+        return None;
+    }
+    let end = stream.documents.last();
+    if before_last && end.is_some_and(driftlint_yaml::ends_open) {
+        return None;
+    }
+    Some(Scan {
+        documents: stream.documents.len(),
+        last_end: end.map(|d| d.range.end + start),
+        last_empty: end
+            .is_some_and(|d| matches!(d.root.value, driftlint_yaml::NodeValue::Null) && d.root.span.is_empty()),
+        // Counted in the draw.
+        nodes: 0,
+        objects: policy_input && stream.documents.iter().any(|d| is_object(&d.root.to_json())),
+        flow: 0,
+    })
+}
+
+/// The [`Scan`] of a piece the fast loader read (the shapes of its documents, with their ends
 /// in the run starting at `start`, and whether one is an object); `None` when it ends with a
 /// scalar root and is not the `last` run.
 fn simple_scan(docs: &[(Shape, Option<usize>)], start: usize, before_last: bool, objects: bool) -> Option<Scan> {
@@ -230,6 +247,7 @@ fn simple_scan(docs: &[(Shape, Option<usize>)], start: usize, before_last: bool,
         last_empty: end.is_some_and(|(_, e)| e.is_none()),
         nodes: docs.iter().map(|(shape, _)| shape.values()).sum(),
         objects,
+        flow: 0,
     })
 }
 

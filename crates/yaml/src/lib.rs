@@ -72,8 +72,8 @@ pub use error::{Error, ErrorKind, Warning};
 pub use gofmt::{format_g as format_float_g, format_json_float};
 pub use line_index::{LineColumn, LineIndex};
 pub use load::{
-    parse_stream, parse_stream_counted, parse_stream_general, parse_stream_plain, parse_stream_with,
-    too_many_flow_entries,
+    flow_entries, flow_entries_refused, parse_stream, parse_stream_counted, parse_stream_general, parse_stream_plain,
+    parse_stream_with, too_many_flow_entries,
 };
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
 pub use pieces::{document_pieces, ends_open, join_pieces};

@@ -83,13 +83,12 @@ impl LineIndex {
     pub fn line_range(&self, text: &str, line: usize) -> Option<Range<usize>> {
         let target = line.checked_sub(1).filter(|&l| l < self.lines)?;
         let k = self.checkpoints.partition_point(|&(_, l)| l <= target) - 1;
-        let (mut start, mut at) = self.checkpoints[k];
+        let (from, at) = self.checkpoints[k];
         let bytes = text.as_bytes();
-        while at < target {
-            start = newline_ends(&bytes[start..], start).next()?;
-            at += 1;
-        }
-        let mut end = newline_ends(&bytes[start..], start).next().map_or(self.len, |next| next - 1);
+        // One scan from the checkpoint: the line's start, then its end.
+        let mut ends = newline_ends(&bytes[from..], from);
+        let start = if at < target { ends.nth(target - at - 1)? } else { from };
+        let mut end = ends.next().map_or(self.len, |next| next - 1);
         if end > start && bytes.get(end - 1) == Some(&b'\r') {
             end -= 1;
         }

@@ -65,6 +65,21 @@ pub fn too_many_flow_entries(text: &str, limits: &Limits) -> bool {
     crowded(text, limits.max_nodes / 2).is_some()
 }
 
+/// The flow entries of `text` as [`too_many_flow_entries`] counts them. The count of a text is
+/// the sum of its parts' counts, so a text read in pieces is judged by theirs
+/// ([`flow_entries_refused`]).
+#[must_use]
+pub fn flow_entries(text: &str) -> usize {
+    text.as_bytes().chunks(FLOW_BLOCK).map(flow_in_block).sum()
+}
+
+/// Whether a text with `count` flow entries ([`flow_entries`]) is refused before it is read, as
+/// [`too_many_flow_entries`] says of it.
+#[must_use]
+pub fn flow_entries_refused(count: usize, limits: &Limits) -> bool {
+    count > limits.max_nodes / 2
+}
+
 /// How many nodes the general loader draws from a [`Draw`] at a time: few enough that what
 /// a load holds unused is small beside the pool, many enough that parallel loads seldom
 /// meet on the pool's counter.
@@ -298,18 +313,34 @@ fn open_flow_column(text: &str, at: usize, limits: &Limits) -> Option<usize> {
 /// Counted a block of 64 bytes at a time (a count without a stop inside the block, which the
 /// compiler vectorises); the block where the limit is crossed is read again for the byte.
 fn crowded(text: &str, limit: usize) -> Option<usize> {
-    const BLOCK: usize = 64;
-    let flow = |b: &u8| matches!(b, b',' | b'[' | b'{');
     let mut count = 0;
-    for (n, block) in text.as_bytes().chunks(BLOCK).enumerate() {
-        let here = block.iter().filter(|b| flow(b)).count();
+    for (n, block) in text.as_bytes().chunks(FLOW_BLOCK).enumerate() {
+        let here = flow_in_block(block);
         if count + here > limit {
-            let (i, _) = block.iter().enumerate().filter(|(_, b)| flow(b)).nth(limit - count)?;
-            return Some(n * BLOCK + i);
+            let (i, _) = block.iter().enumerate().filter(|(_, b)| is_flow(**b)).nth(limit - count)?;
+            return Some(n * FLOW_BLOCK + i);
         }
         count += here;
     }
     None
+}
+
+/// The bytes [`crowded`] counts a block of at a time.
+const FLOW_BLOCK: usize = 64;
+
+fn is_flow(b: u8) -> bool {
+    matches!(b, b',' | b'[' | b'{')
+}
+
+/// The flow indicators of a block of at most [`FLOW_BLOCK`] bytes, counted in a byte (which
+/// the compiler turns into a few vector compares).
+fn flow_in_block(block: &[u8]) -> usize {
+    debug_assert!(block.len() <= FLOW_BLOCK);
+    let mut here: u8 = 0;
+    for &b in block {
+        here += u8::from(is_flow(b));
+    }
+    usize::from(here)
 }
 
 /// YAML's `c-printable`: tab, line feed, carriage return, printable ASCII, NEL and the
@@ -841,6 +872,11 @@ mod tests {
             for limit in [0, 1, 2, 5, 63, 64, 65, next() % 200, usize::MAX] {
                 assert_eq!(crowded(&text, limit), one_by_one(&text, limit), "limit {limit}: {text:?}");
             }
+            // Counted whole or as the sum of any two parts, the count is the bytes'.
+            let cut = next() % (text.len() + 1);
+            let bytes = text.bytes().filter(|b| matches!(b, b',' | b'[' | b'{')).count();
+            assert_eq!(flow_entries(&text), bytes);
+            assert_eq!(flow_entries(&text[..cut]) + flow_entries(&text[cut..]), bytes);
         }
     }
 }

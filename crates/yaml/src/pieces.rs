@@ -23,16 +23,11 @@ use crate::stream::{Document, Stream};
 pub fn document_pieces(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut cuts = vec![0];
-    let mut line = 0;
-    while line < bytes.len() {
-        let rest = &bytes[line..];
-        if line > 0 && rest.starts_with(b"---") && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n')) {
-            cuts.push(line);
+    // A marker starts a line after the first: it follows a line feed.
+    for at in memchr::memmem::find_iter(bytes, b"\n---").map(|i| i + 1) {
+        if matches!(bytes.get(at + 3), None | Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            cuts.push(at);
         }
-        line = match rest.iter().position(|&b| b == b'\n') {
-            Some(i) => line + i + 1,
-            None => bytes.len(),
-        };
     }
     cuts.push(text.len());
     cuts.windows(2).map(|w| w[0]..w[1]).collect()
@@ -126,6 +121,34 @@ mod tests {
         assert_eq!(pieces, ["a: 1\n", "---\nb: |\n  ---\n", "--- # c\nc: 2\n---x: 1\n", "---\n"]);
         assert_eq!(document_pieces("---\na: 1\n"), vec![0..9]);
         assert_eq!(document_pieces(""), vec![0..0]);
+    }
+
+    /// On generated texts, the cuts are the line starts (after the first) that begin with
+    /// `---` and a blank, a line end or the text's end.
+    #[test]
+    fn cuts_are_the_marker_lines() {
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let parts = ["---", "-", "\n", "\r\n", " ", "\t", "a", "--- x", "----", "\n---"];
+        for _ in 0..2_000 {
+            let text: String = (0..next() % 30).map(|_| parts[next() % parts.len()]).collect();
+            let mut starts = vec![0];
+            starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+            let mut expected: Vec<usize> = starts
+                .into_iter()
+                .filter(|&l| l > 0 && text[l..].starts_with("---"))
+                .filter(|&l| matches!(text.as_bytes().get(l + 3), None | Some(b' ' | b'\t' | b'\r' | b'\n')))
+                .collect();
+            expected.insert(0, 0);
+            expected.push(text.len());
+            let cuts: Vec<usize> = expected.windows(2).map(|w| w[0]).collect();
+            let pieces = document_pieces(&text);
+            assert_eq!(pieces.iter().map(|r| r.start).collect::<Vec<_>>(), cuts, "{text:?}");
+            assert_eq!(pieces.last().map(|r| r.end), Some(text.len()));
+        }
     }
 
     #[test]
