@@ -213,7 +213,7 @@ fn render_one_line(d: &Diagnostic, sources: &SourceResolver) -> Option<String> {
     let path = d.primary.path.name();
     let range = sources.clamp(&d.primary.path, d.primary.range.as_ref()?)?;
     let location = sources.location(&d.primary)?;
-    let window = sources.lines_range(&d.primary.path, location.line, location.line)?;
+    let window = sources.line_at(&d.primary.path, range.start)?;
     let line = sources.text(&d.primary.path)?.get(window.clone())?;
     // A long line is cut by annotate-snippets around the label; an empty label, one that
     // runs past its line, trailing blanks are laid out by its own rules: all left to it.

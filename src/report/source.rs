@@ -133,6 +133,21 @@ impl<'a> SourceResolver<'a> {
         Some(Location { line: start.line, column: start.column, end_line: end.line, end_column: end.column })
     }
 
+    /// The byte range of the line of `path` that holds `offset` (a character boundary in
+    /// its text), without its line terminator: [`SourceResolver::lines_range`] of that line,
+    /// found from the offset itself instead of from the line's number.
+    pub(crate) fn line_at(&self, path: &SourcePath, offset: usize) -> Option<Range<usize>> {
+        let bytes = self.text(path)?.as_bytes();
+        let before = bytes.get(..offset)?;
+        // Both scans are as long as the line.
+        let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let mut end = bytes[offset..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| offset + i);
+        if end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        Some(start..end)
+    }
+
     /// The byte range of whole lines `first..=last` (1-based) of `path`, without the final
     /// line terminator.
     pub(crate) fn lines_range(&self, path: &SourcePath, first: usize, last: usize) -> Option<Range<usize>> {
@@ -226,6 +241,24 @@ mod tests {
         let label = Label { path: SourcePath::Stdin, range: Some(3..1000), message: None };
         assert_eq!(r.location(&label), Some(Location { line: 1, column: 4, end_line: 2, end_column: 1 }));
         assert_eq!(r.lines_range(&SourcePath::Stdin, 1, 1), Some(0..5));
+    }
+
+    /// The line found from an offset is the line found from its number, at every offset of
+    /// a text with blank lines, CRLF and LF endings, non-ASCII text and no final line end.
+    #[test]
+    fn the_line_at_an_offset_is_the_line_of_its_number() {
+        let text = "a: 1\r\n\nbé: ü\n\r\n  c: [1, 2]\r\nlast";
+        let mut r = SourceResolver::new();
+        r.insert(SourcePath::Stdin, text);
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            let label = Label { path: SourcePath::Stdin, range: Some(offset..offset), message: None };
+            let line = r.location(&label).map(|l| l.line).expect("a location");
+            assert_eq!(
+                r.line_at(&SourcePath::Stdin, offset),
+                r.lines_range(&SourcePath::Stdin, line, line),
+                "offset {offset}"
+            );
+        }
     }
 
     /// Sources in any order, one path given twice, paths added one at a time: each path

@@ -47,13 +47,42 @@ pub struct SchemaPass<'r> {
     /// What kustomizations set on the resource files they build, by path: a required field
     /// they set is not missing.
     kustomize: HashMap<PathBuf, Sets>,
+    /// Each type's resolution, once a run (see [`Types`]).
+    types: Types<'r>,
+}
+
+/// The schema each apiVersion and kind resolves to, for the types with one definition or none
+/// (whose resolution does not depend on the object's file), looked up by borrowed strings: a
+/// run of many objects of few types resolves each type once, and a lookup allocates nothing.
+#[derive(Default)]
+pub struct Types<'r>(HashMap<String, HashMap<String, Resolved<'r>>>);
+
+impl<'r> Types<'r> {
+    fn resolve(&mut self, registry: &'r Registry, path: &SourcePath, api_version: &str, kind: &str) -> Resolved<'r> {
+        if let Some(resolved) = self.0.get(api_version).and_then(|kinds| kinds.get(kind)) {
+            return resolved.clone();
+        }
+        if registry.has_alternatives(api_version, kind) {
+            return registry.resolve_for(Some(path), api_version, kind);
+        }
+        let resolved = registry.resolve(api_version, kind);
+        self.0.entry(api_version.to_string()).or_default().insert(kind.to_string(), resolved.clone());
+        resolved
+    }
 }
 
 impl<'r> SchemaPass<'r> {
     /// A pass validating against `registry` in `mode`; `found` are the findings of building
     /// the registry (definitions that could not be loaded), reported first.
     pub fn new(registry: &'r Registry, mode: Mode, found: Vec<Diagnostic>) -> Self {
-        SchemaPass { registry, mode, diagnostics: found, coverage: Coverage::default(), kustomize: HashMap::new() }
+        SchemaPass {
+            registry,
+            mode,
+            diagnostics: found,
+            coverage: Coverage::default(),
+            kustomize: HashMap::new(),
+            types: Types::default(),
+        }
     }
 
     /// The pass, with what kustomizations set on the resource files they build (paths as the
@@ -76,7 +105,7 @@ impl driftlint_core::pass::Pass for SchemaPass<'_> {
         _files: &mut driftlint_core::locate::Files,
     ) -> Result<&[Diagnostic], driftlint_core::pass::PassError> {
         let first = self.diagnostics.len();
-        let mut found = run_counted(batch.coll, self.registry, self.mode, &mut self.coverage);
+        let mut found = run_typed(batch.coll, self.registry, self.mode, &mut self.coverage, &mut self.types);
         if !self.kustomize.is_empty() {
             found.retain(|d| {
                 let SourcePath::File(p) = &d.primary.path else { return true };
@@ -105,12 +134,20 @@ pub fn run(coll: &Collection, registry: &Registry, mode: Mode) -> Vec<Diagnostic
 
 /// [`run`], adding what was validated to `coverage`.
 pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage: &mut Coverage) -> Vec<Diagnostic> {
+    run_typed(coll, registry, mode, coverage, &mut Types::default())
+}
+
+/// [`run_counted`] with the types resolved so far in the run.
+fn run_typed<'r>(
+    coll: &Collection,
+    registry: &'r Registry,
+    mode: Mode,
+    coverage: &mut Coverage,
+    types: &mut Types<'r>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut cel = registry.cel_run();
     let cel = &mut *cel;
-    // Each type is resolved once a run: its key borrows the documents' strings, so a lookup
-    // allocates nothing (resolving builds owned keys for the registry's maps).
-    let mut types: std::collections::HashMap<(&str, &str), Resolved<'_>> = std::collections::HashMap::new();
     for doc in &coll.documents {
         let id = &doc.identity;
         if is_definition(&id.api_version, &id.kind) || is_package_metadata(&id.api_version) {
@@ -118,14 +155,7 @@ pub fn run_counted(coll: &Collection, registry: &Registry, mode: Mode, coverage:
             continue;
         }
         let path = &coll.sources[doc.source].path;
-        let resolved = if registry.has_alternatives(&id.api_version, &id.kind) {
-            registry.resolve_for(Some(path), &id.api_version, &id.kind)
-        } else {
-            types
-                .entry((id.api_version.as_str(), id.kind.as_str()))
-                .or_insert_with(|| registry.resolve(&id.api_version, &id.kind))
-                .clone()
-        };
+        let resolved = types.resolve(registry, path, &id.api_version, &id.kind);
         match &resolved {
             Resolved::Defined(_) | Resolved::Builtin(_) | Resolved::Located(_) => coverage.validated += 1,
             _ => *coverage.without_schema.entry(format!("{} {}", id.api_version, id.kind)).or_default() += 1,
