@@ -326,16 +326,15 @@ pub fn collect_holding(
             None => picked.extend(b.sources.clone().filter(|&i| may_hold(&sources[i].text)).map(|i| (i, None))),
             // The source holds the whole text: offsets need no base. Of a run of pieces only
             // the pieces that may hold are parsed (one document of a few in most streams).
-            Some(place) if may_hold(&sources[b.sources.start].text[place.piece.clone()]) => {
+            Some(place) => {
                 let text = &sources[b.sources.start].text;
                 let each = if b.pieces.is_empty() { std::slice::from_ref(place) } else { &b.pieces[..] };
                 picked.extend(
                     each.iter()
-                        .filter(|p| b.pieces.is_empty() || may_hold(&text[p.piece.clone()]))
+                        .filter(|p| may_hold(&text[p.piece.clone()]))
                         .map(|p| (b.sources.start, Some(Place { base: 0, ..p.clone() }))),
                 );
             }
-            Some(_) => {}
         }
     }
     // A text or run read with `draw` (its trees dropped before the draw that counts them).
