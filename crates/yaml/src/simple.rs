@@ -278,7 +278,7 @@ fn read<'a, B: Build<'a>>(text: &'a str, limit: usize, build: &mut B) -> Option<
     // Whether a document is open: an explicit `---` was seen, or content came before any.
     let mut open = false;
     let mut at = 0;
-    for raw in text.split('\n') {
+    for raw in crate::inline::split_lines(text) {
         let line_start = at;
         at += raw.len() + 1;
         let body = raw.trim_start_matches(' ');

@@ -127,7 +127,7 @@ fn split_lines(text: &str) -> Option<(Vec<Line<'_>>, Vec<Segment>)> {
     let mut lines = Vec::new();
     let mut segments = vec![Segment { first: 0, marker: None }];
     let mut offset = 0;
-    for raw in text.split('\n') {
+    for raw in crate::inline::split_lines(text) {
         let line_start = offset;
         offset += raw.len() + 1;
         let body = raw.trim_start_matches(' ');
