@@ -329,7 +329,12 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
         }
     };
     if args.fix.fix || args.fix.diff {
-        let opts = fix::Options { unsafe_fixes: args.fix.unsafe_fixes, whole_text: args.scope.staged };
+        let opts = fix::Options {
+            unsafe_fixes: args.fix.unsafe_fixes,
+            whole_text: args.scope.staged,
+            writes: !args.fix.diff,
+            origin_root: settings.origin_root.clone(),
+        };
         let plan = fix::plan(&result.diagnostics, &result.sources, &opts);
         if args.fix.diff {
             return show_diff(&plan, &result.diagnostics, global);
