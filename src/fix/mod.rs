@@ -9,6 +9,8 @@
 //!   overlap one already taken is refused (the first in report order is kept); insertions at
 //!   one place go in report order;
 //! * no byte outside the taken edits changes;
+//! * removals that would together take every entry of a mapping are not all taken
+//!   ([`guard`]): the mapping would read as null;
 //! * standard input, git locations, symlinks and anything but a regular file are never
 //!   written; with `--staged`, a file is written only when the work tree holds exactly the
 //!   staged text that was checked;
@@ -27,6 +29,7 @@ use std::path::{Path, PathBuf};
 use driftlint_core::diagnostic::{Diagnostic, Edit, FixSafety};
 use driftlint_core::source::{Source, SourcePath};
 
+mod guard;
 mod write;
 
 pub use write::write_atomic;
@@ -160,6 +163,15 @@ pub fn plan(diags: &[Diagnostic], checked: &[Source], opts: &Options) -> Plan {
                 taken_fixes.push(i);
                 plan.fixed.push(i);
             }
+        }
+        let emptied = guard::emptying(&text, &taken_fixes, diags);
+        if !emptied.is_empty() {
+            for &i in &emptied {
+                plan.refused.push((i, guard::EMPTIES.into()));
+            }
+            taken_fixes.retain(|i| !emptied.contains(i));
+            plan.fixed.retain(|i| !emptied.contains(i));
+            taken = taken_fixes.iter().flat_map(|&i| diags[i].fix.as_deref().expect("taken").edits.iter()).collect();
         }
         if taken.is_empty() {
             continue;

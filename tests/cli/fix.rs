@@ -447,3 +447,116 @@ fn kube_compare_corpus_fixes_leave_no_diff() {
     driftlint_test_support::assert_min_cases("kube-compare cases with fixes", cases, 5);
     assert!(fixed_total >= cases);
 }
+
+/// A reference of one template `reference/t.yaml` (`template`), compared on every field (no
+/// `ignore-unspecified-fields`), and `manifests/m.yaml`.
+fn strict_project(template: &str, manifest: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "reference/metadata.yaml",
+                "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: t.yaml\n",
+            ),
+            ("reference/t.yaml", template),
+            ("manifests/m.yaml", manifest),
+        ],
+    );
+    dir
+}
+
+fn strict_check(dir: &Path, extra: &[&str]) -> Run {
+    let mut args =
+        vec!["check", "manifests", "--isolated", "-r", "reference", "--schema-mode", "ignore", "--format", "json"];
+    args.extend_from_slice(extra);
+    run_in(dir, &args, None)
+}
+
+/// Two removals that would take every entry of a block mapping are not both applied (the
+/// mapping would read as null): the first is, the second is refused and its finding stays.
+/// With a missing entry added to the same mapping in the same run, all are applied. A flow
+/// mapping gets no removal at all.
+#[test]
+fn removals_never_leave_an_empty_mapping() {
+    const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n";
+    // The reference's label is rendered from the object (no fix for it when it is missing).
+    let template = format!("{CM}  labels:\n    app: {{{{ .metadata.name }}}}\ndata:\n  level: info\n");
+    let manifest =
+        format!("{CM}  labels:\n    # who owns it\n    team: a   # a team\n    owner: b\ndata:\n  level: info\n");
+    let dir = strict_project(&template, &manifest);
+    let found = rules(&strict_check(dir.path(), &[]));
+    assert_eq!(found.len(), 3, "{found:?}");
+    let fixed = strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(fixed.stderr.contains("fixed 1 finding in 1 file"), "{}", fixed.stderr);
+    assert!(fixed.stderr.contains("unexpected-field `/metadata/labels/owner`"), "{}", fixed.stderr);
+    assert!(fixed.stderr.contains("which would then read as null"), "{}", fixed.stderr);
+    let text = read(&dir.path().join("manifests/m.yaml"));
+    assert_eq!(text, manifest.replace("    team: a   # a team\n", ""));
+    let after = driftlint_yaml::parse_stream(&text);
+    assert!(after.error.is_none());
+    assert_eq!(
+        after.documents[0].root.pointer("/metadata/labels").unwrap().to_json(),
+        serde_json::json!({"owner": "b"})
+    );
+    // The entry left has no fix: a mapping's last entry is never removed.
+    let again = json(&strict_check(dir.path(), &[]));
+    let owner =
+        again["diagnostics"].as_array().unwrap().iter().find(|d| d["field"] == "/metadata/labels/owner").unwrap();
+    assert!(owner["fix"].is_null(), "{owner}");
+    let second = strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(second.stderr.contains("fixed 0 findings"), "{}", second.stderr);
+    assert_eq!(read(&dir.path().join("manifests/m.yaml")), text);
+
+    // The reference's label is fixed text: added in the same run, the mapping keeps an entry.
+    let template = format!("{CM}  labels:\n    app: web\ndata:\n  level: info\n");
+    let dir = strict_project(&template, &manifest);
+    let fixed = strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(fixed.stderr.contains("fixed 3 findings in 1 file"), "{}", fixed.stderr);
+    assert_eq!(
+        read(&dir.path().join("manifests/m.yaml")),
+        format!("{CM}  labels:\n    # who owns it\n    app: web\ndata:\n  level: info\n")
+    );
+    assert!(rules(&strict_check(dir.path(), &[])).is_empty());
+
+    // A flow mapping: no removal is offered, nothing is written.
+    let manifest = format!("{CM}  labels: {{team: a, owner: b}}\ndata:\n  level: info\n");
+    let dir = strict_project(&template, &manifest);
+    let report = json(&strict_check(dir.path(), &[]));
+    for d in report["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "unexpected-field") {
+        assert!(d["fix"].is_null(), "{d}");
+    }
+    strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(read(&dir.path().join("manifests/m.yaml")), manifest);
+}
+
+/// A missing mapping or sequence that the template writes as text only is added in block
+/// style at its parent's indentation (two added at one place go in report order); one holding
+/// a template action anywhere inside gets no fix. The second check has no such finding.
+#[test]
+fn missing_mappings_and_sequences_are_added_in_block_style() {
+    let head = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n";
+    let template = format!(
+        "{head}spec:\n  replicas: 1\n  resources:\n    limits:\n      cpu: \"1\"\n      memory: 1Gi\n  ports:\n    - name: http\n      port: 80\n    - name: metrics\n      port: 9090\n  owner:\n    team: core\n    name: {{{{ .metadata.name }}}}\n"
+    );
+    let manifest = format!("{head}spec:\n    replicas: 1   # one\n");
+    let dir = strict_project(&template, &manifest);
+    let before = json(&strict_check(dir.path(), &[]));
+    let fixable: Vec<&str> = before["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| !d["fix"].is_null())
+        .map(|d| d["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fixable, ["/spec/ports", "/spec/resources"], "{before}");
+    let fixed = strict_check(dir.path(), &["--fix"]);
+    assert!(fixed.stderr.contains("fixed 2 findings in 1 file"), "{}", fixed.stderr);
+    assert_eq!(
+        read(&dir.path().join("manifests/m.yaml")),
+        format!(
+            "{manifest}    ports:\n      - name: http\n        port: 80\n      - name: metrics\n        port: 9090\n    resources:\n      limits:\n        cpu: \"1\"\n        memory: 1Gi\n"
+        )
+    );
+    assert_eq!(rules(&strict_check(dir.path(), &[])), vec![("missing-field".to_string(), "/spec/owner".to_string())]);
+}
