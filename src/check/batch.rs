@@ -455,9 +455,9 @@ fn locate_rendered(
         let key = (range.start, range.end);
         let i = rendered.partition_point(|doc| doc.range.end <= range.start);
         let Some(doc) = rendered.get(i).filter(|doc| doc.range.start <= range.start) else { continue };
-        if !into.contains_key(&key) {
+        if let std::collections::hash_map::Entry::Vacant(e) = into.entry(key) {
             let Some(r) = driftlint_core::locate::rendered_origin(doc, range, files) else { continue };
-            into.insert(key, r);
+            e.insert(r);
         }
         // A fix made on the rendered text: the same change in the source, made while the
         // rendered tree is held.

@@ -531,7 +531,8 @@ fn removals_never_leave_an_empty_mapping() {
 }
 
 /// A missing mapping or sequence that the template writes as text only is added in block
-/// style at its parent's indentation (two added at one place go in report order); one holding
+/// style at its parent's indentation, nested as deep as the file nests `spec` (four columns
+/// here), two added at one place in report order; one holding
 /// a template action anywhere inside gets no fix. The second check has no such finding.
 #[test]
 fn missing_mappings_and_sequences_are_added_in_block_style() {
@@ -555,8 +556,183 @@ fn missing_mappings_and_sequences_are_added_in_block_style() {
     assert_eq!(
         read(&dir.path().join("manifests/m.yaml")),
         format!(
-            "{manifest}    ports:\n      - name: http\n        port: 80\n      - name: metrics\n        port: 9090\n    resources:\n      limits:\n        cpu: \"1\"\n        memory: 1Gi\n"
+            "{manifest}    ports:\n        - name: http\n          port: 80\n        - name: metrics\n          port: 9090\n    resources:\n        limits:\n            cpu: \"1\"\n            memory: 1Gi\n"
         )
     );
     assert_eq!(rules(&strict_check(dir.path(), &[])), vec![("missing-field".to_string(), "/spec/owner".to_string())]);
+}
+
+/// The reference of [`project`] for rendered input: a ConfigMap whose `level`, `mode` and
+/// labels are fixed text.
+fn rendered_project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    write_files(
+        dir.path(),
+        &[
+            (
+                "reference/metadata.yaml",
+                "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: cm.yaml\n            config:\n              ignore-unspecified-fields: true\n",
+            ),
+            (
+                "reference/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels:\n    app: web\ndata:\n  level: info\n  mode: \"0755\"\n",
+            ),
+        ],
+    );
+    write_files(dir.path(), files);
+    dir
+}
+
+/// `kustomize build` of a base that only lists `path` with `buildMetadata:
+/// [originAnnotations]`: the object re-serialised as kustomize does (keys sorted, lists not
+/// indented, comments gone) with its origin annotation. (kubectl 1.32's kustomize v5.5.0
+/// printed exactly this for these files.)
+fn kustomize_build(dir: &Path, path: &str, origin: &str) -> String {
+    let text = read(&dir.join(path));
+    let mut object = driftlint_yaml::parse_stream(&text).documents.remove(0).root.to_json();
+    object["metadata"]["annotations"] = serde_json::json!({"config.kubernetes.io/origin": format!("path: {origin}\n")});
+    driftlint_yaml::to_yaml_string(&object)
+}
+
+/// Runs `driftlint check - ARGS` on `stdin` in `dir`.
+fn check_stdin(dir: &Path, stdin: &str, args: &[&str]) -> Run {
+    let mut all = vec!["check", "-", "--isolated", "-r", "reference"];
+    all.extend_from_slice(args);
+    run_in(dir, &all, Some(stdin))
+}
+
+/// Applies a unified diff to the work tree of `dir` with `git apply` (as a user would).
+fn apply_patch(dir: &Path, diff: &str) {
+    std::fs::write(dir.join("fix.patch"), diff).unwrap();
+    git(dir, &["apply", "fix.patch"]);
+    std::fs::remove_file(dir.join("fix.patch")).unwrap();
+}
+
+/// `kustomize build … | driftlint check - --diff`: the fixes of the rendered object are a diff
+/// against the base file the origin annotation names, made where its bytes are the rendered
+/// ones (comments and indentation of the source kept, a missing mapping added in block
+/// style); the diff applies with `git apply`, and the rendered output built again is clean.
+/// `--fix` writes nothing and says to use `--diff`; every report says the fix is in the
+/// source.
+#[test]
+fn rendered_kustomize_output_gets_a_diff_against_the_source() {
+    let base = "# the team's settings\napiVersion: v1\nkind: ConfigMap\nmetadata:\n    name: settings\ndata:\n    level: debug   # why\n    mode: \"0644\"\n";
+    let dir = rendered_project(&[
+        ("base/cm.yaml", base),
+        ("base/kustomization.yaml", "resources:\n  - cm.yaml\nbuildMetadata: [originAnnotations]\n"),
+    ]);
+    let rendered = kustomize_build(dir.path(), "base/cm.yaml", "cm.yaml");
+    assert!(rendered.starts_with("apiVersion: v1\ndata:\n  level: debug\n"), "{rendered}");
+    let args = ["--origin-root", "base"];
+
+    let fix = check_stdin(dir.path(), &rendered, &[&args[..], &["--fix"]].concat());
+    assert_eq!(fix.code, 1, "{}", fix.stderr);
+    assert!(fix.stderr.contains("fixed 0 findings in 0 files; 3 findings left"), "{}", fix.stderr);
+    assert!(fix.stderr.contains("which --fix does not write: see the change with --diff"), "{}", fix.stderr);
+    assert_eq!(read(&dir.path().join("base/cm.yaml")), base);
+
+    let human = check_stdin(dir.path(), &rendered, &args);
+    assert!(
+        human.stdout.contains("help: fixable in the source with --diff: set `/data/level` to info"),
+        "{}",
+        human.stdout
+    );
+    let report = json(&check_stdin(dir.path(), &rendered, &[&args[..], &["--format", "json"]].concat()));
+    for d in report["diagnostics"].as_array().unwrap() {
+        assert_eq!(d["file"], "base/cm.yaml", "{d}");
+        assert_eq!(d["fix"]["edits"][0]["file"], "base/cm.yaml", "{d}");
+    }
+
+    let diff = check_stdin(dir.path(), &rendered, &[&args[..], &["--diff"]].concat());
+    assert_eq!(diff.code, 1, "{}", diff.stderr);
+    assert!(diff.stderr.contains("would fix 3 findings in 1 file"), "{}", diff.stderr);
+    assert_eq!(
+        diff.stdout,
+        "--- a/base/cm.yaml\n+++ b/base/cm.yaml\n@@ -3,6 +3,8 @@\n kind: ConfigMap\n metadata:\n     name: settings\n+    labels:\n+        app: web\n data:\n-    level: debug   # why\n-    mode: \"0644\"\n+    level: info   # why\n+    mode: \"0755\"\n"
+    );
+    assert_eq!(read(&dir.path().join("base/cm.yaml")), base, "--diff writes nothing");
+    apply_patch(dir.path(), &diff.stdout);
+    let again = kustomize_build(dir.path(), "base/cm.yaml", "cm.yaml");
+    let clean = check_stdin(dir.path(), &again, &[&args[..], &["--diff"]].concat());
+    assert_eq!((clean.code, clean.stdout.as_str()), (0, ""), "{}", clean.stderr);
+    assert_eq!(check_stdin(dir.path(), &again, &args).code, 0);
+}
+
+/// Where the source does not hold the rendered bytes (an overlay's patch set the value, a
+/// `namePrefix` renamed the object), or the origin cannot be read, the finding has no fix and
+/// does not say it is fixable; nothing is shown by `--diff`.
+#[test]
+fn rendered_fields_the_source_does_not_hold_get_no_fix() {
+    let base = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels:\n    app: web\ndata:\n  level: debug\n  mode: \"0755\"\n";
+    let dir = rendered_project(&[("base/cm.yaml", base)]);
+    // An overlay's patch made `level` `warn`: the base's `debug` is not what was checked.
+    let patched = kustomize_build(dir.path(), "base/cm.yaml", "cm.yaml").replace("level: debug", "level: warn");
+    let missing = patched.replace("path: cm.yaml", "path: absent.yaml");
+    for stdin in [patched, missing] {
+        let run = check_stdin(dir.path(), &stdin, &["--origin-root", "base"]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(run.stdout.contains("value-drift") && !run.stdout.contains("fixable"), "{}", run.stdout);
+        let diff = check_stdin(dir.path(), &stdin, &["--origin-root", "base", "--diff"]);
+        assert_eq!((diff.code, diff.stdout.as_str()), (0, ""), "{}", diff.stderr);
+    }
+    // Plain standard input (no renderer named a source): no fix either.
+    let plain = check_stdin(dir.path(), &base.replace("debug", "warn"), &["--format", "json"]);
+    let report = json(&plain);
+    assert!(report["diagnostics"].as_array().unwrap().iter().all(|d| d["fix"].is_null()), "{report}");
+}
+
+/// `helm template … | driftlint check - --diff`: a value the chart template writes as text on
+/// one line is fixed there (its comment kept); one an action renders, one an `if`/`else`
+/// writes twice, and a missing field (no place in a template to add it with certainty) get
+/// no fix. The diff applies with `git apply`; the chart rendered again is clean for the fixed
+/// field.
+#[test]
+fn rendered_helm_output_gets_a_diff_against_the_template() {
+    let template = "{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels:\n{{- if .Values.strict }}\n    app: api\n{{- else }}\n    app: api\n{{- end }}\ndata:\n  level: debug  # the chart's default\n  mode: {{ .Values.mode | quote }}\n{{- end }}\n";
+    let dir = rendered_project(&[("chart/templates/cm.yaml", template)]);
+    // `helm template` with `enabled: true`, `strict: false`, `mode: "0644"`.
+    let helm_template = |dir: &Path| {
+        let text = read(&dir.join("chart/templates/cm.yaml"));
+        let mut out = String::from("---\n# Source: chart/templates/cm.yaml\n");
+        let mut skipping = false;
+        for line in text.lines() {
+            match line.trim() {
+                "{{- if .Values.strict }}" => skipping = true,
+                "{{- else }}" => skipping = false,
+                l if l.starts_with("{{-") => {}
+                _ if skipping => {}
+                _ => {
+                    out.push_str(&line.replace("{{ .Values.mode | quote }}", "\"0644\""));
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    };
+    let rendered = helm_template(dir.path());
+    let args = ["--origin-root", "."];
+    let report = json(&check_stdin(dir.path(), &rendered, &[&args[..], &["--format", "json"]].concat()));
+    let fixable: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["field"].as_str().unwrap(), if d["fix"].is_null() { "no fix" } else { "fix" }))
+        .collect();
+    assert_eq!(fixable, [("/metadata/labels/app", "no fix"), ("/data/level", "fix"), ("/data/mode", "no fix")]);
+    let diff = check_stdin(dir.path(), &rendered, &[&args[..], &["--diff"]].concat());
+    assert_eq!(diff.code, 1, "{}", diff.stderr);
+    assert!(
+        diff.stdout.contains("-  level: debug  # the chart's default\n+  level: info  # the chart's default\n"),
+        "{}",
+        diff.stdout
+    );
+    assert_eq!(diff.stdout.matches("\n-").count(), 1, "{}", diff.stdout);
+    apply_patch(dir.path(), &diff.stdout);
+    assert_eq!(read(&dir.path().join("chart/templates/cm.yaml")), template.replace("level: debug", "level: info"));
+    let again =
+        json(&check_stdin(dir.path(), &helm_template(dir.path()), &[&args[..], &["--format", "json"]].concat()));
+    let left: Vec<&str> =
+        again["diagnostics"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(left, ["/metadata/labels/app", "/data/mode"]);
 }

@@ -621,6 +621,44 @@ mod tests {
         text[..r.start].matches('\n').count() + 1
     }
 
+    /// A fix's change is read as one operation at one pointer; two changes are none.
+    #[test]
+    fn a_fix_is_one_change_at_one_pointer() {
+        use serde_json::json;
+        let before = json!({"a": {"b": 1, "c": [1, 2]}, "d": "x"});
+        let at = |v: Value| change(&before, &v, String::new());
+        assert_eq!(at(json!({"a": {"b": 2, "c": [1, 2]}, "d": "x"})), Some(Change::Set("/a/b".into(), json!(2))));
+        assert_eq!(at(json!({"a": {"b": 1, "c": [1, 3]}, "d": "x"})), Some(Change::Set("/a/c/1".into(), json!(3))));
+        assert_eq!(
+            at(json!({"a": {"b": 1, "c": [1, 2], "e": {"f": 1}}, "d": "x"})),
+            Some(Change::Add("/a".into(), "e".into(), json!({"f": 1})))
+        );
+        assert_eq!(at(json!({"a": {"c": [1, 2]}, "d": "x"})), Some(Change::Remove("/a/b".into())));
+        assert_eq!(
+            at(json!({"a": {"bb": 1, "c": [1, 2]}, "d": "x"})),
+            Some(Change::Rename("/a".into(), "b".into(), "bb".into()))
+        );
+        assert_eq!(at(json!({"a": {"b": 2, "c": [1, 2]}, "d": "y"})), None, "two changes");
+        assert_eq!(at(json!({"a": 1, "d": "x"})), None, "a mapping replaced");
+    }
+
+    /// A key of a chart template is found on its one line; written twice in a block (an `if`
+    /// and its `else`), or below a `range` by index, it is not.
+    #[test]
+    fn template_entries_are_found_only_where_one_line_writes_them() {
+        let text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  nested:\n    level: a\n  level: debug  # c\n  items:\n    - x\n    - name: y\n";
+        let at = |p: &str| template_entry(text, 0..text.len(), p).map(|(k, v)| (&text[k], &text[v.start..]));
+        assert_eq!(at("/data/level").map(|(k, v)| (k, &v[..5])), Some(("level", "debug")));
+        assert_eq!(at("/data/nested/level").map(|(k, v)| (k, &v[..1])), Some(("level", "a")));
+        assert_eq!(at("/data/items/0").map(|(k, v)| (k, &v[..1])), Some(("-", "x")));
+        assert_eq!(at("/data/items/1/name").map(|(k, v)| (k, &v[..1])), Some(("name", "y")));
+        assert_eq!(at("/data/absent"), None);
+        let twice = "data:\n{{- if .Values.a }}\n  level: x\n{{- else }}\n  level: y\n{{- end }}\n";
+        assert_eq!(template_entry(twice, 0..twice.len(), "/data/level"), None);
+        let ranged = "data:\n  items:\n  {{- range .Values.items }}\n    - x\n  {{- end }}\n";
+        assert_eq!(template_entry(ranged, 0..ranged.len(), "/data/items/0"), None);
+    }
+
     #[test]
     fn points_at_value_parent_key_and_item() {
         let text = "spec:\n  replicas: 3\n  template:\n    ports:\n      - 80\n      - 81\n  extra: x\n";

@@ -152,9 +152,10 @@ fn same_but(
 /// ending the file uses; `None` for a flow or empty mapping, or text that would not load back
 /// with exactly that entry added.
 ///
-/// A mapping or sequence value is written in block style below the key, two columns deeper
-/// per level (a sequence's dashes two columns deeper than their key), its entries in the
-/// value's order; an empty one as `{}` or `[]`.
+/// A mapping or sequence value is written in block style below the key, each level as many
+/// columns deeper as the file nests blocks there (two when it does not say), a sequence's
+/// dashes indented under their key, its entries in the value's order; an empty one as `{}`
+/// or `[]`.
 #[must_use]
 pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value) -> Option<(usize, String)> {
     let before = crate::parse_stream(text);
@@ -188,9 +189,10 @@ pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value)
     };
     let key_text = key_text(key);
     let size: usize = before.documents.iter().map(|d| d.root.tree_size()).sum();
+    let step = nesting_step(text, entries, column, line_start);
     let inserts = match value {
-        Value::Object(m) if !m.is_empty() => vec![block_entry(&key_text, value, column, lead, eol)],
-        Value::Array(a) if !a.is_empty() => vec![block_entry(&key_text, value, column, lead, eol)],
+        Value::Object(m) if !m.is_empty() => vec![block_entry(&key_text, value, column, step, lead, eol)],
+        Value::Array(a) if !a.is_empty() => vec![block_entry(&key_text, value, column, step, lead, eol)],
         _ => candidates(ScalarStyle::Plain, value)
             .unwrap_or_else(|| vec![leaf(value)])
             .into_iter()
@@ -217,37 +219,32 @@ pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value)
 }
 
 /// The entry `key:` with a non-empty collection `value` below it in block style: the key at
-/// `column`, each level two columns deeper, every line ending in `eol` (`lead` first: the
+/// `column`, each level `step` columns deeper, every line ending in `eol` (`lead` first: the
 /// line break a file without a final one needs).
-fn block_entry(key_text: &str, value: &Value, column: usize, lead: &str, eol: &str) -> String {
+fn block_entry(key_text: &str, value: &Value, column: usize, step: usize, lead: &str, eol: &str) -> String {
     let mut out = format!("{lead}{}{key_text}:{eol}", " ".repeat(column));
-    block(value, column + 2, eol, &mut out);
+    block(value, column + step, step, eol, &mut out);
     out
 }
 
 /// The lines of the non-empty collection `value` at `indent` columns.
-fn block(value: &Value, indent: usize, eol: &str, out: &mut String) {
+fn block(value: &Value, indent: usize, step: usize, eol: &str, out: &mut String) {
     let pad = " ".repeat(indent);
+    let nested =
+        |v: &Value| matches!(v, Value::Object(m) if !m.is_empty()) || matches!(v, Value::Array(a) if !a.is_empty());
     match value {
         Value::Object(map) => {
             for (k, v) in map {
                 out.push_str(&pad);
                 out.push_str(&key_text(k));
                 out.push(':');
-                match v {
-                    Value::Object(m) if !m.is_empty() => {
-                        out.push_str(eol);
-                        block(v, indent + 2, eol, out);
-                    }
-                    Value::Array(a) if !a.is_empty() => {
-                        out.push_str(eol);
-                        block(v, indent + 2, eol, out);
-                    }
-                    _ => {
-                        out.push(' ');
-                        out.push_str(&leaf(v));
-                        out.push_str(eol);
-                    }
+                if nested(v) {
+                    out.push_str(eol);
+                    block(v, indent + step, step, eol, out);
+                } else {
+                    out.push(' ');
+                    out.push_str(&leaf(v));
+                    out.push_str(eol);
                 }
             }
         }
@@ -256,16 +253,16 @@ fn block(value: &Value, indent: usize, eol: &str, out: &mut String) {
                 out.push_str(&pad);
                 out.push('-');
                 match v {
-                    // `- k: v`, the item's other entries under its first.
-                    Value::Object(m) if !m.is_empty() => {
+                    // `- k: v`, the item's other entries aligned under its first.
+                    Value::Object(_) if nested(v) => {
                         let mut inner = String::new();
-                        block(v, indent + 2, eol, &mut inner);
+                        block(v, indent + 2, step, eol, &mut inner);
                         out.push(' ');
                         out.push_str(&inner[indent + 2..]);
                     }
-                    Value::Array(a) if !a.is_empty() => {
+                    Value::Array(_) if nested(v) => {
                         out.push_str(eol);
-                        block(v, indent + 2, eol, out);
+                        block(v, indent + step, step, eol, out);
                     }
                     _ => {
                         out.push(' ');
@@ -277,6 +274,28 @@ fn block(value: &Value, indent: usize, eol: &str, out: &mut String) {
         }
         _ => {}
     }
+}
+
+/// How many columns deeper the file nests a block below its key, judged at the mapping whose
+/// keys are at `column` and whose first key's line starts at `line_start`: a value of its own
+/// nested on the next lines, else the line above that holds its parent; 2 when neither says
+/// (or says something odd).
+fn nesting_step(text: &str, entries: &[(Node, Node)], column: usize, line_start: usize) -> usize {
+    let col = |at: usize| at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let own = entries.iter().find_map(|(k, v)| match &v.value {
+        NodeValue::Mapping(e) if !e.is_empty() && text.get(k.span.end..e[0].0.span.start)?.contains('\n') => {
+            col(e[0].0.span.start).checked_sub(column)
+        }
+        _ => None,
+    });
+    let parent = || {
+        text[..line_start].lines().rev().find_map(|l| {
+            let t = l.trim_start();
+            let indent = l.len() - t.len();
+            (!t.is_empty() && !t.starts_with('#') && indent < column).then(|| column - indent)
+        })
+    };
+    own.or_else(parent).filter(|s| (2..=8).contains(s)).unwrap_or(2)
 }
 
 /// A mapping key as written: plain when plain style reads it back as that string.
@@ -617,6 +636,17 @@ mod tests {
         let a = root.pointer("/a").unwrap();
         let (_, insert) = insert_entry(text, a.span.clone(), "m", &json!([["x", "w"], "z"])).unwrap();
         assert_eq!(insert, "  m:\r\n    -\r\n      - x\r\n      - w\r\n    - z\r\n");
+        // A file nesting by four columns gets four, judged by the mapping's parent or its own
+        // nested values; a list item's entries stay aligned after its dash.
+        let text = "spec:\n    replicas: 1\n";
+        let root = crate::parse_stream(text).documents.remove(0).root;
+        let spec = root.pointer("/spec").unwrap();
+        let (_, insert) = insert_entry(text, spec.span.clone(), "m", &json!({"a": [{"b": 1, "c": 2}]})).unwrap();
+        assert_eq!(insert, "    m:\n        a:\n            - b: 1\n              c: 2\n");
+        let text = "x:\n    y: 1\n";
+        let root = crate::parse_stream(text).documents.remove(0).root;
+        let (_, insert) = insert_entry(text, root.span.clone(), "m", &json!({"a": 1})).unwrap();
+        assert_eq!(insert, "m:\n    a: 1\n");
     }
 
     /// A mapping's only entry is not removed: the mapping would read as null.
