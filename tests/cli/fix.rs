@@ -736,3 +736,27 @@ fn rendered_helm_output_gets_a_diff_against_the_template() {
         again["diagnostics"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
     assert_eq!(left, ["/metadata/labels/app", "/data/mode"]);
 }
+
+/// The schema family's fixes on rendered input are moved the same way: a removed apiVersion
+/// replaced and (with `--unsafe-fixes`) a misspelt field renamed in the base files.
+#[test]
+fn rendered_schema_fixes_are_made_in_the_source() {
+    let pdb = "apiVersion: policy/v1beta1   # old\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n";
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      contaners:\n        - name: web\n          image: web:1\n";
+    let dir = rendered_project(&[("base/pdb.yaml", pdb), ("base/deploy.yaml", deployment)]);
+    let stdin = |dir: &Path| {
+        format!(
+            "{}---\n{}",
+            kustomize_build(dir, "base/pdb.yaml", "pdb.yaml"),
+            kustomize_build(dir, "base/deploy.yaml", "deploy.yaml")
+        )
+    };
+    let args = ["--origin-root", "base", "--unsafe-fixes", "--diff"];
+    let run = run_in(dir.path(), &[&["check", "-", "--isolated"][..], &args[..]].concat(), Some(&stdin(dir.path())));
+    assert!(run.stderr.contains("would fix 2 findings in 2 files"), "{}", run.stderr);
+    apply_patch(dir.path(), &run.stdout);
+    assert_eq!(read(&dir.path().join("base/pdb.yaml")), pdb.replace("policy/v1beta1", "policy/v1"));
+    assert_eq!(read(&dir.path().join("base/deploy.yaml")), deployment.replace("contaners", "containers"));
+    let again = run_in(dir.path(), &["check", "-", "--isolated", "--origin-root", "base"], Some(&stdin(dir.path())));
+    assert_eq!(again.code, 0, "{}", again.stdout);
+}
