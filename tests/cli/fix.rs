@@ -346,6 +346,85 @@ fn unsafe_fixes_need_the_flag() {
     assert!(rules(&check(dir.path(), &[])).is_empty());
 }
 
+/// In `dir`: `check CHECK_ARGS --format json`, then `check CHECK_ARGS --fix FLAGS…`; asserts that
+/// exactly the files' bytes of the fixes the JSON report carried changed (every other byte
+/// kept), that the fixed findings are gone, and that `driftlint compare COMPARE_ARGS -o json`
+/// shows no diff for an object whose every finding was fixed. Returns how many were fixed.
+fn fix_then_compare(dir: &Path, check_args: &[&str], compare_args: &[&str], flags: &[&str], case: &str) -> usize {
+    let unsafe_too = flags.contains(&"--unsafe-fixes");
+    let Some(report) = serde_json::from_str::<serde_json::Value>(
+        &run_in(dir, &[check_args, &["--format", "json"]].concat(), None).stdout,
+    )
+    .ok() else {
+        return 0;
+    };
+    let diags = report["diagnostics"].as_array().unwrap();
+    let fixes: Vec<&serde_json::Value> = diags
+        .iter()
+        .filter(|d| {
+            (d["fix"]["safety"] == "safe" || (unsafe_too && d["fix"]["safety"] == "unsafe"))
+                && d["suppressed"].is_null()
+        })
+        .collect();
+    if fixes.is_empty() {
+        return 0;
+    }
+    // What the files must hold after: the edits the report carried, applied here.
+    let mut expected: std::collections::BTreeMap<String, Vec<(usize, usize, String)>> = Default::default();
+    for d in &fixes {
+        for e in d["fix"]["edits"].as_array().unwrap() {
+            let (start, end) = (e["start"].as_u64().unwrap() as usize, e["end"].as_u64().unwrap() as usize);
+            expected.entry(e["file"].as_str().unwrap().to_string()).or_default().push((
+                start,
+                end,
+                e["replacement"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    let originals: Vec<(String, String)> = expected.keys().map(|f| (f.clone(), read(&dir.join(f)))).collect();
+    let fixed = run_in(dir, &[check_args, &["--fix"], flags].concat(), None);
+    assert!(fixed.stderr.contains(&format!("fixed {} finding", fixes.len())), "{case}: {}", fixed.stderr);
+    for (file, original) in originals {
+        let mut edits = expected[&file].clone();
+        // Insertions at one place go in report order.
+        edits.sort_by_key(|(start, end, _)| (*start, *end));
+        let mut want = String::new();
+        let mut at = 0;
+        for (start, end, replacement) in edits {
+            want.push_str(&original[at..start]);
+            want.push_str(&replacement);
+            at = end;
+        }
+        want.push_str(&original[at..]);
+        assert_eq!(read(&dir.join(&file)), want, "{case}: {file}");
+    }
+    let after = json(&run_in(dir, &[check_args, &["--format", "json"]].concat(), None));
+    let left: Vec<(String, String)> = after["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["object"].as_str().unwrap_or("").to_string(), d["field"].as_str().unwrap_or("").to_string()))
+        .collect();
+    for d in &fixes {
+        let id = (d["object"].as_str().unwrap().to_string(), d["field"].as_str().unwrap().to_string());
+        assert!(!left.contains(&id), "{case}: {id:?} still reported");
+    }
+    let compare = run_in(dir, &[&["compare"][..], compare_args, &["-o", "json"]].concat(), None);
+    let compare: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap_or_default();
+    let mut compared = 0;
+    for diff in compare["Diffs"].as_array().into_iter().flatten() {
+        let cr = diff["CRName"].as_str().unwrap_or("");
+        let all_fixed = fixes.iter().any(|d| d["object"] == cr) && !left.iter().any(|(o, _)| o == cr);
+        compared += usize::from(all_fixed);
+        assert!(!all_fixed || diff["DiffOutput"].as_str().unwrap_or("").is_empty(), "{case}: {diff}");
+    }
+    assert!(
+        compared > 0 || fixes.iter().all(|d| left.iter().any(|(o, _)| d["object"] == o.as_str())),
+        "{case}: no fixed object compared"
+    );
+    fixes.len()
+}
+
 /// The kube-compare corpus: in every case with fixable findings (no diff config, no
 /// overrides), `check --fix` changes exactly the bytes of the fixes the JSON report carried,
 /// the fixed findings are gone, and `driftlint compare` shows no diff for an object whose
@@ -370,8 +449,7 @@ fn kube_compare_corpus_fixes_leave_no_diff() {
         };
         let tmp = tempfile::tempdir().unwrap();
         copy_dir(&case, tmp.path());
-        let dir = tmp.path();
-        let args = [
+        let check = [
             "check",
             "resources",
             "-r",
@@ -381,71 +459,29 @@ fn kube_compare_corpus_fixes_leave_no_diff() {
             "--schema-mode",
             "ignore",
         ];
-        let before = run_in(dir, &[&args[..], &["--format", "json"]].concat(), None);
-        let Some(report) = serde_json::from_str::<serde_json::Value>(&before.stdout).ok() else { continue };
-        let diags = report["diagnostics"].as_array().unwrap();
-        let fixes: Vec<&serde_json::Value> =
-            diags.iter().filter(|d| d["fix"]["safety"] == "safe" && d["suppressed"].is_null()).collect();
-        if fixes.is_empty() {
-            continue;
-        }
-        cases += 1;
-        // What the files must hold after: the edits the report carried, applied here.
-        let mut expected: std::collections::BTreeMap<String, Vec<(usize, usize, String)>> = Default::default();
-        for d in &fixes {
-            for e in d["fix"]["edits"].as_array().unwrap() {
-                let (start, end) = (e["start"].as_u64().unwrap() as usize, e["end"].as_u64().unwrap() as usize);
-                expected.entry(e["file"].as_str().unwrap().to_string()).or_default().push((
-                    start,
-                    end,
-                    e["replacement"].as_str().unwrap().to_string(),
-                ));
-            }
-        }
-        let originals: Vec<(String, String)> = expected.keys().map(|f| (f.clone(), read(&dir.join(f)))).collect();
-        let fixed = run_in(dir, &[&args[..], &["--fix"]].concat(), None);
-        assert!(
-            fixed.stderr.contains(&format!("fixed {} finding", fixes.len())),
-            "{}: {}",
-            case.display(),
-            fixed.stderr
-        );
-        fixed_total += fixes.len();
-        for (file, original) in originals {
-            let mut edits = expected[&file].clone();
-            // Insertions at one place go in report order.
-            edits.sort_by_key(|(start, end, _)| (*start, *end));
-            let mut want = String::new();
-            let mut at = 0;
-            for (start, end, replacement) in edits {
-                want.push_str(&original[at..start]);
-                want.push_str(&replacement);
-                at = end;
-            }
-            want.push_str(&original[at..]);
-            assert_eq!(read(&dir.join(&file)), want, "{}: {file}", case.display());
-        }
-        let after = json(&run_in(dir, &[&args[..], &["--format", "json"]].concat(), None));
-        let left: Vec<(String, String)> = after["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| (d["object"].as_str().unwrap_or("").to_string(), d["field"].as_str().unwrap_or("").to_string()))
-            .collect();
-        for d in &fixes {
-            let id = (d["object"].as_str().unwrap().to_string(), d["field"].as_str().unwrap().to_string());
-            assert!(!left.contains(&id), "{}: {id:?} still reported", case.display());
-        }
-        let compare = run_in(dir, &["compare", "-r", reference.as_str(), "-f", "resources", "-R", "-o", "json"], None);
-        let compare: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap_or_default();
-        for diff in compare["Diffs"].as_array().into_iter().flatten() {
-            let cr = diff["CRName"].as_str().unwrap_or("");
-            let all_fixed = fixes.iter().any(|d| d["object"] == cr) && !left.iter().any(|(o, _)| o == cr);
-            assert!(!all_fixed || diff["DiffOutput"].as_str().unwrap_or("").is_empty(), "{}: {diff}", case.display());
-        }
+        let compare = ["-r", reference.as_str(), "-f", "resources", "-R"];
+        let fixed = fix_then_compare(tmp.path(), &check, &compare, &[], &case.display().to_string());
+        cases += usize::from(fixed > 0);
+        fixed_total += fixed;
     }
     driftlint_test_support::assert_min_cases("kube-compare cases with fixes", cases, 5);
     assert!(fixed_total >= cases);
+}
+
+/// The layout bench's telco layout (one directory of it: `cargo bench --bench layout --
+/// --emit DIR 10000` wrote `repo/cluster/part-100/`, objects 5000–5049 with the
+/// Infrastructure singleton the templates look up) against `fixtures/bench-reference-telco`:
+/// `--fix --unsafe-fixes` changes exactly the fixes' bytes and `compare` then shows no diff
+/// for any object whose findings were all fixed.
+#[test]
+fn telco_layout_fixes_leave_no_diff() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("tests/fixtures/fix-telco"), &tmp.path().join("repo"));
+    copy_dir(&root().join("fixtures/bench-reference-telco"), &tmp.path().join("reference"));
+    let check = ["check", "repo", "-r", "reference", "--isolated", "--no-builtin-schemas", "--schema-mode", "ignore"];
+    let compare = ["-r", "reference/metadata.yaml", "-f", "repo", "-R"];
+    let fixed = fix_then_compare(tmp.path(), &check, &compare, &["--unsafe-fixes"], "telco");
+    assert!(fixed >= 10, "{fixed}");
 }
 
 /// A reference of one template `reference/t.yaml` (`template`), compared on every field (no
