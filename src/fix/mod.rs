@@ -262,9 +262,16 @@ impl FileFix {
         offset.saturating_add_signed(delta)
     }
 
-    /// The change as a unified diff (`--- a/PATH`, `+++ b/PATH`, three lines of context).
+    /// The change as a unified diff (`--- a/PATH`, `+++ b/PATH`, three lines of context); an
+    /// absolute path below the working directory (a rendered object's source found through an
+    /// absolute `--origin-root`) is named from there, as `git apply` and `patch -p1` expect.
     pub fn unified_diff(&self) -> String {
-        let name = self.path.to_string_lossy().replace('\\', "/");
+        let cwd = std::env::current_dir().ok();
+        let path = match &cwd {
+            Some(cwd) if self.path.is_absolute() => self.path.strip_prefix(cwd).unwrap_or(&self.path),
+            _ => &self.path,
+        };
+        let name = path.to_string_lossy().replace('\\', "/");
         let diff = similar::TextDiff::from_lines(&self.before, &self.after);
         diff.unified_diff().context_radius(3).header(&format!("a/{name}"), &format!("b/{name}")).to_string()
     }
