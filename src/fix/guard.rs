@@ -89,3 +89,42 @@ fn gains_entry(node: &Node, entries: &[(Node, Node)], text: &str, insertions: &[
         (first_line..=line_end).contains(&e.range.start) && indent == column
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use driftlint_core::diagnostic::{Fix, FixSafety, Rule, Severity};
+    use driftlint_core::source::SourcePath;
+
+    /// A finding whose fix removes the lines of `entry` (whole lines of `text`).
+    fn removal(text: &str, entry: &str) -> Diagnostic {
+        let start = text.find(entry).unwrap();
+        let start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let end = start + text[start..].find(entry).unwrap() + entry.len();
+        let mut d =
+            Diagnostic::new(Rule::UnexpectedField, Severity::Error, SourcePath::File("a.yaml".into()), None, "");
+        d.fix = Some(Box::new(Fix {
+            safety: FixSafety::Unsafe,
+            message: String::new(),
+            edits: vec![Edit {
+                path: SourcePath::File("a.yaml".into()),
+                range: start..end,
+                expected: text[start..end].into(),
+                replacement: String::new(),
+            }],
+        }));
+        d
+    }
+
+    #[test]
+    fn only_a_mapping_losing_every_entry_is_guarded() {
+        let text = "a:\n  x: 1\n  y: 2\nb:\n  c:\n    d: 1\n  e: 1\n";
+        // Both entries of `a`: the last in report order is refused.
+        let diags = [removal(text, "  x: 1\n"), removal(text, "  y: 2\n")];
+        assert_eq!(emptying(text, &[0, 1], &diags), [1]);
+        // `c` (with the mapping nested in it) and `x`: no mapping is emptied; the nested
+        // mapping goes with its entry.
+        let diags = [removal(text, "  c:\n    d: 1\n"), removal(text, "  x: 1\n")];
+        assert!(emptying(text, &[0, 1], &diags).is_empty());
+    }
+}
