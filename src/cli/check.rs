@@ -73,7 +73,8 @@ pub struct Args {
 #[derive(Debug, clap::Args)]
 pub struct FixArgs {
     /// Apply the safe fixes to the files, then report what is left (the exit code is that of
-    /// the findings left). Standard input, git revisions and symlinks are never written.
+    /// the findings left). Standard input, git revisions and symlinks are never written, nor
+    /// the sources of objects rendered to standard input (`--diff` shows their fixes).
     #[arg(long, help_heading = "Fixes")]
     pub fix: bool,
     /// Print the fixes as a unified diff and write nothing; exit 1 when anything is fixable.
