@@ -400,9 +400,10 @@ fn report(
         .iter()
         .filter(|d| d.origin.is_some() && coll.sources[d.source].path == SourcePath::Stdin)
         .collect();
+    let stdin_text = rendered.first().map_or("", |d| coll.sources[d.source].text.as_str());
     let mut locate = |diags: &[Diagnostic], files: &mut Files| {
         if !rendered.is_empty() {
-            locate_rendered(diags, &rendered, files, &mut found.rendered);
+            locate_rendered(diags, &rendered, stdin_text, files, &mut found.rendered);
         }
     };
     name(&coll.diagnostics);
@@ -445,32 +446,45 @@ fn report(
 fn locate_rendered(
     diags: &[Diagnostic],
     rendered: &[&document::Document],
+    text: &str,
     files: &mut Files,
     into: &mut HashMap<(usize, usize), Rendered>,
 ) {
     for d in diags.iter().filter(|d| d.primary.path == SourcePath::Stdin) {
         let Some(range) = &d.primary.range else { continue };
         let key = (range.start, range.end);
-        if into.contains_key(&key) {
-            continue;
-        }
         let i = rendered.partition_point(|doc| doc.range.end <= range.start);
         let Some(doc) = rendered.get(i).filter(|doc| doc.range.start <= range.start) else { continue };
-        if let Some(r) = driftlint_core::locate::rendered_origin(doc, range, files) {
-            into.insert(key, r);
+        if let std::collections::hash_map::Entry::Vacant(e) = into.entry(key) {
+            let Some(r) = driftlint_core::locate::rendered_origin(doc, range, files) else { continue };
+            e.insert(r);
         }
+        // A fix made on the rendered text: the same change in the source, made while the
+        // rendered tree is held.
+        let Some(fix) = d.fix.as_deref().filter(|f| f.edits.iter().any(|e| e.path == SourcePath::Stdin)) else {
+            continue;
+        };
+        let Some(r) = into.get_mut(&key).filter(|r| r.source.is_some() && !r.fixes.iter().any(|(f, _)| f == fix))
+        else {
+            continue;
+        };
+        let mapped = driftlint_core::locate::rendered_fix(doc, text, fix, files);
+        r.fixes.push((fix.clone(), mapped));
     }
 }
 
 /// Moves every finding located in a rendered document on standard input to its source
-/// ([`Found::rendered`]).
+/// ([`Found::rendered`]), its fix with it. A fix left editing standard input goes: nothing
+/// writes it, and the finding must not say it is fixable.
 pub fn apply_rendered(diags: &mut [Diagnostic], rendered: &HashMap<(usize, usize), Rendered>) {
-    if rendered.is_empty() {
-        return;
-    }
     for d in diags.iter_mut().filter(|d| d.primary.path == SourcePath::Stdin) {
         if let Some(r) = d.primary.range.as_ref().and_then(|r| rendered.get(&(r.start, r.end))) {
             r.apply(d);
+        }
+    }
+    for d in diags.iter_mut() {
+        if d.fix.as_ref().is_some_and(|f| f.edits.iter().any(|e| e.path == SourcePath::Stdin)) {
+            d.fix = None;
         }
     }
 }

@@ -73,7 +73,8 @@ pub struct Args {
 #[derive(Debug, clap::Args)]
 pub struct FixArgs {
     /// Apply the safe fixes to the files, then report what is left (the exit code is that of
-    /// the findings left). Standard input, git revisions and symlinks are never written.
+    /// the findings left). Standard input, git revisions and symlinks are never written, nor
+    /// the sources of objects rendered to standard input (`--diff` shows their fixes).
     #[arg(long, help_heading = "Fixes")]
     pub fix: bool,
     /// Print the fixes as a unified diff and write nothing; exit 1 when anything is fixable.
@@ -329,7 +330,12 @@ pub fn run(args: &Args, global: &super::GlobalArgs) -> Result<ExitCode> {
         }
     };
     if args.fix.fix || args.fix.diff {
-        let opts = fix::Options { unsafe_fixes: args.fix.unsafe_fixes, whole_text: args.scope.staged };
+        let opts = fix::Options {
+            unsafe_fixes: args.fix.unsafe_fixes,
+            whole_text: args.scope.staged,
+            writes: !args.fix.diff,
+            origin_root: settings.origin_root.clone(),
+        };
         let plan = fix::plan(&result.diagnostics, &result.sources, &opts);
         if args.fix.diff {
             return show_diff(&plan, &result.diagnostics, global);

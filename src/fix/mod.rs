@@ -9,9 +9,14 @@
 //!   overlap one already taken is refused (the first in report order is kept); insertions at
 //!   one place go in report order;
 //! * no byte outside the taken edits changes;
+//! * removals that would together take every entry of a mapping are not all taken
+//!   ([`guard`]): the mapping would read as null;
 //! * standard input, git locations, symlinks and anything but a regular file are never
 //!   written; with `--staged`, a file is written only when the work tree holds exactly the
 //!   staged text that was checked;
+//! * a fix of an object rendered to standard input edits the source its renderer named: it is
+//!   shown (`--diff`), never written, and only for a source inside the repository of the
+//!   origin root;
 //! * a file is replaced atomically ([`write`]): a temporary file in its directory, its
 //!   permissions copied, renamed over it.
 //!
@@ -24,12 +29,13 @@ use std::path::{Path, PathBuf};
 use driftlint_core::diagnostic::{Diagnostic, Edit, FixSafety};
 use driftlint_core::source::{Source, SourcePath};
 
+mod guard;
 mod write;
 
 pub use write::write_atomic;
 
 /// Which fixes a run takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Take [`FixSafety::Unsafe`] fixes too (`--unsafe-fixes`).
     pub unsafe_fixes: bool,
@@ -37,6 +43,12 @@ pub struct Options {
     /// not the checked text, or whose checked text the report did not keep, gets no fix.
     /// (Without it, a file whose kept text differs from the disk gets none either.)
     pub whole_text: bool,
+    /// The files will be written (`--fix`), not only shown (`--diff`). A fix of an object
+    /// rendered to standard input edits its source, which no input named: it is only shown.
+    pub writes: bool,
+    /// Where the sources of rendered objects must be (`--origin-root`, else the working
+    /// directory): their fixes are planned only for files inside the repository holding it.
+    pub origin_root: Option<PathBuf>,
 }
 
 /// One file's edited text.
@@ -86,6 +98,13 @@ pub fn plan(diags: &[Diagnostic], checked: &[Source], opts: &Options) -> Plan {
         }
         let path = &fix.edits[0].path;
         match path {
+            SourcePath::File(p) if driftlint_core::locate::is_rendered(d) => {
+                if let Some(why) = rendered_refusal(p, opts) {
+                    plan.refused.push((i, why));
+                } else {
+                    by_file.entry(p.clone()).or_default().push(i);
+                }
+            }
             SourcePath::File(p) if fix.edits.iter().all(|e| &e.path == path) => {
                 by_file.entry(p.clone()).or_default().push(i)
             }
@@ -145,6 +164,15 @@ pub fn plan(diags: &[Diagnostic], checked: &[Source], opts: &Options) -> Plan {
                 plan.fixed.push(i);
             }
         }
+        let emptied = guard::emptying(&text, &taken_fixes, diags);
+        if !emptied.is_empty() {
+            for &i in &emptied {
+                plan.refused.push((i, guard::EMPTIES.into()));
+            }
+            taken_fixes.retain(|i| !emptied.contains(i));
+            plan.fixed.retain(|i| !emptied.contains(i));
+            taken = taken_fixes.iter().flat_map(|&i| diags[i].fix.as_deref().expect("taken").edits.iter()).collect();
+        }
         if taken.is_empty() {
             continue;
         }
@@ -156,6 +184,22 @@ pub fn plan(diags: &[Diagnostic], checked: &[Source], opts: &Options) -> Plan {
     plan.fixed.sort_unstable();
     plan.refused.sort_by_key(|(i, _)| *i);
     plan
+}
+
+/// Why the fix of an object rendered to standard input, which edits its source `path`, is
+/// not planned: `--fix` writes only the files it was given (the rendered text is, and the
+/// source is not, what was checked: a person applies the diff), and a source is read only
+/// inside the repository of the origin root, as the origin mapping read it.
+fn rendered_refusal(path: &Path, opts: &Options) -> Option<String> {
+    let shown = path.display();
+    if opts.writes {
+        return Some(format!(
+            "{shown} is the source of an object rendered to standard input, which --fix does not write: see the change with --diff and apply it (`git apply`)"
+        ));
+    }
+    let root = opts.origin_root.clone().unwrap_or_else(|| PathBuf::from("."));
+    let boundary = driftlint_core::confine::Boundary::around(&root);
+    driftlint_core::confine::confine(path, &boundary).err().map(|refusal| refusal.to_string())
 }
 
 /// The file's text when it may be written: a regular file (no symlink), no git location.
@@ -218,9 +262,16 @@ impl FileFix {
         offset.saturating_add_signed(delta)
     }
 
-    /// The change as a unified diff (`--- a/PATH`, `+++ b/PATH`, three lines of context).
+    /// The change as a unified diff (`--- a/PATH`, `+++ b/PATH`, three lines of context); an
+    /// absolute path below the working directory (a rendered object's source found through an
+    /// absolute `--origin-root`) is named from there, as `git apply` and `patch -p1` expect.
     pub fn unified_diff(&self) -> String {
-        let name = self.path.to_string_lossy().replace('\\', "/");
+        let cwd = std::env::current_dir().ok();
+        let path = match &cwd {
+            Some(cwd) if self.path.is_absolute() => self.path.strip_prefix(cwd).unwrap_or(&self.path),
+            _ => &self.path,
+        };
+        let name = path.to_string_lossy().replace('\\', "/");
         let diff = similar::TextDiff::from_lines(&self.before, &self.after);
         diff.unified_diff().context_radius(3).header(&format!("a/{name}"), &format!("b/{name}")).to_string()
     }

@@ -289,14 +289,19 @@ fn group<'a>(d: &'a Diagnostic, sources: &'a SourceResolver) -> Group<'a> {
     group
 }
 
-/// `fixable with --fix: set …` (or `--unsafe-fixes`) for a finding that carries a fix.
+/// `fixable with --fix: set …` (or `--unsafe-fixes`) for a finding that carries a fix; for a
+/// finding rendered to standard input, whose fix edits its source and is only shown,
+/// `fixable in the source with --diff: …`.
 pub(super) fn fix_help(d: &Diagnostic) -> Option<String> {
     let fix = d.fix.as_deref().filter(|f| !f.edits.is_empty() && d.suppressed.is_none())?;
-    let flag = match fix.safety {
-        driftlint_core::diagnostic::FixSafety::Safe => "--fix",
-        driftlint_core::diagnostic::FixSafety::Unsafe => "--fix --unsafe-fixes",
+    let unsafe_fix = fix.safety == driftlint_core::diagnostic::FixSafety::Unsafe;
+    let flag = match (driftlint_core::locate::is_rendered(d), unsafe_fix) {
+        (false, false) => "with --fix",
+        (false, true) => "with --fix --unsafe-fixes",
+        (true, false) => "in the source with --diff",
+        (true, true) => "in the source with --diff --unsafe-fixes",
     };
-    Some(format!("fixable with {flag}: {}", fix.message))
+    Some(format!("fixable {flag}: {}", fix.message))
 }
 
 /// A label with its clamped range and location.

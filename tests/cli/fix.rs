@@ -346,6 +346,85 @@ fn unsafe_fixes_need_the_flag() {
     assert!(rules(&check(dir.path(), &[])).is_empty());
 }
 
+/// In `dir`: `check CHECK_ARGS --format json`, then `check CHECK_ARGS --fix FLAGS…`; asserts that
+/// exactly the files' bytes of the fixes the JSON report carried changed (every other byte
+/// kept), that the fixed findings are gone, and that `driftlint compare COMPARE_ARGS -o json`
+/// shows no diff for an object whose every finding was fixed. Returns how many were fixed.
+fn fix_then_compare(dir: &Path, check_args: &[&str], compare_args: &[&str], flags: &[&str], case: &str) -> usize {
+    let unsafe_too = flags.contains(&"--unsafe-fixes");
+    let Some(report) = serde_json::from_str::<serde_json::Value>(
+        &run_in(dir, &[check_args, &["--format", "json"]].concat(), None).stdout,
+    )
+    .ok() else {
+        return 0;
+    };
+    let diags = report["diagnostics"].as_array().unwrap();
+    let fixes: Vec<&serde_json::Value> = diags
+        .iter()
+        .filter(|d| {
+            (d["fix"]["safety"] == "safe" || (unsafe_too && d["fix"]["safety"] == "unsafe"))
+                && d["suppressed"].is_null()
+        })
+        .collect();
+    if fixes.is_empty() {
+        return 0;
+    }
+    // What the files must hold after: the edits the report carried, applied here.
+    let mut expected: std::collections::BTreeMap<String, Vec<(usize, usize, String)>> = Default::default();
+    for d in &fixes {
+        for e in d["fix"]["edits"].as_array().unwrap() {
+            let (start, end) = (e["start"].as_u64().unwrap() as usize, e["end"].as_u64().unwrap() as usize);
+            expected.entry(e["file"].as_str().unwrap().to_string()).or_default().push((
+                start,
+                end,
+                e["replacement"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    let originals: Vec<(String, String)> = expected.keys().map(|f| (f.clone(), read(&dir.join(f)))).collect();
+    let fixed = run_in(dir, &[check_args, &["--fix"], flags].concat(), None);
+    assert!(fixed.stderr.contains(&format!("fixed {} finding", fixes.len())), "{case}: {}", fixed.stderr);
+    for (file, original) in originals {
+        let mut edits = expected[&file].clone();
+        // Insertions at one place go in report order.
+        edits.sort_by_key(|(start, end, _)| (*start, *end));
+        let mut want = String::new();
+        let mut at = 0;
+        for (start, end, replacement) in edits {
+            want.push_str(&original[at..start]);
+            want.push_str(&replacement);
+            at = end;
+        }
+        want.push_str(&original[at..]);
+        assert_eq!(read(&dir.join(&file)), want, "{case}: {file}");
+    }
+    let after = json(&run_in(dir, &[check_args, &["--format", "json"]].concat(), None));
+    let left: Vec<(String, String)> = after["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["object"].as_str().unwrap_or("").to_string(), d["field"].as_str().unwrap_or("").to_string()))
+        .collect();
+    for d in &fixes {
+        let id = (d["object"].as_str().unwrap().to_string(), d["field"].as_str().unwrap().to_string());
+        assert!(!left.contains(&id), "{case}: {id:?} still reported");
+    }
+    let compare = run_in(dir, &[&["compare"][..], compare_args, &["-o", "json"]].concat(), None);
+    let compare: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap_or_default();
+    let mut compared = 0;
+    for diff in compare["Diffs"].as_array().into_iter().flatten() {
+        let cr = diff["CRName"].as_str().unwrap_or("");
+        let all_fixed = fixes.iter().any(|d| d["object"] == cr) && !left.iter().any(|(o, _)| o == cr);
+        compared += usize::from(all_fixed);
+        assert!(!all_fixed || diff["DiffOutput"].as_str().unwrap_or("").is_empty(), "{case}: {diff}");
+    }
+    assert!(
+        compared > 0 || fixes.iter().all(|d| left.iter().any(|(o, _)| d["object"] == o.as_str())),
+        "{case}: no fixed object compared"
+    );
+    fixes.len()
+}
+
 /// The kube-compare corpus: in every case with fixable findings (no diff config, no
 /// overrides), `check --fix` changes exactly the bytes of the fixes the JSON report carried,
 /// the fixed findings are gone, and `driftlint compare` shows no diff for an object whose
@@ -370,8 +449,7 @@ fn kube_compare_corpus_fixes_leave_no_diff() {
         };
         let tmp = tempfile::tempdir().unwrap();
         copy_dir(&case, tmp.path());
-        let dir = tmp.path();
-        let args = [
+        let check = [
             "check",
             "resources",
             "-r",
@@ -381,69 +459,340 @@ fn kube_compare_corpus_fixes_leave_no_diff() {
             "--schema-mode",
             "ignore",
         ];
-        let before = run_in(dir, &[&args[..], &["--format", "json"]].concat(), None);
-        let Some(report) = serde_json::from_str::<serde_json::Value>(&before.stdout).ok() else { continue };
-        let diags = report["diagnostics"].as_array().unwrap();
-        let fixes: Vec<&serde_json::Value> =
-            diags.iter().filter(|d| d["fix"]["safety"] == "safe" && d["suppressed"].is_null()).collect();
-        if fixes.is_empty() {
-            continue;
-        }
-        cases += 1;
-        // What the files must hold after: the edits the report carried, applied here.
-        let mut expected: std::collections::BTreeMap<String, Vec<(usize, usize, String)>> = Default::default();
-        for d in &fixes {
-            for e in d["fix"]["edits"].as_array().unwrap() {
-                let (start, end) = (e["start"].as_u64().unwrap() as usize, e["end"].as_u64().unwrap() as usize);
-                expected.entry(e["file"].as_str().unwrap().to_string()).or_default().push((
-                    start,
-                    end,
-                    e["replacement"].as_str().unwrap().to_string(),
-                ));
-            }
-        }
-        let originals: Vec<(String, String)> = expected.keys().map(|f| (f.clone(), read(&dir.join(f)))).collect();
-        let fixed = run_in(dir, &[&args[..], &["--fix"]].concat(), None);
-        assert!(
-            fixed.stderr.contains(&format!("fixed {} finding", fixes.len())),
-            "{}: {}",
-            case.display(),
-            fixed.stderr
-        );
-        fixed_total += fixes.len();
-        for (file, original) in originals {
-            let mut edits = expected[&file].clone();
-            // Insertions at one place go in report order.
-            edits.sort_by_key(|(start, end, _)| (*start, *end));
-            let mut want = String::new();
-            let mut at = 0;
-            for (start, end, replacement) in edits {
-                want.push_str(&original[at..start]);
-                want.push_str(&replacement);
-                at = end;
-            }
-            want.push_str(&original[at..]);
-            assert_eq!(read(&dir.join(&file)), want, "{}: {file}", case.display());
-        }
-        let after = json(&run_in(dir, &[&args[..], &["--format", "json"]].concat(), None));
-        let left: Vec<(String, String)> = after["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| (d["object"].as_str().unwrap_or("").to_string(), d["field"].as_str().unwrap_or("").to_string()))
-            .collect();
-        for d in &fixes {
-            let id = (d["object"].as_str().unwrap().to_string(), d["field"].as_str().unwrap().to_string());
-            assert!(!left.contains(&id), "{}: {id:?} still reported", case.display());
-        }
-        let compare = run_in(dir, &["compare", "-r", reference.as_str(), "-f", "resources", "-R", "-o", "json"], None);
-        let compare: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap_or_default();
-        for diff in compare["Diffs"].as_array().into_iter().flatten() {
-            let cr = diff["CRName"].as_str().unwrap_or("");
-            let all_fixed = fixes.iter().any(|d| d["object"] == cr) && !left.iter().any(|(o, _)| o == cr);
-            assert!(!all_fixed || diff["DiffOutput"].as_str().unwrap_or("").is_empty(), "{}: {diff}", case.display());
-        }
+        let compare = ["-r", reference.as_str(), "-f", "resources", "-R"];
+        let fixed = fix_then_compare(tmp.path(), &check, &compare, &[], &case.display().to_string());
+        cases += usize::from(fixed > 0);
+        fixed_total += fixed;
     }
     driftlint_test_support::assert_min_cases("kube-compare cases with fixes", cases, 5);
     assert!(fixed_total >= cases);
+}
+
+/// The layout bench's telco layout (one directory of it: `cargo bench --bench layout --
+/// --emit DIR 10000` wrote `repo/cluster/part-100/`, objects 5000–5049 with the
+/// Infrastructure singleton the templates look up) against `fixtures/bench-reference-telco`:
+/// `--fix --unsafe-fixes` changes exactly the fixes' bytes and `compare` then shows no diff
+/// for any object whose findings were all fixed.
+#[test]
+fn telco_layout_fixes_leave_no_diff() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("tests/fixtures/fix-telco"), &tmp.path().join("repo"));
+    copy_dir(&root().join("fixtures/bench-reference-telco"), &tmp.path().join("reference"));
+    let check = ["check", "repo", "-r", "reference", "--isolated", "--no-builtin-schemas", "--schema-mode", "ignore"];
+    let compare = ["-r", "reference/metadata.yaml", "-f", "repo", "-R"];
+    let fixed = fix_then_compare(tmp.path(), &check, &compare, &["--unsafe-fixes"], "telco");
+    assert!(fixed >= 10, "{fixed}");
+}
+
+/// A reference of one template `reference/t.yaml` (`template`), compared on every field (no
+/// `ignore-unspecified-fields`), and `manifests/m.yaml`.
+fn strict_project(template: &str, manifest: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "reference/metadata.yaml",
+                "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: t.yaml\n",
+            ),
+            ("reference/t.yaml", template),
+            ("manifests/m.yaml", manifest),
+        ],
+    );
+    dir
+}
+
+fn strict_check(dir: &Path, extra: &[&str]) -> Run {
+    let mut args =
+        vec!["check", "manifests", "--isolated", "-r", "reference", "--schema-mode", "ignore", "--format", "json"];
+    args.extend_from_slice(extra);
+    run_in(dir, &args, None)
+}
+
+/// Two removals that would take every entry of a block mapping are not both applied (the
+/// mapping would read as null): the first is, the second is refused and its finding stays.
+/// With a missing entry added to the same mapping in the same run, all are applied. A flow
+/// mapping gets no removal at all.
+#[test]
+fn removals_never_leave_an_empty_mapping() {
+    const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n";
+    // The reference's label is rendered from the object (no fix for it when it is missing).
+    let template = format!("{CM}  labels:\n    app: {{{{ .metadata.name }}}}\ndata:\n  level: info\n");
+    let manifest =
+        format!("{CM}  labels:\n    # who owns it\n    team: a   # a team\n    owner: b\ndata:\n  level: info\n");
+    let dir = strict_project(&template, &manifest);
+    let found = rules(&strict_check(dir.path(), &[]));
+    assert_eq!(found.len(), 3, "{found:?}");
+    let fixed = strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(fixed.stderr.contains("fixed 1 finding in 1 file"), "{}", fixed.stderr);
+    assert!(fixed.stderr.contains("unexpected-field `/metadata/labels/owner`"), "{}", fixed.stderr);
+    assert!(fixed.stderr.contains("which would then read as null"), "{}", fixed.stderr);
+    let text = read(&dir.path().join("manifests/m.yaml"));
+    assert_eq!(text, manifest.replace("    team: a   # a team\n", ""));
+    let after = driftlint_yaml::parse_stream(&text);
+    assert!(after.error.is_none());
+    assert_eq!(
+        after.documents[0].root.pointer("/metadata/labels").unwrap().to_json(),
+        serde_json::json!({"owner": "b"})
+    );
+    // The entry left has no fix: a mapping's last entry is never removed.
+    let again = json(&strict_check(dir.path(), &[]));
+    let owner =
+        again["diagnostics"].as_array().unwrap().iter().find(|d| d["field"] == "/metadata/labels/owner").unwrap();
+    assert!(owner["fix"].is_null(), "{owner}");
+    let second = strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(second.stderr.contains("fixed 0 findings"), "{}", second.stderr);
+    assert_eq!(read(&dir.path().join("manifests/m.yaml")), text);
+
+    // The reference's label is fixed text: added in the same run, the mapping keeps an entry.
+    let template = format!("{CM}  labels:\n    app: web\ndata:\n  level: info\n");
+    let dir = strict_project(&template, &manifest);
+    let fixed = strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(fixed.stderr.contains("fixed 3 findings in 1 file"), "{}", fixed.stderr);
+    assert_eq!(
+        read(&dir.path().join("manifests/m.yaml")),
+        format!("{CM}  labels:\n    # who owns it\n    app: web\ndata:\n  level: info\n")
+    );
+    assert!(rules(&strict_check(dir.path(), &[])).is_empty());
+
+    // A flow mapping: no removal is offered, nothing is written.
+    let manifest = format!("{CM}  labels: {{team: a, owner: b}}\ndata:\n  level: info\n");
+    let dir = strict_project(&template, &manifest);
+    let report = json(&strict_check(dir.path(), &[]));
+    for d in report["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "unexpected-field") {
+        assert!(d["fix"].is_null(), "{d}");
+    }
+    strict_check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(read(&dir.path().join("manifests/m.yaml")), manifest);
+}
+
+/// A missing mapping or sequence that the template writes as text only is added in block
+/// style at its parent's indentation, nested as deep as the file nests `spec` (four columns
+/// here), two added at one place in report order; one holding
+/// a template action anywhere inside gets no fix. The second check has no such finding.
+#[test]
+fn missing_mappings_and_sequences_are_added_in_block_style() {
+    let head = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n";
+    let template = format!(
+        "{head}spec:\n  replicas: 1\n  resources:\n    limits:\n      cpu: \"1\"\n      memory: 1Gi\n  ports:\n    - name: http\n      port: 80\n    - name: metrics\n      port: 9090\n  owner:\n    team: core\n    name: {{{{ .metadata.name }}}}\n"
+    );
+    let manifest = format!("{head}spec:\n    replicas: 1   # one\n");
+    let dir = strict_project(&template, &manifest);
+    let before = json(&strict_check(dir.path(), &[]));
+    let fixable: Vec<&str> = before["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| !d["fix"].is_null())
+        .map(|d| d["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fixable, ["/spec/ports", "/spec/resources"], "{before}");
+    let fixed = strict_check(dir.path(), &["--fix"]);
+    assert!(fixed.stderr.contains("fixed 2 findings in 1 file"), "{}", fixed.stderr);
+    assert_eq!(
+        read(&dir.path().join("manifests/m.yaml")),
+        format!(
+            "{manifest}    ports:\n        - name: http\n          port: 80\n        - name: metrics\n          port: 9090\n    resources:\n        limits:\n            cpu: \"1\"\n            memory: 1Gi\n"
+        )
+    );
+    assert_eq!(rules(&strict_check(dir.path(), &[])), vec![("missing-field".to_string(), "/spec/owner".to_string())]);
+}
+
+/// The reference of [`project`] for rendered input: a ConfigMap whose `level`, `mode` and
+/// labels are fixed text.
+fn rendered_project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    write_files(
+        dir.path(),
+        &[
+            (
+                "reference/metadata.yaml",
+                "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: cm.yaml\n            config:\n              ignore-unspecified-fields: true\n",
+            ),
+            (
+                "reference/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels:\n    app: web\ndata:\n  level: info\n  mode: \"0755\"\n",
+            ),
+        ],
+    );
+    write_files(dir.path(), files);
+    dir
+}
+
+/// `kustomize build` of a base that only lists `path` with `buildMetadata:
+/// [originAnnotations]`: the object re-serialised as kustomize does (keys sorted, lists not
+/// indented, comments gone) with its origin annotation. (kubectl 1.32's kustomize v5.5.0
+/// printed exactly this for these files.)
+fn kustomize_build(dir: &Path, path: &str, origin: &str) -> String {
+    let text = read(&dir.join(path));
+    let mut object = driftlint_yaml::parse_stream(&text).documents.remove(0).root.to_json();
+    object["metadata"]["annotations"] = serde_json::json!({"config.kubernetes.io/origin": format!("path: {origin}\n")});
+    driftlint_yaml::to_yaml_string(&object)
+}
+
+/// Runs `driftlint check - ARGS` on `stdin` in `dir`.
+fn check_stdin(dir: &Path, stdin: &str, args: &[&str]) -> Run {
+    let mut all = vec!["check", "-", "--isolated", "-r", "reference"];
+    all.extend_from_slice(args);
+    run_in(dir, &all, Some(stdin))
+}
+
+/// Applies a unified diff to the work tree of `dir` with `git apply` (as a user would).
+fn apply_patch(dir: &Path, diff: &str) {
+    std::fs::write(dir.join("fix.patch"), diff).unwrap();
+    git(dir, &["apply", "fix.patch"]);
+    std::fs::remove_file(dir.join("fix.patch")).unwrap();
+}
+
+/// `kustomize build … | driftlint check - --diff`: the fixes of the rendered object are a diff
+/// against the base file the origin annotation names, made where its bytes are the rendered
+/// ones (comments and indentation of the source kept, a missing mapping added in block
+/// style); the diff applies with `git apply`, and the rendered output built again is clean.
+/// `--fix` writes nothing and says to use `--diff`; every report says the fix is in the
+/// source.
+#[test]
+fn rendered_kustomize_output_gets_a_diff_against_the_source() {
+    let base = "# the team's settings\napiVersion: v1\nkind: ConfigMap\nmetadata:\n    name: settings\ndata:\n    level: debug   # why\n    mode: \"0644\"\n";
+    let dir = rendered_project(&[
+        ("base/cm.yaml", base),
+        ("base/kustomization.yaml", "resources:\n  - cm.yaml\nbuildMetadata: [originAnnotations]\n"),
+    ]);
+    let rendered = kustomize_build(dir.path(), "base/cm.yaml", "cm.yaml");
+    assert!(rendered.starts_with("apiVersion: v1\ndata:\n  level: debug\n"), "{rendered}");
+    let args = ["--origin-root", "base"];
+
+    let fix = check_stdin(dir.path(), &rendered, &[&args[..], &["--fix"]].concat());
+    assert_eq!(fix.code, 1, "{}", fix.stderr);
+    assert!(fix.stderr.contains("fixed 0 findings in 0 files; 3 findings left"), "{}", fix.stderr);
+    assert!(fix.stderr.contains("which --fix does not write: see the change with --diff"), "{}", fix.stderr);
+    assert_eq!(read(&dir.path().join("base/cm.yaml")), base);
+
+    let human = check_stdin(dir.path(), &rendered, &args);
+    assert!(
+        human.stdout.contains("help: fixable in the source with --diff: set `/data/level` to info"),
+        "{}",
+        human.stdout
+    );
+    let report = json(&check_stdin(dir.path(), &rendered, &[&args[..], &["--format", "json"]].concat()));
+    for d in report["diagnostics"].as_array().unwrap() {
+        assert_eq!(d["file"], "base/cm.yaml", "{d}");
+        assert_eq!(d["fix"]["edits"][0]["file"], "base/cm.yaml", "{d}");
+    }
+
+    let diff = check_stdin(dir.path(), &rendered, &[&args[..], &["--diff"]].concat());
+    assert_eq!(diff.code, 1, "{}", diff.stderr);
+    assert!(diff.stderr.contains("would fix 3 findings in 1 file"), "{}", diff.stderr);
+    assert_eq!(
+        diff.stdout,
+        "--- a/base/cm.yaml\n+++ b/base/cm.yaml\n@@ -3,6 +3,8 @@\n kind: ConfigMap\n metadata:\n     name: settings\n+    labels:\n+        app: web\n data:\n-    level: debug   # why\n-    mode: \"0644\"\n+    level: info   # why\n+    mode: \"0755\"\n"
+    );
+    assert_eq!(read(&dir.path().join("base/cm.yaml")), base, "--diff writes nothing");
+    apply_patch(dir.path(), &diff.stdout);
+    let again = kustomize_build(dir.path(), "base/cm.yaml", "cm.yaml");
+    let clean = check_stdin(dir.path(), &again, &[&args[..], &["--diff"]].concat());
+    assert_eq!((clean.code, clean.stdout.as_str()), (0, ""), "{}", clean.stderr);
+    assert_eq!(check_stdin(dir.path(), &again, &args).code, 0);
+}
+
+/// Where the source does not hold the rendered bytes (an overlay's patch set the value, a
+/// `namePrefix` renamed the object), or the origin cannot be read, the finding has no fix and
+/// does not say it is fixable; nothing is shown by `--diff`.
+#[test]
+fn rendered_fields_the_source_does_not_hold_get_no_fix() {
+    let base = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels:\n    app: web\ndata:\n  level: debug\n  mode: \"0755\"\n";
+    let dir = rendered_project(&[("base/cm.yaml", base)]);
+    // An overlay's patch made `level` `warn`: the base's `debug` is not what was checked.
+    let patched = kustomize_build(dir.path(), "base/cm.yaml", "cm.yaml").replace("level: debug", "level: warn");
+    let missing = patched.replace("path: cm.yaml", "path: absent.yaml");
+    for stdin in [patched, missing] {
+        let run = check_stdin(dir.path(), &stdin, &["--origin-root", "base"]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(run.stdout.contains("value-drift") && !run.stdout.contains("fixable"), "{}", run.stdout);
+        let diff = check_stdin(dir.path(), &stdin, &["--origin-root", "base", "--diff"]);
+        assert_eq!((diff.code, diff.stdout.as_str()), (0, ""), "{}", diff.stderr);
+    }
+    // Plain standard input (no renderer named a source): no fix either.
+    let plain = check_stdin(dir.path(), &base.replace("debug", "warn"), &["--format", "json"]);
+    let report = json(&plain);
+    assert!(report["diagnostics"].as_array().unwrap().iter().all(|d| d["fix"].is_null()), "{report}");
+}
+
+/// `helm template … | driftlint check - --diff`: a value the chart template writes as text on
+/// one line is fixed there (its comment kept); one an action renders, one an `if`/`else`
+/// writes twice, and a missing field (no place in a template to add it with certainty) get
+/// no fix. The diff applies with `git apply`; the chart rendered again is clean for the fixed
+/// field.
+#[test]
+fn rendered_helm_output_gets_a_diff_against_the_template() {
+    let template = "{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels:\n{{- if .Values.strict }}\n    app: api\n{{- else }}\n    app: api\n{{- end }}\ndata:\n  level: debug  # the chart's default\n  mode: {{ .Values.mode | quote }}\n{{- end }}\n";
+    let dir = rendered_project(&[("chart/templates/cm.yaml", template)]);
+    // `helm template` with `enabled: true`, `strict: false`, `mode: "0644"`.
+    let helm_template = |dir: &Path| {
+        let text = read(&dir.join("chart/templates/cm.yaml"));
+        let mut out = String::from("---\n# Source: chart/templates/cm.yaml\n");
+        let mut skipping = false;
+        for line in text.lines() {
+            match line.trim() {
+                "{{- if .Values.strict }}" => skipping = true,
+                "{{- else }}" => skipping = false,
+                l if l.starts_with("{{-") => {}
+                _ if skipping => {}
+                _ => {
+                    out.push_str(&line.replace("{{ .Values.mode | quote }}", "\"0644\""));
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    };
+    let rendered = helm_template(dir.path());
+    let args = ["--origin-root", "."];
+    let report = json(&check_stdin(dir.path(), &rendered, &[&args[..], &["--format", "json"]].concat()));
+    let fixable: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["field"].as_str().unwrap(), if d["fix"].is_null() { "no fix" } else { "fix" }))
+        .collect();
+    assert_eq!(fixable, [("/metadata/labels/app", "no fix"), ("/data/level", "fix"), ("/data/mode", "no fix")]);
+    let diff = check_stdin(dir.path(), &rendered, &[&args[..], &["--diff"]].concat());
+    assert_eq!(diff.code, 1, "{}", diff.stderr);
+    assert!(
+        diff.stdout.contains("-  level: debug  # the chart's default\n+  level: info  # the chart's default\n"),
+        "{}",
+        diff.stdout
+    );
+    assert_eq!(diff.stdout.matches("\n-").count(), 1, "{}", diff.stdout);
+    apply_patch(dir.path(), &diff.stdout);
+    assert_eq!(read(&dir.path().join("chart/templates/cm.yaml")), template.replace("level: debug", "level: info"));
+    let again =
+        json(&check_stdin(dir.path(), &helm_template(dir.path()), &[&args[..], &["--format", "json"]].concat()));
+    let left: Vec<&str> =
+        again["diagnostics"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(left, ["/metadata/labels/app", "/data/mode"]);
+}
+
+/// The schema family's fixes on rendered input are moved the same way: a removed apiVersion
+/// replaced and (with `--unsafe-fixes`) a misspelt field renamed in the base files.
+#[test]
+fn rendered_schema_fixes_are_made_in_the_source() {
+    let pdb = "apiVersion: policy/v1beta1   # old\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n";
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      contaners:\n        - name: web\n          image: web:1\n";
+    let dir = rendered_project(&[("base/pdb.yaml", pdb), ("base/deploy.yaml", deployment)]);
+    let stdin = |dir: &Path| {
+        format!(
+            "{}---\n{}",
+            kustomize_build(dir, "base/pdb.yaml", "pdb.yaml"),
+            kustomize_build(dir, "base/deploy.yaml", "deploy.yaml")
+        )
+    };
+    let args = ["--origin-root", "base", "--unsafe-fixes", "--diff"];
+    let run = run_in(dir.path(), &[&["check", "-", "--isolated"][..], &args[..]].concat(), Some(&stdin(dir.path())));
+    assert!(run.stderr.contains("would fix 2 findings in 2 files"), "{}", run.stderr);
+    apply_patch(dir.path(), &run.stdout);
+    assert_eq!(read(&dir.path().join("base/pdb.yaml")), pdb.replace("policy/v1beta1", "policy/v1"));
+    assert_eq!(read(&dir.path().join("base/deploy.yaml")), deployment.replace("contaners", "containers"));
+    let again = run_in(dir.path(), &["check", "-", "--isolated", "--origin-root", "base"], Some(&stdin(dir.path())));
+    assert_eq!(again.code, 0, "{}", again.stdout);
 }

@@ -14,8 +14,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use driftlint_yaml::{Node, NodeValue};
+use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Label};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label};
 use crate::document::{Document, OriginKind};
 use crate::input::{Source, SourcePath};
 
@@ -119,12 +120,30 @@ pub struct Rendered {
     pub source: Option<(PathBuf, Range<usize>)>,
     /// Which source the renderer named ([`origin_help`]).
     pub help: String,
+    /// The fixes made on the rendered document, each with the same change in the source
+    /// ([`rendered_fix`]; `None` when it cannot be made there).
+    pub fixes: Vec<(Fix, Option<Box<Fix>>)>,
+}
+
+/// The label a finding moved from standard input to its source keeps for the rendered line.
+pub const AS_RENDERED: &str = "as rendered";
+
+/// Whether `d` was found in a document rendered to standard input and moved to its source
+/// ([`Rendered::apply`], or a drift finding located there): its fix edits a file that no input
+/// named.
+pub fn is_rendered(d: &Diagnostic) -> bool {
+    d.secondary.iter().any(|l| l.path == SourcePath::Stdin && l.message.as_deref() == Some(AS_RENDERED))
 }
 
 impl Rendered {
     /// Moves `d` to the source, keeping the rendered place as a secondary label; without a
-    /// source, `d` stays and says which source the renderer named.
+    /// source, `d` stays and says which source the renderer named. A fix that edits standard
+    /// input becomes its source's ([`Rendered::fixes`]) or goes: nothing writes standard input.
     pub fn apply(&self, d: &mut Diagnostic) {
+        if d.fix.as_ref().is_some_and(|f| f.edits.iter().any(|e| e.path == SourcePath::Stdin)) {
+            let fix = d.fix.take();
+            d.fix = self.fixes.iter().find(|(on, _)| Some(on) == fix.as_deref()).and_then(|(_, mapped)| mapped.clone());
+        }
         match &self.source {
             Some((path, range)) => {
                 let rendered = std::mem::replace(
@@ -133,7 +152,7 @@ impl Rendered {
                 );
                 // A family that added the renderer's source as help (drift) no longer needs it.
                 d.help.retain(|h| *h != self.help);
-                d.secondary.push(Label { message: Some("as rendered".into()), ..rendered });
+                d.secondary.push(Label { message: Some(AS_RENDERED.into()), ..rendered });
             }
             None if !d.help.contains(&self.help) => d.help.push(self.help.clone()),
             None => {}
@@ -162,7 +181,290 @@ pub fn rendered_origin(doc: &Document, at: &Range<usize>, files: &mut Files) -> 
         };
         Some((path.clone(), found))
     });
-    Some(Rendered { source, help })
+    Some(Rendered { source, help, fixes: Vec::new() })
+}
+
+/// A fix made on a document rendered to standard input, as the same change made to the
+/// source the renderer named — `None` when it cannot be made there exactly.
+///
+/// The change is read off the rendered document before and after the fix's one edit (a
+/// scalar set, an entry added, removed or renamed: one field, found by its JSON pointer).
+/// In a kustomize origin file (YAML) the field must be at the same pointer, the bytes the
+/// edit replaces must be exactly the bytes there (for a removal: the same value), and the
+/// source's edit is made by the YAML layer, which checks the edited object loads back as
+/// the original with that one change. In a helm chart template (Go-templated text, not
+/// parsed) only a scalar set or a key rename is made, and only when the pointer leads to one
+/// `key:` line of the template — no other line of that key in its block (an `if`/`else`
+/// writing it twice), no list index below a `range`, the template file holding one document
+/// of the object's kind — whose text after the key is exactly the bytes the edit replaces
+/// (so no action renders it). The edit then writes the same replacement, which was chosen
+/// for the same bytes in the same place.
+pub fn rendered_fix(doc: &Document, text: &str, fix: &Fix, files: &mut Files) -> Option<Box<Fix>> {
+    let [edit] = fix.edits.as_slice() else { return None };
+    if edit.path != SourcePath::Stdin || doc.item_index.is_some() {
+        return None;
+    }
+    let origin = doc.origin.as_ref()?;
+    let (path, object) = origin.resolved.as_ref()?;
+    let (from, to) = doc.lines_in(text);
+    if edit.range.start < from || edit.range.end > to {
+        return None;
+    }
+    let slice = text.get(from..to)?;
+    let (start, end) = (edit.range.start - from, edit.range.end - from);
+    let edited = format!("{}{}{}", slice.get(..start)?, edit.replacement, slice.get(end..)?);
+    let before = one_document(slice)?.to_json();
+    let change = change(&before, &one_document(&edited)?.to_json(), String::new())?;
+    let source = files.text(path)?;
+    let (range, replacement) = match origin.kind {
+        OriginKind::Kustomize => kustomize_edit(source, object, &change, &before, &edit.expected)?,
+        OriginKind::Helm => helm_edit(source, object, &change, &doc.identity.kind, edit)?,
+    };
+    Some(Box::new(Fix {
+        safety: fix.safety,
+        message: fix.message.clone(),
+        edits: vec![Edit {
+            path: SourcePath::File(path.clone()),
+            expected: source.get(range.clone())?.to_owned(),
+            range,
+            replacement,
+        }],
+    }))
+}
+
+/// The root of `text` when it loads, without error, as exactly one document.
+fn one_document(text: &str) -> Option<Node> {
+    let stream = driftlint_yaml::parse_stream(text);
+    if stream.error.is_some() || stream.documents.len() != 1 {
+        return None;
+    }
+    stream.documents.into_iter().next().map(|d| d.root)
+}
+
+/// What one fix does to a document, as a JSON pointer and the values involved.
+#[derive(Debug, Clone, PartialEq)]
+enum Change {
+    /// The scalar at the pointer becomes this value.
+    Set(String, Value),
+    /// The mapping at the pointer gains the entry `key: value`.
+    Add(String, String, Value),
+    /// The entry at the pointer goes.
+    Remove(String),
+    /// In the mapping at the pointer, key `old` becomes `new`, its value kept.
+    Rename(String, String, String),
+}
+
+/// The one change that turns `before` into `after` (at `at`), if there is exactly one.
+fn change(before: &Value, after: &Value, at: String) -> Option<Change> {
+    let token = |k: &str| format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+    match (before, after) {
+        (Value::Object(b), Value::Object(a)) => {
+            let gone: Vec<&String> = b.keys().filter(|k| !a.contains_key(*k)).collect();
+            let new: Vec<&String> = a.keys().filter(|k| !b.contains_key(*k)).collect();
+            let differ: Vec<&String> =
+                b.iter().filter(|(k, v)| a.get(*k).is_some_and(|w| w != *v)).map(|(k, _)| k).collect();
+            match (gone.as_slice(), new.as_slice(), differ.as_slice()) {
+                ([], [], [k]) => change(&b[*k], &a[*k], token(k)),
+                ([], [k], []) => Some(Change::Add(at, (*k).clone(), a[*k].clone())),
+                ([k], [], []) => Some(Change::Remove(token(k))),
+                ([old], [new], []) if b[*old] == a[*new] => Some(Change::Rename(at, (*old).clone(), (*new).clone())),
+                _ => None,
+            }
+        }
+        (Value::Array(b), Value::Array(a)) if b.len() == a.len() => {
+            let mut differ = b.iter().zip(a).enumerate().filter(|(_, (x, y))| x != y);
+            let (i, (x, y)) = differ.next()?;
+            differ.next().is_none().then(|| change(x, y, format!("{at}/{i}")))?
+        }
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => None,
+        _ => (before != after).then(|| Change::Set(at, after.clone())),
+    }
+}
+
+/// From the start of the line holding `range.start` to the end of the line `range` ends on,
+/// its line break included (as [`Document::lines_in`]).
+fn whole_lines(text: &str, range: &Range<usize>) -> (usize, usize) {
+    let start = range.start.min(text.len());
+    let end = range.end.clamp(start, text.len());
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
+        end
+    } else {
+        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
+    };
+    (from, to)
+}
+
+/// The edit that makes `change` in the kustomize origin file `source`, whose object spans
+/// `object`: the range (in `source`) and the text to write there.
+fn kustomize_edit(
+    source: &str,
+    object: &Range<usize>,
+    change: &Change,
+    before: &Value,
+    expected: &str,
+) -> Option<(Range<usize>, String)> {
+    let (from, to) = whole_lines(source, object);
+    let slice = source.get(from..to)?;
+    let root = one_document(slice)?;
+    let same = |pointer: &str| root.pointer(pointer).map(Node::to_json) == before.pointer(pointer).cloned();
+    let (range, replacement) = match change {
+        Change::Set(pointer, value) => {
+            let node = root.pointer(pointer)?;
+            let (range, text) = driftlint_yaml::replace_scalar(slice, node.span.clone(), node.style?, value)?;
+            let old = slice.get(range.clone())?;
+            (same(pointer) && old == expected && !old.contains('\n')).then_some((range, text))?
+        }
+        Change::Rename(pointer, old, new) => {
+            let entry = format!("{pointer}/{}", old.replace('~', "~0").replace('/', "~1"));
+            let (Some(key), _) = root.pointer_entry(&entry)? else { return None };
+            let (range, text) = driftlint_yaml::rename_key(slice, key.span.clone(), new)?;
+            (same(&entry) && slice.get(range.clone())? == expected).then_some((range, text))?
+        }
+        Change::Add(pointer, key, value) => {
+            let mapping = root.pointer(pointer)?;
+            let (at, text) = driftlint_yaml::insert_entry(slice, mapping.span.clone(), key, value)?;
+            (at..at, text)
+        }
+        Change::Remove(pointer) => {
+            let (Some(key), _) = root.pointer_entry(pointer)? else { return None };
+            let range = driftlint_yaml::remove_entry(slice, key.span.clone())?;
+            (same(pointer).then_some((range, String::new())))?
+        }
+    };
+    Some((from + range.start..from + range.end, replacement))
+}
+
+/// The edit that makes `change` in the helm chart template `source`, whose document for the
+/// object spans `object`: a scalar set or a key renamed where the template writes the bytes
+/// `edit` replaces on one line.
+fn helm_edit(
+    source: &str,
+    object: &Range<usize>,
+    change: &Change,
+    kind: &str,
+    edit: &Edit,
+) -> Option<(Range<usize>, String)> {
+    if documents_of_kind(source, kind) != 1 {
+        return None;
+    }
+    let range = match change {
+        Change::Set(pointer, _) => template_entry(source, object.clone(), pointer)?.1,
+        Change::Rename(pointer, old, _) => {
+            template_entry(source, object.clone(), &format!("{pointer}/{}", old.replace('~', "~0").replace('/', "~1")))?
+                .0
+        }
+        Change::Add(..) | Change::Remove(_) => return None,
+    };
+    let range = range.start..range.start + edit.expected.len();
+    let rest = source.get(range.end..)?;
+    let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let trailing = rest.trim_start_matches([' ', '\t']);
+    let ends = trailing.is_empty()
+        || trailing == "\r"
+        || (trailing.starts_with('#') && rest.len() > trailing.len())
+        || (matches!(change, Change::Rename(..)) && rest.starts_with(':'));
+    (source.get(range.clone())? == edit.expected && !edit.expected.contains("{{") && ends)
+        .then_some((range, edit.replacement.clone()))
+}
+
+/// How many `---`-separated documents of a chart template have a top-level `kind: KIND` line.
+fn documents_of_kind(text: &str, kind: &str) -> usize {
+    let mut count = 0;
+    let mut seen = false;
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == "---" || line.starts_with("--- ") {
+            seen = false;
+        } else if !seen
+            && line.strip_prefix("kind:").is_some_and(|v| v.trim().trim_matches(|c| c == '"' || c == '\'') == kind)
+        {
+            seen = true;
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Where a chart template writes the field at `pointer` (the whole pointer, not an
+/// ancestor), followed line by line as [`template_key_range`] does: the key (or a list item's
+/// dash) and the text after it on its line. `None` when any key of the pointer has a second
+/// line at its column in its block (the template writes it twice, in an `if` and its `else`),
+/// when the pointer holds a list index and the document a `range` action (its items are not
+/// its lines), or when a step is not found.
+fn template_entry(text: &str, range: Range<usize>, pointer: &str) -> Option<(Range<usize>, Range<usize>)> {
+    let range = range.start.min(text.len())..range.end.min(text.len());
+    let doc = &text[range.clone()];
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut offset = range.start;
+    for line in doc.split_inclusive('\n') {
+        lines.push((offset, line.trim_end_matches(['\n', '\r'])));
+        offset += line.len();
+    }
+    let content = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#') && !t.starts_with("---") && !t.starts_with("{{")
+    };
+    let ranged = lines.iter().any(|(_, l)| l.trim_start().starts_with("{{") && l.contains("range "));
+    let (mut next, mut indent) = (0usize, None::<usize>);
+    let mut found = None;
+    for segment in pointer.split('/').skip(1) {
+        let key = segment.replace("~1", "/").replace("~0", "~");
+        // Lines of the current block, from `next` until one at or left of its indentation,
+        // with the column of their key (after a list item's dash).
+        let block: Vec<(usize, usize, usize, &str)> = lines
+            .iter()
+            .enumerate()
+            .skip(next)
+            .filter(|(_, (_, l))| content(l))
+            .map(|(i, (at, l))| {
+                let trimmed = l.trim_start();
+                let body = trimmed.strip_prefix("- ").map_or(trimmed, str::trim_start);
+                (i, *at, l.len() - body.len(), *l)
+            })
+            .take_while(|(_, _, col, l)| {
+                let dash = l.len() - l.trim_start().len();
+                indent.is_none_or(|d| dash > d || (l.trim_start().starts_with("- ") && *col > d))
+            })
+            .collect();
+        let hits: Vec<(usize, usize, Range<usize>, usize)> = if let Ok(n) = key.parse::<usize>() {
+            if ranged {
+                return None;
+            }
+            let items: Vec<_> = block
+                .iter()
+                .filter(|(_, _, _, l)| l.trim_start().starts_with("- ") || l.trim_start() == "-")
+                .map(|(i, at, _, l)| (*i, l.len() - l.trim_start().len(), *at, *l))
+                .collect();
+            let col = items.first()?.1;
+            let (i, col, at, l) = items.into_iter().filter(|(_, c, _, _)| *c == col).nth(n)?;
+            let value = (at + col + 2).min(at + l.len());
+            vec![(i, col, at + col..at + col + 1, value)]
+        } else {
+            // The block's keys are at the column of its first line; deeper lines are not its.
+            let keys_at = block.first()?.2;
+            block
+                .iter()
+                .filter(|(_, _, col, _)| *col == keys_at)
+                .filter_map(|(i, at, col, l)| {
+                    let body = &l[*col..];
+                    let written =
+                        [format!("{key}:"), format!("\"{key}\":")].into_iter().find(|k| body.starts_with(k))?;
+                    let after = &body[written.len()..];
+                    let value = at + col + written.len() + (after.len() - after.trim_start_matches([' ', '\t']).len());
+                    Some((*i + 1, *col, at + col..at + col + written.len() - 1, value))
+                })
+                .collect()
+        };
+        // A second line of the key in the block: the template writes it twice (an `if` and
+        // its `else`), and which one rendered is not known.
+        let (i, col, key_range, value) = hits.first()?.clone();
+        if hits.len() > 1 {
+            return None;
+        }
+        (next, indent) = (i, Some(col));
+        found = Some((key_range, value..value));
+    }
+    found
 }
 
 /// The JSON pointer of the node of `root` at byte `pos`, and how to show it again: a key as
@@ -317,6 +619,44 @@ mod tests {
 
     fn line_of(text: &str, r: &Range<usize>) -> usize {
         text[..r.start].matches('\n').count() + 1
+    }
+
+    /// A fix's change is read as one operation at one pointer; two changes are none.
+    #[test]
+    fn a_fix_is_one_change_at_one_pointer() {
+        use serde_json::json;
+        let before = json!({"a": {"b": 1, "c": [1, 2]}, "d": "x"});
+        let at = |v: Value| change(&before, &v, String::new());
+        assert_eq!(at(json!({"a": {"b": 2, "c": [1, 2]}, "d": "x"})), Some(Change::Set("/a/b".into(), json!(2))));
+        assert_eq!(at(json!({"a": {"b": 1, "c": [1, 3]}, "d": "x"})), Some(Change::Set("/a/c/1".into(), json!(3))));
+        assert_eq!(
+            at(json!({"a": {"b": 1, "c": [1, 2], "e": {"f": 1}}, "d": "x"})),
+            Some(Change::Add("/a".into(), "e".into(), json!({"f": 1})))
+        );
+        assert_eq!(at(json!({"a": {"c": [1, 2]}, "d": "x"})), Some(Change::Remove("/a/b".into())));
+        assert_eq!(
+            at(json!({"a": {"bb": 1, "c": [1, 2]}, "d": "x"})),
+            Some(Change::Rename("/a".into(), "b".into(), "bb".into()))
+        );
+        assert_eq!(at(json!({"a": {"b": 2, "c": [1, 2]}, "d": "y"})), None, "two changes");
+        assert_eq!(at(json!({"a": 1, "d": "x"})), None, "a mapping replaced");
+    }
+
+    /// A key of a chart template is found on its one line; written twice in a block (an `if`
+    /// and its `else`), or below a `range` by index, it is not.
+    #[test]
+    fn template_entries_are_found_only_where_one_line_writes_them() {
+        let text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  nested:\n    level: a\n  level: debug  # c\n  items:\n    - x\n    - name: y\n";
+        let at = |p: &str| template_entry(text, 0..text.len(), p).map(|(k, v)| (&text[k], &text[v.start..]));
+        assert_eq!(at("/data/level").map(|(k, v)| (k, &v[..5])), Some(("level", "debug")));
+        assert_eq!(at("/data/nested/level").map(|(k, v)| (k, &v[..1])), Some(("level", "a")));
+        assert_eq!(at("/data/items/0").map(|(k, v)| (k, &v[..1])), Some(("-", "x")));
+        assert_eq!(at("/data/items/1/name").map(|(k, v)| (k, &v[..1])), Some(("name", "y")));
+        assert_eq!(at("/data/absent"), None);
+        let twice = "data:\n{{- if .Values.a }}\n  level: x\n{{- else }}\n  level: y\n{{- end }}\n";
+        assert_eq!(template_entry(twice, 0..twice.len(), "/data/level"), None);
+        let ranged = "data:\n  items:\n  {{- range .Values.items }}\n    - x\n  {{- end }}\n";
+        assert_eq!(template_entry(ranged, 0..ranged.len(), "/data/items/0"), None);
     }
 
     #[test]

@@ -500,7 +500,9 @@ fn replacement_fix(
         let more = if problems.len() > 3 { format!(" and {} more", problems.len() - 3) } else { String::new() };
         return Err(format!("`{replacement}` does not accept this object unchanged: {}{more}", shown.join("; ")));
     }
-    let SourcePath::File(_) = &source.path else { return Ok(None) };
+    if !fixable(doc, source) {
+        return Ok(None);
+    }
     let Some(node) = doc.node.get("apiVersion") else { return Ok(None) };
     let Some(style) = node.style else { return Ok(None) };
     let (from, to) = doc.lines_in(&source.text);
@@ -534,7 +536,9 @@ fn rename_fix(
     name: &str,
 ) -> Option<Box<driftlint_core::diagnostic::Fix>> {
     use driftlint_core::diagnostic::{Edit, Fix, FixSafety};
-    let SourcePath::File(_) = &source.path else { return None };
+    if !fixable(doc, source) {
+        return None;
+    }
     let (from, to) = doc.lines_in(&source.text);
     if key.start < from || key.end > to {
         return None;
@@ -547,6 +551,12 @@ fn rename_fix(
         message: format!("rename `{old}` to `{name}`"),
         edits: vec![Edit { path: source.path.clone(), expected: old.to_owned(), range, replacement: text }],
     }))
+}
+
+/// Whether a fix is made for `doc`: a file's document, or one rendered to standard input
+/// whose source the renderer named and driftlint found (the runner moves its fix there).
+fn fixable(doc: &Document, source: &driftlint_core::source::Source) -> bool {
+    matches!(source.path, SourcePath::File(_)) || doc.origin.as_ref().is_some_and(|o| o.resolved.is_some())
 }
 
 /// `unknown-kind` or `removed-api-version` at the `kind:` (or `apiVersion:` for a removed

@@ -149,8 +149,13 @@ fn same_but(
 
 /// Where and what to insert so that the block mapping at `mapping` (a node's span in `text`)
 /// gains the entry `key: value` as its last entry, at its keys' indentation, with the line
-/// ending the file uses; `None` for a flow or empty mapping, a collection value, or text
-/// that would not load back with exactly that entry added.
+/// ending the file uses; `None` for a flow or empty mapping, or text that would not load back
+/// with exactly that entry added.
+///
+/// A mapping or sequence value is written in block style below the key, each level as many
+/// columns deeper as the file nests blocks there (two when it does not say), a sequence's
+/// dashes indented under their key, its entries in the value's order; an empty one as `{}`
+/// or `[]`.
 #[must_use]
 pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value) -> Option<(usize, String)> {
     let before = crate::parse_stream(text);
@@ -182,19 +187,25 @@ pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value)
             None => (text.len(), eol),
         }
     };
-    let key_text = match quick_style(key) {
-        Some(Style::Plain) => key.to_owned(),
-        _ => double_quoted(key),
-    };
+    let key_text = key_text(key);
     let size: usize = before.documents.iter().map(|d| d.root.tree_size()).sum();
-    candidates(ScalarStyle::Plain, value)?.into_iter().find_map(|v| {
-        let insert = format!("{lead}{}{key_text}: {v}{eol}", " ".repeat(column));
+    let step = nesting_step(text, entries, column, line_start);
+    let inserts = match value {
+        Value::Object(m) if !m.is_empty() => vec![block_entry(&key_text, value, column, step, lead, eol)],
+        Value::Array(a) if !a.is_empty() => vec![block_entry(&key_text, value, column, step, lead, eol)],
+        _ => candidates(ScalarStyle::Plain, value)
+            .unwrap_or_else(|| vec![leaf(value)])
+            .into_iter()
+            .map(|v| format!("{lead}{}{key_text}: {v}{eol}", " ".repeat(column)))
+            .collect(),
+    };
+    inserts.into_iter().find_map(|insert| {
         let mut edited = String::with_capacity(text.len() + insert.len());
         edited.push_str(&text[..at]);
         edited.push_str(&insert);
         edited.push_str(&text[at..]);
         let after = crate::parse_stream(&edited);
-        let grown = after.documents.iter().map(|d| d.root.tree_size()).sum::<usize>() == size + 2;
+        let grown = after.documents.iter().map(|d| d.root.tree_size()).sum::<usize>() == size + 1 + json_size(value);
         let added = find_collection(&after.documents, &(mapping.start..mapping.end))
             .and_then(|m| m.get(key))
             .is_some_and(|n| n.to_json() == *value);
@@ -205,6 +216,116 @@ pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value)
         });
         (after.error.is_none() && grown && added && same).then_some((at, insert))
     })
+}
+
+/// The entry `key:` with a non-empty collection `value` below it in block style: the key at
+/// `column`, each level `step` columns deeper, every line ending in `eol` (`lead` first: the
+/// line break a file without a final one needs).
+fn block_entry(key_text: &str, value: &Value, column: usize, step: usize, lead: &str, eol: &str) -> String {
+    let mut out = format!("{lead}{}{key_text}:{eol}", " ".repeat(column));
+    block(value, column + step, step, eol, &mut out);
+    out
+}
+
+/// The lines of the non-empty collection `value` at `indent` columns.
+fn block(value: &Value, indent: usize, step: usize, eol: &str, out: &mut String) {
+    let pad = " ".repeat(indent);
+    let nested =
+        |v: &Value| matches!(v, Value::Object(m) if !m.is_empty()) || matches!(v, Value::Array(a) if !a.is_empty());
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.push_str(&pad);
+                out.push_str(&key_text(k));
+                out.push(':');
+                if nested(v) {
+                    out.push_str(eol);
+                    block(v, indent + step, step, eol, out);
+                } else {
+                    out.push(' ');
+                    out.push_str(&leaf(v));
+                    out.push_str(eol);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                out.push_str(&pad);
+                out.push('-');
+                match v {
+                    // `- k: v`, the item's other entries aligned under its first.
+                    Value::Object(_) if nested(v) => {
+                        let mut inner = String::new();
+                        block(v, indent + 2, step, eol, &mut inner);
+                        out.push(' ');
+                        out.push_str(&inner[indent + 2..]);
+                    }
+                    Value::Array(_) if nested(v) => {
+                        out.push_str(eol);
+                        block(v, indent + step, step, eol, out);
+                    }
+                    _ => {
+                        out.push(' ');
+                        out.push_str(&leaf(v));
+                        out.push_str(eol);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// How many columns deeper the file nests a block below its key, judged at the mapping whose
+/// keys are at `column` and whose first key's line starts at `line_start`: a value of its own
+/// nested on the next lines, else the line above that holds its parent; 2 when neither says
+/// (or says something odd).
+fn nesting_step(text: &str, entries: &[(Node, Node)], column: usize, line_start: usize) -> usize {
+    let col = |at: usize| at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let own = entries.iter().find_map(|(k, v)| match &v.value {
+        NodeValue::Mapping(e) if !e.is_empty() && text.get(k.span.end..e[0].0.span.start)?.contains('\n') => {
+            col(e[0].0.span.start).checked_sub(column)
+        }
+        _ => None,
+    });
+    let parent = || {
+        text[..line_start].lines().rev().find_map(|l| {
+            let t = l.trim_start();
+            let indent = l.len() - t.len();
+            (!t.is_empty() && !t.starts_with('#') && indent < column).then(|| column - indent)
+        })
+    };
+    own.or_else(parent).filter(|s| (2..=8).contains(s)).unwrap_or(2)
+}
+
+/// A mapping key as written: plain when plain style reads it back as that string.
+fn key_text(key: &str) -> String {
+    match quick_style(key) {
+        Some(Style::Plain) => key.to_owned(),
+        _ => double_quoted(key),
+    }
+}
+
+/// A scalar or an empty collection on one line: a string plain when plain style reads it
+/// back as that string, else double-quoted.
+fn leaf(value: &Value) -> String {
+    match value {
+        Value::Object(_) => "{}".into(),
+        Value::Array(_) => "[]".into(),
+        Value::String(s) => key_text(s),
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+    }
+}
+
+/// How many nodes `value` loads as (keys count, as in [`Node::tree_size`]).
+fn json_size(value: &Value) -> usize {
+    1 + match value {
+        Value::Object(m) => m.values().map(|v| 1 + json_size(v)).sum(),
+        Value::Array(a) => a.iter().map(json_size).sum(),
+        _ => 0,
+    }
 }
 
 /// The text to write over the mapping key at `key` (its span in `text`) to rename it `new`,
@@ -487,6 +608,58 @@ mod tests {
     fn flow_collections_quote_what_plain_cannot_hold() {
         assert_eq!(fix("a: [x, y]\n", "x", json!("b, c")).as_deref(), Some("\"b, c\""));
         assert_eq!(fix("a: {k: x}\n", "x", json!("v")).as_deref(), Some("v"));
+    }
+
+    /// A mapping or sequence value goes in block style under its key, deeper by two columns
+    /// per level, in the value's order; the result loads to the mapping with that entry.
+    #[test]
+    fn collections_are_inserted_in_block_style() {
+        let text = "spec:\n  replicas: 1   # one\n# end\n";
+        let root = crate::parse_stream(text).documents.remove(0).root;
+        let spec = root.pointer("/spec").unwrap();
+        let value = json!({"z": 1, "limits": {"cpu": "0755", "mem": "1Gi"}, "ports": [80, {"name": "http", "port": 8080}], "tags": [], "none": {}});
+        let (at, insert) = insert_entry(text, spec.span.clone(), "resources", &value).unwrap();
+        assert_eq!(
+            insert,
+            "  resources:\n    z: 1\n    limits:\n      cpu: \"0755\"\n      mem: 1Gi\n    ports:\n      - 80\n      - name: http\n        port: 8080\n    tags: []\n    none: {}\n"
+        );
+        let mut edited = text.to_owned();
+        edited.insert_str(at, &insert);
+        assert_eq!(&edited[..at], &text[..at]);
+        assert_eq!(&edited[at + insert.len()..], &text[at..]);
+        let after = crate::parse_stream(&edited).documents.remove(0).root;
+        assert_eq!(after.pointer("/spec/resources").unwrap().to_json(), value);
+        assert_eq!(after.pointer("/spec/replicas").unwrap().to_json(), json!(1));
+        // A sequence of sequences, CRLF.
+        let text = "a:\r\n  b: 1\r\n";
+        let root = crate::parse_stream(text).documents.remove(0).root;
+        let a = root.pointer("/a").unwrap();
+        let (_, insert) = insert_entry(text, a.span.clone(), "m", &json!([["x", "w"], "z"])).unwrap();
+        assert_eq!(insert, "  m:\r\n    -\r\n      - x\r\n      - w\r\n    - z\r\n");
+        // A file nesting by four columns gets four, judged by the mapping's parent or its own
+        // nested values; a list item's entries stay aligned after its dash.
+        let text = "spec:\n    replicas: 1\n";
+        let root = crate::parse_stream(text).documents.remove(0).root;
+        let spec = root.pointer("/spec").unwrap();
+        let (_, insert) = insert_entry(text, spec.span.clone(), "m", &json!({"a": [{"b": 1, "c": 2}]})).unwrap();
+        assert_eq!(insert, "    m:\n        a:\n            - b: 1\n              c: 2\n");
+        let text = "x:\n    y: 1\n";
+        let root = crate::parse_stream(text).documents.remove(0).root;
+        let (_, insert) = insert_entry(text, root.span.clone(), "m", &json!({"a": 1})).unwrap();
+        assert_eq!(insert, "m:\n    a: 1\n");
+    }
+
+    /// A mapping's only entry is not removed: the mapping would read as null.
+    #[test]
+    fn the_last_entry_of_a_mapping_is_not_removed() {
+        let text = "a:\n  only: 1\nb:\n  x: 1  # c\n  y: 2\nc: {p: 1, q: 2}\n";
+        let key = |k: &str| {
+            let at = text.find(&format!("{k}:")).unwrap();
+            at..at + k.len()
+        };
+        assert_eq!(remove_entry(text, key("only")), None);
+        assert_eq!(remove_entry(text, key("x")).map(|r| &text[r]), Some("  x: 1  # c\n"));
+        assert_eq!(remove_entry(text, key("p")), None, "a flow mapping");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! A property test of [`driftlint_yaml::replace_scalar`] and [`driftlint_yaml::insert_entry`]
-//! over generated YAML: block and flow collections, every scalar style, comments, CRLF, block
+//! (scalars, and mappings and sequences in block style) over generated YAML: block and flow collections, every scalar style, comments, CRLF, block
 //! scalars, anchors and aliases. Whatever the document, an offered replacement lands exactly
 //! on its span (every other byte is the original's), and the result loads to the original
 //! object with that one field set to the new value. Seeded, so a failure repeats.
@@ -199,4 +199,91 @@ fn inserted_entries_join_their_mapping() {
     }
     // Every generated document is a block mapping: all are offered.
     assert_eq!(offered, 600);
+}
+
+/// A generated mapping or sequence, up to `depth` levels, of the trap values.
+fn collection(rng: &mut fastrand::Rng, values: &[Value], depth: usize) -> Value {
+    let n = rng.usize(0..4);
+    let item = |rng: &mut fastrand::Rng| {
+        if depth > 0 && rng.u8(..3) == 0 {
+            collection(rng, values, depth - 1)
+        } else {
+            values[rng.usize(..values.len())].clone()
+        }
+    };
+    if rng.bool() {
+        let mut m = serde_json::Map::new();
+        for i in 0..n {
+            let keys = ["name", "0755", "yes", "a b", "x: y", "-", "k"];
+            let key = format!("{}{i}", keys[rng.usize(..keys.len())]);
+            m.insert(key, item(rng));
+        }
+        Value::Object(m)
+    } else {
+        Value::Array((0..n).map(|_| item(rng)).collect())
+    }
+}
+
+/// Every block mapping of the tree (its span and pointer): the root, a nested mapping, a list
+/// item's mapping.
+fn block_mappings<'n>(n: &'n Node, pointer: String, text: &str, out: &mut Vec<(String, &'n Node)>) {
+    match &n.value {
+        NodeValue::Mapping(entries) => {
+            if text.as_bytes().get(n.span.start) != Some(&b'{') {
+                out.push((pointer.clone(), n));
+            }
+            for (k, v) in entries {
+                block_mappings(
+                    v,
+                    format!("{pointer}/{}", k.json_key().replace('~', "~0").replace('/', "~1")),
+                    text,
+                    out,
+                );
+            }
+        }
+        NodeValue::Sequence(items) => {
+            for (i, v) in items.iter().enumerate() {
+                block_mappings(v, format!("{pointer}/{i}"), text, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A whole mapping or sequence is inserted in block style into any block mapping of the
+/// document (the root, a nested mapping, a list item's): only the insertion is new, and the
+/// result loads to the original with that entry added.
+#[test]
+fn inserted_collections_join_their_mapping() {
+    let mut rng = fastrand::Rng::with_seed(0x00c0_11ec);
+    let values = values();
+    let (mut offered, mut tried) = (0, 0);
+    for _ in 0..600 {
+        let eol = if rng.bool() { "\r\n" } else { "\n" };
+        let text = document(&mut rng, eol);
+        let root = parse_stream(&text).documents.remove(0).root;
+        let mut mappings = Vec::new();
+        block_mappings(&root, String::new(), &text, &mut mappings);
+        let (pointer, mapping) = &mappings[rng.usize(..mappings.len())];
+        let value = collection(&mut rng, &values, 2);
+        tried += 1;
+        // No generated mapping is used through an alias: every insertion is offered.
+        let Some((at, insert)) = insert_entry(&text, mapping.span.clone(), "added", &value) else {
+            panic!("declined {value} at {pointer:?} in:\n{text}");
+        };
+        offered += 1;
+        let mut edited = text.clone();
+        edited.insert_str(at, &insert);
+        assert!(insert.ends_with(eol), "{insert:?}");
+        assert!(
+            !text.contains("\r\n") || !edited.replace("\r\n", "").contains('\n'),
+            "mixed line endings:\n{edited:?}"
+        );
+        let mut expected = root.to_json();
+        expected.pointer_mut(pointer).unwrap().as_object_mut().unwrap().insert("added".into(), value.clone());
+        let after = parse_stream(&edited);
+        assert!(after.error.is_none(), "{text}\n=>\n{edited}");
+        assert_eq!(after.documents[0].root.to_json(), expected, "{value} at {pointer:?}:\n{text}\n=>\n{edited}");
+    }
+    assert_eq!(offered, tried);
 }

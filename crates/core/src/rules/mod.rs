@@ -94,8 +94,10 @@ pub const FIXES: &[(Rule, Fixable, &str)] = &[
     (
         Rule::MissingField,
         Fixable::Safe,
-        "the reference's expected value is a scalar of template text (as for `value-drift`) and the mapping that \
-         should hold the field is in block style: the field is added as the mapping's last entry, at its indentation",
+        "the reference's expected value is template text (as for `value-drift`; a whole mapping or sequence only when \
+         no byte of it is rendered by an action) and the mapping that should hold the field is in block style: the \
+         field is added as the mapping's last entry, at its indentation (a mapping or sequence in block style, the \
+         mappings missing above it created)",
     ),
     (
         Rule::RemovedApiVersion,
@@ -113,7 +115,8 @@ pub const FIXES: &[(Rule, Fixable, &str)] = &[
     (
         Rule::UnexpectedField,
         Fixable::Unsafe,
-        "the entry has its lines to itself in a block mapping that keeps another entry: those lines are removed",
+        "the entry has its lines to itself in a block mapping that keeps another entry (also when other removals \
+         are applied in the same run): those lines are removed",
     ),
 ];
 

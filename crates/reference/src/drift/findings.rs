@@ -74,16 +74,15 @@ pub fn object_findings(
             if let Some(help) = origin_help(doc, &d.primary.path) {
                 d.help.push(help);
             }
-            // Located in a chart template: the rendered line on standard input goes with it.
-            if d.primary.path != source.path
-                && doc.origin.as_ref().is_some_and(|o| o.kind == driftlint_core::document::OriginKind::Helm)
-            {
+            // Located in the renderer's source (a chart template, a kustomize origin file):
+            // the rendered line on standard input goes with it.
+            if d.primary.path != source.path && source.path == SourcePath::Stdin && doc.origin.is_some() {
                 let pointer = d.field.as_deref().unwrap_or("/metadata/name");
                 let range = node_range(&doc.node, pointer, FieldDiffKind::Changed);
                 d.secondary.push(driftlint_core::diagnostic::Label {
                     path: source.path.clone(),
                     range: Some(range),
-                    message: Some("as rendered".into()),
+                    message: Some(driftlint_core::locate::AS_RENDERED.into()),
                 });
             }
         }
@@ -296,7 +295,8 @@ fn field_finding(
         }
     };
     let mut d = Diagnostic::new(rule, rule.default_severity(), path, Some(range), message);
-    if d.primary.path == source.path {
+    // (A finding on standard input moved to the renderer's source gets its fix moved there.)
+    if d.primary.path == source.path || source.path == SourcePath::Stdin {
         let expected = diff.expected.as_ref();
         d.fix = super::fix::of_field(diff.kind, doc, source, compiled, template, rendered, field, expected, files);
     }

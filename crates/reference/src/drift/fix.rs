@@ -18,9 +18,10 @@ use driftlint_core::locate::{FieldDiffKind, Files};
 use driftlint_core::source::Source;
 
 /// The fix of a drift finding of `kind` at `pointer` of `doc` (in `source`), when there is
-/// one: only a file's own text is rewritten (standard input has no file to write), and a
-/// changed or missing value only where the reference fixes it exactly as `expected` (fixed
-/// template text, no inline diff function over it).
+/// one: a changed or missing value only where the reference fixes it exactly as `expected`
+/// (fixed template text, no inline diff function over it). Standard input has no file to
+/// write: a document rendered there gets the fix made in the source its renderer named
+/// ([`driftlint_core::locate::rendered_fix`]), or none.
 #[allow(clippy::too_many_arguments)]
 pub fn of_field(
     kind: FieldDiffKind,
@@ -33,22 +34,25 @@ pub fn of_field(
     expected: Option<&Value>,
     files: &mut Files,
 ) -> Option<Box<Fix>> {
-    if !matches!(source.path, SourcePath::File(_)) {
+    let stdin = source.path == SourcePath::Stdin;
+    if stdin && doc.origin.as_ref().is_none_or(|o| o.resolved.is_none()) {
         return None;
     }
-    if kind == FieldDiffKind::Extra {
-        return extra_fix(doc, source, pointer);
-    }
-    let (rendered, expected) = (rendered?, expected?);
-    if inline_compared(compiled, template, pointer)
-        || rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected)
-    {
-        return None;
-    }
-    match kind {
-        FieldDiffKind::Changed => value_fix(doc, source, pointer, expected),
-        _ => missing_fix(doc, source, pointer, expected),
-    }
+    let fix = if kind == FieldDiffKind::Extra {
+        extra_fix(doc, source, pointer)
+    } else {
+        let (rendered, expected) = (rendered?, expected?);
+        if inline_compared(compiled, template, pointer)
+            || rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected)
+        {
+            return None;
+        }
+        match kind {
+            FieldDiffKind::Changed => value_fix(doc, source, pointer, expected),
+            _ => missing_fix(doc, source, pointer, expected),
+        }
+    }?;
+    if stdin { driftlint_core::locate::rendered_fix(doc, &source.text, &fix, files) } else { Some(fix) }
 }
 
 /// The safe fix of a `value-drift` finding at `pointer` of `doc`: the manifest's scalar
@@ -79,11 +83,27 @@ fn value_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value) -
 
 /// The safe fix of a `missing-field` finding at `pointer`: the field inserted as the last
 /// entry of its mapping, at that mapping's indentation, when the reference fixes its value
-/// (a scalar), the mapping is in block style and the manifest holds it.
+/// (a scalar, or a whole mapping or sequence, written in block style) and the mapping is in
+/// block style. When the manifest lacks the mapping too, the nearest block mapping above it
+/// that it has gets the missing mappings, down to the field.
 fn missing_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value) -> Option<Box<Fix>> {
-    let (parent, key) = driftlint_core::locate::split_pointer(pointer);
-    let key = key.replace("~1", "/").replace("~0", "~");
-    let mapping = doc.node.pointer(parent)?;
+    let (mut parent, key) = driftlint_core::locate::split_pointer(pointer);
+    let mut key = unescape(key);
+    let mut expected = expected.clone();
+    let mapping = loop {
+        match doc.node.pointer(parent) {
+            Some(node) => break node,
+            None if !parent.is_empty() => {
+                let (up, name) = driftlint_core::locate::split_pointer(parent);
+                let mut wrapped = serde_json::Map::new();
+                wrapped.insert(std::mem::replace(&mut key, unescape(name)), expected);
+                expected = Value::Object(wrapped);
+                parent = up;
+            }
+            None => return None,
+        }
+    };
+    let expected = &expected;
     let (from, to) = doc.lines_in(&source.text);
     if mapping.span.start < from || mapping.span.end > to {
         return None;
@@ -91,10 +111,12 @@ fn missing_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value)
     let slice = source.text.get(from..to)?;
     let range = mapping.span.start - from..mapping.span.end - from;
     let (at, text) = driftlint_yaml::insert_entry(slice, range, &key, expected)?;
-    let shown = text.trim();
+    // A block of lines is named by its field, not printed into a one-line help.
+    let lines = text.trim().lines().count();
+    let shown = if lines > 1 { format!("{pointer}` ({lines} lines)") } else { format!("{}`", text.trim()) };
     Some(Box::new(Fix {
         safety: FixSafety::Safe,
-        message: format!("add `{shown}`"),
+        message: format!("add `{shown}"),
         edits: vec![Edit {
             path: source.path.clone(),
             range: from + at..from + at,
@@ -102,6 +124,11 @@ fn missing_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value)
             replacement: text,
         }],
     }))
+}
+
+/// A JSON pointer's token as the key it names.
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
 }
 
 /// The unsafe fix of an `unexpected-field` finding: the entry's lines removed (the reference
@@ -128,8 +155,9 @@ fn extra_fix(doc: &Document, source: &Source, pointer: &str) -> Option<Box<Fix>>
     }))
 }
 
-/// Whether a per-field inline diff function of the template compares `pointer` (or a field
-/// above it): its expectation is a pattern, not a value to write.
+/// Whether a per-field inline diff function of the template compares `pointer`, a field above
+/// it or, for a mapping or sequence, a field inside it: its expectation is a pattern, not a
+/// value to write.
 fn inline_compared(compiled: &Compiled, template: usize, pointer: &str) -> bool {
     let Some(entry) = compiled.templates.get(template).and_then(|t| compiled.reference.templates.get(t.entry)) else {
         return true;
@@ -141,6 +169,6 @@ fn inline_compared(compiled: &Compiled, template: usize, pointer: &str) -> bool 
             p.push('/');
             p.push_str(&s.replace('~', "~0").replace('/', "~1"));
         }
-        pointer == p || pointer.starts_with(&format!("{p}/"))
+        pointer == p || pointer.starts_with(&format!("{p}/")) || p.starts_with(&format!("{pointer}/"))
     })
 }

@@ -63,7 +63,8 @@ impl<'r> RenderedTemplate<'r> {
 
     /// The value the template renders at `pointer` when every byte of it is template text
     /// (no action, so no parameter of the CR and no function produced any of it): the
-    /// expectation is then the same for every object, and a fix may write it.
+    /// expectation is then the same for every object, and a fix may write it. A mapping or
+    /// sequence qualifies only when every byte of its whole subtree does.
     pub fn literal_value(
         &self,
         compiled: &Compiled,
@@ -72,7 +73,7 @@ impl<'r> RenderedTemplate<'r> {
         files: &mut Files,
     ) -> Option<serde_json::Value> {
         let (_, value) = self.root.as_ref()?.pointer_entry(pointer)?;
-        if matches!(value.value, NodeValue::Mapping(_) | NodeValue::Sequence(_)) || value.span.is_empty() {
+        if value.span.is_empty() {
             return None;
         }
         let rendered = self.rendered;
