@@ -146,7 +146,9 @@ impl Worker {
                         {
                             if !stop.load(Ordering::SeqCst) {
                                 let key = task.key.clone();
-                                if catch_unwind(AssertUnwindSafe(|| self.fields(task))).is_err() {
+                                // A job coming in interrupts it: checks go first.
+                                let busy = || !inbox.is_empty();
+                                if catch_unwind(AssertUnwindSafe(|| self.fields(task, &busy))).is_err() {
                                     self.workspaces.remove(&key);
                                 }
                             }
@@ -188,10 +190,15 @@ impl Worker {
         }
     }
 
-    /// The fields of a document checked, for hover ([`Done::Fields`]).
-    fn fields(&mut self, task: FieldsTask) {
+    /// The fields of a document checked, for hover ([`Done::Fields`]); when `interrupted`
+    /// says so before they are all found, the task waits for the next idle time.
+    fn fields(&mut self, task: FieldsTask, interrupted: &dyn Fn() -> bool) {
         let Some(ws) = self.workspaces.get(&task.key) else { return };
-        let (fields, texts) = ws.fields(&task.path, &task.text, &task.objects);
+        let Some((fields, texts)) = ws.fields(&task.path, &task.text, &task.objects, interrupted) else {
+            // A newer check of the document, if one comes, replaces the task.
+            self.fields_due.entry(task.path.clone()).or_insert(task);
+            return;
+        };
         if !fields.is_empty() {
             self.send(Done::Fields { path: task.path, version: task.version, fields, texts });
         }

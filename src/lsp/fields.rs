@@ -39,6 +39,7 @@ pub struct Field {
 
 /// The fields of the document `text` (at `path`) that the templates its objects matched set.
 /// `lookups`: the objects `lookupCR(s)` may return (the document's and the other files').
+/// `interrupted` is asked between objects: `None` when it says to stop.
 pub fn fields(
     engine: &Engine<'_>,
     path: &Path,
@@ -46,7 +47,8 @@ pub fn fields(
     objects: &[ObjectCorrelation],
     lookups: &[serde_json::Value],
     files: &mut Files,
-) -> Vec<Field> {
+    interrupted: &dyn Fn() -> bool,
+) -> Option<Vec<Field>> {
     let compiled = engine.compiled();
     let coll = document::collect(
         vec![Source { path: SourcePath::File(path.to_path_buf()), text: text.to_string() }],
@@ -57,6 +59,9 @@ pub fn fields(
         lookups.iter().filter(|o| engine.in_view(o)).map(driftlint_gotmpl::Value::from_json).collect();
     let mut out = Vec::new();
     for doc in &coll.documents {
+        if interrupted() {
+            return None;
+        }
         let line = index.line_column(text, doc.range.start).line;
         let Some(name) = objects.iter().find(|o| o.lines.contains(&line) && o.templates.len() == 1) else { continue };
         let Some(template) =
@@ -91,7 +96,7 @@ pub fn fields(
             });
         }
     }
-    out
+    Some(out)
 }
 
 /// Every scalar of `node` with its JSON pointer (below `at`) and its bytes in the rendering.

@@ -272,15 +272,17 @@ impl Workspace {
     }
 
     /// The fields of the document `text` (at `path`, absolute) that the templates its
-    /// objects matched (`objects`, from its check) set, and those templates' texts.
+    /// objects matched (`objects`, from its check) set, and those templates' texts; `None`
+    /// when `interrupted` said so before they were all found.
     pub fn fields(
         &self,
         path: &Path,
         text: &str,
         objects: &[driftlint_reference::drift::correlations::ObjectCorrelation],
-    ) -> (Vec<super::fields::Field>, HashMap<PathBuf, String>) {
+        interrupted: &dyn Fn() -> bool,
+    ) -> Option<(Vec<super::fields::Field>, HashMap<PathBuf, String>)> {
         let Some(engine) = self.warm.as_ref().and_then(|w| w.engine().ok().flatten()) else {
-            return (Vec::new(), HashMap::new());
+            return Some((Vec::new(), HashMap::new()));
         };
         // What `lookupCR(s)` see: the objects of the other files that may be returned, and the
         // document's own.
@@ -299,7 +301,7 @@ impl Workspace {
             Vec::new()
         };
         let mut files = driftlint_core::locate::Files::default();
-        let fields = super::fields::fields(&engine, path, text, objects, &lookups, &mut files);
+        let fields = super::fields::fields(&engine, path, text, objects, &lookups, &mut files, interrupted)?;
         let mut texts = HashMap::new();
         for f in &fields {
             if !texts.contains_key(&f.template)
@@ -308,7 +310,7 @@ impl Workspace {
                 texts.insert(f.template.clone(), t.to_string());
             }
         }
-        (fields, texts)
+        Some((fields, texts))
     }
 
     fn problem_message(&self) -> String {
