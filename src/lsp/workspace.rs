@@ -45,6 +45,10 @@ pub struct Workspace {
     pub problem: Option<Problem>,
     /// The manifests the configuration checks (absolute paths).
     checked: HashSet<PathBuf>,
+    /// Each manifest's place in the walk (absolute paths): a document's check reads the
+    /// files in `check`'s order, since what a lookup sees of an object depends on whether it
+    /// was compared (and its fields omitted) before, as in kube-compare.
+    order: HashMap<PathBuf, usize>,
     /// The manifests whose objects other documents' checks need (CRDs, XRDs, admission
     /// policies and their context, the objects lookups can return), as on disk or as their
     /// open buffer stands: read by every document's check.
@@ -66,6 +70,7 @@ impl Workspace {
             settings: None,
             problem: None,
             checked: HashSet::new(),
+            order: HashMap::new(),
             definitions: Vec::new(),
             warm: None,
             admission: (false, false),
@@ -98,6 +103,7 @@ impl Workspace {
     pub fn walk(&mut self) {
         let Some(settings) = &self.settings else { return };
         self.checked.clear();
+        self.order.clear();
         self.definitions.clear();
         self.warm = None;
         let collected = check::collect_inputs(settings);
@@ -116,6 +122,7 @@ impl Workspace {
         let lookups = engine.as_ref().filter(|e| e.uses_lookups());
         for source in sources {
             let SourcePath::File(path) = &source.path else { continue };
+            self.order.insert(super::convert::absolute(path), self.checked.len());
             self.checked.insert(super::convert::absolute(path));
             if check::may_hold_definition(&source.text)
                 || (admission && admission::may_hold_context(&source.text, parameterised))
@@ -248,6 +255,11 @@ impl Workspace {
                 .filter(|s| !matches!(&s.path, SourcePath::File(p) if super::convert::absolute(p) == path))
                 .cloned(),
         );
+        // In the walk's order, the buffer at its file's place (a new file last).
+        sources.sort_by_key(|s| match &s.path {
+            SourcePath::File(p) => self.order.get(&super::convert::absolute(p)).copied().unwrap_or(usize::MAX),
+            SourcePath::Stdin => usize::MAX,
+        });
         let collected = input::Collected { sources, diagnostics: Vec::new() };
         let warm = self.warm.as_mut().ok_or_else(|| "no prepared passes".to_string())?;
         let mut report = check::check_sources_warm(settings, warm, collected).map_err(|e| e.to_string())?;

@@ -642,3 +642,48 @@ fn hover_and_definition_on_any_field_a_template_sets() {
     assert_eq!(locations[0].range.start.line, 6);
     assert_eq!(client.shutdown(), End::Clean);
 }
+
+/// What a lookup sees of another file's object depends, as in kube-compare, on whether that
+/// object was compared (and its `status` omitted) before: a document's check reads the files
+/// in `check`'s order. The telco-shaped reference's Network template reads the
+/// `Infrastructure/cluster` singleton's `status.platform`; `infrastructure.yaml` comes before
+/// `network.yaml`, so `check` sees it without its status and expects `false`. The buffer's
+/// findings are the same.
+#[test]
+fn a_document_check_reads_the_other_files_in_checks_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    copy_dir(&root().join("fixtures/bench-reference-telco"), &dir.path().join("reference"));
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join(".driftlint.yaml"), "reference: ../reference\n").unwrap();
+    std::fs::write(
+        repo.join("infrastructure.yaml"),
+        "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata:\n  name: cluster\nspec:\n  platformSpec:\n    type: BareMetal\nstatus:\n  platform: BareMetal\n",
+    )
+    .unwrap();
+    let network = repo.join("network.yaml");
+    let text = "apiVersion: operator.openshift.io/v1\nkind: Network\nmetadata:\n  name: cluster\nspec:\n  defaultNetwork:\n    ovnKubernetesConfig:\n      gatewayConfig:\n        routingViaHost: true\n  disableNetworkDiagnostics: false\n";
+    std::fs::write(&network, text).unwrap();
+
+    let run = super::run_in(&repo, &["check", "--format", "json"], None);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut expected: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("network.yaml")) && d["suppressed"].is_null())
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
+        .collect();
+    expected.sort();
+    assert!(expected.iter().any(|(r, _)| r == "value-drift"), "{}", run.stdout);
+
+    let mut client = Client::start(&repo);
+    client.open(&network, text);
+    let diags = client.diagnostics(&uri(&network), |p| p.version == Some(1));
+    let mut got: Vec<(String, u64)> =
+        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
+    got.sort();
+    assert_eq!(got, expected);
+    assert_eq!(client.shutdown(), End::Clean);
+}
