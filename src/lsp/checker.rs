@@ -148,7 +148,7 @@ impl Worker {
                                 let key = task.key.clone();
                                 // A job coming in interrupts it: checks go first.
                                 let busy = || !inbox.is_empty();
-                                if catch_unwind(AssertUnwindSafe(|| self.fields(task, &busy))).is_err() {
+                                if catching(|| self.fields(task, &busy)).is_err() {
                                     self.workspaces.remove(&key);
                                 }
                             }
@@ -176,12 +176,7 @@ impl Worker {
                 Job::Document { key, .. } | Job::Repository { key, .. } => Some(key.clone()),
                 Job::Watched(_) => None,
             };
-            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| self.handle(job))) {
-                let why = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
+            if let Err(why) = catching(|| self.handle(job)) {
                 if let Some(key) = key {
                     self.workspaces.remove(&key);
                 }
@@ -286,6 +281,18 @@ impl Worker {
     }
 }
 
+/// Runs `f`; a panic in it is caught and given as its message, so that the checker goes on
+/// (the caller drops the workspace the job was on: it is made again on the next job).
+fn catching(f: impl FnOnce()) -> Result<(), String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default()
+    })
+}
+
 /// Whether a newer job waiting makes `job` pointless: a newer check of the same document, or
 /// of the same repository.
 fn overtaken(job: &Job, waiting: &VecDeque<Job>) -> bool {
@@ -388,5 +395,38 @@ fn reference_dir(ws: &Workspace) -> Option<PathBuf> {
     match ws.settings.as_ref()?.reference.as_ref()? {
         driftlint_reference::Location::Path(p) => crate::check::metadata_path(p).parent().map(convert::absolute),
         driftlint_reference::Location::Git(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_a_job_is_caught_with_its_message() {
+        assert_eq!(catching(|| panic!("boom")), Err("boom".to_string()));
+        assert_eq!(catching(|| panic!("{} {}", "formatted", 1)), Err("formatted 1".to_string()));
+        assert_eq!(catching(|| {}), Ok(()));
+    }
+
+    /// Of the jobs waiting, a document's older check and a repository's older check are
+    /// passed over; a document's first check (its walk) and watched-file events are not.
+    #[test]
+    fn only_the_newest_check_of_a_document_or_repository_runs() {
+        let doc = |path: &str, version, opened| Job::Document {
+            key: PathBuf::from("/r/.driftlint.yaml"),
+            path: PathBuf::from(path),
+            version,
+            text: String::new(),
+            opened,
+        };
+        let repo = |key: &str| Job::Repository { key: PathBuf::from(key), open: HashMap::new() };
+        let waiting: VecDeque<Job> = VecDeque::from([doc("/r/a.yaml", 3, false), repo("/r/.driftlint.yaml")]);
+        assert!(overtaken(&doc("/r/a.yaml", 2, false), &waiting));
+        assert!(!overtaken(&doc("/r/a.yaml", 1, true), &waiting));
+        assert!(!overtaken(&doc("/r/b.yaml", 2, false), &waiting));
+        assert!(overtaken(&repo("/r/.driftlint.yaml"), &waiting));
+        assert!(!overtaken(&repo("/s/.driftlint.yaml"), &waiting));
+        assert!(!overtaken(&Job::Watched(Vec::new()), &waiting));
     }
 }

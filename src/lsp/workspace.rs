@@ -147,6 +147,16 @@ impl Workspace {
             .definitions
             .iter()
             .position(|s| matches!(&s.path, SourcePath::File(p) if super::convert::absolute(p) == path));
+        // A buffer over the limit a file on disk has is read by no check, as the file would be
+        // refused (its own check says so).
+        if text.len() as u64 > MAX_FILE_BYTES {
+            let Some(i) = at else { return false };
+            let was_definition = check::may_hold_definition(&self.definitions.remove(i).text);
+            if was_definition {
+                self.warm = None;
+            }
+            return true;
+        }
         let (admission, parameterised) = self.admission;
         let is_context = check::may_hold_definition(text)
             || admission::may_hold_policies(text)
@@ -382,6 +392,22 @@ mod tests {
         assert!(ws.is_made_of(&root.join("crossplane/schemas/rdsinstance.crd.yaml")));
         // A manifest's own change: its buffer is checked, nothing is reloaded.
         assert!(!ws.is_made_of(&root.join("repo/app/frontend.yaml")));
+    }
+
+    /// A buffer over the file limit is no context of other checks (the file would be
+    /// refused), and no longer counts as one when it was.
+    #[test]
+    fn a_buffer_over_the_file_limit_is_read_by_no_other_check() {
+        let (root, mut ws) = example();
+        let path = root.join("repo/namespace.yaml");
+        let namespace = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: web\n";
+        let policy =
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p\n";
+        assert!(ws.overlay(&path, &format!("{namespace}---\n{policy}")), "a policy in a buffer is context");
+        let huge = format!("{namespace}---\n{policy}#{}\n", "x".repeat(MAX_FILE_BYTES as usize));
+        assert!(ws.overlay(&path, &huge), "dropped from the context");
+        assert!(!ws.definitions.iter().any(|s| s.text.len() as u64 > MAX_FILE_BYTES));
+        assert!(!ws.overlay(&path, &huge), "and never read again");
     }
 
     #[test]
