@@ -8,6 +8,9 @@
 //! check's result is published only if its document is still at the checked version (the
 //! loop's side). Shutdown stops the thread between checks; a check that has started is
 //! finished first (the runner has no point to stop at), then dropped.
+//!
+//! When it has been idle for a moment, the checker finds the fields each checked document's
+//! templates set ([`super::fields`], for hover), stopping as soon as a job comes in.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -15,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use driftlint_core::diagnostic::{Diagnostic, SourcePath};
 use lsp_types as lsp;
 
@@ -114,6 +117,9 @@ impl Drop for Checker {
     }
 }
 
+/// How long the checker waits, idle, before it finds the fields of the documents checked.
+const FIELDS_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// A document checked whose fields are to be found when the checker is idle.
 struct FieldsTask {
     key: PathBuf,
@@ -136,28 +142,26 @@ impl Worker {
         let mut waiting: VecDeque<Job> = VecDeque::new();
         loop {
             if waiting.is_empty() {
-                match inbox.try_recv() {
+                // With fields to find, a pause first: while the user types, checks come one
+                // after another and the fields of each would be out of date at once.
+                let next = match self.fields_due.is_empty() {
+                    true => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                    false => inbox.recv_timeout(FIELDS_AFTER),
+                };
+                match next {
                     Ok(job) => waiting.push_back(job),
-                    Err(TryRecvError::Disconnected) => return,
-                    Err(TryRecvError::Empty) => {
-                        // Idle: the fields of a document checked (never before a check waiting).
-                        if let Some(task) =
-                            self.fields_due.keys().next().cloned().and_then(|p| self.fields_due.remove(&p))
-                        {
-                            if !stop.load(Ordering::SeqCst) {
-                                let key = task.key.clone();
-                                // A job coming in interrupts it: checks go first.
-                                let busy = || !inbox.is_empty();
-                                if catching(|| self.fields(task, &busy)).is_err() {
-                                    self.workspaces.remove(&key);
-                                }
+                    Err(RecvTimeoutError::Disconnected) => return,
+                    Err(RecvTimeoutError::Timeout) => {
+                        let task = self.fields_due.keys().next().cloned().and_then(|p| self.fields_due.remove(&p));
+                        if let Some(task) = task.filter(|_| !stop.load(Ordering::SeqCst)) {
+                            let key = task.key.clone();
+                            // A job coming in interrupts it: checks go first.
+                            let busy = || !inbox.is_empty();
+                            if catching(|| self.fields(task, &busy)).is_err() {
+                                self.workspaces.remove(&key);
                             }
-                            continue;
                         }
-                        match inbox.recv() {
-                            Ok(job) => waiting.push_back(job),
-                            Err(_) => return,
-                        }
+                        continue;
                     }
                 }
             }
