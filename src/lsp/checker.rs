@@ -80,7 +80,7 @@ impl Checker {
         let stopped = Arc::clone(&stop);
         let thread = std::thread::Builder::new()
             .name("driftlint-checks".into())
-            .stack_size(crate::cli::STACK_SIZE)
+            .stack_size(STACK_SIZE)
             .spawn(move || {
                 let mut worker = Worker { fields_due: HashMap::new(), workspaces: HashMap::new(), outbox };
                 worker.run(&inbox, &stopped, gate.as_ref());
@@ -116,6 +116,11 @@ impl Drop for Checker {
         self.join();
     }
 }
+
+/// The checker's stack: the runner's, as on the CLI's main thread (`cli::STACK_SIZE`, which
+/// this module cannot import without an import circle through `cli::lsp`; a test keeps the two
+/// equal).
+const STACK_SIZE: usize = 64 << 20;
 
 /// How long the checker waits, idle, before it finds the fields of the documents checked.
 const FIELDS_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
@@ -405,6 +410,11 @@ fn reference_dir(ws: &Workspace) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_checker_has_the_clis_stack() {
+        assert_eq!(STACK_SIZE, crate::cli::STACK_SIZE);
+    }
 
     #[test]
     fn a_panic_in_a_job_is_caught_with_its_message() {
