@@ -687,3 +687,53 @@ fn a_document_check_reads_the_other_files_in_checks_order() {
     assert_eq!(got, expected);
     assert_eq!(client.shutdown(), End::Clean);
 }
+
+/// A parameterised admission policy (`paramKind`) reads its parameter from another file in a
+/// document's check, as `check` does; editing the parameter's unsaved buffer re-checks the
+/// open document against the new value.
+#[test]
+fn a_document_check_reads_admission_parameters_from_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join(".driftlint.yaml"), "fail-level: error\n").unwrap();
+    std::fs::write(
+        repo.join("policy.yaml"),
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replicalimit\nspec:\n  paramKind:\n    apiVersion: rules.example.com/v1\n    kind: ReplicaLimit\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [apps]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [deployments]\n  validations:\n    - expression: object.spec.replicas <= params.maxReplicas\n      message: too many replicas\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replicalimit\nspec:\n  policyName: replicalimit\n  validationActions: [Deny]\n  paramRef:\n    name: small\n    namespace: default\n",
+    )
+    .unwrap();
+    let params = repo.join("params.yaml");
+    let params_text = "apiVersion: rules.example.com/v1\nkind: ReplicaLimit\nmetadata:\n  name: small\n  namespace: default\nmaxReplicas: 3\n";
+    std::fs::write(&params, params_text).unwrap();
+    let app = repo.join("app.yaml");
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: default\nspec:\n  replicas: 5\n  selector:\n    matchLabels: {app: d}\n  template:\n    metadata:\n      labels: {app: d}\n    spec:\n      containers:\n        - name: app\n          image: nginx:1.27\n";
+    std::fs::write(&app, text).unwrap();
+
+    let run = super::run_in(&repo, &["check", "--format", "json"], None);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut expected: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("app.yaml")) && d["suppressed"].is_null())
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
+        .collect();
+    expected.sort();
+    assert!(expected.iter().any(|(r, _)| r == "admission-violation"), "{}", run.stdout);
+
+    let mut client = Client::start(&repo);
+    client.open(&app, text);
+    let diags = client.diagnostics(&uri(&app), |p| p.version == Some(1));
+    let mut got: Vec<(String, u64)> =
+        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
+    got.sort();
+    assert_eq!(got, expected);
+
+    client.open(&params, params_text);
+    client.diagnostics(&uri(&params), |p| p.version == Some(1));
+    client.change(&params, 2, range_of(params_text, "maxReplicas: 3"), "maxReplicas: 9");
+    let diags = client.diagnostics(&uri(&app), |p| !codes(&p.diagnostics).contains(&"admission-violation".to_string()));
+    assert!(!codes(&diags).contains(&"admission-violation".to_string()), "{diags:?}");
+    assert_eq!(client.shutdown(), End::Clean);
+}
