@@ -1,6 +1,9 @@
 //! `driftlint lsp`: the server driven in-process over `lsp_server::Connection::memory()` as an
 //! editor drives it (initialize, open, change, save, hover, definition, code action,
-//! watched-file reload, cancel, shutdown), and Neovim's own client against the binary.
+//! watched-file reload, cancel, shutdown; checks held at a gate to show the loop is not
+//! blocked by them; objects other files hold for lookups and admission parameters, from disk
+//! and from unsaved buffers), Neovim's own client against the binary, and the VS Code
+//! extension's settings schema against the snippet of docs/editors.md.
 //!
 //! The repository is `fixtures/repo` with its reference (`fixtures/reference`) copied into a
 //! temporary git repository: its `app/frontend.yaml` drifts from the reference (512Mi where
