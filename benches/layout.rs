@@ -61,6 +61,8 @@ const TEAMS: usize = 8;
 
 mod common;
 
+use common::{INFRASTRUCTURE, copy_tree, telco_object, telco_templates};
+
 /// Which layouts of the telco objects a run measures.
 #[derive(Clone, Copy, PartialEq)]
 enum Names {
@@ -443,105 +445,6 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
     }
     (objects, bytes)
 }
-
-fn copy_tree(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).expect("a directory");
-    for entry in std::fs::read_dir(src).expect("the fixture").flatten() {
-        let to = dst.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &to);
-        } else {
-            std::fs::copy(entry.path(), &to).expect("a template");
-        }
-    }
-}
-
-/// The telco reference's templates (not the singleton), sorted by path.
-fn telco_templates() -> Vec<String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("the fixture").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "yaml") && !p.ends_with("metadata.yaml") {
-                out.push(p);
-            }
-        }
-    }
-    let mut paths = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference-telco"), &mut paths);
-    paths.sort();
-    paths
-        .iter()
-        .filter(|p| !p.ends_with("infrastructure.yaml"))
-        .map(|p| std::fs::read_to_string(p).expect("a template"))
-        .collect()
-}
-
-/// An object a telco template matches: its text with the actions filled in (lines holding
-/// only an action dropped, `if A else B` as A, the name and namespace given, any other value
-/// a plain string), drifted when `drift` (an extra label).
-fn telco_object(template: &str, i: usize, drift: bool) -> String {
-    let mut out = String::new();
-    // The label joins the template's own labels when it has some (no duplicate key).
-    let mut top = String::new();
-    let has_labels = {
-        let mut inside = false;
-        template.lines().any(|l| {
-            if !l.starts_with(' ') {
-                inside = l == "metadata:";
-            }
-            inside && l == "  labels:"
-        })
-    };
-    for line in template.lines() {
-        if line.trim_start().starts_with("{{-") {
-            continue;
-        }
-        let mut line = line.to_owned();
-        while let Some(start) = line.find("{{") {
-            let Some(len) = line[start..].find("}}") else { break };
-            let action = line[start + 2..start + len].trim().to_owned();
-            let (end, value) = if action.starts_with("if ") {
-                // `{{ if … }}A{{ else }}B{{ end }}`: A.
-                let rest = &line[start + len + 2..];
-                let a_end = rest.find("{{").unwrap_or(rest.len());
-                let tail_end = rest.find("{{ end }}").map_or(rest.len(), |e| e + "{{ end }}".len());
-                (start + len + 2 + tail_end, rest[..a_end].to_owned())
-            } else {
-                let value = match action.as_str() {
-                    ".metadata.name" => format!("obj-{i}"),
-                    ".metadata.namespace" => format!("ns-{}", i % 7),
-                    _ => format!("value-{}", i % 3),
-                };
-                (start + len + 2, value)
-            };
-            line.replace_range(start..end, &value);
-        }
-        // A capture group `(?<name>.*)` (an inline `capturegroups` field): what a cluster
-        // holds there, different in every object.
-        if let Some(start) = line.find("(?<")
-            && let Some(len) = line[start..].find(">.*)")
-        {
-            let value = format!("{}-{:08x}", &line[start + 3..start + len], i.wrapping_mul(0x9e37_79b9));
-            line.replace_range(start..start + len + ">.*)".len(), &value);
-        }
-        out.push_str(&line);
-        out.push('\n');
-        if !line.starts_with(' ') {
-            top = line.clone();
-        }
-        if drift && line == "metadata:" && !has_labels {
-            out.push_str("  labels:\n    drifted: \"true\"\n");
-        } else if drift && top == "metadata:" && line == "  labels:" {
-            out.push_str("    drifted: \"true\"\n");
-        }
-    }
-    out
-}
-
-/// The singleton every lookup reads.
-const INFRASTRUCTURE: &str = "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata:\n  name: cluster\nspec:\n  platformSpec:\n    type: BareMetal\nstatus:\n  platform: BareMetal\n";
 
 /// Object `i` of `n` of the telco layout: the singleton in the middle, else the templates in
 /// turn, a fifth drifted.

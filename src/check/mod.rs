@@ -16,6 +16,7 @@ mod batch;
 pub mod drift;
 mod pieces;
 pub mod suppress;
+pub mod warm;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -154,12 +155,31 @@ pub fn manifest_inputs(
 /// (combined policy input, lookups whose apiVersion or kind is computed) makes the whole
 /// input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
+    run(settings, collected, None)
+}
+
+/// [`check_sources`] on passes prepared before ([`warm::Warm`], made for `settings`): the same
+/// findings, without opening and compiling the reference, the schemas and the policies again.
+/// One check at a time on a `Warm` (the schema pass's run-wide state is the registry's).
+pub fn check_sources_warm(
+    settings: &Settings,
+    warm: &mut warm::Warm,
+    collected: input::Collected,
+) -> Result<Report, CheckError> {
+    run(settings, collected, Some(warm))
+}
+
+/// [`check_sources`], with what `warm` holds in place of what a run prepares.
+fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::Warm>) -> Result<Report, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
-    let opened = match &settings.reference {
-        Some(location) => Some(drift::open_reference(location, &settings.git_start)?),
-        None => None,
+    let opened = match (&settings.reference, warm) {
+        (Some(location), None) => Some(drift::open_reference(location, &settings.git_start)?),
+        _ => None,
     };
-    let reference_dir = opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute);
+    let reference_dir = match warm {
+        Some(w) => w.reference_dir.clone(),
+        None => opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute),
+    };
     let policy_inputs = policy_inputs(settings)?.map(std::sync::Arc::new);
     let driftlint_core::input::layout::Split { kept: mut sources, notes, patches, roles, shown } =
         manifest_sources(settings, collected.sources, reference_dir.as_deref(), policy_inputs.as_deref())?;
@@ -185,6 +205,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             files.preset(p, kustomization.text);
         }
     }
+    if let Some(w) = warm {
+        w.preset(&mut files);
+    }
 
     // The passes, prepared: each reports a batch's documents in the loop below.
     let (prepared, found) = match (&settings.reference, opened) {
@@ -192,9 +215,9 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             let (prepared, found) = drift::prepare(settings, location, opened, &mut files)?;
             (Some(prepared), Some(found))
         }
-        _ => (None, None),
+        _ => (None, warm.and_then(warm::Warm::found)),
     };
-    let engine = match &prepared {
+    let engine = match warm.map_or(prepared.as_ref(), |w| w.prepared.as_ref()) {
         Some(p) => p.engine()?,
         None => None,
     };
@@ -217,15 +240,23 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     };
     // The configured (trusted) schemas are read before the inputs' pre-pass: the admission
     // policies they hold decide what the pre-pass gathers.
-    // Which kinds the inputs name picks what is compiled of the configured locations (a scan of
-    // every text: done only when there are locations).
-    let used = if settings.schemas.is_empty() {
-        None
-    } else {
-        driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()))
+    let mut trusted = match warm {
+        None => {
+            // Which kinds the inputs name picks what is compiled of the configured locations
+            // (a scan of every text: done only when there are locations).
+            let used = if settings.schemas.is_empty() {
+                None
+            } else {
+                driftlint_schema::load::kinds_named(sources.iter().map(|s| s.text.as_str()))
+            };
+            driftlint_schema::load::load_trusted(&settings.schemas, &settings.git_start, used.as_ref())?
+        }
+        Some(_) => driftlint_schema::load::Loaded::default(),
     };
-    let mut trusted = driftlint_schema::load::load_trusted(&settings.schemas, &settings.git_start, used.as_ref())?;
-    let trusted_policies = std::mem::take(&mut trusted.admission);
+    let trusted_policies = match warm {
+        None => std::mem::take(&mut trusted.admission),
+        Some(w) => w.trusted_admission.clone(),
+    };
     // ValidatingAdmissionPolicies among the inputs or the configured schemas: their context
     // (policies, bindings, Namespaces, CRDs, and with `paramKind` any object as a parameter) is
     // read first.
@@ -263,10 +294,27 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // Their texts are kept for them, as for the definitions' problems below.
     let early_paths: Vec<SourcePath> = early.diagnostics.iter().map(|d| d.primary.path.clone()).collect();
     diags.extend(std::mem::take(&mut early.diagnostics));
-    let schemas = schema_setup(settings, trusted, &early.coll, &mut files)?;
-    let mut policy = match policy_work {
-        true => Some(driftlint_policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?),
-        false => None,
+    // A warm registry, unless the run's sources define schemas it was not made with.
+    let warm_registry = warm.and_then(|w| w.registry_for(&early.coll));
+    let schemas = match (warm, &warm_registry) {
+        (Some(w), Some(_)) => Schemas { registry: None, diagnostics: w.schema_diagnostics.clone() },
+        (Some(_), None) => {
+            let mut trusted = driftlint_schema::load::load_trusted(&settings.schemas, &settings.git_start, None)?;
+            trusted.admission.clear();
+            schema_setup(settings, trusted, &early.coll, &mut files)?
+        }
+        (None, _) => schema_setup(settings, trusted, &early.coll, &mut files)?,
+    };
+    let registry = match warm_registry {
+        Some(warm) => warm,
+        None => schemas.registry.as_ref().map(|(r, m)| (r, *m)),
+    };
+    let mut policy = match (policy_work, warm) {
+        (true, None) => {
+            Some(driftlint_policy::conftest::Pass::prepare(&settings.policy, &settings.git_start, &mut files)?)
+        }
+        (true, Some(w)) => w.policy(),
+        (false, _) => None,
     };
     let view = lookups.map(|e| drift::view(e, &early.coll.documents));
     let index = early.index;
@@ -289,7 +337,7 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
         .collect();
     // kustomize's patches, checked as patches of the kinds they patch (their files are no
     // manifests); their texts are kept for the findings in them.
-    if let Some((registry, _)) = &schemas.registry {
+    if let Some((registry, _)) = registry {
         for patch in &patches {
             let found = driftlint_schema::pass::patch(registry, patch);
             if !found.is_empty()
@@ -300,13 +348,13 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
             diags.extend(found);
         }
     }
-    let (mut schema_pass, mut composition_pass) = match &schemas.registry {
+    let (mut schema_pass, mut composition_pass) = match registry {
         Some((registry, mode)) => (
             Some(
-                driftlint_schema::pass::SchemaPass::new(registry, *mode, schemas.diagnostics)
+                driftlint_schema::pass::SchemaPass::new(registry, mode, schemas.diagnostics)
                     .with_kustomize_sets(kustomize_sets(&roles)),
             ),
-            Some(driftlint_crossplane::pass::CompositionPass::new(registry, *mode)),
+            Some(driftlint_crossplane::pass::CompositionPass::new(registry, mode)),
         ),
         None => (None, None),
     };

@@ -34,6 +34,9 @@ pub struct Checked {
     pub objects: Vec<ObjectCorrelation>,
     /// The reference's directory, which template paths are relative to.
     pub reference_dir: Option<PathBuf>,
+    /// The fields the matched templates set, with the value and line each expects (computed
+    /// after the findings are published: empty until then).
+    pub fields: Vec<super::fields::Field>,
 }
 
 impl Document {

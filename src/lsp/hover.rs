@@ -2,9 +2,10 @@
 //!
 //! On a finding's range, hover shows the finding and its rule's explanation (the text of
 //! `driftlint explain`, from the rule table); a drift finding names the value the reference
-//! expects and the template line that set it, which go-to-definition opens. Elsewhere in an
-//! object that matched a reference template, hover names the template and definition opens
-//! it. Both read only what the check found: a text changed since its check has no answer
+//! expects and the template line that set it, which go-to-definition opens. On any other
+//! field a matched template sets, hover shows the value the template renders for it and the
+//! template line ([`super::fields`]), which definition opens. Elsewhere in an object that
+//! matched a reference template, hover names the template and definition opens it. Both read only what the check found: a text changed since its check has no answer
 //! until the next one (its byte ranges would point at other text).
 
 use std::fmt::Write as _;
@@ -51,10 +52,43 @@ fn object_at<'c>(checked: &'c Checked, path: &Path, position: lsp::Position) -> 
         .map(|o| o.templates.as_slice())
 }
 
+/// The field a template sets at `position`, innermost first.
+fn field_at<'c>(doc: &Document, checked: &'c Checked, position: lsp::Position) -> Option<&'c super::fields::Field> {
+    let offset = LineIndex::new(&doc.text).offset(position);
+    checked
+        .fields
+        .iter()
+        .filter(|f| f.range.start <= offset && offset <= f.range.end)
+        .min_by_key(|f| f.range.end - f.range.start)
+}
+
+/// A field's template bytes as a location, and the template's line.
+fn field_location(checked: &Checked, field: &super::fields::Field) -> Option<(lsp::Location, usize)> {
+    let text = checked.texts.get(&field.template)?;
+    let range = LineIndex::new(text).range(&field.template_range);
+    let line = range.start.line as usize + 1;
+    Some((lsp::Location { uri: convert::uri_of(&field.template)?, range }, line))
+}
+
 pub fn hover(doc: &Document, path: &Path, position: lsp::Position) -> Option<lsp::Hover> {
     let checked = doc.checked_now()?;
     let found = findings_at(doc, checked, position);
     let mut out = String::new();
+    if found.is_empty()
+        && let Some(field) = field_at(doc, checked, position)
+        && let Some((location, line)) = field_location(checked, field)
+    {
+        let shown = shown_path(&field.template, checked);
+        let what = if field.fixed { "a fixed value of the template" } else { "rendered for this object" };
+        let _ = write!(
+            out,
+            "The reference expects `{}` at `{}` ({what}).\n\nSet by the reference template at [`{shown}:{line}`]({}#L{line}).",
+            field.expected.replace('`', "'"),
+            field.pointer,
+            location.uri.as_str()
+        );
+        return Some(markdown(out, Some(LineIndex::new(&doc.text).range(&field.range))));
+    }
     if found.is_empty() {
         let templates = object_at(checked, path, position).filter(|t| !t.is_empty())?;
         let names: Vec<String> = templates.iter().map(|t| format!("`{t}`")).collect();
@@ -109,6 +143,12 @@ pub fn definition(doc: &Document, path: &Path, position: lsp::Position) -> Optio
         .filter_map(|d| template_location(checked, d))
         .map(|(l, _)| l)
         .collect();
+    if locations.is_empty()
+        && let Some(field) = field_at(doc, checked, position)
+        && let Some((location, _)) = field_location(checked, field)
+    {
+        return Some(lsp::GotoDefinitionResponse::Array(vec![location]));
+    }
     if !locations.is_empty() {
         let mut unique: Vec<lsp::Location> = Vec::new();
         for l in locations {

@@ -6,14 +6,17 @@
 //! configuration ([`workspace`]); findings are published as diagnostics ([`convert`]), hover
 //! explains them and names the reference template line, definition opens it ([`hover`]), and
 //! fixes are quick fixes ([`actions`]). [`server`] is the loop: documents ([`documents`]),
-//! debounce, cancellation, shutdown.
+//! debounce, cancellation, shutdown; the checks run on a thread of their own
+//! ([`checker`]), which keeps each workspace's prepared passes warm.
 //!
 //! Nothing here decides what a finding is: that is the runner's, so an editor and `driftlint
 //! check` always agree.
 
 pub mod actions;
+pub mod checker;
 pub mod convert;
 pub mod documents;
+pub mod fields;
 pub mod hover;
 pub mod server;
 pub mod workspace;

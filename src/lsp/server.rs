@@ -1,28 +1,29 @@
 //! The server loop: one thread reads the client's messages in order, keeps the open documents,
-//! and runs the checks when a document has been quiet for the debounce interval (the runner
-//! itself spreads a check over rayon's pool, as `check` does).
+//! answers requests, and asks the checker ([`super::checker`], a thread of its own) for a
+//! document's check when it has been quiet for the debounce interval, and for a whole
+//! repository's on save. The loop never waits for a check: it publishes a check's findings
+//! when they arrive, if the document is still at the version checked (a newer text's check
+//! is coming), and keeps them for hover, definition and code actions.
 //!
-//! Messages are taken from the connection into a local queue before a request is answered and
-//! before a check starts, so that a `$/cancelRequest` still queued cancels its request, and a
-//! newer change to a document postpones the check of its older text (the newest buffer wins).
-//! A panic while answering a request is caught and answered as an LSP error; one during a
-//! check is logged to the client and the server goes on.
+//! Messages are taken from the connection into a local queue before a request is answered,
+//! so that a `$/cancelRequest` still queued cancels its request. A panic while answering a
+//! request is caught and answered as an LSP error; one during a check is logged to the client
+//! and the server goes on.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{RecvTimeoutError, Sender};
-use driftlint_core::diagnostic::SourcePath;
+use crossbeam_channel::{Receiver, Select, Sender};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 
-use super::convert::{self, LineIndex, Texts};
-use super::documents::{Checked, Document};
-use super::workspace::Workspace;
+use super::checker::{Checker, Done, Job};
+use super::convert::{self, Texts};
+use super::documents::Document;
 use super::{actions, hover};
 
 /// How the server runs.
@@ -30,12 +31,16 @@ use super::{actions, hover};
 pub struct Options {
     /// How long a document must be quiet after a change before it is checked.
     pub debounce: Duration,
+    /// Tests only: the checker takes a token from this channel before each check, so that a
+    /// test can hold a check "running" (a closed channel lets every check through).
+    #[doc(hidden)]
+    pub gate: Option<Receiver<()>>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         // Typing speed is 5–10 keys a second: 150 ms checks on a pause, not on every key.
-        Options { debounce: Duration::from_millis(150) }
+        Options { debounce: Duration::from_millis(150), gate: None }
     }
 }
 
@@ -64,7 +69,10 @@ pub fn serve(connection: &Connection, options: Options) -> anyhow::Result<End> {
     if watches_dynamically(&init) {
         server.register_watchers();
     }
-    server.run(connection)
+    let end = server.run(connection);
+    // A check still running is finished and dropped before the session ends.
+    server.checker.join();
+    end
 }
 
 fn capabilities() -> lsp::ServerCapabilities {
@@ -103,8 +111,12 @@ struct Server {
     root: PathBuf,
     /// Open documents by absolute path.
     documents: HashMap<PathBuf, Document>,
-    /// Warm state by configuration file (or by `root` without one).
-    workspaces: HashMap<PathBuf, Workspace>,
+    /// The thread that owns the workspaces' warm state and runs the checks.
+    checker: Checker,
+    /// The workspaces (by configuration file, or `root` without one) a check was asked of.
+    known: HashSet<PathBuf>,
+    /// Documents opened and not checked yet.
+    opened: HashSet<PathBuf>,
     /// Documents waiting for their check, and when it is due.
     due: HashMap<PathBuf, Instant>,
     /// Workspaces waiting for a whole-repository check.
@@ -131,12 +143,15 @@ impl Server {
             .and_then(|u| convert::path_of(&u))
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_default();
+        let checker = Checker::start(options.gate.clone());
         Server {
             sender,
             options,
             root,
             documents: HashMap::new(),
-            workspaces: HashMap::new(),
+            checker,
+            known: HashSet::new(),
+            opened: HashSet::new(),
             due: HashMap::new(),
             repository_due: HashSet::new(),
             repository_published: HashMap::new(),
@@ -150,26 +165,19 @@ impl Server {
 
     fn run(&mut self, connection: &Connection) -> anyhow::Result<End> {
         loop {
-            if self.queue.is_empty() && self.check_is_due() {
-                self.drain(connection);
-                // A change that came meanwhile is applied first and postpones its check.
-                if !self.queue.iter().any(is_text_sync) {
-                    self.run_due_checks();
-                    continue;
-                }
+            if self.check_is_due() {
+                self.ask_due_checks();
             }
             let message = match self.queue.pop_front() {
                 Some(m) => m,
-                None => match self.next_deadline() {
-                    Some(at) => match connection.receiver.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                        Ok(m) => m,
-                        Err(RecvTimeoutError::Timeout) => continue,
-                        Err(RecvTimeoutError::Disconnected) => return Ok(End::Abrupt),
-                    },
-                    None => match connection.receiver.recv() {
-                        Ok(m) => m,
-                        Err(_) => return Ok(End::Abrupt),
-                    },
+                None => match self.next_event(connection) {
+                    Event::Message(m) => m,
+                    Event::Done(done) => {
+                        self.take(done);
+                        continue;
+                    }
+                    Event::Timeout => continue,
+                    Event::Disconnected => return Ok(End::Abrupt),
                 },
             };
             match message {
@@ -180,6 +188,7 @@ impl Server {
                         self.shut_down = true;
                         self.due.clear();
                         self.repository_due.clear();
+                        self.checker.stop();
                         self.send(Response::new_ok(req.id, ()).into());
                         continue;
                     }
@@ -212,6 +221,27 @@ impl Server {
                 Message::Response(_) => {}
             }
         }
+    }
+
+    /// The next message from the client or result from the checker, waiting until the next
+    /// check is due at most.
+    fn next_event(&mut self, connection: &Connection) -> Event {
+        let mut select = Select::new();
+        let client = select.recv(&connection.receiver);
+        let checks = select.recv(&self.checker.done);
+        let op = match self.next_deadline() {
+            Some(at) => match select.select_deadline(at) {
+                Ok(op) => op,
+                Err(_) => return Event::Timeout,
+            },
+            None => select.select(),
+        };
+        if op.index() == client {
+            return op.recv(&connection.receiver).map_or(Event::Disconnected, Event::Message);
+        }
+        debug_assert_eq!(op.index(), checks);
+        // The checker gone (never, but for a session ending) has nothing more to say.
+        op.recv(&self.checker.done).map_or(Event::Timeout, Event::Done)
     }
 
     /// Moves every message already received into the queue.
@@ -326,14 +356,10 @@ impl Server {
                     checked: None,
                 };
                 self.documents.insert(path.clone(), doc);
+                self.opened.insert(path.clone());
                 let key = self.workspace_of(&path);
-                let fresh = !self.workspaces.contains_key(&key);
-                let ws = self.workspace(&key);
-                // A file created since the walk: walked again to learn whether it is checked.
-                if !ws.checks(&path) && path.exists() && !fresh {
-                    ws.walk();
-                }
-                if fresh {
+                // The first file of a repository: its whole-repository findings too.
+                if self.known.insert(key.clone()) {
                     self.repository_due.insert(key);
                 }
                 self.due.insert(path, now);
@@ -359,37 +385,20 @@ impl Server {
                 let Some(path) = convert::path_of(&p.text_document.uri) else { return };
                 self.documents.remove(&path);
                 self.due.remove(&path);
+                self.opened.remove(&path);
                 self.publish(p.text_document.uri, Vec::new(), None);
             }
             DidChangeWatchedFiles::METHOD => {
                 let Ok(p) = n.extract::<lsp::DidChangeWatchedFilesParams>(DidChangeWatchedFiles::METHOD) else {
                     return;
                 };
-                // A file created or deleted (the walk's manifests), or a change to what a
-                // workspace is made of (configuration, lock, reference, a CRD, a policy):
-                // every warm state is rebuilt, every open document and repository checked
-                // again. A manifest's own change is not: its buffer is what is checked.
-                let reload = p.changes.iter().any(|c| {
-                    c.typ != lsp::FileChangeType::CHANGED
-                        || convert::path_of(&c.uri).is_none_or(|path| {
-                            self.workspaces.is_empty() || self.workspaces.values().any(|ws| ws.is_made_of(&path))
-                        })
-                });
-                if !reload {
-                    return;
-                }
-                self.workspaces.clear();
-                self.shown.clear();
-                for uri in std::mem::take(&mut self.problem_uris) {
-                    self.publish(uri, Vec::new(), None);
-                }
-                let paths: Vec<PathBuf> = self.documents.keys().cloned().collect();
-                for path in paths {
-                    let key = self.workspace_of(&path);
-                    self.workspace(&key);
-                    self.repository_due.insert(key);
-                    self.due.insert(path, now);
-                }
+                // Whether the change reloads a warm state is the checker's to say (it holds them).
+                let changes = p
+                    .changes
+                    .iter()
+                    .map(|c| (convert::path_of(&c.uri), c.typ != lsp::FileChangeType::CHANGED))
+                    .collect();
+                self.checker.send(Job::Watched(changes));
             }
             Cancel::METHOD => {
                 // A request still queued is answered as cancelled; one answered already is done.
@@ -409,20 +418,6 @@ impl Server {
     fn workspace_of(&self, path: &Path) -> PathBuf {
         let dir = path.parent().unwrap_or(Path::new("/"));
         crate::config::discover(dir).unwrap_or_else(|| self.root.clone())
-    }
-
-    fn workspace(&mut self, key: &Path) -> &mut Workspace {
-        if !self.workspaces.contains_key(key) {
-            let ws = match key.file_name().is_some_and(|n| n == crate::config::FILE_NAME) {
-                true => Workspace::load(Some(key.to_path_buf()), key.parent().unwrap_or(key).to_path_buf()),
-                false => Workspace::load(None, key.to_path_buf()),
-            };
-            if let Some(problem) = ws.problem.clone() {
-                self.show_problem(&problem);
-            }
-            self.workspaces.insert(key.to_path_buf(), ws);
-        }
-        self.workspaces.get_mut(key).expect("inserted above")
     }
 
     /// A configuration that cannot be used: shown once, and at its line in the file.
@@ -459,131 +454,96 @@ impl Server {
         self.next_deadline().is_some_and(|at| at <= Instant::now())
     }
 
-    /// Checks every document whose quiet interval has passed, then the repositories waiting.
-    fn run_due_checks(&mut self) {
+    /// Asks for the check of every document whose quiet interval has passed, then of the
+    /// repositories waiting (documents first: their findings are what the user is looking at).
+    fn ask_due_checks(&mut self) {
         let now = Instant::now();
         let ready: Vec<PathBuf> = self.due.iter().filter(|(_, at)| **at <= now).map(|(p, _)| p.clone()).collect();
         for path in ready {
             self.due.remove(&path);
-            if catch_unwind(AssertUnwindSafe(|| self.check_document(&path))).is_err() {
-                self.log(lsp::MessageType::ERROR, &format!("driftlint: internal error checking {}", path.display()));
-            }
+            let Some(doc) = self.documents.get(&path) else { continue };
+            let key = self.workspace_of(&path);
+            let opened = self.opened.remove(&path);
+            self.checker.send(Job::Document { key, path, version: doc.version, text: doc.text.clone(), opened });
         }
-        // Documents first: their findings are what the user is looking at.
         if self.due.values().any(|at| *at <= Instant::now()) {
             return;
         }
         for key in std::mem::take(&mut self.repository_due) {
-            if catch_unwind(AssertUnwindSafe(|| self.check_repository(&key))).is_err() {
-                self.log(lsp::MessageType::ERROR, "driftlint: internal error checking the repository");
-            }
+            let open = self.documents.iter().map(|(p, d)| (p.clone(), d.text.clone())).collect();
+            self.checker.send(Job::Repository { key, open });
         }
     }
 
-    fn check_document(&mut self, path: &Path) {
-        let key = self.workspace_of(path);
-        self.workspace(&key);
-        let (Some(ws), Some(doc)) = (self.workspaces.get(&key), self.documents.get(path)) else { return };
-        let (version, uri) = (doc.version, doc.uri.clone());
-        // Not a manifest of this configuration (excluded, a chart's template, a tool's file,
-        // not YAML): `check` reports nothing on it, nor do we.
-        let outcome = match ws.checks(path) {
-            true => Some(ws.check_document(path, &doc.text).map(|report| (report, reference_dir(ws)))),
-            false => None,
-        };
-        let (report, reference_dir) = match outcome {
-            None => return self.publish(uri, Vec::new(), Some(version)),
-            Some(Err(message)) => return self.show_problem(&super::workspace::Problem { message, at: None }),
-            Some(Ok(found)) => found,
-        };
-        let mut texts = HashMap::new();
-        for d in &report.diagnostics {
-            for label in &d.secondary {
-                if let SourcePath::File(p) = &label.path
-                    && let Some(s) = report.sources.iter().find(|s| s.path == label.path)
+    /// A result from the checker.
+    fn take(&mut self, done: Done) {
+        match done {
+            Done::Document { path, version, found, context } => {
+                if context {
+                    // A buffer other documents' checks read changed: they are checked again.
+                    let key = self.workspace_of(&path);
+                    let others: Vec<PathBuf> =
+                        self.documents.keys().filter(|p| **p != path && self.workspace_of(p) == key).cloned().collect();
+                    let now = Instant::now();
+                    for p in others {
+                        self.due.entry(p).or_insert(now);
+                    }
+                }
+                let Some(doc) = self.documents.get_mut(&path) else { return };
+                // A newer text is waiting for its own check: this one's findings are stale.
+                if doc.version != version {
+                    return;
+                }
+                let uri = doc.uri.clone();
+                match found {
+                    None => {
+                        doc.checked = None;
+                        self.publish(uri, Vec::new(), Some(version));
+                    }
+                    Some((checked, diagnostics)) => {
+                        doc.checked = Some(checked);
+                        self.publish(uri, diagnostics, Some(version));
+                    }
+                }
+            }
+            Done::Repository { key, found } => {
+                let published: HashSet<PathBuf> = found.iter().map(|(p, _, _)| p.clone()).collect();
+                let before = self.repository_published.insert(key, published.clone()).unwrap_or_default();
+                for (_, uri, diagnostics) in found {
+                    self.publish(uri, diagnostics, None);
+                }
+                for stale in before.difference(&published) {
+                    if let Some(uri) = convert::uri_of(stale) {
+                        self.publish(uri, Vec::new(), None);
+                    }
+                }
+            }
+            Done::Reloaded => {
+                self.shown.clear();
+                for uri in std::mem::take(&mut self.problem_uris) {
+                    self.publish(uri, Vec::new(), None);
+                }
+                let now = Instant::now();
+                let paths: Vec<PathBuf> = self.documents.keys().cloned().collect();
+                for path in paths {
+                    let key = self.workspace_of(&path);
+                    self.repository_due.insert(key);
+                    self.due.insert(path, now);
+                }
+            }
+            Done::Fields { path, version, fields, texts } => {
+                if let Some(checked) =
+                    self.documents.get_mut(&path).and_then(|d| d.checked.as_mut()).filter(|c| c.version == version)
                 {
-                    texts.entry(convert::absolute(p)).or_insert_with(|| s.text.clone());
+                    checked.fields = fields;
+                    for (p, t) in texts {
+                        checked.texts.entry(p).or_insert(t);
+                    }
                 }
             }
-        }
-        let objects = report
-            .correlations
-            .objects
-            .into_iter()
-            .filter(|o| matches!(&o.path, SourcePath::File(p) if convert::absolute(p) == path))
-            .collect();
-        let checked = Checked { version, diagnostics: report.diagnostics, texts, objects, reference_dir };
-        let lsp_diagnostics = {
-            let index = LineIndex::new(&self.documents[path].text);
-            let texts: Texts<'_> = checked.texts.iter().map(|(p, t)| (p.clone(), t.as_str())).collect();
-            checked
-                .diagnostics
-                .iter()
-                .filter(|d| d.suppressed.is_none())
-                .map(|d| convert::to_lsp_diagnostic(d, &index, &texts))
-                .collect()
-        };
-        if let Some(doc) = self.documents.get_mut(path) {
-            doc.checked = Some(checked);
-        }
-        self.publish(uri, lsp_diagnostics, Some(version));
-    }
-
-    /// The whole repository checked, open buffers in place of their files: the findings on
-    /// files that are no open document's and no manifest's (a missing object at its
-    /// template's entry in `metadata.yaml`, the reference's and the configuration's own
-    /// problems) are published; open documents have their own checks.
-    fn check_repository(&mut self, key: &Path) {
-        let open: HashMap<PathBuf, String> = self.documents.iter().map(|(p, d)| (p.clone(), d.text.clone())).collect();
-        let Some(ws) = self.workspaces.get(key) else { return };
-        let report = match ws.check_repository(&open) {
-            Ok(r) => r,
-            Err(message) => {
-                let problem = super::workspace::Problem { message, at: None };
-                self.show_problem(&problem);
-                return;
-            }
-        };
-        let mut by_file: HashMap<PathBuf, Vec<&driftlint_core::diagnostic::Diagnostic>> = HashMap::new();
-        for d in report.diagnostics.iter().filter(|d| d.suppressed.is_none()) {
-            let SourcePath::File(p) = &d.primary.path else { continue };
-            let p = convert::absolute(p);
-            if !self.documents.contains_key(&p) && !ws.checks(&p) {
-                by_file.entry(p).or_default().push(d);
-            }
-        }
-        let texts: Texts<'_> = report
-            .sources
-            .iter()
-            .filter_map(|s| match &s.path {
-                SourcePath::File(p) => Some((convert::absolute(p), s.text.as_str())),
-                SourcePath::Stdin => None,
-            })
-            .collect();
-        let mut published = HashSet::new();
-        let mut out = Vec::new();
-        for (path, found) in by_file {
-            let Some(uri) = convert::uri_of(&path) else { continue };
-            let disk;
-            let text = match texts.get(&path) {
-                Some(t) => *t,
-                None => {
-                    disk = driftlint_core::input::read_bounded_to_string(&path, driftlint_core::input::MAX_FILE_BYTES)
-                        .unwrap_or_default();
-                    disk.as_str()
-                }
-            };
-            let index = LineIndex::new(text);
-            out.push((uri, found.iter().map(|d| convert::to_lsp_diagnostic(d, &index, &texts)).collect()));
-            published.insert(path);
-        }
-        let before = self.repository_published.insert(key.to_path_buf(), published.clone()).unwrap_or_default();
-        for (uri, diagnostics) in out {
-            self.publish(uri, diagnostics, None);
-        }
-        for stale in before.difference(&published) {
-            if let Some(uri) = convert::uri_of(stale) {
-                self.publish(uri, Vec::new(), None);
+            Done::Problem(problem) => self.show_problem(&problem),
+            Done::Failed(why) => {
+                self.log(lsp::MessageType::ERROR, &format!("driftlint: internal error checking: {why}"))
             }
         }
     }
@@ -597,17 +557,12 @@ impl Server {
     }
 }
 
-/// The directory template paths are relative to, for a reference kept as files.
-fn reference_dir(ws: &Workspace) -> Option<PathBuf> {
-    match ws.settings.as_ref()?.reference.as_ref()? {
-        driftlint_reference::Location::Path(p) => crate::check::metadata_path(p).parent().map(convert::absolute),
-        driftlint_reference::Location::Git(_) => None,
-    }
-}
-
-fn is_text_sync(m: &Message) -> bool {
-    use lsp::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument};
-    matches!(m, Message::Notification(n) if [DidChangeTextDocument::METHOD, DidOpenTextDocument::METHOD, DidCloseTextDocument::METHOD].contains(&n.method.as_str()))
+/// What the loop waits for.
+enum Event {
+    Message(Message),
+    Done(Done),
+    Timeout,
+    Disconnected,
 }
 
 fn cancel_id(n: &Notification) -> Option<RequestId> {

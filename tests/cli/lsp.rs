@@ -1,6 +1,9 @@
 //! `driftlint lsp`: the server driven in-process over `lsp_server::Connection::memory()` as an
 //! editor drives it (initialize, open, change, save, hover, definition, code action,
-//! watched-file reload, cancel, shutdown), and Neovim's own client against the binary.
+//! watched-file reload, cancel, shutdown; checks held at a gate to show the loop is not
+//! blocked by them; objects other files hold for lookups and admission parameters, from disk
+//! and from unsaved buffers), Neovim's own client against the binary, and the VS Code
+//! extension's settings schema against the snippet of docs/editors.md.
 //!
 //! The repository is `fixtures/repo` with its reference (`fixtures/reference`) copied into a
 //! temporary git repository: its `app/frontend.yaml` drifts from the reference (512Mi where
@@ -43,6 +46,15 @@ struct Client {
 impl Client {
     /// Sends `initialize` (and what `before` adds) before the server runs, then starts it.
     fn start_with(root: &Path, before: impl FnOnce(&Connection)) -> Client {
+        Client::start_gated(root, before, None)
+    }
+
+    /// [`Client::start_with`], the checker taking a token from `gate` before each check.
+    fn start_gated(
+        root: &Path,
+        before: impl FnOnce(&Connection),
+        gate: Option<crossbeam_channel::Receiver<()>>,
+    ) -> Client {
         let (server, conn) = Connection::memory();
         let params = json!({
             "processId": null,
@@ -57,7 +69,7 @@ impl Client {
         before(&conn);
         let handle = std::thread::Builder::new()
             .stack_size(driftlint::cli::STACK_SIZE)
-            .spawn(move || driftlint::lsp::serve(&server, Options { debounce: Duration::from_millis(30) }))
+            .spawn(move || driftlint::lsp::serve(&server, Options { debounce: Duration::from_millis(30), gate }))
             .unwrap();
         let mut client = Client { conn, server: Some(handle), next_id: 1, seen: Vec::new() };
         let init = client.response(RequestId::from(0));
@@ -424,4 +436,307 @@ fn neovim_receives_the_drift_and_the_schema_error() {
     let schema = found.iter().find(|d| d["code"].as_str().is_some_and(|c| c.starts_with("schema-")));
     let schema = schema.unwrap_or_else(|| panic!("{found:?}"));
     assert_eq!(schema["line"], json!(line_of("three")), "{found:?}");
+}
+
+/// The checks run off the message loop: while a check is held running, a hover is answered;
+/// edits made meanwhile supersede the text being checked (its findings are never published,
+/// nor those of a text edited again before its check began), and the newest text's findings
+/// are published once the checker is free.
+#[test]
+fn checks_run_off_the_loop_and_newer_edits_supersede_older_ones() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let file = repo.join("app/frontend.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (gate, held) = crossbeam_channel::unbounded::<()>();
+    let mut client = Client::start_gated(&repo, |_| {}, Some(held));
+    client.open(&file, &text);
+    // The checker waits at the gate with the first text; the loop answers meanwhile.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&file).as_str() }, "position": range_of(&text, "512Mi").start }),
+    );
+    assert!(hover.response_result.is_ok(), "{hover:?}");
+    client.change(&file, 2, range_of(&text, "512Mi"), "256Mi");
+    let edited = text.replacen("512Mi", "256Mi", 1);
+    client.change(&file, 3, range_of(&edited, "replicas: 3"), "replicas: three");
+    // A request answered after the changes: the loop has applied them (it reads messages in
+    // order), so the first text's findings, when they come, are of an older version.
+    let _ = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&file).as_str() }, "position": { "line": 0, "character": 0 } }),
+    );
+    drop(gate);
+    let first = client.diagnostics(&uri(&file), |_| true);
+    let published: Vec<Option<i32>> = client
+        .seen
+        .iter()
+        .filter_map(|m| match m {
+            Message::Notification(n)
+                if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == json!(uri(&file).as_str()) =>
+            {
+                Some(n.params["version"].as_i64().map(|v| v as i32))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(published.is_empty(), "nothing published before: {published:?}");
+    let codes = codes(&first);
+    assert!(!codes.contains(&"value-drift".to_string()), "the first publication is of version 3: {first:?}");
+    assert!(codes.iter().any(|c| c.starts_with("schema-")), "{first:?}");
+    assert_eq!(client.shutdown(), End::Clean);
+}
+
+/// `shutdown` and `exit` while the checker holds a check: the session ends cleanly once the
+/// checker is free (nothing is checked or published after `shutdown`).
+#[test]
+fn shutdown_while_a_check_runs_is_clean() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let file = repo.join("app/frontend.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (gate, held) = crossbeam_channel::unbounded::<()>();
+    let mut client = Client::start_gated(&repo, |_| {}, Some(held));
+    client.open(&file, &text);
+    // An opened document is due at once: the check has been asked for (and waits at the
+    // gate) once a request after the opening is answered.
+    let _ = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&file).as_str() }, "position": { "line": 0, "character": 0 } }),
+    );
+    let r = client.request("shutdown", json!(null));
+    assert!(r.response_result.is_ok(), "{r:?}");
+    client.notify("exit", json!(null));
+    // The checker is let go: it starts nothing after `shutdown`, and the server ends.
+    gate.send(()).unwrap();
+    drop(gate);
+    assert_eq!(client.server.take().unwrap().join().unwrap().unwrap(), End::Clean);
+    let late = client.conn.receiver.try_iter().any(|m| matches!(&m, Message::Notification(n) if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == json!(uri(&file).as_str())));
+    assert!(!late, "no findings published after shutdown");
+}
+
+/// A document's check reads what other files hold as `check` does: the reference's `network`
+/// template asks `lookupCR` for the `cluster-info` ConfigMap, kept in a file of its own, for
+/// the MTU it expects (1500 when there is none). The buffer's findings are `check`'s (no drift
+/// at 9000); the other file's buffer edited (1400) re-checks the open document, which now
+/// drifts, with nothing saved.
+#[test]
+fn a_document_check_reads_lookups_from_other_files_and_their_buffers() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let reference = dir.path().join("reference");
+    std::fs::create_dir_all(&reference).unwrap();
+    std::fs::write(
+        reference.join("metadata.yaml"),
+        "apiVersion: v2\nparts:\n  - name: cluster\n    components:\n      - name: network\n        allOf:\n          - path: network.yaml\n          - path: info.yaml\n",
+    )
+    .unwrap();
+    std::fs::write(
+        reference.join("network.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: network\n  namespace: default\ndata:\n  mtu: \"{{ (lookupCR \"v1\" \"ConfigMap\" \"default\" \"cluster-info\").data.mtu | default \"1500\" }}\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        reference.join("info.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-info\n  namespace: default\ndata:\n  mtu: \"{{ .data.mtu }}\"\n",
+    )
+    .unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join(".driftlint.yaml"), "reference: ../reference\n").unwrap();
+    let info = repo.join("info.yaml");
+    let info_text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-info\n  namespace: default\ndata:\n  mtu: \"9000\"\n";
+    std::fs::write(&info, info_text).unwrap();
+    let network = repo.join("network.yaml");
+    let text = info_text.replace("cluster-info", "network");
+    std::fs::write(&network, &text).unwrap();
+
+    let run = super::run_in(&repo, &["check", "--format", "json"], None);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["diagnostics"], json!([]), "`check` finds nothing: {}", run.stdout);
+
+    let mut client = Client::start(&repo);
+    client.open(&network, &text);
+    let diags = client.diagnostics(&uri(&network), |p| p.version == Some(1));
+    assert!(diags.is_empty(), "the lookup reads info.yaml, as `check` does: {diags:?}");
+
+    client.open(&info, info_text);
+    client.diagnostics(&uri(&info), |p| p.version == Some(1));
+    client.change(&info, 2, range_of(info_text, "9000"), "1400");
+    let diags = client.diagnostics(&uri(&network), |p| p.version == Some(1) && !p.diagnostics.is_empty());
+    let drift = diags.iter().zip(codes(&diags)).find(|(_, c)| c == "value-drift");
+    let (drift, _) = drift.unwrap_or_else(|| panic!("the MTU the buffer of info.yaml gives is expected: {diags:?}"));
+    assert!(drift.message.contains("1400"), "{drift:?}");
+    assert_eq!(drift.range.start.line, range_of(&text, "9000").start.line, "{drift:?}");
+    assert_eq!(client.shutdown(), End::Clean);
+}
+
+/// The VS Code settings of docs/editors.md are valid settings of the extension they configure:
+/// each key is one the extension declares (`contributes.configuration` of zsol/vscode-glspc's
+/// package.json, kept in `tests/fixtures/lsp/vscode-glspc.package.json` with its commit), and
+/// each value validates against that key's JSON Schema, as VS Code's settings editor checks it.
+/// And the server they start is this one: the command and arguments run `driftlint lsp`.
+#[test]
+fn the_vscode_settings_are_the_extensions_own() {
+    let docs = std::fs::read_to_string(root().join("docs/editors.md")).unwrap();
+    let start = docs.find("\"glspc.server.command\"").expect("the VS Code snippet");
+    let open = docs[..start].rfind("```json\n").unwrap() + "```json\n".len();
+    let close = open + docs[open..].find("```").unwrap();
+    let settings: Value = serde_json::from_str(&docs[open..close]).unwrap();
+    let package: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/fixtures/lsp/vscode-glspc.package.json")).unwrap(),
+    )
+    .unwrap();
+    let declared = package["configuration"]["properties"].as_object().unwrap();
+    let settings = settings.as_object().unwrap();
+    assert!(!settings.is_empty());
+    for (key, value) in settings {
+        let schema = declared.get(key).unwrap_or_else(|| panic!("`{key}` is no setting of the extension"));
+        let validator = jsonschema::validator_for(schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(value).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "`{key}`: {errors:?}");
+    }
+    assert_eq!(settings["glspc.server.command"], json!("driftlint"));
+    assert_eq!(settings["glspc.server.commandArguments"], json!(["lsp"]));
+    // The extension starts once VS Code has (no activation by language to configure).
+    assert_eq!(package["activationEvents"], json!(["onStartupFinished"]));
+}
+
+/// Hover on a field without a finding that the matched template sets: the value the template
+/// renders for it, whether it is the template's own text or rendered from the object, and the
+/// template line; definition opens that line. (`replicas` is `{{ .spec.replicas | default 2 }}`
+/// at line 7 of the template, the image a fixed value at line 18.)
+#[test]
+fn hover_and_definition_on_any_field_a_template_sets() {
+    let dir = repository();
+    let file = dir.path().join("repo/app/frontend.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut client = Client::start(&dir.path().join("repo"));
+    client.open(&file, &text);
+    client.diagnostics(&uri(&file), |p| p.version == Some(1) && !p.diagnostics.is_empty());
+    let at = |needle: &str| {
+        let r = range_of(&text, needle);
+        json!({ "textDocument": { "uri": uri(&file).as_str() }, "position": { "line": r.start.line, "character": r.end.character - 1 } })
+    };
+    // The fields come just after the findings: asked again until they are there.
+    let hover_of = |client: &mut Client, needle: &str| -> String {
+        for _ in 0..200 {
+            let r = client.request("textDocument/hover", at(needle));
+            let v = r.response_result.unwrap()["contents"]["value"].as_str().unwrap_or_default().to_string();
+            if v.contains("expects") {
+                return v;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("no field hover on {needle}");
+    };
+    let replicas = hover_of(&mut client, "replicas: 3");
+    assert!(replicas.contains("expects `3`"), "{replicas}");
+    assert!(replicas.contains("rendered for this object"), "{replicas}");
+    assert!(replicas.contains("deployment.yaml:7"), "{replicas}");
+    let image = hover_of(&mut client, "image: registry.example.com/frontend:1.4");
+    assert!(image.contains("expects `registry.example.com/frontend:1.4`"), "{image}");
+    assert!(image.contains("a fixed value"), "{image}");
+    assert!(image.contains("deployment.yaml:18"), "{image}");
+    let definition = client.request("textDocument/definition", at("replicas: 3"));
+    let locations: Vec<lsp::Location> = serde_json::from_value(definition.response_result.unwrap()).unwrap();
+    assert_eq!(locations.len(), 1, "{locations:?}");
+    assert!(locations[0].uri.as_str().ends_with("/reference/deployment.yaml"));
+    assert_eq!(locations[0].range.start.line, 6);
+    assert_eq!(client.shutdown(), End::Clean);
+}
+
+/// What a lookup sees of another file's object depends, as in kube-compare, on whether that
+/// object was compared (and its `status` omitted) before: a document's check reads the files
+/// in `check`'s order. The telco-shaped reference's Network template reads the
+/// `Infrastructure/cluster` singleton's `status.platform`; `infrastructure.yaml` comes before
+/// `network.yaml`, so `check` sees it without its status and expects `false`. The buffer's
+/// findings are the same.
+#[test]
+fn a_document_check_reads_the_other_files_in_checks_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    copy_dir(&root().join("fixtures/bench-reference-telco"), &dir.path().join("reference"));
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join(".driftlint.yaml"), "reference: ../reference\n").unwrap();
+    std::fs::write(
+        repo.join("infrastructure.yaml"),
+        "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata:\n  name: cluster\nspec:\n  platformSpec:\n    type: BareMetal\nstatus:\n  platform: BareMetal\n",
+    )
+    .unwrap();
+    let network = repo.join("network.yaml");
+    let text = "apiVersion: operator.openshift.io/v1\nkind: Network\nmetadata:\n  name: cluster\nspec:\n  defaultNetwork:\n    ovnKubernetesConfig:\n      gatewayConfig:\n        routingViaHost: true\n  disableNetworkDiagnostics: false\n";
+    std::fs::write(&network, text).unwrap();
+
+    let run = super::run_in(&repo, &["check", "--format", "json"], None);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut expected: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("network.yaml")) && d["suppressed"].is_null())
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
+        .collect();
+    expected.sort();
+    assert!(expected.iter().any(|(r, _)| r == "value-drift"), "{}", run.stdout);
+
+    let mut client = Client::start(&repo);
+    client.open(&network, text);
+    let diags = client.diagnostics(&uri(&network), |p| p.version == Some(1));
+    let mut got: Vec<(String, u64)> =
+        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
+    got.sort();
+    assert_eq!(got, expected);
+    assert_eq!(client.shutdown(), End::Clean);
+}
+
+/// A parameterised admission policy (`paramKind`) reads its parameter from another file in a
+/// document's check, as `check` does; editing the parameter's unsaved buffer re-checks the
+/// open document against the new value.
+#[test]
+fn a_document_check_reads_admission_parameters_from_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join(".driftlint.yaml"), "fail-level: error\n").unwrap();
+    std::fs::write(
+        repo.join("policy.yaml"),
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replicalimit\nspec:\n  paramKind:\n    apiVersion: rules.example.com/v1\n    kind: ReplicaLimit\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [apps]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [deployments]\n  validations:\n    - expression: object.spec.replicas <= params.maxReplicas\n      message: too many replicas\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replicalimit\nspec:\n  policyName: replicalimit\n  validationActions: [Deny]\n  paramRef:\n    name: small\n    namespace: default\n",
+    )
+    .unwrap();
+    let params = repo.join("params.yaml");
+    let params_text = "apiVersion: rules.example.com/v1\nkind: ReplicaLimit\nmetadata:\n  name: small\n  namespace: default\nmaxReplicas: 3\n";
+    std::fs::write(&params, params_text).unwrap();
+    let app = repo.join("app.yaml");
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: default\nspec:\n  replicas: 5\n  selector:\n    matchLabels: {app: d}\n  template:\n    metadata:\n      labels: {app: d}\n    spec:\n      containers:\n        - name: app\n          image: nginx:1.27\n";
+    std::fs::write(&app, text).unwrap();
+
+    let run = super::run_in(&repo, &["check", "--format", "json"], None);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut expected: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("app.yaml")) && d["suppressed"].is_null())
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
+        .collect();
+    expected.sort();
+    assert!(expected.iter().any(|(r, _)| r == "admission-violation"), "{}", run.stdout);
+
+    let mut client = Client::start(&repo);
+    client.open(&app, text);
+    let diags = client.diagnostics(&uri(&app), |p| p.version == Some(1));
+    let mut got: Vec<(String, u64)> =
+        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
+    got.sort();
+    assert_eq!(got, expected);
+
+    client.open(&params, params_text);
+    client.diagnostics(&uri(&params), |p| p.version == Some(1));
+    client.change(&params, 2, range_of(params_text, "maxReplicas: 3"), "maxReplicas: 9");
+    let diags = client.diagnostics(&uri(&app), |p| !codes(&p.diagnostics).contains(&"admission-violation".to_string()));
+    assert!(!codes(&diags).contains(&"admission-violation".to_string()), "{diags:?}");
+    assert_eq!(client.shutdown(), End::Clean);
 }

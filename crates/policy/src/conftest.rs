@@ -187,6 +187,8 @@ pub struct Pass {
     /// The namespaces that have rules, each with its rules and whether it declares exceptions.
     namespaces: Vec<Namespace>,
     out: Outcome,
+    /// What preparing found (compile errors, selection warnings): each run's first findings.
+    prepared: Vec<Diagnostic>,
     stopped: bool,
     /// Whether queries carry `data.conftest.file`.
     file_info: bool,
@@ -233,7 +235,25 @@ impl Pass {
         // `data.conftest.file` is given to policies that can read it (a `with` on each query
         // costs its parse).
         let file_info = modules.iter().any(|m| m.text.contains("conftest"));
-        Ok(Pass { settings: settings.clone(), modules, policies, namespaces, out, stopped: false, file_info })
+        let prepared = out.diagnostics.clone();
+        Ok(Pass { settings: settings.clone(), modules, policies, namespaces, out, prepared, stopped: false, file_info })
+    }
+
+    /// The pass as [`Pass::prepare`] left it, for another run over the same policies (a
+    /// language server's next check): the compiled policies copied with a budget of their own,
+    /// what preparing found, nothing of a run that went on since.
+    #[must_use]
+    pub fn for_another_run(&self) -> Pass {
+        Pass {
+            settings: self.settings.clone(),
+            modules: self.modules.clone(),
+            policies: self.policies.as_ref().map(engine::Policies::for_another_run),
+            namespaces: self.namespaces.clone(),
+            out: Outcome { diagnostics: self.prepared.clone(), ..Outcome::default() },
+            prepared: self.prepared.clone(),
+            stopped: false,
+            file_info: self.file_info,
+        }
     }
 
     /// Evaluates the conftest rules of every namespace over the documents of `coll` (with

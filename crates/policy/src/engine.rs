@@ -218,6 +218,13 @@ impl Policies {
         })
     }
 
+    /// A copy for another run: the same compiled policies, with a budget of its own (a copy
+    /// made by `clone` shares its run's).
+    #[must_use]
+    pub fn for_another_run(&self) -> Policies {
+        Policies { spent: Arc::new(AtomicU64::new(0)), prints: Vec::new(), ..self.clone() }
+    }
+
     /// conftest's refusals on top of OPA's (failure and warning rules written
     /// `deny[msg] if { … }`, see [`super::heads`]), each at its module line; `None` when there
     /// is none.

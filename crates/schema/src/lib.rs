@@ -197,6 +197,13 @@ impl Registry {
         self.kinds.is_empty()
     }
 
+    /// Starts another run on this registry (a language server checks buffer after buffer on
+    /// one): the CEL rules' cost budget and the rules noted once per run start afresh, as in a
+    /// registry built for the run; compiled schemas are kept.
+    pub fn start_run(&self) {
+        *self.cel.lock().unwrap_or_else(|e| e.into_inner()) = pass::CelRun::default();
+    }
+
     /// How many schemas were compiled so far (each CRD or XRD version once).
     pub fn compilations(&self) -> usize {
         self.compilations

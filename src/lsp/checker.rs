@@ -1,0 +1,446 @@
+//! The checks, off the message loop: one thread owns every workspace's warm state
+//! ([`Workspace`]) and runs the checks the loop asks for ([`Job`]), in order, answering each
+//! with a [`Done`]. The loop goes on reading the client's messages meanwhile (hover,
+//! definition, cancellation, shutdown are answered while a check runs).
+//!
+//! Jobs that have been overtaken are not run: of the jobs waiting, only the newest check of
+//! a document and of a repository is; an older one's buffer is already out of date. A
+//! check's result is published only if its document is still at the checked version (the
+//! loop's side). Shutdown stops the thread between checks; a check that has started is
+//! finished first (the runner has no point to stop at), then dropped.
+//!
+//! When it has been idle for a moment, the checker finds the fields each checked document's
+//! templates set ([`super::fields`], for hover), stopping as soon as a job comes in.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use driftlint_core::diagnostic::{Diagnostic, SourcePath};
+use lsp_types as lsp;
+
+use super::convert::{self, LineIndex, Texts};
+use super::documents::Checked;
+use super::fields::Field;
+use super::workspace::{Problem, Workspace};
+
+/// A check the loop asks for.
+pub enum Job {
+    /// One document's buffer, at `version`, of the workspace `key`. `opened`: the first check
+    /// since the editor opened it (a file created since the walk is looked for again).
+    Document { key: PathBuf, path: PathBuf, version: i32, text: String, opened: bool },
+    /// The whole repository of the workspace `key`, the open buffers (by absolute path) in
+    /// place of their files.
+    Repository { key: PathBuf, open: HashMap<PathBuf, String> },
+    /// The client reported changes to these files (absolute paths; `None` for a URI that
+    /// names no local file), created or deleted when the flag says so.
+    Watched(Vec<(Option<PathBuf>, bool)>),
+}
+
+/// What a job found.
+pub enum Done {
+    /// A document's findings: `checked` (for hover, definition and code actions) and as LSP
+    /// diagnostics; `None` for a file the configuration does not check. `context`: the
+    /// buffer is one the other documents' checks read, and it changed.
+    Document { path: PathBuf, version: i32, found: Option<(Checked, Vec<lsp::Diagnostic>)>, context: bool },
+    /// A repository's findings on files that are neither open nor manifests (a missing object
+    /// at its entry in `metadata.yaml`), by file.
+    Repository { key: PathBuf, found: Vec<(PathBuf, lsp::Uri, Vec<lsp::Diagnostic>)> },
+    /// The warm states were dropped (a watched file they are made of changed): every open
+    /// document and repository wants checking again.
+    Reloaded,
+    /// The fields of a document's objects that their templates set, found after its check
+    /// (at `version`), with the templates' texts by absolute path.
+    Fields { path: PathBuf, version: i32, fields: Vec<Field>, texts: HashMap<PathBuf, String> },
+    /// A configuration that cannot be used.
+    Problem(Problem),
+    /// A job panicked (its workspace is dropped, to be made again).
+    Failed(String),
+}
+
+/// The checker's thread and how to talk to it.
+pub struct Checker {
+    jobs: Option<Sender<Job>>,
+    pub done: Receiver<Done>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Checker {
+    /// Starts the thread. `gate`
+    /// (tests only): a token is taken from it before each job, so that a test holds a check
+    /// "running" for as long as it wants; a closed gate lets every job through.
+    pub fn start(gate: Option<Receiver<()>>) -> Checker {
+        let (jobs, inbox) = crossbeam_channel::unbounded::<Job>();
+        let (outbox, done) = crossbeam_channel::unbounded::<Done>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("driftlint-checks".into())
+            .stack_size(STACK_SIZE)
+            .spawn(move || {
+                let mut worker = Worker { fields_due: HashMap::new(), workspaces: HashMap::new(), outbox };
+                worker.run(&inbox, &stopped, gate.as_ref());
+            })
+            .ok();
+        Checker { jobs: Some(jobs), done, stop, thread }
+    }
+
+    pub fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // A thread gone (it never panics out of a job) leaves nothing to do.
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// No check is started from now on.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops the thread and waits for it (for the check it may be running).
+    pub fn join(&mut self) {
+        self.stop();
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Checker {
+    fn drop(&mut self) {
+        self.join();
+    }
+}
+
+/// The checker's stack: the runner's, as on the CLI's main thread (`cli::STACK_SIZE`, which
+/// this module cannot import without an import circle through `cli::lsp`; a test keeps the two
+/// equal).
+const STACK_SIZE: usize = 64 << 20;
+
+/// How long the checker waits, idle, before it finds the fields of the documents checked.
+const FIELDS_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// A document checked whose fields are to be found when the checker is idle.
+struct FieldsTask {
+    key: PathBuf,
+    path: PathBuf,
+    version: i32,
+    text: String,
+    objects: Vec<driftlint_reference::drift::correlations::ObjectCorrelation>,
+}
+
+struct Worker {
+    /// By document: the newest check's fields, to be found when no job waits.
+    fields_due: HashMap<PathBuf, FieldsTask>,
+    /// Warm state by configuration file (or by `root` without one).
+    workspaces: HashMap<PathBuf, Workspace>,
+    outbox: Sender<Done>,
+}
+
+impl Worker {
+    fn run(&mut self, inbox: &Receiver<Job>, stop: &AtomicBool, gate: Option<&Receiver<()>>) {
+        let mut waiting: VecDeque<Job> = VecDeque::new();
+        loop {
+            if waiting.is_empty() {
+                // With fields to find, a pause first: while the user types, checks come one
+                // after another and the fields of each would be out of date at once.
+                let next = match self.fields_due.is_empty() {
+                    true => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                    false => inbox.recv_timeout(FIELDS_AFTER),
+                };
+                match next {
+                    Ok(job) => waiting.push_back(job),
+                    Err(RecvTimeoutError::Disconnected) => return,
+                    Err(RecvTimeoutError::Timeout) => {
+                        let task = self.fields_due.keys().next().cloned().and_then(|p| self.fields_due.remove(&p));
+                        if let Some(task) = task.filter(|_| !stop.load(Ordering::SeqCst)) {
+                            let key = task.key.clone();
+                            // A job coming in interrupts it: checks go first.
+                            let busy = || !inbox.is_empty();
+                            if catching(|| self.fields(task, &busy)).is_err() {
+                                self.workspaces.remove(&key);
+                            }
+                        }
+                        continue;
+                    }
+                }
+            }
+            waiting.extend(inbox.try_iter());
+            let Some(job) = waiting.pop_front() else { continue };
+            if overtaken(&job, &waiting) {
+                continue;
+            }
+            if let Some(gate) = gate {
+                let _ = gate.recv();
+            }
+            if stop.load(Ordering::SeqCst) {
+                return;
+            }
+            let key = match &job {
+                Job::Document { key, .. } | Job::Repository { key, .. } => Some(key.clone()),
+                Job::Watched(_) => None,
+            };
+            if let Err(why) = catching(|| self.handle(job)) {
+                if let Some(key) = key {
+                    self.workspaces.remove(&key);
+                }
+                self.send(Done::Failed(why));
+            }
+        }
+    }
+
+    /// The fields of a document checked, for hover ([`Done::Fields`]); when `interrupted`
+    /// says so before they are all found, the task waits for the next idle time.
+    fn fields(&mut self, task: FieldsTask, interrupted: &dyn Fn() -> bool) {
+        let Some(ws) = self.workspaces.get(&task.key) else { return };
+        let Some((fields, texts)) = ws.fields(&task.path, &task.text, &task.objects, interrupted) else {
+            // A newer check of the document, if one comes, replaces the task.
+            self.fields_due.entry(task.path.clone()).or_insert(task);
+            return;
+        };
+        if !fields.is_empty() {
+            self.send(Done::Fields { path: task.path, version: task.version, fields, texts });
+        }
+    }
+
+    fn send(&self, done: Done) {
+        // The loop gone (the session ended) leaves nobody to tell.
+        let _ = self.outbox.send(done);
+    }
+
+    fn workspace(&mut self, key: &Path) -> &mut Workspace {
+        if !self.workspaces.contains_key(key) {
+            let ws = match key.file_name().is_some_and(|n| n == crate::config::FILE_NAME) {
+                true => Workspace::load(Some(key.to_path_buf()), key.parent().unwrap_or(key).to_path_buf()),
+                false => Workspace::load(None, key.to_path_buf()),
+            };
+            if let Some(problem) = ws.problem.clone() {
+                self.send(Done::Problem(problem));
+            }
+            self.workspaces.insert(key.to_path_buf(), ws);
+        }
+        self.workspaces.get_mut(key).expect("inserted above")
+    }
+
+    fn handle(&mut self, job: Job) {
+        let outbox = self.outbox.clone();
+        // The loop gone (the session ended) leaves nobody to tell.
+        let send = |done: Done| {
+            let _ = outbox.send(done);
+        };
+        match job {
+            Job::Document { key, path, version, text, opened } => {
+                let ws = self.workspace(&key);
+                // A file created since the walk: walked again to learn whether it is checked.
+                if opened && !ws.checks(&path) && path.exists() {
+                    ws.walk();
+                }
+                let context = ws.overlay(&path, &text);
+                // Not a manifest of this configuration (excluded, a chart's template, a
+                // tool's file, not YAML): `check` reports nothing on it, nor do we.
+                if !ws.checks(&path) {
+                    return send(Done::Document { path, version, found: None, context });
+                }
+                let reference_dir = reference_dir(ws);
+                match ws.check_document(&path, &text) {
+                    Ok(report) => {
+                        let found = checked(report, &path, &text, version, reference_dir);
+                        let objects = found.0.objects.clone();
+                        send(Done::Document { path: path.clone(), version, found: Some(found), context });
+                        // After the findings, when nothing else waits: hover on any field a
+                        // template sets.
+                        self.fields_due.insert(path.clone(), FieldsTask { key, path, version, text, objects });
+                    }
+                    Err(message) => send(Done::Problem(Problem { message, at: None })),
+                }
+            }
+            Job::Repository { key, open } => {
+                let ws = self.workspace(&key);
+                match ws.check_repository(&open) {
+                    Ok(report) => {
+                        let found = repository_findings(ws, &report, &open);
+                        send(Done::Repository { key, found });
+                    }
+                    Err(message) => send(Done::Problem(Problem { message, at: None })),
+                }
+            }
+            Job::Watched(changes) => {
+                // A file created or deleted (the walk's manifests), or a change to what a
+                // workspace is made of (configuration, lock, reference, a CRD, a policy):
+                // every warm state is dropped. A manifest's own change is not: its buffer is
+                // what is checked.
+                let reload = changes.iter().any(|(path, created_or_deleted)| {
+                    *created_or_deleted
+                        || path.as_ref().is_none_or(|path| {
+                            self.workspaces.is_empty() || self.workspaces.values().any(|ws| ws.is_made_of(path))
+                        })
+                });
+                if reload {
+                    self.workspaces.clear();
+                    self.fields_due.clear();
+                    send(Done::Reloaded);
+                }
+            }
+        }
+    }
+}
+
+/// Runs `f`; a panic in it is caught and given as its message, so that the checker goes on
+/// (the caller drops the workspace the job was on: it is made again on the next job).
+fn catching(f: impl FnOnce()) -> Result<(), String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default()
+    })
+}
+
+/// Whether a newer job waiting makes `job` pointless: a newer check of the same document, or
+/// of the same repository.
+fn overtaken(job: &Job, waiting: &VecDeque<Job>) -> bool {
+    match job {
+        Job::Document { path, opened: false, .. } => {
+            waiting.iter().any(|j| matches!(j, Job::Document { path: p, .. } if p == path))
+        }
+        Job::Repository { key, .. } => waiting.iter().any(|j| matches!(j, Job::Repository { key: k, .. } if k == key)),
+        _ => false,
+    }
+}
+
+/// What a document's check keeps for hover, definition and code actions, and its findings as
+/// LSP diagnostics.
+fn checked(
+    report: crate::check::Report,
+    path: &Path,
+    text: &str,
+    version: i32,
+    reference_dir: Option<PathBuf>,
+) -> (Checked, Vec<lsp::Diagnostic>) {
+    let mut texts = HashMap::new();
+    for d in &report.diagnostics {
+        for label in &d.secondary {
+            if let SourcePath::File(p) = &label.path
+                && let Some(s) = report.sources.iter().find(|s| s.path == label.path)
+            {
+                texts.entry(convert::absolute(p)).or_insert_with(|| s.text.clone());
+            }
+        }
+    }
+    let objects: Vec<_> = report
+        .correlations
+        .objects
+        .into_iter()
+        .filter(|o| matches!(&o.path, SourcePath::File(p) if convert::absolute(p) == path))
+        .collect();
+    let checked =
+        Checked { version, diagnostics: report.diagnostics, texts, objects, reference_dir, fields: Vec::new() };
+    let diagnostics = {
+        let index = LineIndex::new(text);
+        let texts: Texts<'_> = checked.texts.iter().map(|(p, t)| (p.clone(), t.as_str())).collect();
+        checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.suppressed.is_none())
+            .map(|d| convert::to_lsp_diagnostic(d, &index, &texts))
+            .collect()
+    };
+    (checked, diagnostics)
+}
+
+/// A repository check's findings on files that are no open document's and no manifest's (a
+/// missing object at its template's entry in `metadata.yaml`, the reference's and the
+/// configuration's own problems): open documents and manifests have their own checks.
+fn repository_findings(
+    ws: &Workspace,
+    report: &crate::check::Report,
+    open: &HashMap<PathBuf, String>,
+) -> Vec<(PathBuf, lsp::Uri, Vec<lsp::Diagnostic>)> {
+    let mut by_file: HashMap<PathBuf, Vec<&Diagnostic>> = HashMap::new();
+    for d in report.diagnostics.iter().filter(|d| d.suppressed.is_none()) {
+        let SourcePath::File(p) = &d.primary.path else { continue };
+        let p = convert::absolute(p);
+        if !open.contains_key(&p) && !ws.checks(&p) {
+            by_file.entry(p).or_default().push(d);
+        }
+    }
+    let texts: Texts<'_> = report
+        .sources
+        .iter()
+        .filter_map(|s| match &s.path {
+            SourcePath::File(p) => Some((convert::absolute(p), s.text.as_str())),
+            SourcePath::Stdin => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for (path, found) in by_file {
+        let Some(uri) = convert::uri_of(&path) else { continue };
+        let disk;
+        let text = match texts.get(&path) {
+            Some(t) => *t,
+            None => {
+                disk = driftlint_core::input::read_bounded_to_string(&path, driftlint_core::input::MAX_FILE_BYTES)
+                    .unwrap_or_default();
+                disk.as_str()
+            }
+        };
+        let index = LineIndex::new(text);
+        if seen.insert(path.clone()) {
+            out.push((path, uri, found.iter().map(|d| convert::to_lsp_diagnostic(d, &index, &texts)).collect()));
+        }
+    }
+    out
+}
+
+/// The directory template paths are relative to, for a reference kept as files.
+fn reference_dir(ws: &Workspace) -> Option<PathBuf> {
+    match ws.settings.as_ref()?.reference.as_ref()? {
+        driftlint_reference::Location::Path(p) => crate::check::metadata_path(p).parent().map(convert::absolute),
+        driftlint_reference::Location::Git(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checker_has_the_clis_stack() {
+        assert_eq!(STACK_SIZE, crate::cli::STACK_SIZE);
+    }
+
+    #[test]
+    fn a_panic_in_a_job_is_caught_with_its_message() {
+        assert_eq!(catching(|| panic!("boom")), Err("boom".to_string()));
+        assert_eq!(catching(|| panic!("{} {}", "formatted", 1)), Err("formatted 1".to_string()));
+        assert_eq!(catching(|| {}), Ok(()));
+    }
+
+    /// Of the jobs waiting, a document's older check and a repository's older check are
+    /// passed over; a document's first check (its walk) and watched-file events are not.
+    #[test]
+    fn only_the_newest_check_of_a_document_or_repository_runs() {
+        let doc = |path: &str, version, opened| Job::Document {
+            key: PathBuf::from("/r/.driftlint.yaml"),
+            path: PathBuf::from(path),
+            version,
+            text: String::new(),
+            opened,
+        };
+        let repo = |key: &str| Job::Repository { key: PathBuf::from(key), open: HashMap::new() };
+        let waiting: VecDeque<Job> = VecDeque::from([doc("/r/a.yaml", 3, false), repo("/r/.driftlint.yaml")]);
+        assert!(overtaken(&doc("/r/a.yaml", 2, false), &waiting));
+        assert!(!overtaken(&doc("/r/a.yaml", 1, true), &waiting));
+        assert!(!overtaken(&doc("/r/b.yaml", 2, false), &waiting));
+        assert!(overtaken(&repo("/r/.driftlint.yaml"), &waiting));
+        assert!(!overtaken(&repo("/s/.driftlint.yaml"), &waiting));
+        assert!(!overtaken(&Job::Watched(Vec::new()), &waiting));
+    }
+}
