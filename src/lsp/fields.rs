@@ -85,7 +85,8 @@ pub fn fields(
             else {
                 continue;
             };
-            let fixed = tree.literal_value(compiled, template, &pointer, files).is_some();
+            let fixed =
+                tree.literal_value(compiled, template, &pointer, files).is_some_and(|(_, conditional)| !conditional);
             out.push(Field {
                 range: value.span.clone(),
                 pointer,

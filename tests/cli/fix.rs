@@ -346,6 +346,31 @@ fn unsafe_fixes_need_the_flag() {
     assert!(rules(&check(dir.path(), &[])).is_empty());
 }
 
+/// A value the template chooses by a condition (`{{ if … }}a{{ else }}b{{ end }}`) is what the
+/// reference expects of this object, but whether the value or the condition's input is wrong
+/// is a person's call: its fix is unsafe. The same value written unconditionally is safe.
+#[test]
+fn values_a_condition_chooses_are_unsafe_fixes() {
+    let manifest = format!("{HEAD}data:\n  level: debug\n  mode: slow\n");
+    let dir = project(&manifest, "  level: {{ if .metadata.labels }}warn{{ else }}info{{ end }}\n  mode: fast\n");
+    let run = check(dir.path(), &[]);
+    let safety: Vec<(String, String)> = json(&run)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (d["field"].as_str().unwrap_or("").to_string(), d["fix"]["safety"].as_str().unwrap_or("none").to_string())
+        })
+        .collect();
+    assert!(safety.contains(&("/data/level".into(), "unsafe".into())), "{safety:?}");
+    assert!(safety.contains(&("/data/mode".into(), "safe".into())), "{safety:?}");
+    check(dir.path(), &["--fix"]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest.replace("slow", "fast"));
+    check(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(read(&dir.path().join("manifests/cm.yaml")), manifest.replace("slow", "fast").replace("debug", "info"));
+    assert!(rules(&check(dir.path(), &[])).is_empty());
+}
+
 /// In `dir`: `check CHECK_ARGS --format json`, then `check CHECK_ARGS --fix FLAGS…`; asserts that
 /// exactly the files' bytes of the fixes the JSON report carried changed (every other byte
 /// kept), that the fixed findings are gone, and that `driftlint compare COMPARE_ARGS -o json`

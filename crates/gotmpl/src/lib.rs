@@ -258,6 +258,13 @@ impl TemplateSet {
         DataPaths::of(self.main_tree())
     }
 
+    /// Whether the template text at `span` (a piece of a text node, as [`Rendered`]'s
+    /// provenance names it) is inside an `if` or a `with` of its tree, or a `range`'s `else`:
+    /// output only when a condition on the data holds, so not the same for every execution.
+    pub fn text_is_conditional(&self, span: node::Span) -> bool {
+        self.trees.iter().any(|(_, root)| node::conditional_text(root, span, false))
+    }
+
     /// The name of the source file with index `file` (see [`Span::file`]).
     pub fn file_name(&self, file: u32) -> &str {
         self.files.get(file as usize).map_or("", String::as_str)
@@ -286,6 +293,54 @@ mod tests {
 
     fn set(main: &str, functions: &str) -> TemplateSet {
         TemplateSet::parse("main", main, &[("functions", functions)]).unwrap()
+    }
+
+    /// Each text node of `list`, depth first, with its span.
+    fn texts(list: &[node::Node], out: &mut Vec<(String, Span)>) {
+        for n in list {
+            match n {
+                node::Node::Text { span, text } => out.push((text.clone(), *span)),
+                node::Node::If(b) | node::Node::Range(b) | node::Node::With(b) => {
+                    texts(&b.list, out);
+                    texts(b.else_list.as_deref().unwrap_or_default(), out);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Text is conditional inside `if` and `with` (either branch, however deep) and in a
+    /// `range`'s `else`; not at the top, in a `range`'s body, or in a `define`d template
+    /// that no condition wraps.
+    #[test]
+    fn text_under_a_condition_is_conditional() {
+        let main = "top\n{{ if .a }}then{{ else }}else{{ end }}{{ range .l }}each{{ if .b }}deep{{ end }}{{ else }}none{{ end }}{{ with .c }}with{{ end }}";
+        let s = set(main, "{{ define \"f\" }}defined{{ if .x }}chosen{{ end }}{{ end }}");
+        let mut found = Vec::new();
+        for (_, root) in &s.trees {
+            texts(root, &mut found);
+        }
+        let verdicts: Vec<(&str, bool)> = found
+            .iter()
+            .map(|(text, span)| {
+                // A piece inside the node, as provenance names it, is judged as the node.
+                let piece = Span { start: span.start + 1, end: span.end.max(span.start + 1), ..*span };
+                (text.as_str(), s.text_is_conditional(piece))
+            })
+            .collect();
+        for (text, conditional) in [
+            ("top\n", false),
+            ("then", true),
+            ("else", true),
+            ("each", false),
+            ("deep", true),
+            ("none", true),
+            ("with", true),
+            ("defined", false),
+            ("chosen", true),
+        ] {
+            assert!(verdicts.contains(&(text, conditional)), "{text}: {verdicts:?}");
+        }
     }
 
     #[test]

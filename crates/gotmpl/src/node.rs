@@ -338,6 +338,27 @@ pub fn constant_call_args(list: &[Node], names: &[&str]) -> Option<Vec<(String, 
     Some(out)
 }
 
+/// Whether the text at `at` (within one text node of `list`, as an execution's provenance
+/// gives it) is output only when a condition on the data holds: inside an `if` or a `with`
+/// (either branch) or a `range`'s `else`. `under`: `list` itself is such a branch.
+pub fn conditional_text(list: &[Node], at: Span, under: bool) -> bool {
+    let within = |span: &Span| span.file == at.file && span.start <= at.start && at.end <= span.end;
+    list.iter().any(|n| match n {
+        Node::Text { span, .. } => under && within(span),
+        Node::If(b) | Node::With(b) => {
+            within(&b.span)
+                && (conditional_text(&b.list, at, true)
+                    || b.else_list.as_deref().is_some_and(|l| conditional_text(l, at, true)))
+        }
+        Node::Range(b) => {
+            within(&b.span)
+                && (conditional_text(&b.list, at, under)
+                    || b.else_list.as_deref().is_some_and(|l| conditional_text(l, at, true)))
+        }
+        _ => false,
+    })
+}
+
 pub fn is_empty_tree(list: &[Node]) -> bool {
     list.iter().all(|n| match n {
         Node::Text { text, .. } => text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{b}').is_empty(),

@@ -4,7 +4,8 @@
 //! A value is fixed when every byte the template rendered for it is template text
 //! ([`locate::RenderedTemplate::literal_value`]): a `{{ .spec.x }}` parameter, a function's
 //! output, or a field compared by an inline diff function (`regex`, `capturegroups`: a pattern,
-//! not a value) gives no fix. What is written and how it is quoted is the YAML layer's
+//! not a value) gives no fix; template text a condition chose (inside an `if` or `with`)
+//! gives an unsafe fix. What is written and how it is quoted is the YAML layer's
 //! ([`driftlint_yaml::replace_scalar`]), which checks the edited text reads back as the value.
 
 use serde_json::Value;
@@ -42,15 +43,21 @@ pub fn of_field(
         extra_fix(doc, source, pointer)
     } else {
         let (rendered, expected) = (rendered?, expected?);
-        if inline_compared(compiled, template, pointer)
-            || rendered.literal_value(compiled, template, pointer, files).as_ref() != Some(expected)
-        {
+        if inline_compared(compiled, template, pointer) {
             return None;
         }
-        match kind {
+        let (literal, conditional) = rendered.literal_value(compiled, template, pointer, files)?;
+        if &literal != expected {
+            return None;
+        }
+        let fix = match kind {
             FieldDiffKind::Changed => value_fix(doc, source, pointer, expected),
             _ => missing_fix(doc, source, pointer, expected),
-        }
+        };
+        // Text a condition chose (`{{ if … }}false{{ else }}true{{ end }}`) is what the
+        // reference expects of this object as the repository stands; a person decides whether
+        // the condition, not the value, is what should change.
+        if conditional { fix.map(unsafe_fix) } else { fix }
     }?;
     if stdin { driftlint_core::locate::rendered_fix(doc, &source.text, &fix, files) } else { Some(fix) }
 }
@@ -124,6 +131,13 @@ fn missing_fix(doc: &Document, source: &Source, pointer: &str, expected: &Value)
             replacement: text,
         }],
     }))
+}
+
+/// `fix` offered with `--unsafe-fixes` only, its message saying why.
+fn unsafe_fix(mut fix: Box<Fix>) -> Box<Fix> {
+    fix.safety = FixSafety::Unsafe;
+    fix.message.push_str(" (the template chooses this value by a condition)");
+    fix
 }
 
 /// A JSON pointer's token as the key it names.

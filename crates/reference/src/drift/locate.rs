@@ -62,8 +62,10 @@ impl<'r> RenderedTemplate<'r> {
     }
 
     /// The value the template renders at `pointer` when every byte of it is template text
-    /// (no action, so no parameter of the CR and no function produced any of it): the
-    /// expectation is then the same for every object, and a fix may write it. A mapping or
+    /// (no action, so no parameter of the CR and no function produced any of it), and
+    /// whether some of that text is conditional (inside an `if` or `with`: which branch is
+    /// written depends on the object or on the objects a lookup returns). Unconditional, the
+    /// expectation is the same for every object, and a fix may write it. A mapping or
     /// sequence qualifies only when every byte of its whole subtree does.
     pub fn literal_value(
         &self,
@@ -71,7 +73,7 @@ impl<'r> RenderedTemplate<'r> {
         template: usize,
         pointer: &str,
         files: &mut Files,
-    ) -> Option<serde_json::Value> {
+    ) -> Option<(serde_json::Value, bool)> {
         let (_, value) = self.root.as_ref()?.pointer_entry(pointer)?;
         if value.span.is_empty() {
             return None;
@@ -81,6 +83,7 @@ impl<'r> RenderedTemplate<'r> {
         let end = raw_offset(&rendered.text, value.span.end - 1) + 1;
         let t = compiled.templates.get(template)?;
         let first = rendered.provenance.partition_point(|(s, _)| *s <= start).checked_sub(1)?;
+        let mut conditional = false;
         for (i, (out_start, span)) in rendered.provenance.iter().enumerate().skip(first) {
             if *out_start >= end {
                 break;
@@ -92,8 +95,9 @@ impl<'r> RenderedTemplate<'r> {
             if text.get(span.start as usize..span.end as usize) != rendered.text.get(*out_start..out_end) {
                 return None;
             }
+            conditional = conditional || t.set.text_is_conditional(*span);
         }
-        Some(value.to_json())
+        Some((value.to_json(), conditional))
     }
 
     /// For a field the template does not render (`pointer` is absent from the output): the
