@@ -46,8 +46,9 @@ pub struct Report {
     /// For a reference read from git: where its files are in the work tree (reports point
     /// there, since `git:REV:path` is no file a viewer can open).
     pub pinned: Option<driftlint_reference::Pinned>,
-    /// The manifest files checked (paths as reported): what [`named::keep_named`] tells from
-    /// the reference's, the configuration's and the policies' files.
+    /// The manifest files checked (paths as reported), and kustomize's patch files (checked as
+    /// patches): what [`named::keep_named`] tells from the reference's, the configuration's
+    /// and the policies' files.
     pub inputs: Vec<PathBuf>,
     /// What the schema pass validated, when it ran.
     pub coverage: Option<driftlint_schema::coverage::Coverage>,
@@ -370,6 +371,12 @@ pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
+    // kustomize's patch files are checked inputs too (as patches): their findings are theirs.
+    let mut inputs = inputs;
+    inputs.extend(patches.iter().filter(|p| p.inline.is_none()).filter_map(|p| match &p.source.path {
+        SourcePath::File(path) => Some(path.clone()),
+        SourcePath::Stdin => None,
+    }));
     Ok(Report {
         diagnostics: diags,
         sources,
@@ -700,7 +707,12 @@ fn manifest_sources(
         }
     }
     // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
-    Ok(driftlint_core::input::layout::split_roles(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
+    // The kustomizations above the named paths give their files roles too.
+    Ok(driftlint_core::input::layout::split_roles(
+        sources,
+        |path| policy_inputs.is_some_and(|p| p.takes(path)),
+        &settings.paths,
+    ))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out, less driftlint's configuration
