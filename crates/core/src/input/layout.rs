@@ -566,6 +566,33 @@ mod tests {
     }
 
     #[test]
+    fn claimed_paths_are_judged_by_their_kustomize_role_not_their_name() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<std::collections::BTreeSet<_>>();
+        let paths = set(&[
+            "app/kustomization.yaml",
+            "app/deployment.yaml",
+            "app/patch.yaml",
+            "app/labels.yaml",
+            "app/shared.yaml",
+            "other/kustomization.yaml",
+            "lone.yaml",
+        ]);
+        let text = |p: &str| match p {
+            "app/kustomization.yaml" => Some(
+                "resources: [deployment.yaml, shared.yaml]\npatches:\n  - path: patch.yaml\ntransformers: [labels.yaml]\n"
+                    .to_string(),
+            ),
+            // Another kustomization patching a resource of the first does not claim it.
+            "other/kustomization.yaml" => Some("patchesStrategicMerge:\n  - ../app/shared.yaml\n".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            claimed(&paths, text),
+            set(&["app/kustomization.yaml", "app/labels.yaml", "app/patch.yaml", "other/kustomization.yaml"])
+        );
+    }
+
+    #[test]
     fn a_resource_of_one_kustomization_stays_a_manifest_when_another_patches_it() {
         let dir = tempfile::tempdir().unwrap();
         let files = [
