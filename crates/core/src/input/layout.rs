@@ -577,7 +577,8 @@ mod tests {
             "other/kustomization.yaml",
             "lone.yaml",
         ]);
-        let text = |p: &str| match p {
+        let text = |p: &str| {
+            match p {
             "app/kustomization.yaml" => Some(
                 "resources: [deployment.yaml, shared.yaml]\npatches:\n  - path: patch.yaml\ntransformers: [labels.yaml]\n"
                     .to_string(),
@@ -585,6 +586,7 @@ mod tests {
             // Another kustomization patching a resource of the first does not claim it.
             "other/kustomization.yaml" => Some("patchesStrategicMerge:\n  - ../app/shared.yaml\n".to_string()),
             _ => None,
+        }
         };
         assert_eq!(
             claimed(&paths, text),
