@@ -369,6 +369,15 @@ fn named_files_get_the_roles_their_kustomizations_give() {
     // With a configuration the repository is checked as a whole and the named files shown.
     write(tmp.path(), &[(".driftlint.yaml", "rules: {}\n")]);
     assert_eq!(named_findings(tmp.path(), &["check"]), expected());
+    // A patch's findings are its file's: not shown when another file is named.
+    let r = run_in(tmp.path(), &["check", "--format", "json", "overlays/prod/labels.yaml"], None);
+    let files: Vec<String> = json(&r)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(files, ["overlays/prod/kustomization.yaml"], "{}", r.stdout);
 
     let r = run_in(tmp.path(), &["ls", "--isolated", "base/deployment.yaml", "overlays/prod/replicas.yaml"], None);
     assert!(r.stdout.contains("base/deployment.yaml:1:1: apps/v1 Deployment web"), "{}", r.stdout);
