@@ -47,8 +47,9 @@ pub struct Report {
     /// For a reference read from git: where its files are in the work tree (reports point
     /// there, since `git:REV:path` is no file a viewer can open).
     pub pinned: Option<driftlint_reference::Pinned>,
-    /// The manifest files checked (paths as reported): what [`named::keep_named`] tells from
-    /// the reference's, the configuration's and the policies' files.
+    /// The manifest files checked (paths as reported), and kustomize's patch files (checked as
+    /// patches): what [`named::keep_named`] tells from the reference's, the configuration's
+    /// and the policies' files.
     pub inputs: Vec<PathBuf>,
     /// What the schema pass validated, when it ran.
     pub coverage: Option<driftlint_schema::coverage::Coverage>,
@@ -91,7 +92,15 @@ pub fn metadata_path(reference: &Path) -> PathBuf {
 
 /// Runs the linter on the inputs `settings.paths` name.
 pub fn check(settings: &Settings) -> Result<Report, CheckError> {
-    check_sources(settings, collect_inputs(settings))
+    // Named files (pre-commit's form) show what they are responsible for; a walk names, in one
+    // note, the directories it passed over that hold manifests.
+    if !settings.named.is_empty() {
+        return check_sources(settings, collect_inputs(settings));
+    }
+    let (mut collected, mut skipped) = input::load_sources_noting_skipped(&settings.paths, &walk_options(settings));
+    skipped.extend(excluded_dirs(settings, &collected.sources)?);
+    collected.diagnostics.extend(input::skipped_note(&skipped));
+    check_sources(settings, collected)
 }
 
 /// How directories are walked for `settings`.
@@ -389,7 +398,7 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
     diags.append(&mut summed_up_data_files(parse_diags));
     // Only for a walk (named files are what the user chose) and a run with no policy to read
     // other documents.
-    if documents == 0 && !inputs.is_empty() && !policy_work && settings.paths.iter().any(|p| p.is_dir()) {
+    if documents == 0 && !policy_work && settings.paths.iter().any(|p| p.is_dir()) {
         diags.push(no_object(&inputs, &settings.paths));
     }
     let passes = in_order(&mut drift, &mut schema_pass, &mut composition_pass, &mut admission_pass, &mut policy);
@@ -424,6 +433,12 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
     // holds the texts that findings are shown in.
     sources.retain(|s| !(s.text.is_empty() && matches!(s.path, SourcePath::File(_))));
     sources.extend(files.into_sources());
+    // kustomize's patch files are checked inputs too (as patches): their findings are theirs.
+    let mut inputs = inputs;
+    inputs.extend(patches.iter().filter(|p| p.inline.is_none()).filter_map(|p| match &p.source.path {
+        SourcePath::File(path) => Some(path.clone()),
+        SourcePath::Stdin => None,
+    }));
     Ok(Report {
         diagnostics: diags,
         sources,
@@ -504,54 +519,17 @@ fn summed_up_data_files(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     out
 }
 
-/// The note of a run whose inputs held no Kubernetes object: "no problems found" alone would
-/// read as a clean bill.
+/// The note of a run whose inputs held no Kubernetes object (or that found no input at all):
+/// "no problems found" alone would read as a clean bill. The directories the walk passed over
+/// have a note of their own ([`input::skipped_note`]).
 fn no_object(inputs: &[PathBuf], roots: &[PathBuf]) -> Diagnostic {
-    let hidden: Vec<String> = roots.iter().flat_map(|r| hidden_yaml_dirs(r)).collect();
-    let skipped = match hidden.as_slice() {
-        [] => String::new(),
-        some => format!("; hidden directories holding YAML were not walked: {}", some.join(", ")),
+    let at = inputs.first().or_else(|| roots.iter().find(|p| p.is_dir())).cloned().unwrap_or_default();
+    let message = match inputs.len() {
+        0 => "no Kubernetes object found: no manifest file was found to check; nothing was validated".to_string(),
+        n => format!("no Kubernetes object found in the {n} file(s) checked: nothing was validated"),
     };
-    Diagnostic::of(
-        driftlint_core::diagnostic::Rule::NotKubernetesObject,
-        SourcePath::File(inputs[0].clone()),
-        None,
-        format!("no Kubernetes object found in the {} file(s) checked: nothing was validated{skipped}", inputs.len()),
-    )
-    .with_help("name the directories that hold the manifests (hidden and ignored directories are not walked)")
-}
-
-/// The hidden directories right below `root` (not `.git`) with a `.yaml`/`.yml` file within
-/// two levels, looked at without following links and at most a few hundred entries each.
-fn hidden_yaml_dirs(root: &Path) -> Vec<String> {
-    fn holds_yaml(dir: &Path, depth: usize, budget: &mut usize) -> bool {
-        let Ok(entries) = std::fs::read_dir(dir) else { return false };
-        for e in entries.flatten() {
-            if *budget == 0 {
-                return false;
-            }
-            *budget -= 1;
-            let Ok(t) = e.file_type() else { continue };
-            let path = e.path();
-            if t.is_file() && path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                return true;
-            }
-            if t.is_dir() && depth > 0 && holds_yaml(&path, depth - 1, budget) {
-                return true;
-            }
-        }
-        false
-    }
-    let Ok(entries) = std::fs::read_dir(root) else { return Vec::new() };
-    let mut found: Vec<String> = entries
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| e.file_name().to_string_lossy().starts_with('.') && e.file_name() != ".git")
-        .filter(|e| holds_yaml(&e.path(), 2, &mut 500))
-        .map(|e| driftlint_git::states::strip_dot(e.path()).display().to_string())
-        .collect();
-    found.sort();
-    found
+    Diagnostic::of(driftlint_core::diagnostic::Rule::NotKubernetesObject, SourcePath::File(at), None, message)
+        .with_help("name the directories that hold the manifests (hidden and ignored directories are not walked)")
 }
 
 /// The passes that run, in the order their findings are gathered: drift, schemas,
@@ -754,7 +732,12 @@ fn manifest_sources(
         }
     }
     // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
-    Ok(driftlint_core::input::layout::split_roles(sources, |path| policy_inputs.is_some_and(|p| p.takes(path))))
+    // The kustomizations above the named paths give their files roles too.
+    Ok(driftlint_core::input::layout::split_roles(
+        sources,
+        |path| policy_inputs.is_some_and(|p| p.takes(path)),
+        &settings.paths,
+    ))
 }
 
 /// The inputs less those `exclude:` and `--exclude` leave out, less driftlint's configuration
@@ -845,6 +828,40 @@ fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<So
             SourcePath::Stdin => true,
         })
         .collect())
+}
+
+/// The directories of the inputs that `exclude:` and `--exclude` leave out and that read like
+/// manifests (the reference's own files, left out anyway, not counted), the topmost of each
+/// tree.
+fn excluded_dirs(settings: &Settings, sources: &[Source]) -> Result<Vec<(PathBuf, input::Skip)>, CheckError> {
+    let config = exclude_matcher(&settings.exclude, &settings.exclude_root)?;
+    let cli = exclude_matcher(&settings.exclude_cli, Path::new("."))?;
+    if config.is_none() && cli.is_none() {
+        return Ok(Vec::new());
+    }
+    let reference = match &settings.reference {
+        Some(driftlint_reference::Location::Path(r)) => metadata_path(r).parent().and_then(absolute),
+        _ => None,
+    };
+    let mut dirs: Vec<PathBuf> = sources
+        .iter()
+        .filter_map(|s| match &s.path {
+            SourcePath::File(p)
+                if (config.as_ref().is_some_and(|m| matches_exclude(m, &settings.exclude_root, p))
+                    || cli.as_ref().is_some_and(|m| matches_exclude(m, Path::new("."), p)))
+                    && !reference.as_ref().is_some_and(|r| absolute(p).is_some_and(|a| a.starts_with(r)))
+                    && input::looks_like_manifest(&s.text) =>
+            {
+                Some(driftlint_git::states::strip_dot(p.parent().map(Path::to_path_buf).unwrap_or_default()))
+            }
+            _ => None,
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    let topmost: Vec<PathBuf> =
+        dirs.iter().filter(|d| !dirs.iter().any(|o| o != *d && d.starts_with(o))).cloned().collect();
+    Ok(topmost.into_iter().map(|d| (d, input::Skip::Excluded)).collect())
 }
 
 /// The paths (as the walk names inputs) that `exclude:` of `settings` keeps.

@@ -137,8 +137,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             entry
         })
         .collect();
+    // The roles of the files listed: those below the paths named (a file named alone lists
+    // its own role, not those of every file its kustomizations name).
+    let named: Vec<std::path::PathBuf> =
+        settings.paths.iter().map(|p| driftlint_core::input::kustomize::normalise(p)).collect();
     let mut kustomize: Vec<RoleEntry> = roles
         .iter()
+        .filter(|(p, _)| named.iter().any(|n| n.as_os_str().is_empty() || p.starts_with(n)))
         .map(|(p, r)| RoleEntry {
             file: p.display().to_string(),
             role: r.name(),

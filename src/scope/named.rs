@@ -228,23 +228,12 @@ fn glob_matches(glob: &str, name: &str) -> bool {
     }
 }
 
-/// Whether `path` is a Helm chart's source or a tool's configuration file, judged as
-/// [`driftlint_core::input::layout::claimed`] judges a walk: by the `Chart.yaml` files above it.
+/// Whether `path` is a Helm chart's source, a tool's configuration file, or a file its
+/// kustomizations name as a patch (checked as one) or as kustomize's own configuration: what
+/// a walk leaves out of the manifests, judged by the file's role
+/// ([`driftlint_core::input::layout::claimed_file`]), not by its name alone.
 fn in_chart_or_tool_file(path: &Path) -> bool {
-    let Ok(abs) = std::path::absolute(path) else { return false };
-    let mut set = std::collections::BTreeSet::new();
-    let rel: Vec<String> = abs.components().map(|c| c.as_os_str().to_string_lossy().to_string()).collect();
-    let joined = rel.join("/");
-    set.insert(joined.clone());
-    let mut dir = abs.parent();
-    while let Some(d) = dir {
-        if d.join("Chart.yaml").is_file() {
-            let chart: Vec<String> = d.components().map(|c| c.as_os_str().to_string_lossy().to_string()).collect();
-            set.insert(format!("{}/Chart.yaml", chart.join("/")));
-        }
-        dir = d.parent();
-    }
-    driftlint_core::input::layout::claimed(&set).contains(&joined)
+    driftlint_core::input::layout::claimed_file(path)
 }
 
 /// Adds `diagnostics` to `report`, in the report's order (by path, position and rule).

@@ -69,15 +69,32 @@ impl Layout<'_> {
                 .collect())
         };
         let head_walked: BTreeSet<String> = paths_of(checked).iter().filter_map(|p| self.repo.relative(p)).collect();
-        // Helm chart sources and tool files are not linted ([`driftlint_core::input::layout`]): judged from each
-        // side's own files, so a `Chart.yaml` the change adds over manifests stops checking them.
-        let head_claimed = driftlint_core::input::layout::claimed(&head_walked);
+        // The kustomizations' texts of each side, by repository-relative path: they decide which
+        // files are patches or kustomize's configuration rather than manifests.
+        let texts = |c: &Collected| -> HashMap<String, String> {
+            c.sources
+                .iter()
+                .filter_map(|s| match &s.path {
+                    SourcePath::File(p) if driftlint_core::input::kustomize::is_kustomization(p) => {
+                        Some((self.repo.relative(&strip_dot(p.clone()))?, s.text.clone()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let (head_texts, base_texts) = (texts(checked), texts(base_inputs));
+        let head_text = |rel: &str| head_texts.get(rel).cloned();
+        // Helm chart sources, tool files and the files kustomizations name as patches or as
+        // their configuration are not linted as manifests ([`driftlint_core::input::layout`]):
+        // judged from each side's own files, so a `Chart.yaml` the change adds over manifests,
+        // or a kustomization that starts naming one as a patch, stops checking them.
+        let head_claimed = driftlint_core::input::layout::claimed(&head_walked, head_text);
         let head_checked: BTreeSet<String> =
             manifests(self.head, paths_of(checked))?.difference(&head_claimed).cloned().collect();
         let base_walked: BTreeSet<String> =
             paths_of(base_inputs).iter().filter_map(|p| self.repo.relative(p)).collect();
         let base_checked: BTreeSet<String> = manifests(self.base, paths_of(base_inputs))?
-            .difference(&driftlint_core::input::layout::claimed(&base_walked))
+            .difference(&driftlint_core::input::layout::claimed(&base_walked, |rel| base_texts.get(rel).cloned()))
             .cloned()
             .collect();
         let selected =
@@ -87,7 +104,7 @@ impl Layout<'_> {
         let selected_paths = paths_of(&selected);
         let selected_walked: BTreeSet<String> = selected_paths.iter().filter_map(|p| self.repo.relative(p)).collect();
         let would: BTreeSet<String> = manifests(self.base, selected_paths)?
-            .difference(&driftlint_core::input::layout::claimed(&selected_walked))
+            .difference(&driftlint_core::input::layout::claimed(&selected_walked, head_text))
             .cloned()
             .collect();
         // Files new in the head, by blob: where a file the base checked went.
@@ -132,7 +149,7 @@ impl Layout<'_> {
             let still_there = self.head_files.get(rel).is_some() || head_walked.contains(rel);
             let (at, message) = if still_there {
                 let why = if head_claimed.contains(rel) {
-                    "a Helm chart's `Chart.yaml` (chart sources are not linted) or its name as a tool's configuration file now claims it"
+                    "a Helm chart's `Chart.yaml` (chart sources are not linted), its name as a tool's configuration file, or a kustomization naming it as a patch or as kustomize's own configuration now claims it"
                 } else if head_walked.contains(rel) {
                     "an `exclude` glob leaves it out"
                 } else if !walk_changed {

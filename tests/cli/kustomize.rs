@@ -275,3 +275,179 @@ fn ls_shows_each_files_role() {
     let human = run_in(tmp.path(), &["ls", "--isolated", "."], None);
     assert!(human.stdout.contains("app/patch.yaml: kustomize patch"), "{}", human.stdout);
 }
+
+/// A Deployment without a selector, which its kustomizations add.
+const NO_SELECTOR: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - name: web\n          image: nginx\n";
+
+/// base/ + overlays/prod/, tied together by a kustomization at the root: the overlay's
+/// `commonLabels` add the base Deployment's selector, the overlay names a patch (with an
+/// unknown field) and a transformer's configuration; `loose/` has no kustomization.
+fn overlay_layout(dir: &Path) {
+    write(
+        dir,
+        &[
+            ("kustomization.yaml", "resources:\n  - overlays/prod\n"),
+            ("base/deployment.yaml", NO_SELECTOR),
+            ("base/kustomization.yaml", "resources:\n  - deployment.yaml\n"),
+            (
+                "overlays/prod/kustomization.yaml",
+                "commonLabels:\n  app: web\nresources:\n  - ../../base\npatches:\n  - path: replicas.yaml\ntransformers:\n  - labels.yaml\n",
+            ),
+            (
+                "overlays/prod/replicas.yaml",
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicaz: 3\n",
+            ),
+            (
+                "overlays/prod/labels.yaml",
+                "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: l\nlabels: {a: b}\n",
+            ),
+            ("loose/deployment.yaml", NO_SELECTOR),
+        ],
+    );
+}
+
+/// The files the tests below name, as pre-commit names them.
+const NAMED: [&str; 4] =
+    ["base/deployment.yaml", "overlays/prod/replicas.yaml", "overlays/prod/labels.yaml", "loose/deployment.yaml"];
+
+/// `ARGS… --format json NAMED…` in `dir`: the findings as (rule, file, line).
+fn named_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64)> {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--format", "json"]);
+    all.extend(NAMED);
+    let r = run_in(dir, &all, None);
+    let v = json(&r);
+    let mut found: Vec<(String, String, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), s("file"), d["line"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// What a run at the root finds in [`overlay_layout`], and what every run on the named files
+/// must find: the patch's unknown field, the configuration's note, the loose Deployment's
+/// missing selector — and no missing selector in the base, nor a patch read as a Deployment.
+fn expected() -> Vec<(String, String, u64)> {
+    [
+        ("not-kubernetes-object", "overlays/prod/kustomization.yaml", 8),
+        ("schema-required-missing", "loose/deployment.yaml", 5),
+        ("schema-unknown-field", "overlays/prod/replicas.yaml", 6),
+    ]
+    .iter()
+    .map(|(r, f, l)| (r.to_string(), f.to_string(), *l))
+    .collect()
+}
+
+/// A file named alone (`driftlint check base/deployment.yaml`, what the pre-commit hook runs)
+/// gets the role and the fields set that its kustomizations give it at the root: they are
+/// looked for in its directory and above, up to the repository root, and followed through
+/// `resources:`. Without a configuration, with one (the repository is the context), and in
+/// `ls`.
+#[test]
+fn named_files_get_the_roles_their_kustomizations_give() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join(".git")).unwrap();
+    overlay_layout(tmp.path());
+    // At the root, for comparison (less the kustomizations' summary note).
+    let root: Vec<(String, String, u64)> = {
+        let mut f: Vec<_> = check(tmp.path())
+            .into_iter()
+            .filter(|f| !f.4.contains("file(s) of kustomize configuration"))
+            .map(|f| (f.0, f.2, f.3))
+            .collect();
+        f.sort();
+        f
+    };
+    assert_eq!(root, expected());
+    assert_eq!(named_findings(tmp.path(), &["check", "--isolated"]), expected());
+    // With a configuration the repository is checked as a whole and the named files shown.
+    write(tmp.path(), &[(".driftlint.yaml", "rules: {}\n")]);
+    assert_eq!(named_findings(tmp.path(), &["check"]), expected());
+    // A patch's findings are its file's: not shown when another file is named.
+    let r = run_in(tmp.path(), &["check", "--format", "json", "overlays/prod/labels.yaml"], None);
+    let files: Vec<String> = json(&r)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(files, ["overlays/prod/kustomization.yaml"], "{}", r.stdout);
+
+    let r = run_in(tmp.path(), &["ls", "--isolated", "base/deployment.yaml", "overlays/prod/replicas.yaml"], None);
+    assert!(r.stdout.contains("base/deployment.yaml:1:1: apps/v1 Deployment web"), "{}", r.stdout);
+    assert!(r.stdout.contains("[kustomize: resource]"), "{}", r.stdout);
+    assert!(r.stdout.contains("overlays/prod/replicas.yaml: kustomize patch"), "{}", r.stdout);
+    // Only the named files' roles: not every file the kustomizations above them name.
+    assert!(!r.stdout.contains("labels.yaml"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 object(s) in 1 source(s)"), "{}", r.stdout);
+}
+
+/// `--staged` and `--base` on named files read the kustomizations too: the files added by the
+/// change get the roles a run at the root gives them.
+#[test]
+fn scoped_runs_on_named_files_read_the_kustomizations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    super::git(dir, &["init", "-q"]);
+    write(dir, &[("README.md", "x\n")]);
+    super::git(dir, &["add", "-A"]);
+    super::git(dir, &["commit", "-q", "-m", "start"]);
+    overlay_layout(dir);
+    super::git(dir, &["add", "-A"]);
+    assert_eq!(named_findings(dir, &["check", "--isolated", "--staged"]), expected());
+    assert_eq!(named_findings(dir, &["check", "--isolated", "--base", "HEAD"]), expected());
+}
+
+/// A scoped run tells what the change stops checking: a kustomization that starts naming a
+/// manifest as kustomize's own configuration (or as a patch) takes it out of the manifests,
+/// which `config-weakened` says, as it says of a `Chart.yaml` added over manifests. A file
+/// that was a patch before and after is no such change.
+#[test]
+fn a_kustomization_claiming_a_manifest_is_a_weakened_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    super::git(dir, &["init", "-q"]);
+    write(
+        dir,
+        &[
+            ("app/deployment.yaml", DEPLOYMENT),
+            ("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+            ("app/patch.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n"),
+            ("app/kustomization.yaml", "resources: [deployment.yaml, cm.yaml]\npatches:\n  - path: patch.yaml\n"),
+        ],
+    );
+    super::git(dir, &["add", "-A"]);
+    super::git(dir, &["commit", "-q", "-m", "start"]);
+    let weakened = |dir: &Path| -> Vec<(String, String)> {
+        let r = run_in(dir, &["check", "--isolated", "--staged", "--format", "json"], None);
+        json(&r)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "config-weakened")
+            .map(|d| (d["file"].as_str().unwrap().to_string(), d["message"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    assert_eq!(weakened(dir), []);
+    write(
+        dir,
+        &[(
+            "app/kustomization.yaml",
+            "resources: [deployment.yaml]\npatches:\n  - path: patch.yaml\ntransformers: [cm.yaml]\n",
+        )],
+    );
+    super::git(dir, &["add", "-A"]);
+    let found = weakened(dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, "app/cm.yaml");
+    assert!(
+        found[0].1.contains("a kustomization naming it as a patch or as kustomize's own configuration"),
+        "{found:#?}"
+    );
+}

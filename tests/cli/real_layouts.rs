@@ -169,5 +169,63 @@ fn a_run_without_any_object_says_so() {
     let r = run_in(tmp.path(), &["check", "--isolated", "."], None);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("no Kubernetes object found"), "{}", r.stdout);
-    assert!(r.stdout.contains("hidden directories holding YAML were not walked: .deploy"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("1 directory holding Kubernetes manifests not checked: .deploy (hidden)"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A walk names, in one note, the directories it passed over that hold manifests — hidden,
+/// hidden by an ignore file, excluded by the configuration — at most eight of them and how
+/// many more; directories of other YAML (CI workflows) are not named. A run on named files
+/// (their scope is the files) gets no such note.
+#[test]
+fn skipped_directories_holding_manifests_are_named_in_one_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n";
+    let mut files = vec![
+        ("apps/cm.yaml", cm),
+        (".deploy/prod/cm.yaml", cm),
+        (".github/workflows/ci.yml", "on: push\njobs: {}\n"),
+        ("build/out.yaml", cm),
+        ("legacy/old.yaml", cm),
+        (".gitignore", "build/\nrendered-*/\n"),
+        (".driftlint.yaml", "exclude:\n  - legacy/\n"),
+    ];
+    let rendered: Vec<String> = (0..7).map(|i| format!("rendered-{i}/all.yaml")).collect();
+    files.extend(rendered.iter().map(|p| (p.as_str(), cm)));
+    write(tmp.path(), &files);
+    let r = run_in(tmp.path(), &["check", "--format", "json", "."], None);
+    let v = json(&r);
+    let notes: Vec<(String, String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), s("severity"), s("message"))
+        })
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert_eq!((notes[0].0.as_str(), notes[0].1.as_str()), ("io-error", "note"));
+    assert_eq!(
+        notes[0].2,
+        "10 directories holding Kubernetes manifests not checked: .deploy (hidden), build (ignored), legacy (excluded), rendered-0 (ignored), rendered-1 (ignored), rendered-2 (ignored), rendered-3 (ignored), rendered-4 (ignored) and 2 more"
+    );
+    // Pre-commit's form: the named file is the scope.
+    let r = run_in(tmp.path(), &["check", "--format", "json", "apps/cm.yaml"], None);
+    assert_eq!(json(&r)["diagnostics"].as_array().unwrap().len(), 0, "{}", r.stdout);
+}
+
+/// A walk that finds no manifest file at all says so, as one that finds files without objects
+/// does.
+#[test]
+fn a_run_without_any_manifest_file_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), &[("README.md", "# nothing\n")]);
+    let r = run_in(tmp.path(), &["check", "--isolated", "."], None);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("no Kubernetes object found: no manifest file was found to check"), "{}", r.stdout);
+    assert!(!r.stdout.contains("no problems found"), "{}", r.stdout);
 }

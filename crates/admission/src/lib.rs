@@ -152,7 +152,8 @@ fn cr_id(o: &Json) -> String {
 pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::Budget) -> Vec<Diagnostic> {
     let mut kinds = Kinds::default();
     let mut namespaces = HashMap::new();
-    let mut policies: HashMap<&str, Policy<'_>> = HashMap::new();
+    // Every definition of each policy name, in the order read.
+    let mut policies: HashMap<&str, Vec<Policy<'_>>> = HashMap::new();
     let mut bindings = Vec::new();
     let mut out = Vec::new();
     let mut compiled = 0usize;
@@ -167,7 +168,7 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         } else if is(v, "ValidatingAdmissionPolicy") {
             if let Some(name) = v["metadata"]["name"].as_str() {
                 let policy = compile_policy(name, o.clone(), &mut out, &mut compiled);
-                policies.insert(name, policy);
+                policies.entry(name).or_default().push(policy);
             }
         } else if is(v, "ValidatingAdmissionPolicyBinding") {
             // A binding defined twice with one name and spec (a copy per release channel, its
@@ -187,15 +188,20 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         let binding_name = b.value["metadata"]["name"].as_str().unwrap_or_default().to_string();
         let spec = &b.value["spec"];
         let policy_name = spec["policyName"].as_str().unwrap_or_default();
-        let Some(policy) = policies.get(policy_name) else {
+        let Some(defined) = policies.get(policy_name) else {
             run.undecided(b, &binding_name, policy_name, "the policy is not in the repository".to_string());
             continue;
         };
-        if let Some(reason) = &policy.undecidable {
-            run.undecided(b, &binding_name, policy_name, reason.clone());
-            continue;
+        let mut decidable: Vec<&Policy<'_>> = Vec::new();
+        for policy in defined {
+            match &policy.undecidable {
+                Some(reason) => run.undecided(b, &binding_name, policy_name, reason.clone()),
+                None => decidable.push(policy),
+            }
         }
-        active.push((b, binding_name, policy, severity(&spec["validationActions"])));
+        if !decidable.is_empty() {
+            active.push((b, binding_name, decidable, severity(&spec["validationActions"])));
+        }
     }
     let mut unchecked = 0usize;
     for target in targets {
@@ -211,8 +217,9 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         // once, when a first binding matches it.
         run.budget.start_object();
         let mut base = None;
-        for (b, binding_name, policy, severity) in &active {
+        for (b, binding_name, defined, severity) in &active {
             run.budget.spend(MATCH_STEPS);
+            let policy = nearest(defined, target.path);
             evaluate(&mut run, policy, b, binding_name, *severity, target, &request, &mut base);
         }
     }
@@ -230,6 +237,25 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
         ));
     }
     run.out
+}
+
+/// Of the definitions of one policy name, the one an object at `path` meets. A name is one
+/// object in a cluster: a repository that keeps a copy per release channel (gateway-api's
+/// `safe-upgrades` policy in `config/crd/standard/` and `config/crd/experimental/`, which
+/// differ) installs one of them beside that channel's objects, so an object is judged by the
+/// definition nearest to it — the most leading directories shared with its file — as a
+/// custom resource meets its nearest CRD; on a tie, the last read (a name defined once, or
+/// copies side by side, behave as before).
+fn nearest<'p, 'a>(defined: &[&'p Policy<'a>], path: &SourcePath) -> &'p Policy<'a> {
+    fn dir(p: &SourcePath) -> Vec<&std::ffi::OsStr> {
+        match p {
+            SourcePath::File(f) => f.parent().map(|d| d.iter().collect()).unwrap_or_default(),
+            SourcePath::Stdin => Vec::new(),
+        }
+    }
+    let here = dir(path);
+    let shared = |p: &Policy<'_>| dir(p.at.path).iter().zip(&here).take_while(|(a, b)| a == b).count();
+    defined.iter().copied().max_by_key(|p| shared(p)).unwrap_or(defined[defined.len() - 1])
 }
 
 /// What a pull request's change to the policies and bindings silences: the

@@ -384,3 +384,41 @@ fn a_policy_and_binding_defined_twice_are_evaluated_once() {
     assert_eq!(s.len(), 1, "{s:#?}");
     assert_eq!((s[0].0, s[0].1, s[0].2.as_str()), (Rule::AdmissionViolation, Severity::Error, "d.yaml"), "{s:#?}");
 }
+
+/// A policy name is one object in a cluster: a repository that keeps a different copy per
+/// release channel (kubernetes-sigs/gateway-api `4564255`: `safe-upgrades` in
+/// `config/crd/standard/` refuses the development version the `config/crd/experimental/`
+/// copy accepts) installs one beside that channel's objects. Each object meets the copy
+/// nearest to it, not whichever was read last.
+#[test]
+fn each_channel_meets_its_own_copy_of_a_policy() {
+    let copy = |limit: i64| {
+        policy(
+            "safe-upgrades.example.com",
+            serde_json::json!({"failurePolicy": "Fail", "matchConstraints": deployments_rule(), "validations": [{"expression": format!("object.spec.replicas <= {limit}"), "message": format!("at most {limit} replicas")}]}),
+        )
+    };
+    let bind = || {
+        binding(
+            "safe-upgrades.example.com",
+            serde_json::json!({"policyName": "safe-upgrades.example.com", "validationActions": ["Deny"]}),
+        )
+    };
+    let found = run(&[
+        ("crd/experimental/policy.yaml", copy(10)),
+        ("crd/experimental/binding.yaml", bind()),
+        ("crd/experimental/web.yaml", deployment("default", "web", 5, serde_json::json!({}))),
+        ("crd/standard/policy.yaml", copy(3)),
+        ("crd/standard/binding.yaml", bind()),
+        ("crd/standard/web.yaml", deployment("default", "web", 5, serde_json::json!({}))),
+    ]);
+    assert_eq!(
+        summary(&found),
+        [(
+            Rule::AdmissionViolation,
+            Severity::Error,
+            "crd/standard/web.yaml".to_string(),
+            "ValidatingAdmissionPolicy 'safe-upgrades.example.com' with binding 'safe-upgrades.example.com' denied request: at most 3 replicas (reason: Invalid)".to_string()
+        )]
+    );
+}

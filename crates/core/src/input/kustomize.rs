@@ -201,17 +201,43 @@ struct Parsed {
 /// Reads the kustomizations among `sources` (those [`is_kustomization`] names): the roles of
 /// the files they name. `sources` are the inputs as named by the walk.
 pub fn read(sources: &[&Source]) -> Kustomizations {
+    read_in(sources, &[], Files::Disk)
+}
+
+/// Where the paths a kustomization names are looked up.
+#[derive(Clone, Copy)]
+pub enum Files<'a> {
+    /// The work tree: confined, then `stat`ed.
+    Disk,
+    /// A set of files (paths as the walk names them, normalised): a scoped run's state,
+    /// judged from its file list alone.
+    Set(&'a HashSet<PathBuf>),
+}
+
+/// [`read`], with `context`: kustomizations that are not inputs but decide the roles of
+/// inputs ([`discover`]). They are read for the roles they give, never checked: their inline
+/// patches and their own path problems are left to a run that names them (a parse error is
+/// kept, since then the roles they would give are unknown).
+pub fn read_in(sources: &[&Source], context: &[&Source], files: Files) -> Kustomizations {
     let mut out = Kustomizations::default();
-    if sources.is_empty() {
+    if sources.is_empty() && context.is_empty() {
         return out;
     }
     let here = Boundary::of_working_directory();
     let mut parsed: Vec<Parsed> = Vec::new();
-    for source in sources {
+    for (i, source) in sources.iter().chain(context).enumerate() {
         let SourcePath::File(path) = &source.path else { continue };
-        let path = normalise(path);
+        let path = from_cwd(normalise(path));
         out.roles.insert(path.clone(), Role::Kustomization);
-        if let Some(p) = read_one(&path, source, &here, &mut out) {
+        let (diagnostics, inline) = (out.diagnostics.len(), out.inline.len());
+        let p = read_one(&path, source, &here, files, &mut out);
+        if i >= sources.len() {
+            out.inline.truncate(inline);
+            let kept: Vec<Diagnostic> =
+                out.diagnostics.drain(diagnostics..).filter(|d| d.rule == Rule::YamlSyntaxError).collect();
+            out.diagnostics.extend(kept);
+        }
+        if let Some(p) = p {
             parsed.push(p);
         }
     }
@@ -268,7 +294,7 @@ pub fn read(sources: &[&Source]) -> Kustomizations {
 
 /// Reads one kustomization: its patches and configuration files into `out`, its resources
 /// and what it sets returned.
-fn read_one(path: &Path, source: &Source, here: &Boundary, out: &mut Kustomizations) -> Option<Parsed> {
+fn read_one(path: &Path, source: &Source, here: &Boundary, files: Files, out: &mut Kustomizations) -> Option<Parsed> {
     let sp = SourcePath::File(path.to_path_buf());
     let stream = driftlint_yaml::parse_stream(&source.text);
     if let Some(err) = &stream.error {
@@ -287,7 +313,7 @@ fn read_one(path: &Path, source: &Source, here: &Boundary, out: &mut Kustomizati
     } else {
         Boundary::around(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
     };
-    let mut k = Kust { path, dir: &dir, boundary: &boundary, source, out };
+    let mut k = Kust { path, dir: &dir, boundary: &boundary, source, files, out };
     let mut parsed =
         Parsed { path: path.to_path_buf(), sets: sets_of(&root), below: Vec::new(), resources: Vec::new() };
     for field in ["resources", "bases", "components"] {
@@ -381,6 +407,7 @@ struct Kust<'a> {
     dir: &'a Path,
     boundary: &'a Boundary,
     source: &'a Source,
+    files: Files<'a>,
     out: &'a mut Kustomizations,
 }
 
@@ -412,6 +439,13 @@ impl Kust<'_> {
     /// it stays in the repository and exists; else a finding at `span`.
     fn follow(&mut self, text: &str, span: &Range<usize>, field: &str) -> Option<Named> {
         let written = self.dir.join(text);
+        if let Files::Set(set) = self.files {
+            let named = from_cwd(normalise(&written));
+            if set.contains(&named) {
+                return Some(Named::File(named));
+            }
+            return FILE_NAMES.iter().any(|n| set.contains(&named.join(n))).then_some(Named::Dir(named));
+        }
         let real = match confine(&written, self.boundary) {
             Ok(real) => real,
             Err(refusal) => {
@@ -423,7 +457,7 @@ impl Kust<'_> {
             self.missing(span, format!("`{field}` entry `{text}` does not exist"));
             return None;
         };
-        let named = normalise(&written);
+        let named = from_cwd(normalise(&written));
         if meta.is_dir() {
             if FILE_NAMES.iter().any(|n| std::fs::symlink_metadata(real.join(n)).is_ok_and(|m| m.is_file())) {
                 return Some(Named::Dir(named));
@@ -525,6 +559,107 @@ fn remote(text: &str) -> bool {
         || text.starts_with("git::")
         || text.contains("?ref=")
         || ["github.com/", "gitlab.com/", "bitbucket.org/"].iter().any(|h| text.starts_with(h))
+}
+
+/// A normalised relative path that climbs above the working directory (`../kustomization.yaml`
+/// naming `apps/web/x.yaml`, run from `apps/`) named as the walk names it (`web/x.yaml`) when
+/// it comes back below the working directory; any other path as it is.
+fn from_cwd(path: PathBuf) -> PathBuf {
+    if !matches!(path.components().next(), Some(Component::ParentDir)) {
+        return path;
+    }
+    let Ok(cwd) = std::env::current_dir() else { return path };
+    let cwd = normalise(&cwd);
+    match normalise(&cwd.join(&path)).strip_prefix(&cwd) {
+        Ok(inside) => inside.to_path_buf(),
+        Err(_) => path,
+    }
+}
+
+/// How many kustomizations [`discover`] reads at most: a run on a few named files reads the
+/// few that decide their roles, not a monorepo's every overlay.
+const MAX_DISCOVERED: usize = 256;
+
+/// The kustomizations that decide the roles of the `named` paths (files or directories named
+/// on the command line) without being among the inputs: the one in each named path's
+/// directory and in every directory above it up to the repository root (never above it:
+/// docs/security.md), and those their `resources:`/`bases:`/`components:` reach, so that a
+/// file named alone (the pre-commit hook on `base/deployment.yaml`) gets the role and the
+/// fields set that a run at the root gives it. `have` holds the kustomizations among the
+/// inputs (normalised), which are not read again. Each is confined to its repository and read
+/// with the bounded reader; one that cannot be read is an `io-error` warning (the roles it
+/// would give are unknown).
+pub fn discover(named: &[PathBuf], have: &HashSet<PathBuf>) -> crate::input::Collected {
+    let mut out = crate::input::Collected::default();
+    let here = Boundary::of_working_directory();
+    let mut seen: HashSet<PathBuf> = have.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
+    // Directories whose kustomization to read, with the boundary it is confined to.
+    // Nearest first: the named paths' own directories and those above, then what they build on.
+    let mut queue: std::collections::VecDeque<(PathBuf, Boundary)> = std::collections::VecDeque::new();
+    for path in named.iter().filter(|p| p.as_os_str() != "-") {
+        let start = if path.is_dir() { path.clone() } else { path.parent().map(Path::to_path_buf).unwrap_or_default() };
+        let boundary = if here.holds_lexically(path) {
+            here.clone()
+        } else {
+            Boundary::around(if start.as_os_str().is_empty() { Path::new(".") } else { &start })
+        };
+        let mut dir = from_cwd(normalise(&start));
+        for _ in 0..MAX_DEPTH {
+            queue.push_back((dir.clone(), boundary.clone()));
+            let up = from_cwd(normalise(&dir.join("..")));
+            if !boundary.holds_lexically(if up.as_os_str().is_empty() { Path::new(".") } else { &up }) {
+                break;
+            }
+            dir = up;
+        }
+    }
+    let mut read = 0;
+    while let Some((dir, boundary)) = queue.pop_front() {
+        if read >= MAX_DISCOVERED || !seen.insert(dir.clone()) {
+            continue;
+        }
+        let on_disk = if dir.as_os_str().is_empty() { Path::new(".") } else { &dir };
+        let Some(name) =
+            FILE_NAMES.iter().find(|n| std::fs::symlink_metadata(on_disk.join(n)).is_ok_and(|m| m.is_file()))
+        else {
+            continue;
+        };
+        let path = dir.join(name);
+        let text = match confine(&path, &boundary) {
+            Ok(real) => crate::input::read_bounded_to_string(&real, crate::input::MAX_FILE_BYTES),
+            Err(refusal) => Err(std::io::Error::other(refusal.to_string())),
+        };
+        read += 1;
+        let text = match text {
+            Ok(text) => text,
+            Err(e) => {
+                out.diagnostics.push(Diagnostic::new(
+                    Rule::IoError,
+                    crate::diagnostic::Severity::Warning,
+                    SourcePath::File(path.clone()),
+                    None,
+                    format!("cannot read {}: {e}; the roles it gives the files it names are not known", path.display()),
+                ));
+                continue;
+            }
+        };
+        // The kustomization directories it builds on decide roles too (an overlay's sets reach
+        // its bases' resources).
+        let stream = driftlint_yaml::parse_stream(&text);
+        if let Some(root) = stream.documents.first().map(|d| &d.root) {
+            for field in ["resources", "bases", "components"] {
+                for (entry, _) in strings(root.get(field)).filter(|(t, _)| !remote(t)) {
+                    let below = from_cwd(normalise(&dir.join(entry)));
+                    let real = if below.as_os_str().is_empty() { Path::new(".") } else { &below };
+                    if !seen.contains(&below) && confine(real, &boundary).is_ok_and(|r| r.is_dir()) {
+                        queue.push_back((below, boundary.clone()));
+                    }
+                }
+            }
+        }
+        out.sources.push(Source { path: SourcePath::File(path), text });
+    }
+    out
 }
 
 /// `path` with `.` dropped and `..` taken back lexically (a kustomization's `../base/x.yaml`

@@ -57,25 +57,38 @@ pub struct Split {
 /// and each kind of tool file left out. Sources `keep` says are kept whatever they are (a
 /// policy input).
 pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<Source>, Vec<Diagnostic>) {
-    let split = split_roles(sources, keep);
+    let split = split_roles(sources, keep, &[]);
     (split.kept, split.notes)
 }
 
 /// [`split`], with the files kustomizations name sorted by role: their patches taken out of
 /// the manifests (and returned to be checked as patches), their configuration files left out
-/// with one note per kustomization.
-pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> Split {
+/// with one note per kustomization. `named` are the paths the run was given: the
+/// kustomizations above them that are not among the inputs are read too
+/// ([`kustomize::discover`]), so a file named alone gets the role a run at the root gives it.
+pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool, named: &[PathBuf]) -> Split {
     let mut charts = Charts::of(&sources);
     // A kustomization inside a Helm chart works on what the chart renders (Argo CD's
     // kustomized-helm: `helm template . > all.yaml`, then `kustomize build`): it is the
     // chart's, and names files that only exist once rendered.
-    let kustomizations = {
-        let found: Vec<&Source> = sources
-            .iter()
-            .filter(|s| matches!(&s.path, SourcePath::File(p) if kustomize::is_kustomization(p) && charts.chart_of(p).is_none()))
-            .collect();
-        kustomize::read(&found)
-    };
+    let found: Vec<&Source> = sources
+        .iter()
+        .filter(|s| matches!(&s.path, SourcePath::File(p) if kustomize::is_kustomization(p) && charts.chart_of(p).is_none()))
+        .collect();
+    let have: HashSet<PathBuf> = found
+        .iter()
+        .filter_map(|s| match &s.path {
+            SourcePath::File(p) => Some(kustomize::normalise(p)),
+            SourcePath::Stdin => None,
+        })
+        .collect();
+    let context = if named.is_empty() { crate::input::Collected::default() } else { kustomize::discover(named, &have) };
+    let context_sources: Vec<&Source> = context
+        .sources
+        .iter()
+        .filter(|s| matches!(&s.path, SourcePath::File(p) if charts.chart_of(p).is_none()))
+        .collect();
+    let kustomizations = kustomize::read_in(&found, &context_sources, kustomize::Files::Disk);
     let kustomize::Kustomizations { roles, mut patch_files, inline, configuration, diagnostics } = kustomizations;
     let mut patches = Vec::new();
     // The kustomizations a finding will point into.
@@ -206,7 +219,18 @@ pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> 
         );
     }
     notes.extend(diagnostics);
+    notes.extend(context.diagnostics);
     notes.extend(templates);
+    // The kustomizations read for context that a note points into.
+    shown.extend(
+        context_sources
+            .into_iter()
+            .filter(|s| match &s.path {
+                SourcePath::File(p) => wanted.contains(&kustomize::normalise(p)),
+                SourcePath::Stdin => false,
+            })
+            .cloned(),
+    );
     patches.extend(inline);
     Split { kept, notes, patches, roles, shown }
 }
@@ -331,11 +355,19 @@ fn opens_block_scalar(line: &str) -> bool {
             || code.trim_end().ends_with(&format!("- {last}")))
 }
 
-/// Of repository-relative paths (`/`-separated), those that [`split`] would leave out, judged
-/// from the set alone (a chart is a directory whose `Chart.yaml` is in the set): scoped runs
-/// compare what the base and the head leave out, so a `Chart.yaml` added by the change over
-/// existing manifests is seen as what it is, a way to stop checking them.
-pub fn claimed(paths: &std::collections::BTreeSet<String>) -> std::collections::BTreeSet<String> {
+/// Of repository-relative paths (`/`-separated), those that [`split_roles`] would leave out,
+/// judged from the set alone (a chart is a directory whose `Chart.yaml` is in the set; a
+/// kustomization's text comes from `text`): scoped runs compare what the base and the head
+/// leave out, so a `Chart.yaml` added by the change over existing manifests is seen as what it
+/// is, a way to stop checking them — and so is a kustomization that starts naming a manifest
+/// as a patch or as its own configuration. A file is judged by the role its kustomizations
+/// give it, as a walk judges it, not by its name: a patch or a transformer's configuration is
+/// left out whatever it is called, a resource is kept even when another kustomization
+/// patches it.
+pub fn claimed(
+    paths: &std::collections::BTreeSet<String>,
+    text: impl Fn(&str) -> Option<String>,
+) -> std::collections::BTreeSet<String> {
     let charts: HashSet<&str> =
         paths.iter().filter_map(|p| p.strip_suffix("Chart.yaml")).map(|d| d.trim_end_matches('/')).collect();
     let in_chart = |p: &str| {
@@ -357,7 +389,27 @@ pub fn claimed(paths: &std::collections::BTreeSet<String>) -> std::collections::
         let name = p.rsplit('/').next().unwrap_or(p);
         TOOL_FILES.iter().any(|(names, ..)| names.contains(&name))
     };
-    paths.iter().filter(|p| in_chart(p) || tool(p)).cloned().collect()
+    // The roles the set's kustomizations (not a chart's) give, their paths looked up in the set.
+    let kustomizations: Vec<Source> = paths
+        .iter()
+        .filter(|p| kustomize::is_kustomization(Path::new(p.as_str())) && !in_chart(p))
+        .filter_map(|p| Some(Source { path: SourcePath::File(PathBuf::from(p)), text: text(p)? }))
+        .collect();
+    let set: HashSet<PathBuf> = paths.iter().map(PathBuf::from).collect();
+    let roles = kustomize::read_in(&kustomizations.iter().collect::<Vec<_>>(), &[], kustomize::Files::Set(&set)).roles;
+    let by_role = |p: &str| {
+        matches!(roles.get(Path::new(p)), Some(kustomize::Role::Patch(_) | kustomize::Role::Configuration(_)))
+    };
+    paths.iter().filter(|p| in_chart(p) || tool(p) || by_role(p)).cloned().collect()
+}
+
+/// Whether [`split_roles`] leaves out `path` (a file named on the command line) when it is
+/// named alone: a Helm chart's source (the `Chart.yaml` found above it on disk), a tool's file
+/// by its name, or a file the kustomizations above it name as a patch or as their own
+/// configuration ([`kustomize::discover`]).
+pub fn claimed_file(path: &Path) -> bool {
+    let source = Source { path: SourcePath::File(path.to_path_buf()), text: String::new() };
+    split_roles(vec![source], |_| false, &[path.to_path_buf()]).kept.is_empty()
 }
 
 fn display(path: &Path) -> String {
@@ -499,7 +551,7 @@ mod tests {
             "top.yaml",
         ]);
         assert_eq!(
-            claimed(&paths),
+            claimed(&paths, |_| None),
             set(&[
                 "Chart.yaml",
                 "apps/Chart.yaml",
@@ -510,7 +562,36 @@ mod tests {
                 "top.yaml"
             ])
         );
-        assert_eq!(claimed(&set(&["apps/web.yaml", "b/kustomization.yml"])), set(&["b/kustomization.yml"]));
+        assert_eq!(claimed(&set(&["apps/web.yaml", "b/kustomization.yml"]), |_| None), set(&["b/kustomization.yml"]));
+    }
+
+    #[test]
+    fn claimed_paths_are_judged_by_their_kustomize_role_not_their_name() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<std::collections::BTreeSet<_>>();
+        let paths = set(&[
+            "app/kustomization.yaml",
+            "app/deployment.yaml",
+            "app/patch.yaml",
+            "app/labels.yaml",
+            "app/shared.yaml",
+            "other/kustomization.yaml",
+            "lone.yaml",
+        ]);
+        let text = |p: &str| {
+            match p {
+            "app/kustomization.yaml" => Some(
+                "resources: [deployment.yaml, shared.yaml]\npatches:\n  - path: patch.yaml\ntransformers: [labels.yaml]\n"
+                    .to_string(),
+            ),
+            // Another kustomization patching a resource of the first does not claim it.
+            "other/kustomization.yaml" => Some("patchesStrategicMerge:\n  - ../app/shared.yaml\n".to_string()),
+            _ => None,
+        }
+        };
+        assert_eq!(
+            claimed(&paths, text),
+            set(&["app/kustomization.yaml", "app/labels.yaml", "app/patch.yaml", "other/kustomization.yaml"])
+        );
     }
 
     #[test]
@@ -531,7 +612,7 @@ mod tests {
             std::fs::write(&path, text).unwrap();
             sources.push(Source { path: SourcePath::File(path), text: text.to_string() });
         }
-        let split = split_roles(sources, |_| false);
+        let split = split_roles(sources, |_| false, &[]);
         let at = |name: &str| dir.path().join(name);
         let kept: Vec<SourcePath> = split.kept.iter().map(|s| s.path.clone()).collect();
         assert_eq!(kept, [SourcePath::File(at("a/x.yaml"))]);

@@ -52,6 +52,95 @@ pub struct Collected {
 /// as a link named last is. The boundary is the working directory's repository; a path named
 /// outside it was chosen by whoever runs driftlint, and its own repository bounds it.
 pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
+    load(paths, opts, None)
+}
+
+/// Why a walk did not enter a directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skip {
+    /// Its name starts with a dot.
+    Hidden,
+    /// An ignore file (`.gitignore`, `.ignore`, git's excludes) hides it.
+    Ignored,
+    /// The configuration's `exclude:` (or `--exclude`) leaves its files out (judged by the
+    /// caller, which applies the globs).
+    Excluded,
+}
+
+impl Skip {
+    fn name(self) -> &'static str {
+        match self {
+            Skip::Hidden => "hidden",
+            Skip::Ignored => "ignored",
+            Skip::Excluded => "excluded",
+        }
+    }
+}
+
+/// [`load_sources`], and the directories the walks passed over (hidden, or hidden by an
+/// ignore file) that hold files that read like Kubernetes manifests ([`looks_like_manifest`]):
+/// a repository whose manifests sit in `.deploy/` or in an ignored `build/` would otherwise
+/// pass with "no problems found". Finding them costs one directory listing per directory
+/// walked, and a bounded look into each directory passed over.
+pub fn load_sources_noting_skipped(paths: &[PathBuf], opts: &WalkOptions) -> (Collected, Vec<(PathBuf, Skip)>) {
+    let mut skipped = Vec::new();
+    let collected = load(paths, opts, Some(&mut skipped));
+    (collected, skipped)
+}
+
+/// How many directories [`skipped_note`] names; the others are counted.
+const MAX_NAMED_SKIPPED: usize = 8;
+
+/// The one note of a run that passed over directories holding manifests, naming them (at most
+/// [`MAX_NAMED_SKIPPED`], then "and N more") with why each was skipped. `None` when there
+/// are none.
+pub fn skipped_note(skipped: &[(PathBuf, Skip)]) -> Option<Diagnostic> {
+    let mut skipped = skipped.to_vec();
+    skipped.sort();
+    skipped.dedup();
+    let first = skipped.first()?.0.clone();
+    let shown: Vec<String> =
+        skipped.iter().take(MAX_NAMED_SKIPPED).map(|(d, why)| format!("{} ({})", d.display(), why.name())).collect();
+    let more = match skipped.len().saturating_sub(MAX_NAMED_SKIPPED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Some(
+        Diagnostic::new(
+            Rule::IoError,
+            crate::diagnostic::Severity::Note,
+            SourcePath::File(first),
+            None,
+            format!(
+                "{} {} holding Kubernetes manifests not checked: {}{more}",
+                skipped.len(),
+                if skipped.len() == 1 { "directory" } else { "directories" },
+                shown.join(", ")
+            ),
+        )
+        .with_help(format!(
+            "name a directory as a path to check it (`driftlint check {}`), or take it out of the ignore file or `exclude:`",
+            skipped[0].0.display()
+        )),
+    )
+}
+
+/// Whether a text reads like a Kubernetes manifest: a line starting `apiVersion:` and one
+/// starting `kind:` (what a directory passed over is judged by: CI workflows and tools'
+/// configuration in `.github/` are YAML too, and no reason for a note).
+pub fn looks_like_manifest(text: &str) -> bool {
+    let (mut api, mut kind) = (false, false);
+    for line in text.lines() {
+        api |= line.starts_with("apiVersion:");
+        kind |= line.starts_with("kind:");
+        if api && kind {
+            return true;
+        }
+    }
+    false
+}
+
+fn load(paths: &[PathBuf], opts: &WalkOptions, mut skipped: Option<&mut Vec<(PathBuf, Skip)>>) -> Collected {
     let mut out = Collected::default();
     let mut stdin_read = false;
     let here = Boundary::of_working_directory();
@@ -81,7 +170,7 @@ pub fn load_sources(paths: &[PathBuf], opts: &WalkOptions) -> Collected {
             }
         };
         if real.is_dir() {
-            walk_dir(path, opts, &boundary, &mut out);
+            walk_dir(path, opts, &boundary, &mut out, skipped.as_deref_mut());
         } else {
             read_file(path, &real, &mut out);
         }
@@ -107,7 +196,13 @@ pub fn include_types(include: &[String]) -> Option<ignore::types::Types> {
     types.build().ok()
 }
 
-fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Collected) {
+fn walk_dir(
+    dir: &Path,
+    opts: &WalkOptions,
+    boundary: &Boundary,
+    out: &mut Collected,
+    skipped: Option<&mut Vec<(PathBuf, Skip)>>,
+) {
     // File types, not overrides: in the `ignore` crate an override glob would take precedence
     // over `.gitignore`, while a type selection only narrows what the ignore rules let through.
     let mut types = ignore::types::TypesBuilder::new();
@@ -130,6 +225,11 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Colle
     }
     let refused = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let refused_in_walk = std::sync::Arc::clone(&refused);
+    // Directories the walk leaves out with a finding of their own (a nested repository, a bad
+    // ignore file): not named again.
+    let passed = std::sync::Arc::new(std::sync::Mutex::new(Vec::<PathBuf>::new()));
+    let passed_in_walk = std::sync::Arc::clone(&passed);
+    let noting = skipped.is_some();
     let check_ignore_files = opts.respect_ignore_files;
     let mut builder = ignore::WalkBuilder::new(dir);
     builder
@@ -154,6 +254,12 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Colle
             // A nested repository (a git submodule, a vendored checkout) is another project:
             // not walked, as `--base`/`--staged` read none of it either; name it to check it.
             if e.file_type().is_some_and(|t| t.is_dir()) && e.path().join(".git").exists() {
+                if noting {
+                    passed_in_walk
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(e.path().to_path_buf());
+                }
                 refused_in_walk.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(Diagnostic::new(
                     Rule::IoError,
                     crate::diagnostic::Severity::Note,
@@ -167,6 +273,12 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Colle
                 && e.file_type().is_some_and(|t| t.is_dir())
                 && let Some(d) = bad_ignore_file(e.path())
             {
+                if noting {
+                    passed_in_walk
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(e.path().to_path_buf());
+                }
                 refused_in_walk.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(d);
                 return false;
             }
@@ -180,9 +292,12 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Colle
     // before and after.
     let walk_root = std::fs::canonicalize(dir).ok();
     let mut pending: Vec<std::path::PathBuf> = Vec::new();
+    // The directories the walk entered (with `noting`).
+    let mut entered: Vec<PathBuf> = Vec::new();
     for entry in builder.build() {
         match entry {
             Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => pending.push(e.into_path()),
+            Ok(e) if noting && e.file_type().is_some_and(|t| t.is_dir()) => entered.push(e.into_path()),
             Ok(e) if e.path_is_symlink() && e.depth() > 0 => {
                 read_files(&std::mem::take(&mut pending), out);
                 walk_symlink(e.path(), walk_root.as_deref(), boundary, out);
@@ -201,6 +316,99 @@ fn walk_dir(dir: &Path, opts: &WalkOptions, boundary: &Boundary, out: &mut Colle
     }
     read_files(&pending, out);
     out.diagnostics.extend(std::mem::take(&mut *refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
+    if let Some(skipped) = skipped {
+        let passed = std::mem::take(&mut *passed.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        skipped.extend(passed_over(&entered, passed, opts));
+    }
+}
+
+/// How many entries, and how many files' first bytes, one look into a directory passed over
+/// takes at most, and how deep it goes: enough to tell a directory of manifests from one of
+/// CI workflows, bounded whatever the directory holds (an ignored `node_modules/`).
+const PEEK_ENTRIES: usize = 2_000;
+const PEEK_FILES: usize = 20;
+const PEEK_BYTES: u64 = 64 * 1024;
+const PEEK_DEPTH: usize = 4;
+
+/// The directories a walk passed over that hold manifests: the children of the directories
+/// it `entered` that it did not enter, less those `passed` with a finding of their own
+/// (nested repositories, bad ignore files) — hidden ones (a name starting with a dot, `.git`
+/// aside), and the others, which an ignore file hid.
+fn passed_over(entered: &[PathBuf], passed: Vec<PathBuf>, opts: &WalkOptions) -> Vec<(PathBuf, Skip)> {
+    let types = include_types(&opts.include);
+    let entered_set: std::collections::HashSet<&Path> = entered.iter().map(PathBuf::as_path).collect();
+    let known: std::collections::HashSet<PathBuf> = passed.into_iter().collect();
+    let mut candidates: Vec<(PathBuf, Skip)> = Vec::new();
+    for dir in entered {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        for e in entries.flatten() {
+            let path = e.path();
+            if !e.file_type().is_ok_and(|t| t.is_dir())
+                || e.file_name() == ".git"
+                || entered_set.contains(path.as_path())
+                || known.contains(&path)
+            {
+                continue;
+            }
+            if e.file_name().to_string_lossy().starts_with('.') {
+                candidates.push((path, Skip::Hidden));
+            } else if opts.respect_ignore_files {
+                candidates.push((path, Skip::Ignored));
+            }
+        }
+    }
+    candidates.retain(|(dir, _)| holds_manifests(dir, types.as_ref()));
+    candidates
+        .into_iter()
+        .map(|(p, why)| match p.strip_prefix(".") {
+            Ok(rest) if !rest.as_os_str().is_empty() => (rest.to_path_buf(), why),
+            _ => (p, why),
+        })
+        .collect()
+}
+
+/// Whether `dir` holds, within [`PEEK_DEPTH`] levels, a file the walk's `include` takes whose
+/// first [`PEEK_BYTES`] read like a manifest; links are not followed, nested `.git`
+/// directories not entered, and at most [`PEEK_ENTRIES`] entries and [`PEEK_FILES`] files are
+/// looked at.
+fn holds_manifests(dir: &Path, types: Option<&ignore::types::Types>) -> bool {
+    let (mut entries, mut files) = (0, 0);
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    while let Some((at, depth)) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(&at) else { continue };
+        let mut list: Vec<std::fs::DirEntry> = list.flatten().collect();
+        list.sort_by_key(std::fs::DirEntry::file_name);
+        for e in list {
+            entries += 1;
+            if entries > PEEK_ENTRIES || files >= PEEK_FILES {
+                return false;
+            }
+            let Ok(t) = e.file_type() else { continue };
+            let path = e.path();
+            if t.is_dir() && depth < PEEK_DEPTH && e.file_name() != ".git" {
+                stack.push((path, depth + 1));
+            } else if t.is_file() && types.is_none_or(|ty| ty.matched(&path, false).is_whitelist()) {
+                files += 1;
+                let Ok(bytes) = read_bounded(&path, PEEK_BYTES).or_else(|_| read_prefix(&path)) else { continue };
+                if looks_like_manifest(&String::from_utf8_lossy(&bytes)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The first [`PEEK_BYTES`] of a regular file larger than that.
+fn read_prefix(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut out = Vec::new();
+    file.take(PEEK_BYTES).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 /// A symlink met by a walk: followed once when it leads to a file inside the repository that

@@ -46,7 +46,7 @@ pub const VARIANTS: &[(Rule, Severity, &str)] = &[
     (
         Rule::IoError,
         Severity::Note,
-        "for what a directory walk leaves out on purpose: a nested git repository (submodule), a symlinked directory",
+        "for what a directory walk leaves out on purpose: a nested git repository (submodule), a symlinked directory, and (one note a run) the directories passed over that hold manifests",
     ),
     (Rule::InvalidSchema, Severity::Note, "for a file given as schemas that holds no definition (it is not used)"),
     (Rule::InvalidSchema, Severity::Warning, "for an `apiextensions.crossplane.io/v1alpha1` XRD, read as v1"),

@@ -189,7 +189,9 @@ note. If it is a manifest, add the missing `apiVersion` and `kind`.",
         what: "A file or directory that could not be read: missing, permission denied, not UTF-8. \
 Also a file named on the command line (as the pre-commit hook names a commit's files) that holds \
 Kubernetes objects but that the check leaves out: in a hidden directory, excluded by `exclude:`, \
-hidden by an ignore file or not taken by `include:` — the message says which.",
+hidden by an ignore file or not taken by `include:` — the message says which. One note a run \
+also names the directories a walk passed over that hold manifests (hidden, hidden by an \
+ignore file, excluded).",
         why: "An input that was not read was not checked; reporting it keeps a run from passing by \
 accident.",
         example_lang: "text",
