@@ -152,6 +152,32 @@ fn a_pull_request_removing_the_binding_is_a_weakening_at_the_object() {
     assert_eq!(r.code, 1, "{}", r.stderr);
 }
 
+/// A checked copy of a trusted policy's name, however near the objects, never replaces it: a
+/// pull request cannot loosen a platform policy by adding its own definition beside the
+/// objects. The copy is refused where it is written.
+#[test]
+fn a_checked_copy_never_replaces_a_trusted_policy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    repository(dir, "Deny");
+    std::fs::create_dir_all(dir.join("platform")).unwrap();
+    std::fs::rename(dir.join("policies/replicas.yaml"), dir.join("platform/replicas.yaml")).unwrap();
+    let policy_only = POLICY.split("---").next().unwrap().replace("object.spec.replicas <= 5", "true");
+    std::fs::write(dir.join("apps/loosened.yaml"), policy_only).unwrap();
+    let r = run_in(dir, &["check", "--schemas", "platform", "--format", "json", "apps", "namespaces.yaml"], None);
+    let v = json(&r);
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
+        .iter()
+        .filter(|d| d["rule"].as_str().is_some_and(|r| r.starts_with("admission-")))
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["file"].as_str().unwrap_or_default().to_string()))
+        .collect();
+    assert!(found.contains(&("admission-violation".into(), "apps/big-test.yaml".into())), "{found:#?}");
+    assert!(found.contains(&("admission-invalid".into(), "apps/loosened.yaml".into())), "{found:#?}");
+    assert_eq!(r.code, 1);
+}
+
 /// A policy and binding kept with the configured schemas (`--schemas`, trusted, outside the
 /// checked paths) govern the checked objects as those in the repository do, and are not
 /// reported as schema files that hold no definition.

@@ -87,6 +87,8 @@ struct Policy<'a> {
     fail: bool,
     /// The first reason it cannot be decided offline, whatever the object.
     undecidable: Option<String>,
+    /// Read from a trusted location.
+    trusted: bool,
 }
 
 struct Validation {
@@ -150,6 +152,19 @@ fn cr_id(o: &Json) -> String {
 
 /// Evaluates every binding of `context` on every object of `targets`.
 pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::Budget) -> Vec<Diagnostic> {
+    check_trusting(context, 0, targets, budget)
+}
+
+/// [`check`], the first `trusted` objects of `context` from trusted locations (the configured
+/// schema locations): a policy name they define is theirs, and a checked file's definition of
+/// the same name is refused (`admission-invalid`) and never used — otherwise a pull request
+/// could loosen a trusted policy by adding a copy beside its objects.
+pub fn check_trusting(
+    context: &[Object<'_>],
+    trusted: usize,
+    targets: &[Object<'_>],
+    budget: &mut cost::Budget,
+) -> Vec<Diagnostic> {
     let mut kinds = Kinds::default();
     let mut namespaces = HashMap::new();
     // Every definition of each policy name, in the order read.
@@ -157,7 +172,7 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
     let mut bindings = Vec::new();
     let mut out = Vec::new();
     let mut compiled = 0usize;
-    for o in context {
+    for (i, o) in context.iter().enumerate() {
         let v = o.value;
         if v["kind"].as_str() == Some("CustomResourceDefinition") {
             kinds.learn(v);
@@ -167,7 +182,8 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
             }
         } else if is(v, "ValidatingAdmissionPolicy") {
             if let Some(name) = v["metadata"]["name"].as_str() {
-                let policy = compile_policy(name, o.clone(), &mut out, &mut compiled);
+                let mut policy = compile_policy(name, o.clone(), &mut out, &mut compiled);
+                policy.trusted = i < trusted;
                 policies.entry(name).or_default().push(policy);
             }
         } else if is(v, "ValidatingAdmissionPolicyBinding") {
@@ -180,6 +196,23 @@ pub fn check(context: &[Object<'_>], targets: &[Object<'_>], budget: &mut cost::
             if !bindings.iter().any(|b| same(&b)) {
                 bindings.push(o.clone());
             }
+        }
+    }
+    for defined in policies.values_mut() {
+        if defined.iter().any(|p| p.trusted) {
+            for p in defined.iter().filter(|p| !p.trusted) {
+                out.push(Diagnostic::error(
+                    Rule::AdmissionInvalid,
+                    p.at.path.clone(),
+                    p.at.range.clone(),
+                    format!(
+                        "ValidatingAdmissionPolicy `{}` is defined in the trusted schema locations: this copy \
+                         is not used",
+                        driftlint_core::escape::text(&p.name)
+                    ),
+                ));
+            }
+            defined.retain(|p| p.trusted);
         }
     }
     let mut run = Run { out, undecided: BTreeSet::new(), budget, namespaces, context };
@@ -398,6 +431,7 @@ fn compile_policy<'a>(name: &str, at: Object<'a>, out: &mut Vec<Diagnostic>, com
         validations,
         fail: spec["failurePolicy"].as_str() != Some("Ignore"),
         undecidable: None,
+        trusted: false,
     };
     policy.undecidable = asks_authorizer.or_else(|| undecidable(&policy));
     policy

@@ -12,7 +12,7 @@ use driftlint_core::locate::{FieldDiffKind, Files, node_range};
 use driftlint_core::pass::{Batch, Pass, PassError};
 use serde_json::Value as Json;
 
-use crate::{Object, check};
+use crate::{Object, check_trusting};
 
 /// Whether a text may define admission policies: only then does the pass run.
 pub fn may_hold_policies(text: &str) -> bool {
@@ -48,6 +48,8 @@ pub struct AdmissionPass {
     policy_files: HashSet<SourcePath>,
     /// Findings about the policies and bindings themselves, already reported.
     reported: HashSet<(SourcePath, Option<Range<usize>>, String)>,
+    /// How many of `context`'s first objects come from trusted locations.
+    trusted: usize,
 }
 
 impl AdmissionPass {
@@ -59,6 +61,7 @@ impl AdmissionPass {
         coll: &Collection,
         docs: impl IntoIterator<Item = &'d Document>,
     ) -> Self {
+        let trusted_count = trusted.len();
         let mut context = trusted;
         context
             .extend(docs.into_iter().map(|d| (d.object.clone(), coll.sources[d.source].path.clone(), object_range(d))));
@@ -73,6 +76,7 @@ impl AdmissionPass {
             diagnostics: Vec::new(),
             policy_files,
             reported: HashSet::new(),
+            trusted: trusted_count,
         }
     }
 
@@ -101,7 +105,7 @@ impl Pass for AdmissionPass {
         // Findings about the policies and bindings themselves (an expression that does not
         // compile, a binding that cannot be decided) come with every batch: each is reported
         // once.
-        let found = check(&context, &targets, &mut self.budget);
+        let found = check_trusting(&context, self.trusted, &targets, &mut self.budget);
         for d in found {
             let about_policy = d.rule != Rule::AdmissionViolation && self.policy_files.contains(&d.primary.path);
             if about_policy
