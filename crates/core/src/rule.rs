@@ -97,7 +97,8 @@ pub enum Rule {
     AdmissionViolation,
     /// A ValidatingAdmissionPolicy binding that cannot be decided offline.
     AdmissionUndecided,
-    /// A ValidatingAdmissionPolicy expression that does not compile.
+    /// A ValidatingAdmissionPolicy expression that does not compile, or a checked copy of a
+    /// trusted policy's name.
     AdmissionInvalid,
 }
 

@@ -794,11 +794,14 @@ set `metadata.namespace` on the objects, or accept the note.",
         what: "A `matchConditions`, `variables`, `validations` or `messageExpression` expression of a \
 ValidatingAdmissionPolicy that does not parse, names an undeclared variable, or calls a function \
 driftlint's CEL environment does not provide (the message says which). Objects the policy matches \
-get an `admission-violation` for it under `failurePolicy: Fail`, as the API server fails them.",
+get an `admission-violation` for it under `failurePolicy: Fail`, as the API server fails them. \
+Also a checked file's copy of a policy name that the trusted schema locations define: the trusted \
+definition decides and the copy is not used.",
         why: "The API server type-checks policies and fails requests on an expression that does not \
-compile.",
+compile. A policy name is one object in a cluster, and the platform's trusted policy is the one \
+installed: a copy in the change under review must not loosen it.",
         example_lang: "text",
         example: "error[admission-invalid]: ValidatingAdmissionPolicy 'limits': validation `object.spec.replicas <`: the expression does not compile: …\n  --> policies/limits.yaml:1:1",
-        fix: "Fix the expression.",
+        fix: "Fix the expression; rename or remove a copy of a trusted policy.",
     },
 ];
