@@ -133,16 +133,22 @@ impl Document {
     /// break, so that an entry added after the last line goes before what follows. What a fix's
     /// edit is checked on.
     pub fn lines_in(&self, text: &str) -> (usize, usize) {
-        let start = self.range.start.min(text.len());
-        let end = self.range.end.clamp(start, text.len());
-        let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
-            end
-        } else {
-            text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
-        };
-        (from, to)
+        whole_lines(text, &self.range)
     }
+}
+
+/// From the start of the line holding `range.start` to the end of the line `range` ends on,
+/// its line break included (clamped to `text`).
+pub(crate) fn whole_lines(text: &str, range: &Range<usize>) -> (usize, usize) {
+    let start = range.start.min(text.len());
+    let end = range.end.clamp(start, text.len());
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
+        end
+    } else {
+        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
+    };
+    (from, to)
 }
 
 impl Options {

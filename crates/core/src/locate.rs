@@ -17,7 +17,7 @@ use driftlint_yaml::{Node, NodeValue};
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label};
-use crate::document::{Document, OriginKind};
+use crate::document::{Document, OriginKind, whole_lines};
 use crate::input::{Source, SourcePath};
 
 /// How a field differs.
@@ -279,20 +279,6 @@ fn change(before: &Value, after: &Value, at: String) -> Option<Change> {
         (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => None,
         _ => (before != after).then(|| Change::Set(at, after.clone())),
     }
-}
-
-/// From the start of the line holding `range.start` to the end of the line `range` ends on,
-/// its line break included (as [`Document::lines_in`]).
-fn whole_lines(text: &str, range: &Range<usize>) -> (usize, usize) {
-    let start = range.start.min(text.len());
-    let end = range.end.clamp(start, text.len());
-    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let to = if end > 0 && text.as_bytes()[end - 1] == b'\n' {
-        end
-    } else {
-        text[end..].find('\n').map_or(text.len(), |i| end + i + 1)
-    };
-    (from, to)
 }
 
 /// The edit that makes `change` in the kustomize origin file `source`, whose object spans

@@ -218,11 +218,7 @@ mod tests {
     /// Lines split with `memchr` are `str::split`'s, and the bound counts each mark.
     #[test]
     fn lines_and_marks_are_counted_as_std_counts_them() {
-        let mut seed = 3u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let mut next = crate::test_rng::numbers(3);
         let parts = ["\n", "a", "-", ":", ",", "[", "{", " ", "é", "\n\n"];
         for _ in 0..2_000 {
             let text: String = (0..next() % 200).map(|_| parts[next() % parts.len()]).collect();

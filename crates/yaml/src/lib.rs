@@ -65,6 +65,8 @@ mod simple;
 mod sort;
 mod spanned;
 mod stream;
+#[cfg(test)]
+mod test_rng;
 
 pub use edit::{double_quoted, insert_entry, remove_entry, rename_key, replace_scalar};
 pub use emit::to_yaml_string;

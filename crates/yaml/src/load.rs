@@ -862,11 +862,7 @@ mod tests {
             }
             None
         }
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let mut next = crate::test_rng::numbers(11);
         for _ in 0..300 {
             let text: String = (0..next() % 400).map(|_| ['a', ',', '[', '{', ' ', '\n'][next() % 6]).collect();
             for limit in [0, 1, 2, 5, 63, 64, 65, next() % 200, usize::MAX] {

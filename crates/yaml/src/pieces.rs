@@ -127,11 +127,7 @@ mod tests {
     /// `---` and a blank, a line end or the text's end.
     #[test]
     fn cuts_are_the_marker_lines() {
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let mut next = crate::test_rng::numbers(7);
         let parts = ["---", "-", "\n", "\r\n", " ", "\t", "a", "--- x", "----", "\n---"];
         for _ in 0..2_000 {
             let text: String = (0..next() % 30).map(|_| parts[next() % parts.len()]).collect();
