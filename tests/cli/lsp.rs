@@ -164,6 +164,31 @@ fn codes(diags: &[lsp::Diagnostic]) -> Vec<String> {
         .collect()
 }
 
+/// What `driftlint check` in `repo` says of the file whose path ends with `file`: its
+/// unsuppressed findings' (rule, line), sorted (a finding without a position is shown on the
+/// first line), and the run's output for messages.
+fn check_findings(repo: &Path, file: &str) -> (Vec<(String, u64)>, String) {
+    let run = super::run_in(repo, &["check", "--format", "json"], None);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut found: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with(file)) && d["suppressed"].is_null())
+        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
+        .collect();
+    found.sort();
+    (found, run.stdout)
+}
+
+/// The server's diagnostics as (rule, 1-based line), sorted: what [`check_findings`] gives.
+fn lsp_findings(diags: &[lsp::Diagnostic]) -> Vec<(String, u64)> {
+    let mut found: Vec<(String, u64)> =
+        diags.iter().zip(codes(diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
+    found.sort();
+    found
+}
+
 /// The range of the first occurrence of `needle` in `text` (ASCII, one line).
 fn range_of(text: &str, needle: &str) -> lsp::Range {
     let at = text.find(needle).unwrap();
@@ -182,26 +207,13 @@ fn diagnostics_are_checks_findings_on_the_unsaved_buffer() {
     let text = std::fs::read_to_string(&file).unwrap();
 
     // What `driftlint check` says of the file: (rule, line) pairs.
-    let run = super::run_in(&repo, &["check", "--format", "json"], None);
-    let json: Value = serde_json::from_str(&run.stdout).unwrap();
-    let mut expected: Vec<(String, u64)> = json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("app/frontend.yaml")) && d["suppressed"].is_null())
-        // A finding without a position is shown on the first line.
-        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
-        .collect();
-    expected.sort();
-    assert!(expected.iter().any(|(r, _)| r == "value-drift"), "{}", run.stdout);
+    let (expected, output) = check_findings(&repo, "app/frontend.yaml");
+    assert!(expected.iter().any(|(r, _)| r == "value-drift"), "{output}");
 
     let mut client = Client::start(&dir.path().join("repo"));
     client.open(&file, &text);
     let diags = client.diagnostics(&uri(&file), |p| p.version == Some(1));
-    let mut got: Vec<(String, u64)> =
-        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
-    got.sort();
-    assert_eq!(got, expected);
+    assert_eq!(lsp_findings(&diags), expected);
     // The drift names the template line that set the expectation.
     let drift = diags.iter().find(|d| d.message.contains("512Mi")).expect("the memory drift");
     let related = drift.related_information.as_ref().expect("the template line");
@@ -669,25 +681,14 @@ fn a_document_check_reads_the_other_files_in_checks_order() {
     let text = "apiVersion: operator.openshift.io/v1\nkind: Network\nmetadata:\n  name: cluster\nspec:\n  defaultNetwork:\n    ovnKubernetesConfig:\n      gatewayConfig:\n        routingViaHost: true\n  disableNetworkDiagnostics: false\n";
     std::fs::write(&network, text).unwrap();
 
-    let run = super::run_in(&repo, &["check", "--format", "json"], None);
-    let json: Value = serde_json::from_str(&run.stdout).unwrap();
-    let mut expected: Vec<(String, u64)> = json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("network.yaml")) && d["suppressed"].is_null())
-        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
-        .collect();
-    expected.sort();
-    assert!(expected.iter().any(|(r, _)| r == "value-drift"), "{}", run.stdout);
+    // What `driftlint check` says of the file: (rule, line) pairs.
+    let (expected, output) = check_findings(&repo, "network.yaml");
+    assert!(expected.iter().any(|(r, _)| r == "value-drift"), "{output}");
 
     let mut client = Client::start(&repo);
     client.open(&network, text);
     let diags = client.diagnostics(&uri(&network), |p| p.version == Some(1));
-    let mut got: Vec<(String, u64)> =
-        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
-    got.sort();
-    assert_eq!(got, expected);
+    assert_eq!(lsp_findings(&diags), expected);
     assert_eq!(client.shutdown(), End::Clean);
 }
 
@@ -713,25 +714,14 @@ fn a_document_check_reads_admission_parameters_from_other_files() {
     let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: default\nspec:\n  replicas: 5\n  selector:\n    matchLabels: {app: d}\n  template:\n    metadata:\n      labels: {app: d}\n    spec:\n      containers:\n        - name: app\n          image: nginx:1.27\n";
     std::fs::write(&app, text).unwrap();
 
-    let run = super::run_in(&repo, &["check", "--format", "json"], None);
-    let json: Value = serde_json::from_str(&run.stdout).unwrap();
-    let mut expected: Vec<(String, u64)> = json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with("app.yaml")) && d["suppressed"].is_null())
-        .map(|d| (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(1)))
-        .collect();
-    expected.sort();
-    assert!(expected.iter().any(|(r, _)| r == "admission-violation"), "{}", run.stdout);
+    // What `driftlint check` says of the file: (rule, line) pairs.
+    let (expected, output) = check_findings(&repo, "app.yaml");
+    assert!(expected.iter().any(|(r, _)| r == "admission-violation"), "{output}");
 
     let mut client = Client::start(&repo);
     client.open(&app, text);
     let diags = client.diagnostics(&uri(&app), |p| p.version == Some(1));
-    let mut got: Vec<(String, u64)> =
-        diags.iter().zip(codes(&diags)).map(|(d, c)| (c, u64::from(d.range.start.line) + 1)).collect();
-    got.sort();
-    assert_eq!(got, expected);
+    assert_eq!(lsp_findings(&diags), expected);
 
     client.open(&params, params_text);
     client.diagnostics(&uri(&params), |p| p.version == Some(1));

@@ -17,20 +17,25 @@ use std::ops::Range;
 ///
 /// [`Limits::max_nodes`]: crate::Limits::max_nodes
 pub(crate) fn node_bound(text: &str) -> usize {
-    // Counted in a byte a block of 64 at a time, which the compiler turns into vector compares
-    // (a `filter().count()` over the bytes is not).
-    let marks: usize = text
-        .as_bytes()
-        .chunks(64)
-        .map(|block| {
-            let mut here: u8 = 0;
-            for &b in block {
-                here += u8::from(matches!(b, b'\n' | b'-' | b':' | b',' | b'[' | b'{'));
-            }
-            usize::from(here)
-        })
-        .sum();
+    let mark = |b: u8| matches!(b, b'\n' | b'-' | b':' | b',' | b'[' | b'{');
+    let marks: usize = text.as_bytes().chunks(BLOCK).map(|block| count_in_block(block, mark)).sum();
     2 * marks + 2
+}
+
+/// The bytes [`count_in_block`] takes at most.
+pub(crate) const BLOCK: usize = 64;
+
+/// How many bytes of `block` (at most [`BLOCK`] of them) are `wanted`, counted in a byte
+/// without stopping inside the block, which the compiler turns into a few vector compares
+/// (a `filter().count()` over the bytes is not vectorised).
+#[inline]
+pub(crate) fn count_in_block(block: &[u8], wanted: impl Fn(u8) -> bool) -> usize {
+    debug_assert!(block.len() <= BLOCK);
+    let mut here: u8 = 0;
+    for &b in block {
+        here += u8::from(wanted(b));
+    }
+    usize::from(here)
 }
 
 /// `text.split('\n')`, the line ends found with `memchr` (`str::split`'s searcher costs several

@@ -326,21 +326,15 @@ fn crowded(text: &str, limit: usize) -> Option<usize> {
 }
 
 /// The bytes [`crowded`] counts a block of at a time.
-const FLOW_BLOCK: usize = 64;
+const FLOW_BLOCK: usize = crate::inline::BLOCK;
 
 fn is_flow(b: u8) -> bool {
     matches!(b, b',' | b'[' | b'{')
 }
 
-/// The flow indicators of a block of at most [`FLOW_BLOCK`] bytes, counted in a byte (which
-/// the compiler turns into a few vector compares).
+/// The flow indicators of a block of at most [`FLOW_BLOCK`] bytes.
 fn flow_in_block(block: &[u8]) -> usize {
-    debug_assert!(block.len() <= FLOW_BLOCK);
-    let mut here: u8 = 0;
-    for &b in block {
-        here += u8::from(is_flow(b));
-    }
-    usize::from(here)
+    crate::inline::count_in_block(block, is_flow)
 }
 
 /// YAML's `c-printable`: tab, line feed, carriage return, printable ASCII, NEL and the
