@@ -74,6 +74,10 @@ pub struct Found {
     /// How many batches staged ahead the node pool deferred (each staged again, in its
     /// turn, by the reporting thread).
     pub deferred: usize,
+    /// A run of a text cut unverified ([`Batch::unverified`]) did not load as a part of the
+    /// whole text: the batches stopped there, and what they found is to be dropped and the
+    /// run done again with that text verified before it is cut.
+    pub recut: bool,
 }
 
 /// A batch parsed and compared, waiting for its findings.
@@ -84,6 +88,43 @@ struct Staged {
     staged: Option<Box<dyn Any + Send>>,
     /// The nodes its trees hold in the run's pool.
     nodes: Arc<Draw>,
+    /// For an unverified run: what its load told (`None`: it did not load as part of the
+    /// whole text).
+    loaded: Option<Option<document::Loaded>>,
+}
+
+/// What the unverified runs of one text reported so far loaded: what the next run's place
+/// must agree with.
+#[derive(Default)]
+struct Seen {
+    documents: usize,
+    /// Where the last document loaded ends.
+    end: usize,
+    nodes: usize,
+}
+
+impl Seen {
+    /// Whether the run at `place` of `whole` loaded (`loaded`) as part of one load of the
+    /// whole text: it loaded without an error, starts with the document after those before
+    /// it, and the nodes so far stay within one load's budget. Its first document was given
+    /// the text from the run's own start as the text before it, where helm's `# Source:` is
+    /// read: the text between the last document and the run must hold none. Counts the run in.
+    fn agrees(&mut self, place: &document::Place, loaded: Option<&document::Loaded>, whole: &Source) -> bool {
+        let Some(document::Loaded { documents, last_end, nodes: Some(nodes) }) = loaded.copied() else {
+            return false;
+        };
+        let between = whole.text.get(self.end.min(place.piece.start)..place.piece.start).unwrap_or_default();
+        if place.first_doc != self.documents
+            || self.nodes + nodes > driftlint_yaml::Limits::default().max_nodes
+            || (whole.path == SourcePath::Stdin && between.contains("# Source:"))
+        {
+            return false;
+        }
+        self.documents += documents;
+        self.nodes += nodes;
+        self.end = last_end.unwrap_or(self.end);
+        true
+    }
 }
 
 /// What a reported batch leaves: its trees and what was staged, freed by the thread that built
@@ -127,7 +168,15 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         };
         (batch, taken)
     };
-    let mut report_in_place = |sources: &mut [Source], mut staged: Staged| -> Result<Spent, CheckError> {
+    let mut seen: HashMap<usize, Seen> = HashMap::new();
+    // `None`: an unverified run did not agree with the runs before it (`Found::recut`).
+    let mut report_in_place = |sources: &mut [Source], mut staged: Staged| -> Result<Option<Spent>, CheckError> {
+        if let (Some(place), Some(loaded)) = (&staged.batch.place, &staged.loaded) {
+            let i = staged.batch.sources.start;
+            if !seen.entry(i).or_default().agrees(place, loaded.as_ref(), &sources[i]) {
+                return Ok(None);
+            }
+        }
         let cut = staged.batch.place.as_ref().map(|p| (staged.batch.sources.start, p.piece.start));
         if let Some((i, _)) = cut {
             // The whole text, lent for the report (the run's copy is dropped).
@@ -159,7 +208,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
                 }
             }
         }
-        Ok(spent)
+        Ok(Some(spent))
     };
     let stage_now = |input: Input, parallel: bool| {
         stage_forced(input, pool.draw_forced(), compare, options, keep_objects, (parallel, parallel))
@@ -169,7 +218,10 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
             let input = input(sources, batch);
             let staged =
                 stage_forced(input, pool.draw_capped(cap), compare, options, keep_objects, (false, workers > 1));
-            drop(report_in_place(sources, staged)?);
+            if report_in_place(sources, staged)?.is_none() {
+                found.recut = true;
+                break;
+            }
         }
         return Ok(());
     }
@@ -177,7 +229,10 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         let parallel = workers > 1;
         for batch in batches {
             let input = input(sources, batch);
-            drop(report_in_place(sources, stage_now(input, parallel))?);
+            if report_in_place(sources, stage_now(input, parallel))?.is_none() {
+                found.recut = true;
+                break;
+            }
         }
         return Ok(());
     }
@@ -199,6 +254,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
     // for work.) Likewise no task waits for the node pool: a task it refuses gives its batch
     // back (`Outcome::Deferred`), and this thread stages that batch itself in its turn.
     let mut deferred = 0;
+    let mut recut = false;
     let result = rayon::in_place_scope(|scope| {
         let spent = &spent;
         let spawn = |i: usize, (batch, taken): Input| {
@@ -254,7 +310,11 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
             // than by its thread before its next batch: its nodes go back to the pool now.
             let pressed = pool.in_use() >= pool.capacity() / 2;
             match report_in_place(sources, staged) {
-                Ok(done) => match thread.filter(|_| !pressed).and_then(|t| spent.get(t)) {
+                Ok(None) => {
+                    recut = true;
+                    break;
+                }
+                Ok(Some(done)) => match thread.filter(|_| !pressed).and_then(|t| spent.get(t)) {
                     Some(inbox) => {
                         if let Ok(mut s) = inbox.lock() {
                             s.push(done);
@@ -279,6 +339,7 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         result
     });
     found.deferred += deferred;
+    found.recut |= recut;
     result
 }
 
@@ -316,14 +377,14 @@ fn stage(
     draw: Arc<Draw>,
 ) -> Outcome {
     let options = document::Options { nodes: Some(Arc::clone(&draw)), ..options.clone() };
-    let parsed = parse(&batch, &sources, &options, false);
+    let (parsed, loaded) = parse(&batch, &sources, &options, false);
     if options.deferred() {
         // Its partial trees are dropped before the draw that counts them.
         drop((parsed, options));
         drop(draw);
         return Outcome::Deferred((batch, sources));
     }
-    Outcome::Staged(Box::new(compared(batch, sources, parsed, compare, keep_objects, false, draw)))
+    Outcome::Staged(Box::new(compared(batch, sources, parsed, compare, keep_objects, false, draw, loaded)))
 }
 
 /// Stages a batch now, with a draw the pool never defers (forced, or capped): a batch whose
@@ -338,22 +399,36 @@ fn stage_forced(
     (parse_parallel, compare_parallel): (bool, bool),
 ) -> Staged {
     let options = document::Options { nodes: Some(Arc::clone(&draw)), ..options.clone() };
-    let parsed = parse(&batch, &sources, &options, parse_parallel);
-    compared(batch, sources, parsed, compare, keep_objects, compare_parallel, draw)
+    let (parsed, loaded) = parse(&batch, &sources, &options, parse_parallel);
+    compared(batch, sources, parsed, compare, keep_objects, compare_parallel, draw, loaded)
 }
 
-/// The documents of one batch.
-fn parse(batch: &Batch, sources: &[Source], options: &document::Options, parallel: bool) -> document::Parsed {
+/// The documents of one batch, and for an unverified run what its load told
+/// ([`Staged::loaded`]).
+fn parse(
+    batch: &Batch,
+    sources: &[Source],
+    options: &document::Options,
+    parallel: bool,
+) -> (document::Parsed, Option<Option<document::Loaded>>) {
+    if let (Some(place), true) = (&batch.place, batch.unverified) {
+        let run = sources.first().and_then(|s| document::parse_run(0, s, place, options));
+        return match run {
+            Some((parsed, loaded)) => (parsed, Some(Some(loaded))),
+            None => (document::Parsed::default(), Some(None)),
+        };
+    }
     // A run was checked to load as the whole text does (`pieces::plan`).
     let piece =
         batch.place.as_ref().and_then(|p| sources.first().and_then(|s| document::parse_piece(0, s, p, options)));
-    if let Some(parsed) = piece {
+    let parsed = if let Some(parsed) = piece {
         parsed
     } else if parallel {
         document::parse_sources(sources, options)
     } else {
         document::parse_sources_here(sources, options)
-    }
+    };
+    (parsed, None)
 }
 
 /// A parsed batch, staged (the drift pass compares its objects, moved into the comparison
@@ -366,10 +441,11 @@ fn compared(
     keep_objects: bool,
     parallel: bool,
     nodes: Arc<Draw>,
+    loaded: Option<Option<document::Loaded>>,
 ) -> Staged {
     let mut coll = Collection { sources, documents, diagnostics, inputs };
     let staged = compare.stage(&mut coll, !keep_objects, parallel);
-    Staged { batch, coll, staged, nodes }
+    Staged { batch, coll, staged, nodes, loaded }
 }
 
 /// The findings of one staged batch; gives its sources back, whether findings point into its
@@ -381,7 +457,7 @@ fn report(
     keep: &HashSet<SourcePath>,
     found: &mut Found,
 ) -> Result<(Batch, Vec<Source>, bool, Spent), CheckError> {
-    let Staged { batch, mut coll, mut staged, nodes } = staged;
+    let Staged { batch, mut coll, mut staged, nodes, loaded: _ } = staged;
     found.documents += coll.documents.len();
     if let Some(objects) = &mut found.objects {
         objects.extend(coll.documents.iter().map(|d| d.identity.cr_id()));

@@ -180,6 +180,31 @@ pub fn check_sources_warm(
 
 /// [`check_sources`], with what `warm` holds in place of what a run prepares.
 fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::Warm>) -> Result<Report, CheckError> {
+    // A large text is cut into runs before it is known to load as one load of it does (saving a
+    // load of every run ahead of the checks); in the rare text where a run turns out not to,
+    // the batches stop and the run is done again from its inputs, with that text verified
+    // before it is cut. The inputs are kept for that only when a text is large enough to cut.
+    let mut again = pieces::Sizes::of_run(BATCH_BYTES)
+        .is_some_and(|sizes| collected.sources.iter().any(|s| s.text.len() >= sizes.from))
+        .then(|| collected.clone());
+    let mut inputs = (collected, again.is_some());
+    loop {
+        // Done again at most once: a run that cuts only verified texts always reports.
+        match run_cut(settings, inputs.0, warm, inputs.1)? {
+            Some(report) => return Ok(report),
+            None => inputs = (again.take().unwrap_or_default(), false),
+        }
+    }
+}
+
+/// One run of the checks; `unverified`: large texts are cut before they are verified
+/// ([`pieces::plan`]); `None` when a run of one did not load as part of the whole text.
+fn run_cut(
+    settings: &Settings,
+    collected: input::Collected,
+    warm: Option<&warm::Warm>,
+    unverified: bool,
+) -> Result<Option<Report>, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match (&settings.reference, warm) {
         (Some(location), None) => Some(drift::open_reference(location, &settings.git_start)?),
@@ -245,7 +270,7 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
         vec![pieces::Batch { sources: 0..sources.len(), ..pieces::Batch::default() }]
     } else {
         // A large text is cut into runs of documents, each a batch (`pieces`).
-        pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES))
+        pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES), unverified)
     };
     // The configured (trusted) schemas are read before the inputs' pre-pass: the admission
     // policies they hold decide what the pre-pass gathers.
@@ -385,6 +410,9 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
         whole: whole.then(node_pool),
     };
     batch::run(&mut sources, batches, batch_passes, &mut batched)?;
+    if batched.recut {
+        return Ok(None);
+    }
     let batch::Found {
         parse: parse_diags,
         suppression: mut suppression_diags,
@@ -393,6 +421,7 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
         documents,
         rendered,
         deferred: _,
+        recut: _,
     } = batched;
 
     diags.append(&mut summed_up_data_files(parse_diags));
@@ -439,7 +468,7 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
         SourcePath::File(path) => Some(path.clone()),
         SourcePath::Stdin => None,
     }));
-    Ok(Report {
+    Ok(Some(Report {
         diagnostics: diags,
         sources,
         objects: objects.unwrap_or_default(),
@@ -447,7 +476,7 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
         pinned,
         inputs,
         coverage,
-    })
+    }))
 }
 
 /// The notes on documents that are no Kubernetes objects summed up, rather than one per

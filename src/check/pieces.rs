@@ -57,15 +57,23 @@ pub struct Batch {
     /// For a run of more than one piece: where each of its pieces is, so that the pre-pass
     /// parses only the pieces that may hold what it gathers, not their whole run.
     pub pieces: Vec<Place>,
+    /// The run's text was cut before it was known to load as the whole text does, and its
+    /// place (first document number, nodes before it) is a prediction: whoever reports the
+    /// runs checks each against what the runs before it loaded ([`document::Loaded`]), in
+    /// order, and reads the text again uncut when one disagrees.
+    pub unverified: bool,
 }
 
 /// The batches of `ranges` (of `sources`) with every large source that can be cut replaced
-/// by the runs of its pieces.
+/// by the runs of its pieces. `unverified`: a text that is not a policy input is cut without
+/// loading it first ([`Batch::unverified`]); else only a text whose pieces were scanned and
+/// found to load as the whole text does.
 pub fn plan(
     sources: &[Source],
     ranges: Vec<Range<usize>>,
     opts: &document::Options,
     sizes: Option<Sizes>,
+    unverified: bool,
 ) -> Vec<Batch> {
     let mut out = Vec::with_capacity(ranges.len());
     for range in ranges {
@@ -73,15 +81,20 @@ pub fn plan(
         let places = match (single, sizes) {
             (Some(source), Some(sizes)) if source.text.len() >= sizes.from => {
                 let policy_input = opts.policy_inputs.as_ref().is_some_and(|p| p.takes(&source.path));
-                cut(&source.text, sizes.run, policy_input)
+                if unverified && !policy_input {
+                    cut_unverified(&source.text, sizes.run).map(|places| (places, true))
+                } else {
+                    cut(&source.text, sizes.run, policy_input).map(|places| (places, false))
+                }
             }
             _ => None,
         };
         match places {
-            Some(places) => out.extend(places.into_iter().map(|(place, pieces)| Batch {
+            Some((places, unverified)) => out.extend(places.into_iter().map(|(place, pieces)| Batch {
                 sources: range.clone(),
                 place: Some(place),
                 pieces,
+                unverified,
             })),
             None => out.push(Batch { sources: range, ..Batch::default() }),
         }
@@ -168,7 +181,12 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Pla
             };
         }
     }
-    // A run's place is its first piece's, stretched to its last piece's end.
+    places(text, &runs, at_piece)
+}
+
+/// The runs of `text` by their pieces' places: a run's place is its first piece's, stretched
+/// to its last piece's end, and a run of several pieces keeps theirs.
+fn places(text: &str, runs: &[Range<usize>], at_piece: Vec<Place>) -> Option<Vec<(Place, Vec<Place>)>> {
     let mut places: Vec<(Place, Vec<Place>)> = Vec::with_capacity(runs.len());
     let mut piece = at_piece.into_iter().peekable();
     for (i, r) in runs.iter().enumerate() {
@@ -186,6 +204,61 @@ fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Pla
     // A run's copy starts at its base (a document's end, so a character boundary; a text
     // where it is not is simply not cut).
     places.iter().all(|(p, _)| text.is_char_boundary(p.base)).then_some(places)
+}
+
+/// The runs of `text` as [`cut`] gives them, without loading the text first: each piece's
+/// place is predicted from its text (a piece after the first starts with `---` and holds one
+/// document; see [`predicted_documents`]), and its base is its own start (the text before it
+/// matters only for helm's `# Source:`, which the reporting side checks). `None` when one
+/// load would refuse the whole text before reading it (too large, too many flow entries), or
+/// when it is one run.
+///
+/// This saves loading every piece twice (once to scan, once to check) where the pieces do
+/// load as the whole text does, which is every stream kustomize or helm renders; the caller
+/// checks each run's [`document::Loaded`] in order, and reads the text again uncut when a
+/// run disagrees with its prediction.
+fn cut_unverified(text: &str, run: usize) -> Option<Vec<(Place, Vec<Place>)>> {
+    let limits = driftlint_yaml::Limits::default();
+    if text.len() > limits.max_bytes {
+        return None;
+    }
+    let pieces = driftlint_yaml::document_pieces(text);
+    let runs = group(&pieces, run.max(1));
+    if runs.len() < 2 {
+        return None;
+    }
+    let flow: usize = pieces.par_iter().map(|r| driftlint_yaml::flow_entries(&text[r.clone()])).sum();
+    if driftlint_yaml::flow_entries_refused(flow, &limits) {
+        return None;
+    }
+    let mut at_piece: Vec<Place> = Vec::with_capacity(pieces.len());
+    let mut first_doc = 0;
+    for (i, r) in pieces.iter().enumerate() {
+        let next = pieces.get(i + 1).map(|n| n.start);
+        at_piece.push(Place {
+            base: r.start,
+            piece: r.clone(),
+            first_doc,
+            prev_end: r.start,
+            next,
+            policy_input: false,
+        });
+        first_doc += predicted_documents(&text[r.clone()], i == 0);
+    }
+    places(text, &runs, at_piece)
+}
+
+/// How many YAML documents a piece of a text holds, as far as its lines tell without loading
+/// it: a piece after the first starts with a `---` line and holds that one document; the
+/// first holds one when it has a line of content before any marker (not blank, no comment,
+/// no directive). A piece that holds otherwise (a `...` end marker and more content, a
+/// directive) is found out when its run is loaded.
+fn predicted_documents(piece: &str, first: bool) -> usize {
+    let content = |line: &str| {
+        let line = line.trim_start();
+        !line.is_empty() && !line.starts_with('#') && !line.starts_with('%')
+    };
+    usize::from(!first || piece.starts_with("---") || piece.lines().any(content))
 }
 
 /// The [`Scan`] of the piece `text` (starting at `start` of the whole text; `before_last`:
@@ -482,6 +555,40 @@ mod tests {
             assert_eq!(joined.1.len(), 8, "duplicate keys and documents that are no objects");
             assert_eq!(helm(&joined), helm(&one));
         }
+    }
+
+    /// Where a text loads as its pieces do, the places predicted without loading it are those
+    /// a scan of every piece finds (but for where a run's copy starts: its own start).
+    #[test]
+    fn predicted_places_are_the_scanned_ones_on_a_clean_stream() {
+        let mut text = String::from("# lead\n\n");
+        for i in 0..30 {
+            text.push_str(&format!("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m{i}\n"));
+            if i % 7 == 3 {
+                text.push_str("---\n---\n# only a comment\nvalues: 1\n");
+            }
+        }
+        let key = |cuts: Vec<(Place, Vec<Place>)>| -> Vec<(Range<usize>, usize, Vec<(Range<usize>, usize)>)> {
+            cuts.into_iter()
+                .map(|(run, pieces)| {
+                    (run.piece, run.first_doc, pieces.into_iter().map(|p| (p.piece, p.first_doc)).collect())
+                })
+                .collect()
+        };
+        let scanned = key(cut(&text, 300, false).expect("a clean stream is cut"));
+        assert!(scanned.len() > 5 && scanned.iter().any(|(_, _, pieces)| pieces.len() > 1), "{scanned:?}");
+        assert_eq!(key(cut_unverified(&text, 300).expect("cut unverified")), scanned);
+    }
+
+    #[test]
+    fn a_piece_holds_one_document_unless_it_is_the_first_without_content() {
+        assert_eq!(predicted_documents("---\na: 1\n", false), 1);
+        assert_eq!(predicted_documents("---\n", false), 1);
+        assert_eq!(predicted_documents("---\n", true), 1);
+        assert_eq!(predicted_documents("a: 1\n", true), 1);
+        assert_eq!(predicted_documents("# a comment\n\n  # another\n", true), 0);
+        assert_eq!(predicted_documents("%YAML 1.1\n", true), 0);
+        assert_eq!(predicted_documents("", true), 0);
     }
 
     #[test]

@@ -129,11 +129,16 @@ fn check(dir: &Path, pieces: usize, args: &[&str], stdin: &str) -> (Option<i32>,
 /// Every format, for the stream on stdin and as a file, cut (in runs of a few documents, with
 /// one job and with the default) and whole: the same bytes.
 fn same_cut_and_whole(dir: &Path, stream: &str) {
+    same_cut_and_whole_in(dir, stream, &["json", "sarif", "human", "concise", "junit", "markdown", "github"]);
+}
+
+fn same_cut_and_whole_in(dir: &Path, stream: &str, formats: &[&str]) {
     std::fs::write(dir.join("rendered.yaml"), stream).unwrap();
-    // With the policy pass the input's documents that are no objects are policy inputs;
-    // without a reference they are notes that name their document's number.
-    let formats = ["json", "sarif", "human", "concise", "junit", "markdown", "github"];
-    let passes: [&[&str]; 2] = [&["-r", "reference", "--policy", "policy"], &[]];
+    // With the policy pass the input's documents that are no objects are policy inputs (and
+    // the text is verified before it is cut); without a reference they are notes that name
+    // their document's number.
+    let formats = formats.iter().copied();
+    let passes: [&[&str]; 3] = [&["-r", "reference", "--policy", "policy"], &["-r", "reference"], &[]];
     for (format, passes) in formats.into_iter().flat_map(|f| passes.map(|p| (f, p))) {
         for input in ["-", "rendered.yaml"] {
             let args: Vec<&str> =
@@ -189,6 +194,36 @@ fn a_stream_with_a_yaml_error_is_read_in_one_go() {
     let (_, json) = check(dir.path(), 150, &["--isolated", "-r", "reference", "--format", "json", "-"], &broken);
     assert!(json.contains("\"yaml-syntax-error\""), "{json}");
     assert!(!json.contains("cm-40"), "documents after the error are not read:\n{json}");
+}
+
+/// A stream is cut before it is known how its runs load (`pieces::cut_unverified`): each run's
+/// place is predicted from its text and checked once the run is loaded. Where a run loads
+/// otherwise than predicted, the checks are done again with the text verified before it is
+/// cut, so that what is reported is still what one load of the whole stream gives.
+#[test]
+fn a_stream_whose_runs_load_otherwise_than_predicted_reports_what_one_batch_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = layout(dir.path());
+    let before =
+        |name: &str| stream.find(&format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n")).unwrap();
+    // An end marker and a bare document after it: a piece that holds two documents, so the
+    // documents after it are numbered one further than the prediction.
+    let at = before("cm-21");
+    let two = format!("{}\n...\nbare: document\n---\n{}", &stream[..at].trim_end_matches("---\n"), &stream[at..]);
+    // helm's `# Source:` at the end of the document before a `---` (which is not how helm
+    // writes it): it is in the text before the next document, outside that document's run.
+    let at = before("cm-35");
+    let source_before =
+        format!("{}# Source: chart/templates/cm.yaml\n---\n{}", &stream[..at].trim_end_matches("---\n"), &stream[at..]);
+    // A scalar at a document's root, which one load reads on past the next `---` line.
+    let at = before("cm-44");
+    let open = format!("{}---\n >\nfolded\n---\n{}", &stream[..at].trim_end_matches("---\n"), &stream[at..]);
+    for (what, stream) in
+        [("two documents in a piece", two), ("# Source: before ---", source_before), ("open scalar", open)]
+    {
+        assert_ne!(stream, layout(dir.path()), "{what}: the stream is changed");
+        same_cut_and_whole_in(dir.path(), &stream, &["json", "human"]);
+    }
 }
 
 /// With `lookupCRs` in the reference, the objects it returns are read before the batches

@@ -275,11 +275,37 @@ pub struct Place {
 /// ([`Place::policy_input`]); `None` when
 /// the piece turns out otherwise.
 pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -> Option<Parsed> {
+    parse_run(idx, source, place, opts).map(|(parsed, _)| parsed)
+}
+
+/// What loading a run of pieces tells about the whole text, for a caller that cut the text
+/// before knowing how it loads and checks, run after run in order, that the runs load as the
+/// whole text does: every run loaded without an error and ends with no scalar root unless it
+/// ends the text ([`parse_run`] gives `None` otherwise), each run's first document is the
+/// one after the documents of the runs before it ([`Place::first_doc`]), and the runs' nodes
+/// add up to at most the whole load's budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// Its YAML documents (empty ones and those that are no objects included).
+    pub documents: usize,
+    /// Where its last document ends in the whole text (an empty one at the next piece's `---`).
+    pub last_end: Option<usize>,
+    /// Its nodes as the loader counts them ([`driftlint_yaml::parse_stream_counted`]), `None`
+    /// when the loader did not tell.
+    pub nodes: Option<usize>,
+}
+
+/// [`parse_piece`] for a caller that checks the run's place afterwards ([`Loaded`]): `None`
+/// also when the run ends with a scalar root and is not the end of the text.
+pub fn parse_run(idx: usize, source: &Source, place: &Place, opts: &Options) -> Option<(Parsed, Loaded)> {
     let from = place.piece.start.checked_sub(place.base)?;
     // The piece alone, whether the source ends with it or holds the rest of the text too.
     let text = source.text.get(from..place.piece.end.checked_sub(place.base)?)?;
-    let (loaded, warnings) = load_run(text, &opts.limits());
+    let (loaded, warnings, nodes) = load_run(text, &opts.limits());
     let mut stream = driftlint_yaml::join_pieces(std::slice::from_ref(&place.piece), vec![loaded])?;
+    if place.next.is_some() && stream.documents.last().is_some_and(driftlint_yaml::ends_open) {
+        return None;
+    }
     for (doc, warnings) in stream.documents.iter_mut().zip(warnings) {
         doc.warnings = warnings.into_iter().map(|w| shifted(w, place.piece.start)).collect();
     }
@@ -291,20 +317,22 @@ pub fn parse_piece(idx: usize, source: &Source, place: &Place, opts: &Options) -
         doc.range.end = next + 3;
         doc.root.span = next..next + 3;
     }
+    let loaded =
+        Loaded { documents: stream.documents.len(), last_end: stream.documents.last().map(|d| d.range.end), nodes };
     let mut out = Parsed::default();
     take_stream(idx, source, place.clone(), stream, place.policy_input, opts, &mut out);
-    Some(out)
+    Some((out, loaded))
 }
 
-/// The stream of a run of pieces, and each document's warnings set aside (`join_pieces`
+/// The stream of a run of pieces, each document's warnings set aside (`join_pieces`
 /// takes none: a warning is about its document's own content, which the whole load reads
-/// alike). Its pieces are loaded one by one and joined, so that one piece outside the fast
+/// alike), and the nodes its loads made. Its pieces are loaded one by one and joined, so that one piece outside the fast
 /// loader's subset (a block scalar, a flow mapping) does not send the whole run to the
 /// general loader; when they do not join, the run is loaded at once.
 fn load_run(
     text: &str,
     limits: &driftlint_yaml::Limits,
-) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warning>>) {
+) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warning>>, Option<usize>) {
     fn set_aside(stream: &mut driftlint_yaml::Stream, by: usize, out: &mut Vec<Vec<driftlint_yaml::Warning>>) {
         for d in &mut stream.documents {
             out.push(std::mem::take(&mut d.warnings).into_iter().map(|w| shifted(w, by)).collect());
@@ -313,22 +341,24 @@ fn load_run(
     let pieces = driftlint_yaml::document_pieces(text);
     if pieces.len() > 1 {
         let mut warnings = Vec::new();
+        let mut nodes = Some(0);
         let streams = pieces
             .iter()
             .map(|p| {
-                let mut stream = driftlint_yaml::parse_stream_with(&text[p.clone()], limits);
+                let (mut stream, made) = driftlint_yaml::parse_stream_counted(&text[p.clone()], limits);
+                nodes = nodes.zip(made).map(|(a, b)| a + b);
                 set_aside(&mut stream, p.start, &mut warnings);
                 stream
             })
             .collect();
         if let Some(joined) = driftlint_yaml::join_pieces(&pieces, streams) {
-            return (joined, warnings);
+            return (joined, warnings, nodes);
         }
     }
-    let mut stream = driftlint_yaml::parse_stream_with(text, limits);
+    let (mut stream, nodes) = driftlint_yaml::parse_stream_counted(text, limits);
     let mut warnings = Vec::new();
     set_aside(&mut stream, 0, &mut warnings);
-    (stream, warnings)
+    (stream, warnings, nodes)
 }
 
 /// `w` with its ranges moved `by` bytes on.

@@ -37,7 +37,7 @@ impl Default for WalkOptions {
 
 /// The result of collecting sources: what could be read, and a diagnostic for each path that
 /// could not (never silently dropped).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Collected {
     pub sources: Vec<Source>,
     pub diagnostics: Vec<Diagnostic>,
