@@ -14,7 +14,7 @@ use crate::engine::{Comparison, CrResult, Engine, Status, View};
 use crate::report::summary::{self, component_rule};
 use crate::{Compiled, LoadError};
 use driftlint_core::diagnostic::{Diagnostic, Rule, Severity};
-use driftlint_core::document::{Collection, Document};
+use driftlint_core::document::{Collection, Document, Identity};
 use driftlint_core::input::SourcePath;
 use driftlint_core::locate::FieldDiffKind;
 use driftlint_core::locate::{Files, manifest_location, node_range, origin_help};
@@ -105,7 +105,12 @@ fn object_findings_of(
     let compiled = engine.compiled();
     // Made only for a finding: most objects have none.
     let id = || doc.identity.cr_id();
-    let what = || format!("{} `{}`", doc.identity.kind, display_name(doc));
+    // Joined in one allocation: most of a large run's findings are such messages.
+    let what = || {
+        let Identity { kind, namespace, name, .. } = &doc.identity;
+        let slash = if namespace.is_empty() { "" } else { "/" };
+        [kind.as_str(), " `", namespace, slash, name, "`"].concat()
+    };
     let anchor = |files: &mut Files| object_anchor(doc, coll, files);
     match &result.status {
         Status::Unmatched => {
@@ -116,7 +121,7 @@ fn object_findings_of(
                     Rule::UnmatchedResource.default_severity(),
                     path,
                     Some(range),
-                    format!("no reference template matches {}", what()),
+                    ["no reference template matches ", &what()].concat(),
                 )
                 .with_object(id(), None),
             );
@@ -244,13 +249,6 @@ fn failed_templates<'c>(result: &CrResult, compiled: &'c Compiled) -> Vec<&'c st
 }
 
 /// `namespace/name` or `name`.
-fn display_name(doc: &Document) -> String {
-    if doc.identity.namespace.is_empty() {
-        doc.identity.name.clone()
-    } else {
-        format!("{}/{}", doc.identity.namespace, doc.identity.name)
-    }
-}
 
 /// Where a finding about a whole object points: its `metadata.name`, the line a reader
 /// recognises the object by (the object's start when it has no name).
