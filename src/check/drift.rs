@@ -300,7 +300,7 @@ impl Pass for Run<'_> {
 /// either name and without a backslash adds nothing to the index, so it need not be parsed to
 /// build it.
 pub fn may_hold_reference_keys(text: &str) -> bool {
-    text.contains("ownerReferences") || text.contains("subjects") || text.contains('\\')
+    text.contains("ownerReferences") || text.contains("subjects") || driftlint_yaml::may_escape(text)
 }
 
 /// The object as the reference should see it: without driftlint's own suppression

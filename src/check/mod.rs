@@ -681,7 +681,7 @@ struct Schemas {
 /// `CompositeResourceDefinition`) is in its text, or spelt with a double-quoted escape, which
 /// needs a backslash.
 pub(crate) fn may_hold_definition(text: &str) -> bool {
-    text.contains("ResourceDefinition") || text.contains('\\')
+    text.contains("ResourceDefinition") || driftlint_yaml::may_escape(text)
 }
 
 /// Loads the schemas: the CRDs and XRDs among `early` (the inputs that may hold them, see

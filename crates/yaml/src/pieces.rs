@@ -71,6 +71,15 @@ pub fn join_pieces(pieces: &[Range<usize>], streams: Vec<Stream>) -> Option<Stre
     Some(Stream { documents, error: None })
 }
 
+/// Whether `text` holds a backslash, which in a double-quoted scalar may spell any character:
+/// a text without one holds each key and value in its plain spelling, so a search for that
+/// spelling finds it. For callers that pick, before loading, the texts (or pieces of a large
+/// one: every piece of a stream is tested) that may hold something; `memchr`'s vector search.
+#[must_use]
+pub fn may_escape(text: &str) -> bool {
+    memchr::memchr(b'\\', text.as_bytes()).is_some()
+}
+
 /// Whether a piece ending with `doc` may not be joined: its root is a scalar, which a load of
 /// the whole text can read on past the next `---` line (see the [module documentation](self)).
 /// Callers that load pieces their own way apply the same rule.
@@ -107,6 +116,14 @@ fn shift_node(node: &mut Node, by: usize) {
 mod tests {
     use super::*;
     use crate::parse_stream;
+
+    #[test]
+    fn a_backslash_anywhere_may_escape() {
+        assert!(may_escape("name: \"a\\u0041\"\n"));
+        assert!(may_escape("\\"));
+        assert!(!may_escape("kind: CustomResourceDefinition\nname: é\n"));
+        assert!(!may_escape(""));
+    }
 
     fn joined(text: &str) -> Option<Stream> {
         let pieces = document_pieces(text);

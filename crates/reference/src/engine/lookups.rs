@@ -134,7 +134,7 @@ impl Engine<'_> {
         }
         match &self.lookups.kinds {
             None => true,
-            Some(kinds) => text.contains('\\') || kinds.iter().any(|(_, k)| text.contains(k.as_str())),
+            Some(kinds) => driftlint_yaml::may_escape(text) || kinds.iter().any(|(_, k)| text.contains(k.as_str())),
         }
     }
 
