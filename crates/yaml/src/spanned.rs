@@ -59,7 +59,7 @@ pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> 
     if !allowed_chars(text) || bound > limits.max_nodes {
         return None;
     }
-    let (lines, segments) = split_lines(text)?;
+    let (lines, segments) = split_lines(text, bound)?;
     let mut loader = Loader {
         text,
         lines: &lines,
@@ -72,7 +72,7 @@ pub(crate) fn parse_plain_bounded(text: &str, limits: &Limits, bound: usize) -> 
         made: 0,
         spaced_flow: false,
     };
-    let mut documents = Vec::new();
+    let mut documents = Vec::with_capacity(segments.len());
     for (i, segment) in segments.iter().enumerate() {
         let next = segments.get(i + 1);
         loader.pos = segment.first;
@@ -121,10 +121,12 @@ struct Segment {
     marker: Option<usize>,
 }
 
-/// Content lines and documents of `text`; `None` for document-end markers, directives'
-/// neighbours and `---` lines with anything after them.
-fn split_lines(text: &str) -> Option<(Vec<Line<'_>>, Vec<Segment>)> {
-    let mut lines = Vec::new();
+/// Content lines and documents of `text` (whose [`node_bound`] is `bound`); `None` for
+/// document-end markers, directives' neighbours and `---` lines with anything after them.
+fn split_lines(text: &str, bound: usize) -> Option<(Vec<Line<'_>>, Vec<Segment>)> {
+    // The bound counts two for each line break, among other marks: half of it is room for
+    // every line, made once rather than grown line by line.
+    let mut lines = Vec::with_capacity(bound / 2);
     let mut segments = vec![Segment { first: 0, marker: None }];
     let mut offset = 0;
     for raw in crate::inline::split_lines(text) {
