@@ -310,13 +310,13 @@ pub fn parse_run(idx: usize, source: &Source, place: &Place, opts: &Options) -> 
     let from = place.piece.start.checked_sub(place.base)?;
     // The piece alone, whether the source ends with it or holds the rest of the text too.
     let text = source.text.get(from..place.piece.end.checked_sub(place.base)?)?;
-    let (loaded, warnings, nodes) = load_run(text, &opts.limits());
-    let mut stream = driftlint_yaml::join_pieces(std::slice::from_ref(&place.piece), vec![loaded])?;
+    let (stream, warnings, nodes) = load_run(text, place.piece.start, &opts.limits());
+    let mut stream = stream?;
     if place.next.is_some() && stream.documents.last().is_some_and(driftlint_yaml::ends_open) {
         return None;
     }
     for (doc, warnings) in stream.documents.iter_mut().zip(warnings) {
-        doc.warnings = warnings.into_iter().map(|w| shifted(w, place.piece.start)).collect();
+        doc.warnings = warnings;
     }
     // An empty document at the piece's end is, loaded whole, the next piece's `---`.
     if let (Some(next), Some(doc)) = (place.next, stream.documents.last_mut())
@@ -333,15 +333,18 @@ pub fn parse_run(idx: usize, source: &Source, place: &Place, opts: &Options) -> 
     Some((out, loaded))
 }
 
-/// The stream of a run of pieces, each document's warnings set aside (`join_pieces`
-/// takes none: a warning is about its document's own content, which the whole load reads
-/// alike), and the nodes its loads made. Its pieces are loaded one by one and joined, so that one piece outside the fast
-/// loader's subset (a block scalar, a flow mapping) does not send the whole run to the
-/// general loader; when they do not join, the run is loaded at once.
+/// The stream of a run of pieces (`text`, at `at` in the whole text: the stream's ranges are
+/// the whole text's), `None` when it does not load without an error; each document's warnings
+/// set aside (`join_pieces` takes none: a warning is about its document's own content, which
+/// the whole load reads alike), and the nodes its loads made. Its pieces are loaded one by one
+/// and joined, so that one piece outside the fast loader's subset (a block scalar, a flow
+/// mapping) does not send the whole run to the general loader; when they do not join, the run
+/// is loaded at once.
 fn load_run(
     text: &str,
+    at: usize,
     limits: &driftlint_yaml::Limits,
-) -> (driftlint_yaml::Stream, Vec<Vec<driftlint_yaml::Warning>>, Option<usize>) {
+) -> (Option<driftlint_yaml::Stream>, Vec<Vec<driftlint_yaml::Warning>>, Option<usize>) {
     fn set_aside(stream: &mut driftlint_yaml::Stream, by: usize, out: &mut Vec<Vec<driftlint_yaml::Warning>>) {
         for d in &mut stream.documents {
             out.push(std::mem::take(&mut d.warnings).into_iter().map(|w| shifted(w, by)).collect());
@@ -356,18 +359,20 @@ fn load_run(
             .map(|p| {
                 let (mut stream, made) = driftlint_yaml::parse_stream_counted(&text[p.clone()], limits);
                 nodes = nodes.zip(made).map(|(a, b)| a + b);
-                set_aside(&mut stream, p.start, &mut warnings);
+                set_aside(&mut stream, at + p.start, &mut warnings);
                 stream
             })
             .collect();
-        if let Some(joined) = driftlint_yaml::join_pieces(&pieces, streams) {
-            return (joined, warnings, nodes);
+        // Joined where the pieces are in the whole text: their ranges are shifted once.
+        let placed: Vec<_> = pieces.iter().map(|p| at + p.start..at + p.end).collect();
+        if let Some(joined) = driftlint_yaml::join_pieces(&placed, streams) {
+            return (Some(joined), warnings, nodes);
         }
     }
     let (mut stream, nodes) = driftlint_yaml::parse_stream_counted(text, limits);
     let mut warnings = Vec::new();
-    set_aside(&mut stream, 0, &mut warnings);
-    (stream, warnings, nodes)
+    set_aside(&mut stream, at, &mut warnings);
+    (driftlint_yaml::join_pieces(std::slice::from_ref(&(at..at + text.len())), vec![stream]), warnings, nodes)
 }
 
 /// `w` with its ranges moved `by` bytes on.
