@@ -393,23 +393,29 @@ pub fn collect_holding(
 ) -> Early {
     let cap = pool.capacity();
     // Each source that may hold, in input order, with a run of it that may (`None`: all).
-    let mut picked: Vec<(usize, Option<Place>)> = Vec::new();
-    for b in batches {
-        match &b.place {
-            None => picked.extend(b.sources.clone().filter(|&i| may_hold(&sources[i].text)).map(|i| (i, None))),
-            // The source holds the whole text: offsets need no base. Of a run of pieces only
-            // the pieces that may hold are parsed (one document of a few in most streams).
-            Some(place) => {
-                let text = &sources[b.sources.start].text;
-                let each = if b.pieces.is_empty() { std::slice::from_ref(place) } else { &b.pieces[..] };
-                picked.extend(
-                    each.iter()
-                        .filter(|p| may_hold(&text[p.piece.clone()]))
-                        .map(|p| (b.sources.start, Some(Place { base: 0, ..p.clone() }))),
-                );
+    // Of a run of pieces only the pieces that may hold are parsed (one document of a few in
+    // most streams). Every text or piece is searched, so on the pool (in order).
+    let candidates: Vec<(usize, Option<&Place>)> = batches
+        .iter()
+        .flat_map(|b| -> Box<dyn Iterator<Item = (usize, Option<&Place>)> + '_> {
+            match &b.place {
+                None => Box::new(b.sources.clone().map(|i| (i, None))),
+                Some(place) => {
+                    let each = if b.pieces.is_empty() { std::slice::from_ref(place) } else { &b.pieces[..] };
+                    Box::new(each.iter().map(move |p| (b.sources.start, Some(p))))
+                }
             }
-        }
-    }
+        })
+        .collect();
+    let picked: Vec<(usize, Option<Place>)> = candidates
+        .into_par_iter()
+        .filter(|&(i, place)| match place {
+            None => may_hold(&sources[i].text),
+            Some(p) => may_hold(&sources[i].text[p.piece.clone()]),
+        })
+        // The source holds the whole text: offsets need no base.
+        .map(|(i, place)| (i, place.map(|p| Place { base: 0, ..p.clone() })))
+        .collect();
     // A text or run read with `draw` (its trees dropped before the draw that counts them).
     let read = |i: usize, place: &Option<Place>, draw: std::sync::Arc<driftlint_yaml::Draw>| -> Part {
         let opts = document::Options { nodes: Some(std::sync::Arc::clone(&draw)), ..opts.clone() };
