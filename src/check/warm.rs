@@ -236,7 +236,7 @@ mod tests {
             let collected = || driftlint_core::input::Collected { sources: sources.clone(), diagnostics: Vec::new() };
             let cold = check_sources(&settings, collected()).unwrap();
             for _ in 0..3 {
-                let hot = check_sources_warm(&settings, &mut warm, collected()).unwrap();
+                let hot = check_sources_warm(&settings, &mut warm, collected(), &|| false).unwrap();
                 assert_eq!(
                     format!("{:?}", hot.diagnostics),
                     format!("{:?}", cold.diagnostics),
@@ -265,7 +265,7 @@ mod tests {
         let collected =
             || driftlint_core::input::Collected { sources: vec![tests.clone(), crd.clone()], diagnostics: Vec::new() };
         let cold = check_sources(&settings, collected()).unwrap();
-        let hot = check_sources_warm(&settings, &mut warm, collected()).unwrap();
+        let hot = check_sources_warm(&settings, &mut warm, collected(), &|| false).unwrap();
         assert!(hot.diagnostics.iter().any(|d| d.rule.id() == "schema-cel-violation"), "{:?}", hot.diagnostics);
         assert_eq!(format!("{:?}", hot.diagnostics), format!("{:?}", cold.diagnostics));
     }
