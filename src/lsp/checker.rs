@@ -9,8 +9,8 @@
 //! runner's next batch (the runner asks before each), so edits do not queue behind a long
 //! check; a superseded check's findings are never sent, nor are those of one that ended
 //! before it saw its flag. The loop publishes a check's result only if its document is
-//! still at the checked version. Shutdown stops the thread between checks; a check that has
-//! started is finished first, then dropped.
+//! still at the checked version. Shutdown stops a running check the same way, and the thread
+//! with it.
 //!
 //! When it has been idle for a moment, the checker finds the fields each checked document's
 //! templates set ([`super::fields`], for hover), stopping as soon as a job comes in.
@@ -138,12 +138,12 @@ impl Checker {
         }
     }
 
-    /// No check is started from now on.
+    /// No check is started from now on, and a running one stops at its next batch.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
     }
 
-    /// Stops the thread and waits for it (for the check it may be running).
+    /// Stops the thread and waits for it (for the batch its check may be running).
     pub fn join(&mut self) {
         self.stop();
         self.jobs = None;
@@ -234,13 +234,15 @@ impl Worker {
                 Job::Watched(_) => None,
             };
             let target = job.target();
+            // Superseded, or the session is ending: its findings would be dropped anyway.
+            let dropped = || superseded.load(Ordering::SeqCst) || stop.load(Ordering::SeqCst);
             let cancelled = || {
                 if let Some(gate) = gate {
                     let _ = gate.recv();
                 }
-                superseded.load(Ordering::SeqCst)
+                dropped()
             };
-            if let Err(why) = catching(|| self.handle(job, &superseded, &cancelled)) {
+            if let Err(why) = catching(|| self.handle(job, &dropped, &cancelled)) {
                 if let Some(key) = key {
                     self.workspaces.remove(&key);
                 }
@@ -289,9 +291,10 @@ impl Worker {
         self.workspaces.get_mut(key).expect("inserted above")
     }
 
-    /// Runs `job`; `superseded` says whether a newer job of its target was sent, `cancelled`
-    /// is what the runner asks before each batch.
-    fn handle(&mut self, job: Job, superseded: &AtomicBool, cancelled: &dyn Fn() -> bool) {
+    /// Runs `job`; `dropped` says whether its result is no longer wanted (a newer job of its
+    /// target was sent, or the session is ending), `cancelled` is what the runner asks before
+    /// each batch.
+    fn handle(&mut self, job: Job, dropped: &dyn Fn() -> bool, cancelled: &dyn Fn() -> bool) {
         let outbox = self.outbox.clone();
         // The loop gone (the session ended) leaves nobody to tell.
         let send = |done: Done| {
@@ -307,14 +310,14 @@ impl Worker {
                 let context = ws.overlay(&path, &text);
                 // Not a manifest of this configuration (excluded, a chart's template, a
                 // tool's file, not YAML): `check` reports nothing on it, nor do we.
-                let result = match ws.checks(&path) && !superseded.load(Ordering::SeqCst) {
+                let result = match ws.checks(&path) && !dropped() {
                     true => Some((reference_dir(ws), ws.check_document_until(&path, &text, cancelled))),
                     false => None,
                 };
                 // Superseded: nothing is sent (it would be of a text the editor no longer
                 // has); whether the texts other documents' checks read changed is told with
                 // the newer check's result.
-                if superseded.load(Ordering::SeqCst) {
+                if dropped() {
                     if context {
                         self.context_owed.insert(path);
                     }
@@ -340,7 +343,7 @@ impl Worker {
                 let ws = self.workspace(&key);
                 let result = ws.check_repository(&open, cancelled);
                 // Superseded: the newer check's findings replace these, which are not sent.
-                if superseded.load(Ordering::SeqCst) {
+                if dropped() {
                     return;
                 }
                 match result {
@@ -534,47 +537,53 @@ mod tests {
         assert!(![&watched, &b, &s, &a2].iter().any(|f| f.load(Ordering::SeqCst)));
     }
 
+    /// A document's check of `objects` ConfigMaps, each with a duplicate key (a finding of its
+    /// own), in a repository of its own; written to disk as `many.yaml` at the first size.
+    fn many(dir: &Path, objects: usize, version: i32, opened: bool) -> Job {
+        let root = dir;
+        if !root.join(".git").exists() {
+            std::fs::create_dir(root.join(".git")).unwrap();
+            std::fs::write(root.join(".driftlint.yaml"), "exclude: []\n").unwrap();
+        }
+        let text: String = (0..objects)
+            .map(|i| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  name: twice\n---\n"))
+            .collect();
+        let path = root.join("many.yaml");
+        if !path.exists() {
+            std::fs::write(&path, &text).unwrap();
+        }
+        Job::Document { key: root.join(".driftlint.yaml"), path, version, text, opened }
+    }
+
+    /// Starts a checker on `job`, a check of more than twelve batches (a text over the size
+    /// from which a text is cut, 64 KiB, into runs of 8 KiB, each a batch), and holds it
+    /// between its first and second batch: the gate's tokens are taken before the job, before
+    /// the first batch and before the second, and each send on the rendezvous channel returns
+    /// once the checker has taken the token.
+    fn held_between_batches(job: Job) -> (Checker, crossbeam_channel::Sender<()>) {
+        let Job::Document { text, .. } = &job else { unreachable!() };
+        assert!(text.len() > 96 * 1024, "{}", text.len());
+        let (gate, held) = crossbeam_channel::bounded::<()>(0);
+        let checker = Checker::start(Some(held));
+        checker.send(job);
+        for _ in 0..3 {
+            gate.send(()).unwrap();
+        }
+        (checker, gate)
+    }
+
     /// A document's check held between two of its batches while the editor sends a newer
     /// text: it stops at its next batch (the runner asks before each) and sends nothing; the
     /// newer text is checked next and only its findings come.
     #[test]
     fn a_newer_text_stops_a_running_check_between_its_batches() {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir(root.join(".git")).unwrap();
-        std::fs::write(root.join(".driftlint.yaml"), "exclude: []\n").unwrap();
-        let path = root.join("many.yaml");
-        // Each object has a duplicate key: a finding of its own.
-        let objects = |n: usize| -> String {
-            (0..n)
-                .map(|i| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  name: twice\n---\n"))
-                .collect()
-        };
-        // The older text is over the size from which a text is cut (64 KiB) into runs of
-        // 8 KiB, each a batch: at least twelve. The newer one is a single batch.
-        let older = objects(2000);
-        assert!(older.len() > 96 * 1024, "{}", older.len());
-        let newer = objects(2);
-        std::fs::write(&path, &older).unwrap();
-        let key = root.join(".driftlint.yaml");
-        let doc = |version, text: &str, opened| Job::Document {
-            key: key.clone(),
-            path: path.clone(),
-            version,
-            text: text.to_string(),
-            opened,
-        };
-        let (gate, held) = crossbeam_channel::bounded::<()>(0);
-        let mut checker = Checker::start(Some(held));
-        checker.send(doc(1, &older, true));
-        // Taken before the job, before the first batch, before the second: each send returns
-        // once the checker has taken the token, so the check is now between batches.
-        for _ in 0..3 {
-            gate.send(()).unwrap();
-        }
-        checker.send(doc(2, &newer, false));
-        // From here: the older check's next batch (where it stops), the newer job, its one
-        // batch. An older check run to its end would take a token for each of its batches.
+        let (mut checker, gate) = held_between_batches(many(dir.path(), 2000, 1, true));
+        // The newer text is a single batch.
+        checker.send(many(dir.path(), 2, 2, false));
+        // From here: the older check's next batch (where it stops, unless it saw the newer job
+        // as it took the last token), the newer job, its one batch. An older check run to its
+        // end would take a token for each of its batches.
         let mut taken = 0;
         let mut versions = Vec::new();
         let found = loop {
@@ -598,10 +607,41 @@ mod tests {
             }
         };
         assert_eq!(versions, [2], "the older text's check sent nothing");
-        assert_eq!(taken, 3, "the older check stopped at its next batch");
+        assert!(taken <= 3, "the older check stopped at its next batch, not after {taken} tokens");
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found.iter().all(|d| d.message.contains("duplicate key")), "{found:?}");
         drop(gate);
         checker.join();
+    }
+
+    /// Shutdown while a check runs: the check stops at its next batch, sends nothing, and the
+    /// thread ends.
+    #[test]
+    fn shutdown_stops_a_running_check_between_its_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut checker, gate) = held_between_batches(many(dir.path(), 2000, 1, true));
+        checker.stop();
+        let done = checker.done.clone();
+        let joined = std::thread::spawn(move || checker.join());
+        let mut taken = 0;
+        // Until the thread ends (its end of the gate and of `done` go with it).
+        loop {
+            crossbeam_channel::select! {
+                send(gate, ()) -> sent => match sent {
+                    Ok(()) => taken += 1,
+                    Err(_) => break,
+                },
+                recv(done) -> message => match message {
+                    Err(_) => break,
+                    Ok(Done::Document { version, .. }) => panic!("the check of version {version} sent its findings"),
+                    Ok(_) => {}
+                },
+                default(std::time::Duration::from_secs(120)) => panic!("the checker did not end"),
+            }
+        }
+        joined.join().unwrap();
+        assert!(!done.try_iter().any(|d| matches!(d, Done::Document { .. })), "the check sent its findings");
+        // One at most: the check may have seen `stop` as it took the last token before.
+        assert!(taken <= 1, "the check stopped at its next batch, not after {taken} tokens");
     }
 }
