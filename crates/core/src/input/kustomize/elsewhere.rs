@@ -50,11 +50,35 @@ pub(super) fn elsewhere(
 ) -> crate::input::Collected {
     let mut out = crate::input::Collected::default();
     let root = if top.as_os_str().is_empty() { Path::new(".") } else { top };
+    let note = |why: String| {
+        Diagnostic::new(
+            Rule::IoError,
+            crate::diagnostic::Severity::Note,
+            SourcePath::File(root.to_path_buf()),
+            None,
+            format!(
+                "the search of {} for kustomizations naming the checked files {why}: a file a kustomization beyond them names may get another role in a run at the root",
+                boundary.show(root),
+            ),
+        )
+    };
+    // The `ignore` crate reads ignore files whole, whatever they are (a FIFO blocks, a link to
+    // /dev/zero never ends): as the inputs' walk does, those of the root and its parents are
+    // looked at first, and a directory holding one that is no small regular file is not
+    // entered (a run at the root does not walk it either, and says so).
+    let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    if let Some(bad) = std::iter::once(root).chain(absolute.ancestors().skip(1)).find_map(crate::input::bad_ignore_file)
+    {
+        out.diagnostics.push(note(format!("was not made ({})", bad.message)));
+        return out;
+    }
     let mut walk = ignore::WalkBuilder::new(root);
     walk.require_git(false).sort_by_file_path(|a, b| a.cmp(b)).filter_entry(|e| {
+        let dir = e.file_type().is_some_and(|t| t.is_dir());
         e.depth() == 0
             || !(e.file_name().to_string_lossy().starts_with('.')
-                || (e.file_type().is_some_and(|t| t.is_dir()) && e.path().join(".git").exists()))
+                || (dir && e.path().join(".git").exists())
+                || (dir && crate::input::bad_ignore_file(e.path()).is_some()))
     });
     // Each kustomization read: its path, its text, and the paths its strings name.
     let mut candidates: Vec<(PathBuf, String, Vec<PathBuf>)> = Vec::new();
@@ -89,16 +113,7 @@ pub(super) fn elsewhere(
         candidates.push((path, text, names));
     }
     if let Some(cut) = cut {
-        out.diagnostics.push(Diagnostic::new(
-            Rule::IoError,
-            crate::diagnostic::Severity::Note,
-            SourcePath::File(root.to_path_buf()),
-            None,
-            format!(
-                "the search of {} for kustomizations naming the checked files stopped after {cut}: a file a kustomization beyond them names may get another role in a run at the root",
-                boundary.show(root),
-            ),
-        ));
+        out.diagnostics.push(note(format!("stopped after {cut}")));
     }
     // Taken: those naming a seed or a directory reached; then, from each taken one's
     // directory, those that build on it (each candidate and each name looked at once).

@@ -814,4 +814,43 @@ mod tests {
             few.diagnostics[0].message
         );
     }
+
+    /// The search reads ignore files as the inputs' walk does, so one that is no regular file
+    /// (a link to /dev/zero, a FIFO) never blocks it: a directory holding one is not entered,
+    /// and one at the root stops the search with a note. (The search runs on a thread of its
+    /// own: a regression that blocks fails the test instead of hanging the suite.)
+    #[cfg(unix)]
+    #[test]
+    fn the_search_for_sibling_kustomizations_reads_no_special_ignore_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        for (rel, text) in [
+            ("a/kustomization.yaml", "patches:\n  - path: ../patches/p.yaml\n"),
+            ("overlays/prod/kustomization.yaml", "patches:\n  - path: ../../patches/p.yaml\n"),
+            ("patches/p.yaml", "kind: Deployment\n"),
+        ] {
+            std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(root.join(rel), text).unwrap();
+        }
+        std::os::unix::fs::symlink("/dev/zero", root.join("a/.gitignore")).unwrap();
+        let search = |root: PathBuf| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(discover_within(&[root.join("patches/p.yaml")], &HashSet::new(), Limits::default()));
+            });
+            rx.recv_timeout(std::time::Duration::from_secs(120)).expect("the search ends")
+        };
+        let found = search(root.clone());
+        let paths: Vec<_> = found.sources.iter().map(|s| s.path.clone()).collect();
+        assert_eq!(paths, [SourcePath::File(root.join("overlays/prod/kustomization.yaml"))]);
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        let made = std::process::Command::new("mkfifo").arg(root.join(".ignore")).status().expect("mkfifo runs");
+        assert!(made.success());
+        let found = search(root.clone());
+        assert!(found.sources.is_empty(), "{:?}", found.sources);
+        assert_eq!(found.diagnostics.len(), 1);
+        assert!(found.diagnostics[0].message.contains("was not made"), "{}", found.diagnostics[0].message);
+        assert!(found.diagnostics[0].message.contains("named pipe"), "{}", found.diagnostics[0].message);
+    }
 }
