@@ -26,16 +26,17 @@ pub(super) struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        // A walk of 100,000 entries lists a large repository in about a tenth of a second;
-        // kustomizations are small, 2,048 are read in a few milliseconds.
+        // Measured 2026-11-28 (debug build, this machine): a tree of 125,000 entries is cut at
+        // 100,000 in 0.23 s for the whole run; gateway-api's 2,000 entries add about 20 ms.
+        // Kustomizations are small files, read with the bounded reader.
         Limits { entries: 100_000, read: 2_048 }
     }
 }
 
 /// The kustomizations in the repository whose root is `top` (not in `seen` directories) that
-/// name one of `seeds` (a file, or a path in a named directory: the flag) or a directory of `reached`
-/// (kustomizations that do), directly or through others: at most `room` of them, in walk
-/// order. The walk passes over what the inputs' walk passes over (hidden directories, ignore
+/// name one of `seeds` (a file, or with the flag a directory and what is in it) or a directory
+/// of `reached` (kustomizations that do), directly or through others: at most `room` of them,
+/// in walk order. The walk passes over what the inputs' walk passes over (hidden directories, ignore
 /// files, nested repositories) and follows no link; it stops after [`Limits::entries`]
 /// entries or [`Limits::read`] kustomizations, with a note that the roles may then differ
 /// from a run at the root.
