@@ -53,6 +53,9 @@ pub struct Passes<'a, 'e> {
     /// the other, in input order, so that the text where the cap is crossed does not depend
     /// on timing; from the node that crosses it, a text is an `unsupported-yaml` error.
     pub whole: Option<usize>,
+    /// Asked before each batch is reported: `true` stops the run with
+    /// [`CheckError::Cancelled`] (an editor's check that a newer text has superseded).
+    pub cancelled: &'a dyn Fn() -> bool,
 }
 
 /// What the batches found besides the passes' findings (each pass keeps its own).
@@ -149,7 +152,8 @@ struct Spent {
 /// are located and shown against the whole text. The whole text of a file is dropped once
 /// its last run is reported, when no run's findings point into it.
 pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &mut Found) -> Result<(), CheckError> {
-    let Passes { stage: compare, mut passes, keep_objects, files, options, keep, nodes: pool, whole } = passes;
+    let Passes { stage: compare, mut passes, keep_objects, files, options, keep, nodes: pool, whole, cancelled } =
+        passes;
     let pool = &pool;
     let keep = &keep;
     let workers = rayon::current_num_threads();
@@ -215,6 +219,9 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
     };
     if let Some(cap) = whole {
         for batch in batches {
+            if cancelled() {
+                return Err(CheckError::Cancelled);
+            }
             let input = input(sources, batch);
             let staged =
                 stage_forced(input, pool.draw_capped(cap), compare, options, keep_objects, (false, workers > 1));
@@ -228,6 +235,9 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
     if workers <= 1 || batches.len() <= 1 {
         let parallel = workers > 1;
         for batch in batches {
+            if cancelled() {
+                return Err(CheckError::Cancelled);
+            }
             let input = input(sources, batch);
             if report_in_place(sources, stage_now(input, parallel))?.is_none() {
                 found.recut = true;
@@ -284,6 +294,10 @@ pub fn run(sources: &mut [Source], batches: Vec<Batch>, passes: Passes, found: &
         let mut ahead: BTreeMap<usize, (Option<usize>, Outcome)> = BTreeMap::new();
         let mut result = Ok(());
         'batches: for expected in 0..count {
+            if cancelled() {
+                result = Err(CheckError::Cancelled);
+                break;
+            }
             let (thread, outcome) = loop {
                 if let Some(staged) = ahead.remove(&expected) {
                     break staged;
@@ -604,6 +618,7 @@ mod tests {
                 keep: HashSet::new(),
                 nodes: Arc::clone(&pool),
                 whole: None,
+                cancelled: &|| false,
             };
             let mut found = Found::default();
             run(&mut sources, batches, passes, &mut found).expect("the batches run");

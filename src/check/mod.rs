@@ -82,6 +82,9 @@ pub enum CheckError {
     /// A pass that could not go on (its message names the pass).
     #[error(transparent)]
     Pass(#[from] driftlint_core::pass::PassError),
+    /// The caller asked the check to stop (`check_sources_warm`'s `cancelled`).
+    #[error("the check was cancelled")]
+    Cancelled,
 }
 
 /// The `metadata.yaml` a reference path names: the file itself, or `metadata.yaml` in a
@@ -164,22 +167,30 @@ pub fn manifest_inputs(
 /// (combined policy input, lookups whose apiVersion or kind is computed) makes the whole
 /// input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
-    run(settings, collected, None)
+    run(settings, collected, None, &|| false)
 }
 
 /// [`check_sources`] on passes prepared before ([`warm::Warm`], made for `settings`): the same
 /// findings, without opening and compiling the reference, the schemas and the policies again.
 /// One check at a time on a `Warm` (the schema pass's run-wide state is the registry's).
+/// `cancelled` is asked before each batch: once it says so, the check stops with
+/// [`CheckError::Cancelled`] (an editor's check that a newer text has superseded).
 pub fn check_sources_warm(
     settings: &Settings,
     warm: &mut warm::Warm,
     collected: input::Collected,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<Report, CheckError> {
-    run(settings, collected, Some(warm))
+    run(settings, collected, Some(warm), cancelled)
 }
 
 /// [`check_sources`], with what `warm` holds in place of what a run prepares.
-fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::Warm>) -> Result<Report, CheckError> {
+fn run(
+    settings: &Settings,
+    collected: input::Collected,
+    warm: Option<&warm::Warm>,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Report, CheckError> {
     // A large text is cut into runs before it is known to load as one load of it does (saving a
     // load of every run ahead of the checks); in the rare text where a run turns out not to,
     // the batches stop and the run is done again from its inputs, with that text verified
@@ -190,7 +201,7 @@ fn run(settings: &Settings, collected: input::Collected, warm: Option<&warm::War
     let mut inputs = (collected, again.is_some());
     loop {
         // Done again at most once: a run that cuts only verified texts always reports.
-        match run_cut(settings, inputs.0, warm, inputs.1)? {
+        match run_cut(settings, inputs.0, warm, inputs.1, cancelled)? {
             Some(report) => return Ok(report),
             None => inputs = (again.take().unwrap_or_default(), false),
         }
@@ -204,6 +215,7 @@ fn run_cut(
     collected: input::Collected,
     warm: Option<&warm::Warm>,
     unverified: bool,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Report>, CheckError> {
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match (&settings.reference, warm) {
@@ -408,6 +420,7 @@ fn run_cut(
         nodes,
         // The whole input in one batch holds every tree at once: as many nodes as the pool.
         whole: whole.then(node_pool),
+        cancelled,
     };
     batch::run(&mut sources, batches, batch_passes, &mut batched)?;
     if batched.recut {

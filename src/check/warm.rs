@@ -236,7 +236,7 @@ mod tests {
             let collected = || driftlint_core::input::Collected { sources: sources.clone(), diagnostics: Vec::new() };
             let cold = check_sources(&settings, collected()).unwrap();
             for _ in 0..3 {
-                let hot = check_sources_warm(&settings, &mut warm, collected()).unwrap();
+                let hot = check_sources_warm(&settings, &mut warm, collected(), &|| false).unwrap();
                 assert_eq!(
                     format!("{:?}", hot.diagnostics),
                     format!("{:?}", cold.diagnostics),
@@ -265,8 +265,35 @@ mod tests {
         let collected =
             || driftlint_core::input::Collected { sources: vec![tests.clone(), crd.clone()], diagnostics: Vec::new() };
         let cold = check_sources(&settings, collected()).unwrap();
-        let hot = check_sources_warm(&settings, &mut warm, collected()).unwrap();
+        let hot = check_sources_warm(&settings, &mut warm, collected(), &|| false).unwrap();
         assert!(hot.diagnostics.iter().any(|d| d.rule.id() == "schema-cel-violation"), "{:?}", hot.diagnostics);
         assert_eq!(format!("{:?}", hot.diagnostics), format!("{:?}", cold.diagnostics));
+    }
+
+    /// Each check on a warm state has the whole CEL budget of a run: what one check spent is
+    /// not taken from the next. (Carried over, the budget of an editor's session would run out
+    /// after some checks, and rules a cold check evaluates would be "not evaluated".)
+    #[test]
+    fn each_warm_check_has_the_whole_cel_budget_of_a_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = repository(dir.path());
+        let cfg = config::load_config(&repo.join(".driftlint.yaml")).unwrap();
+        let settings = resolve::settings(&resolve::Flags::default(), &cfg).unwrap_or_else(|e| panic!("{e:#}"));
+        let manifests = manifest_inputs(&settings, collect_inputs(&settings)).unwrap().kept;
+        let mut warm = Warm::prepare(&settings, &manifests).unwrap();
+        let spent = |warm: &Warm| {
+            let (registry, _) = warm.registry.as_ref().expect("a registry");
+            driftlint_cel::cost::RUN_STEPS - registry.cel_run().budget.run_left()
+        };
+        let collected = || collect_inputs(&settings);
+        let first = check_sources_warm(&settings, &mut warm, collected(), &|| false).unwrap();
+        assert!(first.diagnostics.iter().any(|d| d.rule.id() == "schema-cel-violation"), "{:?}", first.diagnostics);
+        let once = spent(&warm);
+        assert!(once > 0, "the check evaluated CEL rules");
+        for _ in 0..3 {
+            let again = check_sources_warm(&settings, &mut warm, collected(), &|| false).unwrap();
+            assert_eq!(spent(&warm), once, "each check spends from a whole budget");
+            assert_eq!(format!("{:?}", again.diagnostics), format!("{:?}", first.diagnostics));
+        }
     }
 }

@@ -3,11 +3,14 @@
 //! with a [`Done`]. The loop goes on reading the client's messages meanwhile (hover,
 //! definition, cancellation, shutdown are answered while a check runs).
 //!
-//! Jobs that have been overtaken are not run: of the jobs waiting, only the newest check of
-//! a document and of a repository is; an older one's buffer is already out of date. A
-//! check's result is published only if its document is still at the checked version (the
-//! loop's side). Shutdown stops the thread between checks; a check that has started is
-//! finished first (the runner has no point to stop at), then dropped.
+//! A newer check of a document, or of a repository, supersedes the older one: each job is
+//! sent with a flag that the next job of the same document (or repository) sets
+//! ([`Checker::send`]). A superseded job waiting is not run, and a running one stops at the
+//! runner's next batch (the runner asks before each), so edits do not queue behind a long
+//! check; a superseded check's findings are never sent, nor are those of one that ended
+//! before it saw its flag. The loop publishes a check's result only if its document is
+//! still at the checked version. Shutdown stops a running check the same way, and the thread
+//! with it.
 //!
 //! When it has been idle for a moment, the checker finds the fields each checked document's
 //! templates set ([`super::fields`], for hover), stopping as soon as a job comes in.
@@ -15,8 +18,8 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use driftlint_core::diagnostic::{Diagnostic, SourcePath};
@@ -39,6 +42,33 @@ pub enum Job {
     /// names no local file), created or deleted when the flag says so.
     Watched(Vec<(Option<PathBuf>, bool)>),
 }
+
+/// What a job is a check of: a newer job of the same target supersedes it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Target {
+    Document(PathBuf),
+    Repository(PathBuf),
+}
+
+impl Job {
+    fn target(&self) -> Option<Target> {
+        match self {
+            Job::Document { path, .. } => Some(Target::Document(path.clone())),
+            Job::Repository { key, .. } => Some(Target::Repository(key.clone())),
+            Job::Watched(_) => None,
+        }
+    }
+}
+
+/// A job as sent to the thread, with the flag the next job of its target sets.
+struct Sent {
+    job: Job,
+    superseded: Arc<AtomicBool>,
+}
+
+/// Each target's newest job's flag (shared: the loop sets and replaces them, the thread
+/// takes out a finished job's).
+type Latest = Arc<Mutex<HashMap<Target, Arc<AtomicBool>>>>;
 
 /// What a job found.
 pub enum Done {
@@ -63,45 +93,57 @@ pub enum Done {
 
 /// The checker's thread and how to talk to it.
 pub struct Checker {
-    jobs: Option<Sender<Job>>,
+    jobs: Option<Sender<Sent>>,
     pub done: Receiver<Done>,
     stop: Arc<AtomicBool>,
+    latest: Latest,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Checker {
-    /// Starts the thread. `gate`
-    /// (tests only): a token is taken from it before each job, so that a test holds a check
-    /// "running" for as long as it wants; a closed gate lets every job through.
+    /// Starts the thread. `gate` (tests only): a token is taken from it before each job and
+    /// before each batch of a check, so that a test holds a check "running", before it starts
+    /// or between two batches, for as long as it wants; a closed gate lets everything through.
     pub fn start(gate: Option<Receiver<()>>) -> Checker {
-        let (jobs, inbox) = crossbeam_channel::unbounded::<Job>();
+        let (jobs, inbox) = crossbeam_channel::unbounded::<Sent>();
         let (outbox, done) = crossbeam_channel::unbounded::<Done>();
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
+        let latest = Latest::default();
+        let finished = Arc::clone(&latest);
         let thread = std::thread::Builder::new()
             .name("driftlint-checks".into())
             .stack_size(STACK_SIZE)
             .spawn(move || {
-                let mut worker = Worker { fields_due: HashMap::new(), workspaces: HashMap::new(), outbox };
+                let mut worker = Worker {
+                    fields_due: HashMap::new(),
+                    workspaces: HashMap::new(),
+                    context_owed: HashSet::new(),
+                    latest: finished,
+                    outbox,
+                };
                 worker.run(&inbox, &stopped, gate.as_ref());
             })
             .ok();
-        Checker { jobs: Some(jobs), done, stop, thread }
+        Checker { jobs: Some(jobs), done, stop, latest, thread }
     }
 
+    /// Sends `job`, superseding the job sent before it for the same document or repository
+    /// (waiting, or running: it stops at its next batch).
     pub fn send(&self, job: Job) {
+        let superseded = supersede(&self.latest, &job);
         if let Some(jobs) = &self.jobs {
             // A thread gone (it never panics out of a job) leaves nothing to do.
-            let _ = jobs.send(job);
+            let _ = jobs.send(Sent { job, superseded });
         }
     }
 
-    /// No check is started from now on.
+    /// No check is started from now on, and a running one stops at its next batch.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
     }
 
-    /// Stops the thread and waits for it (for the check it may be running).
+    /// Stops the thread and waits for it (for the batch its check may be running).
     pub fn join(&mut self) {
         self.stop();
         self.jobs = None;
@@ -139,12 +181,16 @@ struct Worker {
     fields_due: HashMap<PathBuf, FieldsTask>,
     /// Warm state by configuration file (or by `root` without one).
     workspaces: HashMap<PathBuf, Workspace>,
+    /// Documents whose superseded check found that the texts other documents' checks read
+    /// changed: their next check's result says so ([`Done::Document`]'s `context`).
+    context_owed: HashSet<PathBuf>,
+    latest: Latest,
     outbox: Sender<Done>,
 }
 
 impl Worker {
-    fn run(&mut self, inbox: &Receiver<Job>, stop: &AtomicBool, gate: Option<&Receiver<()>>) {
-        let mut waiting: VecDeque<Job> = VecDeque::new();
+    fn run(&mut self, inbox: &Receiver<Sent>, stop: &AtomicBool, gate: Option<&Receiver<()>>) {
+        let mut waiting: VecDeque<Sent> = VecDeque::new();
         loop {
             if waiting.is_empty() {
                 // With fields to find, a pause first: while the user types, checks come one
@@ -171,8 +217,10 @@ impl Worker {
                 }
             }
             waiting.extend(inbox.try_iter());
-            let Some(job) = waiting.pop_front() else { continue };
-            if overtaken(&job, &waiting) {
+            let Some(Sent { job, superseded }) = waiting.pop_front() else { continue };
+            // The newer job waits behind it. A document's first check is run all the same
+            // for its walk (a file created since), and stops before its check.
+            if superseded.load(Ordering::SeqCst) && !matches!(job, Job::Document { opened: true, .. }) {
                 continue;
             }
             if let Some(gate) = gate {
@@ -185,11 +233,27 @@ impl Worker {
                 Job::Document { key, .. } | Job::Repository { key, .. } => Some(key.clone()),
                 Job::Watched(_) => None,
             };
-            if let Err(why) = catching(|| self.handle(job)) {
+            let target = job.target();
+            // Superseded, or the session is ending: its findings would be dropped anyway.
+            let dropped = || superseded.load(Ordering::SeqCst) || stop.load(Ordering::SeqCst);
+            let cancelled = || {
+                if let Some(gate) = gate {
+                    let _ = gate.recv();
+                }
+                dropped()
+            };
+            if let Err(why) = catching(|| self.handle(job, &dropped, &cancelled)) {
                 if let Some(key) = key {
                     self.workspaces.remove(&key);
                 }
                 self.send(Done::Failed(why));
+            }
+            // Its target's entry goes with it, unless a newer job has taken its place.
+            if let Some(target) = target
+                && let Ok(mut latest) = self.latest.lock()
+                && latest.get(&target).is_some_and(|flag| Arc::ptr_eq(flag, &superseded))
+            {
+                latest.remove(&target);
             }
         }
     }
@@ -227,7 +291,10 @@ impl Worker {
         self.workspaces.get_mut(key).expect("inserted above")
     }
 
-    fn handle(&mut self, job: Job) {
+    /// Runs `job`; `dropped` says whether its result is no longer wanted (a newer job of its
+    /// target was sent, or the session is ending), `cancelled` is what the runner asks before
+    /// each batch.
+    fn handle(&mut self, job: Job, dropped: &dyn Fn() -> bool, cancelled: &dyn Fn() -> bool) {
         let outbox = self.outbox.clone();
         // The loop gone (the session ended) leaves nobody to tell.
         let send = |done: Done| {
@@ -243,11 +310,24 @@ impl Worker {
                 let context = ws.overlay(&path, &text);
                 // Not a manifest of this configuration (excluded, a chart's template, a
                 // tool's file, not YAML): `check` reports nothing on it, nor do we.
-                if !ws.checks(&path) {
-                    return send(Done::Document { path, version, found: None, context });
+                let result = match ws.checks(&path) && !dropped() {
+                    true => Some((reference_dir(ws), ws.check_document_until(&path, &text, cancelled))),
+                    false => None,
+                };
+                // Superseded: nothing is sent (it would be of a text the editor no longer
+                // has); whether the texts other documents' checks read changed is told with
+                // the newer check's result.
+                if dropped() {
+                    if context {
+                        self.context_owed.insert(path);
+                    }
+                    return;
                 }
-                let reference_dir = reference_dir(ws);
-                match ws.check_document(&path, &text) {
+                let context = self.context_owed.remove(&path) || context;
+                let Some((reference_dir, result)) = result else {
+                    return send(Done::Document { path, version, found: None, context });
+                };
+                match result {
                     Ok(report) => {
                         let found = checked(report, &path, &text, version, reference_dir);
                         let objects = found.0.objects.clone();
@@ -261,7 +341,12 @@ impl Worker {
             }
             Job::Repository { key, open } => {
                 let ws = self.workspace(&key);
-                match ws.check_repository(&open) {
+                let result = ws.check_repository(&open, cancelled);
+                // Superseded: the newer check's findings replace these, which are not sent.
+                if dropped() {
+                    return;
+                }
+                match result {
                     Ok(report) => {
                         let found = repository_findings(ws, &report, &open);
                         send(Done::Repository { key, found });
@@ -302,16 +387,17 @@ fn catching(f: impl FnOnce()) -> Result<(), String> {
     })
 }
 
-/// Whether a newer job waiting makes `job` pointless: a newer check of the same document, or
-/// of the same repository.
-fn overtaken(job: &Job, waiting: &VecDeque<Job>) -> bool {
-    match job {
-        Job::Document { path, opened: false, .. } => {
-            waiting.iter().any(|j| matches!(j, Job::Document { path: p, .. } if p == path))
-        }
-        Job::Repository { key, .. } => waiting.iter().any(|j| matches!(j, Job::Repository { key: k, .. } if k == key)),
-        _ => false,
+/// The flag of `job`, made its target's newest; the flag of the job it replaces is set: a
+/// newer check of the same document, or of the same repository, makes the older pointless.
+fn supersede(latest: &Latest, job: &Job) -> Arc<AtomicBool> {
+    let superseded = Arc::new(AtomicBool::new(false));
+    if let Some(target) = job.target()
+        && let Ok(mut latest) = latest.lock()
+        && let Some(older) = latest.insert(target, Arc::clone(&superseded))
+    {
+        older.store(true, Ordering::SeqCst);
     }
+    superseded
 }
 
 /// What a document's check keeps for hover, definition and code actions, and its findings as
@@ -423,10 +509,11 @@ mod tests {
         assert_eq!(catching(|| {}), Ok(()));
     }
 
-    /// Of the jobs waiting, a document's older check and a repository's older check are
-    /// passed over; a document's first check (its walk) and watched-file events are not.
+    /// A document's newer check supersedes its older one (whether or not the older was its
+    /// first), a repository's newer check its older one; other documents' and repositories'
+    /// checks and watched-file events supersede nothing and are never superseded.
     #[test]
-    fn only_the_newest_check_of_a_document_or_repository_runs() {
+    fn only_a_newer_check_of_the_same_document_or_repository_supersedes() {
         let doc = |path: &str, version, opened| Job::Document {
             key: PathBuf::from("/r/.driftlint.yaml"),
             path: PathBuf::from(path),
@@ -435,12 +522,126 @@ mod tests {
             opened,
         };
         let repo = |key: &str| Job::Repository { key: PathBuf::from(key), open: HashMap::new() };
-        let waiting: VecDeque<Job> = VecDeque::from([doc("/r/a.yaml", 3, false), repo("/r/.driftlint.yaml")]);
-        assert!(overtaken(&doc("/r/a.yaml", 2, false), &waiting));
-        assert!(!overtaken(&doc("/r/a.yaml", 1, true), &waiting));
-        assert!(!overtaken(&doc("/r/b.yaml", 2, false), &waiting));
-        assert!(overtaken(&repo("/r/.driftlint.yaml"), &waiting));
-        assert!(!overtaken(&repo("/s/.driftlint.yaml"), &waiting));
-        assert!(!overtaken(&Job::Watched(Vec::new()), &waiting));
+        let latest = Latest::default();
+        let a1 = supersede(&latest, &doc("/r/a.yaml", 1, true));
+        let r = supersede(&latest, &repo("/r/.driftlint.yaml"));
+        let watched = supersede(&latest, &Job::Watched(Vec::new()));
+        let b = supersede(&latest, &doc("/r/b.yaml", 2, false));
+        let s = supersede(&latest, &repo("/s/.driftlint.yaml"));
+        assert!(![&a1, &r, &watched, &b, &s].iter().any(|f| f.load(Ordering::SeqCst)));
+        let a2 = supersede(&latest, &doc("/r/a.yaml", 2, false));
+        assert!(a1.load(Ordering::SeqCst) && !a2.load(Ordering::SeqCst));
+        let _ = supersede(&latest, &Job::Watched(Vec::new()));
+        let r2 = supersede(&latest, &repo("/r/.driftlint.yaml"));
+        assert!(r.load(Ordering::SeqCst) && !r2.load(Ordering::SeqCst));
+        assert!(![&watched, &b, &s, &a2].iter().any(|f| f.load(Ordering::SeqCst)));
+    }
+
+    /// A document's check of `objects` ConfigMaps, each with a duplicate key (a finding of its
+    /// own), in a repository of its own; written to disk as `many.yaml` at the first size.
+    fn many(dir: &Path, objects: usize, version: i32, opened: bool) -> Job {
+        let root = dir;
+        if !root.join(".git").exists() {
+            std::fs::create_dir(root.join(".git")).unwrap();
+            std::fs::write(root.join(".driftlint.yaml"), "exclude: []\n").unwrap();
+        }
+        let text: String = (0..objects)
+            .map(|i| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  name: twice\n---\n"))
+            .collect();
+        let path = root.join("many.yaml");
+        if !path.exists() {
+            std::fs::write(&path, &text).unwrap();
+        }
+        Job::Document { key: root.join(".driftlint.yaml"), path, version, text, opened }
+    }
+
+    /// Starts a checker on `job`, a check of more than twelve batches (a text over the size
+    /// from which a text is cut, 64 KiB, into runs of 8 KiB, each a batch), and holds it
+    /// between its first and second batch: the gate's tokens are taken before the job, before
+    /// the first batch and before the second, and each send on the rendezvous channel returns
+    /// once the checker has taken the token.
+    fn held_between_batches(job: Job) -> (Checker, crossbeam_channel::Sender<()>) {
+        let Job::Document { text, .. } = &job else { unreachable!() };
+        assert!(text.len() > 96 * 1024, "{}", text.len());
+        let (gate, held) = crossbeam_channel::bounded::<()>(0);
+        let checker = Checker::start(Some(held));
+        checker.send(job);
+        for _ in 0..3 {
+            gate.send(()).unwrap();
+        }
+        (checker, gate)
+    }
+
+    /// A document's check held between two of its batches while the editor sends a newer
+    /// text: it stops at its next batch (the runner asks before each) and sends nothing; the
+    /// newer text is checked next and only its findings come.
+    #[test]
+    fn a_newer_text_stops_a_running_check_between_its_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut checker, gate) = held_between_batches(many(dir.path(), 2000, 1, true));
+        // The newer text is a single batch.
+        checker.send(many(dir.path(), 2, 2, false));
+        // From here: the older check's next batch (where it stops, unless it saw the newer job
+        // as it took the last token), the newer job, its one batch. An older check run to its
+        // end would take a token for each of its batches.
+        let mut taken = 0;
+        let mut versions = Vec::new();
+        let found = loop {
+            crossbeam_channel::select! {
+                send(gate, ()) -> sent => {
+                    sent.unwrap();
+                    taken += 1;
+                }
+                recv(checker.done) -> done => match done.unwrap() {
+                    Done::Document { version, found, .. } => {
+                        versions.push(version);
+                        if version == 2 {
+                            break found.expect("a manifest").1;
+                        }
+                    }
+                    Done::Problem(p) => panic!("{}", p.message),
+                    Done::Failed(why) => panic!("{why}"),
+                    _ => {}
+                },
+                default(std::time::Duration::from_secs(120)) => panic!("no check of the newer text"),
+            }
+        };
+        assert_eq!(versions, [2], "the older text's check sent nothing");
+        assert!(taken <= 3, "the older check stopped at its next batch, not after {taken} tokens");
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|d| d.message.contains("duplicate key")), "{found:?}");
+        drop(gate);
+        checker.join();
+    }
+
+    /// Shutdown while a check runs: the check stops at its next batch, sends nothing, and the
+    /// thread ends.
+    #[test]
+    fn shutdown_stops_a_running_check_between_its_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut checker, gate) = held_between_batches(many(dir.path(), 2000, 1, true));
+        checker.stop();
+        let done = checker.done.clone();
+        let joined = std::thread::spawn(move || checker.join());
+        let mut taken = 0;
+        // Until the thread ends (its end of the gate and of `done` go with it).
+        loop {
+            crossbeam_channel::select! {
+                send(gate, ()) -> sent => match sent {
+                    Ok(()) => taken += 1,
+                    Err(_) => break,
+                },
+                recv(done) -> message => match message {
+                    Err(_) => break,
+                    Ok(Done::Document { version, .. }) => panic!("the check of version {version} sent its findings"),
+                    Ok(_) => {}
+                },
+                default(std::time::Duration::from_secs(120)) => panic!("the checker did not end"),
+            }
+        }
+        joined.join().unwrap();
+        assert!(!done.try_iter().any(|d| matches!(d, Done::Document { .. })), "the check sent its findings");
+        // One at most: the check may have seen `stop` as it took the last token before.
+        assert!(taken <= 1, "the check stopped at its next batch, not after {taken} tokens");
     }
 }

@@ -249,6 +249,17 @@ impl Workspace {
     /// `driftlint check` on that file, less those that need every file (a missing object,
     /// a broken group rule: [`Workspace::check_repository`] finds them).
     pub fn check_document(&mut self, path: &Path, text: &str) -> Result<Report, String> {
+        self.check_document_until(path, text, &|| false)
+    }
+
+    /// [`Workspace::check_document`], `cancelled` asked before each of the check's batches:
+    /// once it says so, the check stops with an error.
+    pub fn check_document_until(
+        &mut self,
+        path: &Path,
+        text: &str,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Report, String> {
         self.warm()?;
         let Some(settings) = &self.settings else { return Err(self.problem_message()) };
         let sp = SourcePath::File(path.to_path_buf());
@@ -272,13 +283,18 @@ impl Workspace {
         });
         let collected = input::Collected { sources, diagnostics: Vec::new() };
         let warm = self.warm.as_mut().ok_or_else(|| "no prepared passes".to_string())?;
-        let mut report = check::check_sources_warm(settings, warm, collected).map_err(|e| e.to_string())?;
+        let mut report = check::check_sources_warm(settings, warm, collected, cancelled).map_err(|e| e.to_string())?;
         report.diagnostics.retain(|d| d.primary.path == sp && !is_run_note(d));
         Ok(report)
     }
 
-    /// Checks the whole repository, open buffers (by absolute path) in place of their files.
-    pub fn check_repository(&mut self, open: &HashMap<PathBuf, String>) -> Result<Report, String> {
+    /// Checks the whole repository, open buffers (by absolute path) in place of their files;
+    /// `cancelled` as for [`Workspace::check_document`].
+    pub fn check_repository(
+        &mut self,
+        open: &HashMap<PathBuf, String>,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Report, String> {
         self.warm()?;
         let Some(settings) = &self.settings else { return Err(self.problem_message()) };
         let mut collected = check::collect_inputs(settings);
@@ -290,7 +306,7 @@ impl Workspace {
             }
         }
         let warm = self.warm.as_mut().ok_or_else(|| "no prepared passes".to_string())?;
-        check::check_sources_warm(settings, warm, collected).map_err(|e| e.to_string())
+        check::check_sources_warm(settings, warm, collected, cancelled).map_err(|e| e.to_string())
     }
 
     /// The fields of the document `text` (at `path`, absolute) that the templates its

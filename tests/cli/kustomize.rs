@@ -388,6 +388,78 @@ fn named_files_get_the_roles_their_kustomizations_give() {
     assert!(r.stdout.contains("1 object(s) in 1 source(s)"), "{}", r.stdout);
 }
 
+/// No kustomization above ties them together: `overlays/prod` builds on `base/`, adds its
+/// selector with `commonLabels`, and names a patch kept in `patches/`, a sibling of both (the
+/// layout of kube-prometheus's examples and of many GitOps repositories). A kustomization
+/// outside the repository names the patch too, and is never read.
+fn sibling_layout(dir: &Path) {
+    write(
+        dir,
+        &[
+            ("repo/base/deployment.yaml", NO_SELECTOR),
+            ("repo/base/kustomization.yaml", "resources:\n  - deployment.yaml\n"),
+            (
+                "repo/overlays/prod/kustomization.yaml",
+                "commonLabels:\n  app: web\nresources:\n  - ../../base\npatches:\n  - path: ../../patches/replicas.yaml\n",
+            ),
+            (
+                "repo/patches/replicas.yaml",
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicaz: 3\n",
+            ),
+            ("repo/loose/deployment.yaml", NO_SELECTOR),
+            ("kustomization.yaml", "resources:\n  - repo/loose/deployment.yaml\ncommonLabels:\n  app: web\n"),
+        ],
+    );
+    std::fs::create_dir(dir.join("repo/.git")).unwrap();
+}
+
+/// A file named alone gets the findings the run at the root gives it when the kustomization
+/// that names it (or builds on its own) is in a sibling directory that no kustomization above
+/// the file reaches: the patch is checked as a patch (its unknown field, no missing required
+/// field), the base Deployment has the selector the overlay adds. Outside the repository
+/// nothing is read: the loose Deployment keeps its missing selector.
+#[test]
+fn a_file_named_alone_sees_the_kustomizations_in_sibling_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    sibling_layout(tmp.path());
+    let repo = tmp.path().join("repo");
+    let of = |file: &str, args: &[&str]| -> Vec<(String, String, u64)> {
+        let mut all = vec!["check", "--isolated", "--format", "json"];
+        all.extend(args);
+        let r = run_in(&repo, &all, None);
+        let mut found: Vec<(String, String, u64)> = json(&r)["diagnostics"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
+            .iter()
+            .filter(|d| d["file"] == file)
+            .map(|d| {
+                let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+                (s("rule"), s("file"), d["line"].as_u64().unwrap_or(0))
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let patch = of("patches/replicas.yaml", &["."]);
+    assert_eq!(patch, [("schema-unknown-field".to_string(), "patches/replicas.yaml".to_string(), 6)]);
+    assert_eq!(of("base/deployment.yaml", &["."]), []);
+    let loose = of("loose/deployment.yaml", &["."]);
+    assert_eq!(loose, [("schema-required-missing".to_string(), "loose/deployment.yaml".to_string(), 5)]);
+    for file in ["patches/replicas.yaml", "base/deployment.yaml", "loose/deployment.yaml"] {
+        assert_eq!(of(file, &[file]), of(file, &["."]), "{file} named alone");
+    }
+    // As the pre-commit hook names them, together; and from inside a directory of the
+    // repository, as `../` paths.
+    let together = ["patches/replicas.yaml", "base/deployment.yaml", "loose/deployment.yaml"];
+    assert_eq!(of("patches/replicas.yaml", &together), patch);
+    let r = run_in(&repo.join("patches"), &["check", "--isolated", "--format", "json", "replicas.yaml"], None);
+    let v = json(&r);
+    let rules: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["rule"].as_str()).collect();
+    assert_eq!(rules, ["schema-unknown-field"], "{}", r.stdout);
+    let r = run_in(&repo, &["ls", "--isolated", "patches/replicas.yaml"], None);
+    assert!(r.stdout.contains("patches/replicas.yaml: kustomize patch"), "{}", r.stdout);
+}
+
 /// `--staged` and `--base` on named files read the kustomizations too: the files added by the
 /// change get the roles a run at the root gives them.
 #[test]

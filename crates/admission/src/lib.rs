@@ -279,6 +279,19 @@ pub fn check_trusting(
 /// definition nearest to it — the most leading directories shared with its file — as a
 /// custom resource meets its nearest CRD; on a tie, the last read (a name defined once, or
 /// copies side by side, behave as before).
+///
+/// The schema registry's `nearest` (crates/schema) differs in two ways. On a tie it takes the
+/// first read: its candidates can be several configured (trusted) schemas, and the
+/// configuration's order is a search path (the first location that defines a kind is used);
+/// here trusted policies never meet checked copies ([`check_trusting`]), and among checked
+/// copies the last read is what `kubectl apply -f` of the repository leaves in the cluster.
+/// And it has a second key (a directory name shared further down: a CRD's release channel
+/// serving `examples/standard/`) that this rule does not take up. Making the two one rule
+/// would change which copy some objects meet in one crate or the other (objects outside both
+/// copies' trees, or copies tied among checked files); none of the repositories checked so far
+/// has such a case, and the tests pin each rule as it is:
+/// `copies_at_the_same_distance_meet_the_last_read` (tests/api_server.rs) here,
+/// `objects_meet_the_nearest_differing_definition` in the schema crate.
 fn nearest<'p, 'a>(defined: &[&'p Policy<'a>], path: &SourcePath) -> &'p Policy<'a> {
     fn dir(p: &SourcePath) -> Vec<&std::ffi::OsStr> {
         match p {

@@ -422,3 +422,42 @@ fn each_channel_meets_its_own_copy_of_a_policy() {
         )]
     );
 }
+
+/// Copies of a policy at the same distance from an object (the same number of leading
+/// directories shared with its file): the object meets the last read, as `kubectl apply -f`
+/// of the repository leaves the last applied copy of a cluster-scoped name. A directory name
+/// shared further down (`examples/standard/` with `crd/standard/`) does not count, where the
+/// schema registry's `nearest` counts it and takes the first read: the two rules differ on
+/// purpose (see `nearest` in this crate), and this test and
+/// `driftlint_schema`'s `objects_meet_the_nearest_differing_definition` keep each as it is.
+#[test]
+fn copies_at_the_same_distance_meet_the_last_read() {
+    let copy = |limit: i64| {
+        policy(
+            "replica-limit.example.com",
+            serde_json::json!({"failurePolicy": "Fail", "matchConstraints": deployments_rule(), "validations": [{"expression": format!("object.spec.replicas <= {limit}"), "message": format!("at most {limit} replicas")}]}),
+        )
+    };
+    let bind = binding(
+        "replica-limit.example.com",
+        serde_json::json!({"policyName": "replica-limit.example.com", "validationActions": ["Deny"]}),
+    );
+    let web = || deployment("default", "web", 5, serde_json::json!({}));
+    let files = |last: &str| -> Vec<String> {
+        let (first, first_limit, then, then_limit) = match last {
+            "standard" => ("experimental", 10, "standard", 3),
+            _ => ("standard", 3, "experimental", 10),
+        };
+        let found = run(&[
+            ("binding.yaml", bind.clone()),
+            (&format!("crd/{first}/policy.yaml"), copy(first_limit)),
+            (&format!("crd/{then}/policy.yaml"), copy(then_limit)),
+            ("examples/standard/web.yaml", web()),
+        ]);
+        summary(&found).into_iter().map(|f| f.2).collect()
+    };
+    // The standard copy (at most 3) read last: it judges the object.
+    assert_eq!(files("standard"), ["examples/standard/web.yaml"]);
+    // The experimental copy (at most 10) read last, the same directory name notwithstanding.
+    assert_eq!(files("experimental"), Vec::<String>::new());
+}

@@ -613,7 +613,9 @@ enum Use {
 /// directory, then in the nearest directory up the tree or beside it, wins); among those, the
 /// one whose directory names share more names with the file's anywhere (a release channel kept
 /// as `config/crd/standard/` serves `examples/standard/`); among those, the first read (the
-/// configured schemas before the checked files, then path order).
+/// configured schemas before the checked files, then path order: the configured locations are
+/// a search path). The admission crate's `nearest` for policy copies takes the last read and
+/// has no second key; why the two differ is said there.
 pub(crate) fn nearest<'a, T>(
     file: &std::path::Path,
     candidates: impl IntoIterator<Item = &'a T>,

@@ -25,6 +25,10 @@ use crate::confine::{Boundary, confine};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::source::{Source, SourcePath};
 
+mod elsewhere;
+
+use elsewhere::Limits;
+
 /// The file names kustomize looks for in a directory, in its order.
 pub const FILE_NAMES: [&str; 3] = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
@@ -583,14 +587,23 @@ const MAX_DISCOVERED: usize = 256;
 /// The kustomizations that decide the roles of the `named` paths (files or directories named
 /// on the command line) without being among the inputs: the one in each named path's
 /// directory and in every directory above it up to the repository root (never above it:
-/// docs/security.md), and those their `resources:`/`bases:`/`components:` reach, so that a
-/// file named alone (the pre-commit hook on `base/deployment.yaml`) gets the role and the
-/// fields set that a run at the root gives it. `have` holds the kustomizations among the
-/// inputs (normalised), which are not read again. Each is confined to its repository and read
-/// with the bounded reader; one that cannot be read is an `io-error` warning (the roles it
-/// would give are unknown).
+/// docs/security.md), and those their `resources:`/`bases:`/`components:` reach; then, from
+/// the rest of the repository (`elsewhere`), those that name a named path or build on a
+/// kustomization that does (a sibling overlay's `../../patches/x.yaml`, an overlay adding
+/// `commonLabels` to a base no kustomization above reaches). So a file named alone (the
+/// pre-commit hook on `base/deployment.yaml`) gets the role and the fields set that a run at
+/// the root, which reads every kustomization, gives it. `have` holds the kustomizations among
+/// the inputs (normalised), which are not read again. Each is confined to its repository and
+/// read with the bounded reader; one that cannot be read is an `io-error` warning (the roles
+/// it would give are unknown).
 pub fn discover(named: &[PathBuf], have: &HashSet<PathBuf>) -> crate::input::Collected {
+    discover_within(named, have, Limits::default())
+}
+
+fn discover_within(named: &[PathBuf], have: &HashSet<PathBuf>, limits: Limits) -> crate::input::Collected {
     let mut out = crate::input::Collected::default();
+    // Each repository's root (as the walk names it) with its boundary: searched once.
+    let mut tops: Vec<(PathBuf, Boundary)> = Vec::new();
     let here = Boundary::of_working_directory();
     let mut seen: HashSet<PathBuf> = have.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
     // Directories whose kustomization to read, with the boundary it is confined to.
@@ -608,6 +621,9 @@ pub fn discover(named: &[PathBuf], have: &HashSet<PathBuf>) -> crate::input::Col
             queue.push_back((dir.clone(), boundary.clone()));
             let up = from_cwd(normalise(&dir.join("..")));
             if !boundary.holds_lexically(if up.as_os_str().is_empty() { Path::new(".") } else { &up }) {
+                if !tops.iter().any(|(top, _)| *top == dir) {
+                    tops.push((dir.clone(), boundary.clone()));
+                }
                 break;
             }
             dir = up;
@@ -658,6 +674,27 @@ pub fn discover(named: &[PathBuf], have: &HashSet<PathBuf>) -> crate::input::Col
             }
         }
         out.sources.push(Source { path: SourcePath::File(path), text });
+    }
+    let seeds: Vec<(PathBuf, bool)> =
+        named.iter().filter(|p| p.as_os_str() != "-").map(|p| (from_cwd(normalise(p)), p.is_dir())).collect();
+    // The kustomizations known so far reach the named paths: those that build on them do too.
+    let reached: HashSet<PathBuf> = have
+        .iter()
+        .chain(out.sources.iter().filter_map(|s| match &s.path {
+            SourcePath::File(p) => Some(p),
+            SourcePath::Stdin => None,
+        }))
+        .filter_map(|p| p.parent().map(Path::to_path_buf))
+        .collect();
+    let room = MAX_DISCOVERED.saturating_sub(out.sources.len());
+    for (top, boundary) in &tops {
+        // A named directory that holds the whole repository: its walk read every kustomization.
+        if seeds.iter().any(|(s, dir)| *dir && elsewhere::inside(top, s)) {
+            continue;
+        }
+        let found = elsewhere::elsewhere(top, boundary, &seeds, &mut seen, &reached, limits, room);
+        out.sources.extend(found.sources);
+        out.diagnostics.extend(found.diagnostics);
     }
     out
 }
@@ -739,5 +776,81 @@ mod tests {
         let at = text.find("x: 1").unwrap();
         let mapped = inline.map(at..at + 1);
         assert_eq!(&source[mapped.start..mapped.start + 4], "x: 1");
+    }
+
+    /// A patch named only by a sibling directory's kustomization is found by the search of
+    /// the repository; a search cut short by its limits reads nothing more and says so.
+    #[test]
+    fn the_search_for_sibling_kustomizations_is_bounded_and_says_so() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        // Walked first (sorted): directories of plain files.
+        for i in 0..10 {
+            write(&format!("a{i}/x.yaml"), "kind: ConfigMap\n");
+        }
+        write("overlays/prod/kustomization.yaml", "patches:\n  - path: ../../patches/p.yaml\n");
+        write("other/kustomization.yaml", "resources:\n  - cm.yaml\n");
+        write("patches/p.yaml", "kind: Deployment\n");
+        let named = [root.join("patches/p.yaml")];
+        let found = discover_within(&named, &HashSet::new(), Limits::default());
+        let paths: Vec<_> = found.sources.iter().map(|s| s.path.clone()).collect();
+        assert_eq!(paths, [SourcePath::File(root.join("overlays/prod/kustomization.yaml"))]);
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        let cut = discover_within(&named, &HashSet::new(), Limits { entries: 12, read: 10 });
+        assert!(cut.sources.is_empty(), "{:?}", cut.sources);
+        assert_eq!(cut.diagnostics.len(), 1);
+        assert!(cut.diagnostics[0].message.contains("stopped after 12 entries"), "{}", cut.diagnostics[0].message);
+        let few = discover_within(&named, &HashSet::new(), Limits { entries: 100, read: 1 });
+        assert_eq!(few.diagnostics.len(), 1, "{:?}", few.sources);
+        assert!(
+            few.diagnostics[0].message.contains("stopped after 1 kustomizations"),
+            "{}",
+            few.diagnostics[0].message
+        );
+    }
+
+    /// The search reads ignore files as the inputs' walk does, so one that is no regular file
+    /// (a link to /dev/zero, a FIFO) never blocks it: a directory holding one is not entered,
+    /// and one at the root stops the search with a note. (The search runs on a thread of its
+    /// own: a regression that blocks fails the test instead of hanging the suite.)
+    #[cfg(unix)]
+    #[test]
+    fn the_search_for_sibling_kustomizations_reads_no_special_ignore_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        for (rel, text) in [
+            ("a/kustomization.yaml", "patches:\n  - path: ../patches/p.yaml\n"),
+            ("overlays/prod/kustomization.yaml", "patches:\n  - path: ../../patches/p.yaml\n"),
+            ("patches/p.yaml", "kind: Deployment\n"),
+        ] {
+            std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(root.join(rel), text).unwrap();
+        }
+        std::os::unix::fs::symlink("/dev/zero", root.join("a/.gitignore")).unwrap();
+        let search = |root: PathBuf| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(discover_within(&[root.join("patches/p.yaml")], &HashSet::new(), Limits::default()));
+            });
+            rx.recv_timeout(std::time::Duration::from_secs(120)).expect("the search ends")
+        };
+        let found = search(root.clone());
+        let paths: Vec<_> = found.sources.iter().map(|s| s.path.clone()).collect();
+        assert_eq!(paths, [SourcePath::File(root.join("overlays/prod/kustomization.yaml"))]);
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        let made = std::process::Command::new("mkfifo").arg(root.join(".ignore")).status().expect("mkfifo runs");
+        assert!(made.success());
+        let found = search(root.clone());
+        assert!(found.sources.is_empty(), "{:?}", found.sources);
+        assert_eq!(found.diagnostics.len(), 1);
+        assert!(found.diagnostics[0].message.contains("was not made"), "{}", found.diagnostics[0].message);
+        assert!(found.diagnostics[0].message.contains("named pipe"), "{}", found.diagnostics[0].message);
     }
 }
