@@ -5,15 +5,23 @@
 //!
 //! Cutting must not change what is reported: every finding's byte range is the whole text's
 //! (lines, snippets, SARIF, suppressions and fingerprints stay those of one load), documents
-//! keep their numbers, and helm's `# Source:` comments are read from the whole text. So a text
-//! is cut only when one load of it and the loads of its runs agree, which is checked first, a
-//! run at a time, without keeping any tree: no run has a YAML error, none but the last ends
-//! with a scalar root, and the whole is far inside the loader's node budget. (A warning — a
-//! duplicate key, a key or number JSON cannot hold — is about one document's own content,
-//! which the whole load reads alike: it is kept, its ranges made the whole text's.) Any
-//! other text is one batch, parsed in one go, as before. A policy input is cut only when it
-//! holds a Kubernetes object (a file without any has its empty documents as inputs of their
-//! own, which is known only once the whole file is read).
+//! keep their numbers, and helm's `# Source:` comments are read from the whole text. So the
+//! loads of a text's runs must agree with one load of it: no run has a YAML error, none but
+//! the last ends with a scalar root, and the whole is inside the loader's node budget. (A
+//! warning — a duplicate key, a key or number JSON cannot hold — is about one document's own
+//! content, which the whole load reads alike: it is kept, its ranges made the whole text's.)
+//!
+//! That is checked in one of two ways. By default a text is cut *unverified*
+//! ([`cut_unverified`]): each run's place (its first document's number) is predicted from the
+//! text's lines, and the batch loop checks each run, as it reports the runs in order, against
+//! what the runs before it loaded; at the first run that disagrees the batches stop and the
+//! run is done again with the text *verified* first ([`cut`]: every piece loaded once, without
+//! keeping any tree, before the text is cut). Rendered streams load as predicted, so each
+//! piece is loaded once rather than twice; a text that defeats the prediction costs at most
+//! one more run. A policy input is always verified first, and cut only when it holds a
+//! Kubernetes object (a file without any has its empty documents as inputs of their own,
+//! which is known only once the whole file is read). Any other text is one batch, parsed in
+//! one go.
 //!
 //! Owns which texts are cut and where; knows nothing of the passes.
 

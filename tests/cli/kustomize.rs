@@ -458,6 +458,10 @@ fn a_file_named_alone_sees_the_kustomizations_in_sibling_directories() {
     assert_eq!(rules, ["schema-unknown-field"], "{}", r.stdout);
     let r = run_in(&repo, &["ls", "--isolated", "patches/replicas.yaml"], None);
     assert!(r.stdout.contains("patches/replicas.yaml: kustomize patch"), "{}", r.stdout);
+    // A named directory is a tree the user chose: checked with the kustomizations in and above
+    // it, without a walk of the whole repository (whose cost every directory run would pay).
+    let r = run_in(&repo, &["ls", "--isolated", "patches"], None);
+    assert!(r.stdout.contains("patches/replicas.yaml:1:1: apps/v1 Deployment web"), "{}", r.stdout);
 }
 
 /// `--staged` and `--base` on named files read the kustomizations too: the files added by the

@@ -687,7 +687,12 @@ fn discover_within(named: &[PathBuf], have: &HashSet<PathBuf>, limits: Limits) -
         .filter_map(|p| p.parent().map(Path::to_path_buf))
         .collect();
     let room = MAX_DISCOVERED.saturating_sub(out.sources.len());
-    for (top, boundary) in &tops {
+    // Only for files named alone (a pre-commit hook's, an editor's): a named directory is a
+    // tree the user chose, checked with the kustomizations in and above it, and a walk of the
+    // whole repository on every such run would cost as much as checking it (a directory named
+    // in a tree of 250,000 files met the walk's limit, and its note, on every run).
+    let files_named = seeds.iter().any(|(_, dir)| !dir);
+    for (top, boundary) in tops.iter().filter(|_| files_named) {
         // A named directory that holds the whole repository: its walk read every kustomization.
         if seeds.iter().any(|(s, dir)| *dir && elsewhere::inside(top, s)) {
             continue;
