@@ -23,6 +23,13 @@
 //! largest sizes (10,000 to 50,000 by default): time and peak memory a file, and how many
 //! times the time grew against the input.
 //!
+//! With `--fixable N` (the fixture's objects only; off by default, so the layouts are otherwise
+//! unchanged), one object in N — object `i` with `i % N == N - 1` — also has one value that
+//! its template fixes drifted (no parameter, no condition, no inline diff function): a boolean
+//! flipped, a number plus one, a string with `-drifted`. That is a `value-drift` finding with a
+//! safe fix, so `check --fix` has files to write; `scripts/bench-fix.sh` measures it on
+//! `--emit DIR 10000 --fixable 10`.
+//!
 //! With `--real DIR` the reference and objects are openshift-kni/telco-reference's instead of
 //! the fixture's: DIR is a checkout (or its `telco-core/configuration`); the reference is its
 //! `reference-crs-kube-compare`, the objects the documents of `reference-crs` (84 CRs, sorted
@@ -48,6 +55,7 @@
 //! cargo build --release && cargo bench --bench layout              # 1k, 10k, 50k; 3 runs
 //! cargo bench --bench layout -- 10000 --runs 5 --jobs1             # one size
 //! cargo bench --bench layout -- --emit /tmp/layout 10000           # write both layouts, keep them
+//! cargo bench --bench layout -- --emit /tmp/fixable 10000 --fixable 10 --layout round-robin
 //! cargo bench --bench layout -- --teams 10000                       # the team layout
 //! cargo bench --bench layout -- --real ~/telco-reference 10000 50000 # the real reference
 //! ```
@@ -91,6 +99,7 @@ fn main() {
     let mut layouts = vec![Names::RoundRobin, Names::Unique];
     let mut real: Option<PathBuf> = None;
     let mut emit: Option<(PathBuf, usize)> = None;
+    let mut fixable: Option<usize> = None;
     let mut it = std::env::args().skip(1).filter(|a| a != "--bench");
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -106,6 +115,9 @@ fn main() {
                 }
             }
             "--real" => real = it.next().map(PathBuf::from),
+            // One telco object in N with a value the reference fixes drifted (a safe fix):
+            // what `scripts/bench-fix.sh` measures `--fix` on.
+            "--fixable" => fixable = it.next().and_then(|n| n.parse().ok()).filter(|&n: &usize| n > 0),
             "--emit" => {
                 // The layout alone, kept in DIR (DIR/reference, DIR/repo), for profiling.
                 let dir = PathBuf::from(it.next().unwrap_or_else(|| "layout".into()));
@@ -120,7 +132,7 @@ fn main() {
     }
     let objects = match &real {
         Some(dir) => Objects::real(dir),
-        None => Objects::fixture(),
+        None => Objects::fixture(fixable),
     };
     if let Some((dir, n)) = emit {
         if teams {
@@ -447,12 +459,94 @@ fn generate(dir: &Path, files: usize) -> (usize, usize) {
 }
 
 /// Object `i` of `n` of the telco layout: the singleton in the middle, else the templates in
-/// turn, a fifth drifted.
-fn telco_nth(templates: &[String], i: usize, n: usize) -> String {
+/// turn, a fifth drifted. With `fixable` N, object `i` with `i % N == N - 1` also has one
+/// value the reference fixes drifted ([`drift_fixed_value`]).
+fn telco_nth(templates: &[String], fixable: Option<usize>, i: usize, n: usize) -> String {
     if i == n / 2 {
         return INFRASTRUCTURE.to_owned();
     }
-    telco_object(&templates[i % templates.len()], i, i.is_multiple_of(5))
+    let template = &templates[i % templates.len()];
+    let text = telco_object(template, i, i.is_multiple_of(5));
+    match fixable {
+        Some(every) if i % every == every - 1 => drift_fixed_value(template, &text, i / every),
+        _ => text,
+    }
+}
+
+/// `object` (made from `template` by [`telco_object`]) with one value that the template fixes
+/// changed: the value of a `key: value` line or a sequence item (`- value`, `- key: value`) of
+/// the template with no action, no quotes, no flow collection and no capture group, not in a
+/// block scalar or a `range`, and not the object's `metadata.name` or `metadata.namespace`
+/// (they choose the template). The `pick`-th such line (modulo their number) is changed: a
+/// boolean flipped, an integer plus one, any other text given `-drifted`. The reference's
+/// value is then fixed text, which `--fix` repairs as a safe fix. The object as it was when
+/// the template has no such line (telco-core's monitoring ConfigMap, whose values are a block
+/// scalar, and the mirror set, made by `range`).
+fn drift_fixed_value(template: &str, object: &str, pick: usize) -> String {
+    // (the line, where its value starts)
+    let mut candidates: Vec<(&str, usize)> = Vec::new();
+    let (mut top, mut in_range, mut block_indent) = ("", false, None::<usize>);
+    for line in template.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(b) = block_indent {
+            if indent > b || line.trim().is_empty() {
+                continue;
+            }
+            block_indent = None;
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("{{- range") {
+            in_range = true;
+        } else if trimmed.starts_with("{{- end") {
+            in_range = false;
+        }
+        if indent == 0 {
+            top = line;
+            continue;
+        }
+        let item = trimmed.strip_prefix("- ");
+        let entry = item.unwrap_or(trimmed);
+        let (key, at) = match entry.split_once(": ") {
+            Some((key, _)) => (Some(key), line.len() - entry.len() + key.len() + 2),
+            // `- key:` opens a mapping item: no value on this line.
+            None if item.is_some() && !entry.ends_with(':') => (None, line.len() - entry.len()),
+            None => continue,
+        };
+        let value = line[at..].trim();
+        if value.starts_with(['|', '>']) {
+            block_indent = Some(indent);
+            continue;
+        }
+        let plain = !value.is_empty()
+            && !value.contains("{{")
+            && !value.contains("(?<")
+            && !value.starts_with(['"', '\'', '{', '[', '&', '*', '!']);
+        let names_object =
+            top == "metadata:" && indent == 2 && item.is_none() && matches!(key, Some("name" | "namespace"));
+        if plain && !in_range && !names_object {
+            candidates.push((line, at));
+        }
+    }
+    let Some(&(line, at)) = candidates.get(pick % candidates.len().max(1)) else {
+        return object.to_owned();
+    };
+    let drifted = match line[at..].trim() {
+        "true" => "false".to_owned(),
+        "false" => "true".to_owned(),
+        v => v.parse::<u64>().map_or_else(|_| format!("{v}-drifted"), |n| (n + 1).to_string()),
+    };
+    // The object holds the template's line as it is (a line without an action is copied).
+    let mut out = String::with_capacity(object.len() + 8);
+    let mut done = false;
+    for l in object.split_inclusive('\n') {
+        if !done && l.trim_end_matches('\n') == line {
+            let _ = writeln!(out, "{}{drifted}", &line[..at]);
+            done = true;
+        } else {
+            out.push_str(l);
+        }
+    }
+    out
 }
 
 /// `text` with its `metadata.name` (a block mapping's plain or quoted scalar) followed by
@@ -482,7 +576,7 @@ fn unique_name(text: &str, i: usize) -> String {
 enum Objects {
     /// The bench's telco-shaped reference (`fixtures/bench-reference-telco/`) and objects
     /// made from its templates ([`telco_nth`]).
-    Fixture(Vec<String>),
+    Fixture { templates: Vec<String>, fixable: Option<usize> },
     /// A checkout of openshift-kni/telco-reference: its `telco-core/configuration/`
     /// `reference-crs-kube-compare` as the reference, the documents of `reference-crs`
     /// (sorted by path) as the objects, in turn.
@@ -490,8 +584,8 @@ enum Objects {
 }
 
 impl Objects {
-    fn fixture() -> Objects {
-        Objects::Fixture(telco_templates())
+    fn fixture(fixable: Option<usize>) -> Objects {
+        Objects::Fixture { templates: telco_templates(), fixable }
     }
 
     /// `dir` is the checkout or its `telco-core/configuration`.
@@ -537,7 +631,7 @@ impl Objects {
 
     fn write_reference(&self, dst: &Path) {
         match self {
-            Objects::Fixture(_) => {
+            Objects::Fixture { .. } => {
                 copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-reference-telco"), dst)
             }
             Objects::Real { reference, .. } => copy_tree(reference, dst),
@@ -547,7 +641,7 @@ impl Objects {
     /// Object `i` of `n`.
     fn nth(&self, i: usize, n: usize, names: Names) -> String {
         let text = match self {
-            Objects::Fixture(templates) => telco_nth(templates, i, n),
+            Objects::Fixture { templates, fixable } => telco_nth(templates, *fixable, i, n),
             Objects::Real { crs, .. } => crs[i % crs.len()].clone(),
         };
         match names {

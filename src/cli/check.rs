@@ -486,12 +486,9 @@ fn show_diff(
 /// `--fix`: the planned files written (atomically), the fixed findings taken out of the
 /// report and the others' places moved to the new text.
 fn apply_fixes(mut plan: fix::Plan, result: &mut check::Report, global: &super::GlobalArgs) -> Result<()> {
-    use rayon::prelude::*;
-    // Each file is written on its own (a temporary file and a rename in its directory), so the
-    // writes run on the pool: on a run that fixes hundreds of files they were most of the time
-    // `--fix` added.
-    let written: Vec<std::io::Result<()>> =
-        plan.files.par_iter().map(|file| fix::write_atomic(&file.path, &file.after)).collect();
+    let files: Vec<(&std::path::Path, &str)> =
+        plan.files.iter().map(|f| (f.path.as_path(), f.after.as_str())).collect();
+    let written = fix::write_all(&files, fix::WRITERS * rayon::current_num_threads());
     let mut failed = Vec::new();
     let mut outcomes = written.into_iter();
     plan.files.retain(|file| match outcomes.next().unwrap_or(Ok(())) {

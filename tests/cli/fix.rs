@@ -184,6 +184,45 @@ fn stdin_and_symlinks_are_not_written_and_permissions_are_kept() {
     }
 }
 
+/// Many files fixed at once: `--jobs 1` and `--jobs 2` write the same bytes and print the same
+/// report and summary, and the summary counts findings and files exactly (a file with two
+/// fixes is one file; a clean file is not written).
+#[test]
+fn many_files_fix_the_same_on_one_thread_and_two() {
+    let fixed = |jobs: &str| {
+        let dir = project(&format!("{HEAD}data:\n  level: info\n  mode: slow\n"), "  level: info\n  mode: slow\n");
+        let mut files = Vec::new();
+        for i in 0..40 {
+            let (level, mode) = match i % 4 {
+                0 => ("debug", "slow"),
+                1 => ("debug", "fast"),
+                2 => ("info", "fast"),
+                _ => ("info", "slow"),
+            };
+            let name = format!("manifests/cm-{i:02}.yaml");
+            std::fs::write(dir.path().join(&name), format!("{HEAD}data:\n  level: {level}\n  mode: {mode}\n")).unwrap();
+            files.push(name);
+        }
+        let run = check(dir.path(), &["--fix", "--jobs", jobs]);
+        let texts: Vec<String> = files.iter().map(|f| read(&dir.path().join(f))).collect();
+        let again = check(dir.path(), &["--fix", "--jobs", jobs]);
+        (run, texts, again, dir)
+    };
+    let (one, one_texts, one_again, _a) = fixed("1");
+    let (two, two_texts, two_again, _b) = fixed("2");
+    // 30 of the 40 files drift (10 of them twice): 40 fixes in 30 files, nothing left.
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(one.stderr.contains("fixed 40 findings in 30 files; 0 findings left"), "{}", one.stderr);
+    assert_eq!((one.code, &one.stdout, &one.stderr), (two.code, &two.stdout, &two.stderr));
+    assert_eq!(one_texts, two_texts);
+    for text in &one_texts {
+        assert_eq!(text, &format!("{HEAD}data:\n  level: info\n  mode: slow\n"));
+    }
+    // A second run has nothing to write.
+    assert!(one_again.stderr.contains("fixed 0 findings in 0 files; 0 findings left"), "{}", one_again.stderr);
+    assert_eq!((&one_again.stdout, &one_again.stderr), (&two_again.stdout, &two_again.stderr));
+}
+
 /// `--fix --staged` fixes a file whose work tree text is the staged text it checked, and
 /// refuses a partially staged one.
 #[test]

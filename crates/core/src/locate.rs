@@ -668,4 +668,175 @@ mod tests {
         let r = node_range(&root2, "/nothing", FieldDiffKind::Missing);
         assert_eq!((&text2[r.clone()], line_of(text2, &r)), ("a", 1));
     }
+
+    /// The node at a byte of the rendered tree, as a pointer: a key is shown as a key, a
+    /// scalar as a value, a list's dash as the list's item, nothing as the document.
+    #[test]
+    fn a_place_in_the_tree_is_read_back_as_a_pointer() {
+        let text = "metadata:\n  name: web\n  labels:\n    a/b: x\nspec:\n  ports:\n    - 80\n    - name: http\n";
+        let root = tree(text);
+        let at = |needle: &str| pointer_at(&root, text.find(needle).unwrap());
+        assert_eq!(at("name: web"), ("/metadata/name".into(), FieldDiffKind::Extra));
+        assert_eq!(at("web"), ("/metadata/name".into(), FieldDiffKind::Changed));
+        // A key with a slash is escaped as JSON pointers require.
+        assert_eq!(at("x\n"), ("/metadata/labels/a~1b".into(), FieldDiffKind::Changed));
+        assert_eq!(at("80"), ("/spec/ports/0".into(), FieldDiffKind::Changed));
+        assert_eq!(at("http"), ("/spec/ports/1/name".into(), FieldDiffKind::Changed));
+        assert_eq!(pointer_at(&root, text.len() + 10), ("/".into(), FieldDiffKind::Missing));
+        // Each pointer leads back to the node it was read from.
+        let (pointer, kind) = at("web");
+        assert_eq!(&text[node_range(&root, &pointer, kind)], "web");
+        let (pointer, kind) = at("name: web");
+        assert_eq!(&text[node_range(&root, &pointer, kind)], "name");
+    }
+
+    /// A helm chart template is followed line by line: a changed field at its key, a missing
+    /// one at its parent, a list item at its line from the dash, the deepest part written when the
+    /// rest is not, the first line that is not a comment when nothing is.
+    #[test]
+    fn chart_templates_are_followed_line_by_line() {
+        let text = "# Source: chart/templates/deploy.yaml\napiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n  template:\n    spec:\n      containers:\n        - name: web\n          image: {{ .Values.image }}\n        - name: sidecar\n";
+        let whole = 0..text.len();
+        let at = |p: &str, kind| {
+            let r = template_key_range(text, whole.clone(), p, kind);
+            (&text[r.clone()], line_of(text, &r))
+        };
+        assert_eq!(at("/spec/replicas", FieldDiffKind::Changed), ("replicas", 5));
+        assert_eq!(at("/spec/template/spec/containers/0/image", FieldDiffKind::Changed), ("image", 10));
+        assert_eq!(at("/spec/template/spec/containers/1", FieldDiffKind::Extra), ("- name: sidecar", 11));
+        assert_eq!(at("/spec/template/spec/containers/1/name", FieldDiffKind::Changed), ("name", 11));
+        // Missing: where it should go, its parent (its key, or a list item's line).
+        assert_eq!(at("/spec/template/spec/containers/0/ports", FieldDiffKind::Missing), ("- name: web", 9));
+        assert_eq!(at("/spec/selector", FieldDiffKind::Missing), ("spec", 4));
+        // Not written below `spec/template`: the deepest part that is.
+        assert_eq!(at("/spec/template/metadata/labels", FieldDiffKind::Changed), ("template", 6));
+        assert_eq!(at("/status/phase", FieldDiffKind::Changed), ("apiVersion: apps/v1", 2));
+        // Only the object's own document is searched.
+        let second = text.find("kind").unwrap()..text.len();
+        let r = template_key_range(text, second, "/apiVersion", FieldDiffKind::Changed);
+        assert_eq!(&text[r], "kind: Deployment");
+    }
+
+    #[test]
+    fn a_chart_template_counts_the_documents_of_a_kind() {
+        let text = "kind: ConfigMap\n---\nkind: \"ConfigMap\"\n---\nkind: Secret\n--- # x\n  kind: ConfigMap\n";
+        assert_eq!(documents_of_kind(text, "ConfigMap"), 2);
+        assert_eq!(documents_of_kind(text, "Secret"), 1);
+        assert_eq!(documents_of_kind(text, "Service"), 0);
+    }
+
+    fn stdin_edit(range: Range<usize>, expected: &str, replacement: &str) -> Edit {
+        Edit { path: SourcePath::Stdin, range, expected: expected.into(), replacement: replacement.into() }
+    }
+
+    /// A kustomize origin file gets the rendered change at the same pointer, only where it
+    /// holds the bytes the rendered edit replaced.
+    #[test]
+    fn kustomize_sources_get_the_same_change_where_they_hold_the_same_bytes() {
+        use serde_json::json;
+        let source = "# base\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  level: debug  # why\n  mode: \"fast\"\n  old: x\n";
+        let object = source.find("apiVersion").unwrap()..source.len();
+        let before = tree(&source[object.clone()]).to_json();
+        let edit = |change: &Change, expected: &str| {
+            kustomize_edit(source, &object, change, &before, expected)
+                .map(|(r, text)| format!("{}{text}{}", &source[..r.start], &source[r.end..]))
+        };
+        let set = Change::Set("/data/level".into(), json!("info"));
+        assert_eq!(edit(&set, "debug").unwrap(), source.replace("level: debug", "level: info"));
+        // The rendered edit replaced other bytes than the source holds (an overlay set them).
+        assert_eq!(edit(&set, "trace"), None);
+        // The source's quoting is the source's: the replacement keeps its style.
+        let quoted = Change::Set("/data/mode".into(), json!("slow"));
+        assert_eq!(edit(&quoted, "\"fast\"").unwrap(), source.replace("\"fast\"", "\"slow\""));
+        let rename = Change::Rename("/data".into(), "old".into(), "new".into());
+        assert_eq!(edit(&rename, "old").unwrap(), source.replace("  old: x", "  new: x"));
+        let remove = Change::Remove("/data/old".into());
+        assert_eq!(edit(&remove, "  old: x\n").unwrap(), source.replace("  old: x\n", ""));
+        let add = Change::Add("/metadata".into(), "namespace".into(), json!("web"));
+        let added = edit(&add, "").unwrap();
+        assert!(added.contains("  name: c\n  namespace: web\n"), "{added}");
+        // A field the source does not have (a patch added it): no edit.
+        assert_eq!(edit(&Change::Set("/data/absent".into(), json!("x")), "y"), None);
+        // A removal of a value the source holds differently: no edit.
+        let other = tree("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  old: y\n").to_json();
+        assert_eq!(kustomize_edit(source, &object, &remove, &other, "  old: x\n"), None);
+    }
+
+    /// A chart template gets a set or rename only on the one line that writes the rendered
+    /// bytes: not over an action, not where the kind has two documents, never an addition or
+    /// a removal.
+    #[test]
+    fn chart_templates_get_a_set_or_rename_only_on_the_line_that_writes_it() {
+        use serde_json::json;
+        let source =
+            "apiVersion: v1\nkind: ConfigMap\ndata:\n  level: debug # why\n  image: {{ .Values.image }}\n  old: x\n";
+        let object = 0..source.len();
+        let set = Change::Set("/data/level".into(), json!("info"));
+        let made = |change: &Change, edit: &Edit| helm_edit(source, &object, change, "ConfigMap", edit);
+        let (r, text) = made(&set, &stdin_edit(0..0, "debug", "info")).unwrap();
+        assert_eq!((&source[r], text.as_str()), ("debug", "info"));
+        // The rendered bytes are not what the template writes there (an action renders them).
+        let image = Change::Set("/data/image".into(), json!("nginx:2"));
+        assert_eq!(made(&image, &stdin_edit(0..0, "nginx:1", "nginx:2")), None);
+        assert_eq!(made(&image, &stdin_edit(0..0, "{{ .Values.image }}", "x")), None);
+        let rename = Change::Rename("/data".into(), "old".into(), "new".into());
+        let (r, text) = made(&rename, &stdin_edit(0..0, "old", "new")).unwrap();
+        assert_eq!((&source[r], text.as_str()), ("old", "new"));
+        assert_eq!(made(&Change::Remove("/data/old".into()), &stdin_edit(0..0, "  old: x\n", "")), None);
+        let add = Change::Add("/data".into(), "mode".into(), json!("fast"));
+        assert_eq!(made(&add, &stdin_edit(0..0, "", "  mode: fast\n")), None);
+        // Two documents of the kind in the template: which one rendered is not known.
+        let twice = format!("{source}---\n{source}");
+        let whole = 0..twice.len();
+        assert_eq!(helm_edit(&twice, &whole, &set, "ConfigMap", &stdin_edit(0..0, "debug", "info")), None);
+    }
+
+    /// A finding moved to its source keeps the rendered place as a secondary label, and its
+    /// fix becomes the source's; without a source it stays and names it, once.
+    #[test]
+    fn a_rendered_finding_moves_to_its_source_with_its_fix() {
+        use crate::diagnostic::{FixSafety, Rule, Severity};
+        let on_stdin =
+            Fix { safety: FixSafety::Safe, message: "set".into(), edits: vec![stdin_edit(40..45, "debug", "info")] };
+        let in_source = Fix {
+            safety: FixSafety::Safe,
+            message: "set".into(),
+            edits: vec![Edit {
+                path: SourcePath::File("base/cm.yaml".into()),
+                range: 7..12,
+                expected: "debug".into(),
+                replacement: "info".into(),
+            }],
+        };
+        let help = "rendered by kustomize from `base/cm.yaml` (`config.kubernetes.io/origin`)".to_string();
+        let finding = || {
+            let mut d = Diagnostic::new(Rule::ValueDrift, Severity::Error, SourcePath::Stdin, Some(40..45), "drift");
+            d.fix = Some(Box::new(on_stdin.clone()));
+            d
+        };
+        let rendered = Rendered {
+            source: Some(("base/cm.yaml".into(), 7..12)),
+            help: help.clone(),
+            fixes: vec![(on_stdin.clone(), Some(Box::new(in_source.clone())))],
+        };
+        let mut d = finding();
+        rendered.apply(&mut d);
+        assert_eq!(d.primary.path, SourcePath::File("base/cm.yaml".into()));
+        assert_eq!(d.primary.range, Some(7..12));
+        assert_eq!(d.secondary.len(), 1);
+        assert_eq!((&d.secondary[0].path, &d.secondary[0].range), (&SourcePath::Stdin, &Some(40..45)));
+        assert!(is_rendered(&d));
+        assert_eq!(d.fix.as_deref(), Some(&in_source));
+        // A fix that cannot be made in the source goes: standard input is never written.
+        let mut d = finding();
+        Rendered { fixes: vec![(on_stdin.clone(), None)], ..rendered.clone() }.apply(&mut d);
+        assert!(d.fix.is_none() && is_rendered(&d));
+        // No source found: the finding stays where it is and names its source once.
+        let lost = Rendered { source: None, help: help.clone(), fixes: Vec::new() };
+        let mut d = finding();
+        lost.apply(&mut d);
+        lost.apply(&mut d);
+        assert_eq!((d.primary.path.clone(), d.help.clone()), (SourcePath::Stdin, vec![help]));
+        assert!(!is_rendered(&d) && d.fix.is_none());
+    }
 }
