@@ -49,13 +49,17 @@ fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(std::fs::File, s
     }
 }
 
+/// The most writer threads [`write_all`] starts, whatever it is asked for.
+const MAX_WRITERS: usize = 32;
+
 /// Writes each `(path, text)` of `files` with [`write_atomic`] on up to `threads` threads; the
 /// outcomes come back in the order of `files`, whatever order the writes ran in. Each file is
 /// written by one thread, start to end.
 pub fn write_all(files: &[(&Path, &str)], threads: usize) -> Vec<std::io::Result<()>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let threads = threads.clamp(1, files.len().max(1));
+    // Writers wait on the disk, not on a core: more than a few dozen only add threads.
+    let threads = threads.clamp(1, files.len().clamp(1, MAX_WRITERS));
     if threads == 1 {
         return files.iter().map(|(path, text)| write_atomic(path, text)).collect();
     }
