@@ -398,7 +398,8 @@ fn stage(
         drop(draw);
         return Outcome::Deferred((batch, sources));
     }
-    Outcome::Staged(Box::new(compared(batch, sources, parsed, compare, keep_objects, false, draw, loaded)))
+    let staged = compared(batch, sources, parsed, compare, keep_objects, false, draw);
+    Outcome::Staged(Box::new(Staged { loaded, ..staged }))
 }
 
 /// Stages a batch now, with a draw the pool never defers (forced, or capped): a batch whose
@@ -414,7 +415,7 @@ fn stage_forced(
 ) -> Staged {
     let options = document::Options { nodes: Some(Arc::clone(&draw)), ..options.clone() };
     let (parsed, loaded) = parse(&batch, &sources, &options, parse_parallel);
-    compared(batch, sources, parsed, compare, keep_objects, compare_parallel, draw, loaded)
+    Staged { loaded, ..compared(batch, sources, parsed, compare, keep_objects, compare_parallel, draw) }
 }
 
 /// The documents of one batch, and for an unverified run what its load told
@@ -455,11 +456,10 @@ fn compared(
     keep_objects: bool,
     parallel: bool,
     nodes: Arc<Draw>,
-    loaded: Option<Option<document::Loaded>>,
 ) -> Staged {
     let mut coll = Collection { sources, documents, diagnostics, inputs };
     let staged = compare.stage(&mut coll, !keep_objects, parallel);
-    Staged { batch, coll, staged, nodes, loaded }
+    Staged { batch, coll, staged, nodes, loaded: None }
 }
 
 /// The findings of one staged batch; gives its sources back, whether findings point into its

@@ -130,18 +130,25 @@ struct Scan {
     flow: usize,
 }
 
-/// The runs of `text`, each with its pieces when it has more than one, or `None` when it is
-/// one run or cutting could change what one load gives.
-fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Place>)>> {
-    let limits = driftlint_yaml::Limits::default();
+/// A text's pieces and its runs of them.
+type PiecesAndRuns = (Vec<Range<usize>>, Vec<Range<usize>>);
+
+/// The pieces of `text` and their runs of about `run` bytes; `None` when the text is one run,
+/// or too large for one load, which refuses it before reading it.
+fn pieces_and_runs(text: &str, run: usize, limits: &driftlint_yaml::Limits) -> Option<PiecesAndRuns> {
     if text.len() > limits.max_bytes {
         return None;
     }
     let pieces = driftlint_yaml::document_pieces(text);
     let runs = group(&pieces, run.max(1));
-    if runs.len() < 2 {
-        return None;
-    }
+    (runs.len() >= 2).then_some((pieces, runs))
+}
+
+/// The runs of `text`, each with its pieces when it has more than one, or `None` when it is
+/// one run or cutting could change what one load gives.
+fn cut(text: &str, run: usize, policy_input: bool) -> Option<Vec<(Place, Vec<Place>)>> {
+    let limits = driftlint_yaml::Limits::default();
+    let (pieces, runs) = pieces_and_runs(text, run, &limits)?;
     // Each piece alone (as `driftlint_yaml::join_pieces` joins them, a run loads as its
     // pieces do when none but the text's last ends with a scalar root).
     let last = pieces.len() - 1;
@@ -227,14 +234,7 @@ fn places(text: &str, runs: &[Range<usize>], at_piece: Vec<Place>) -> Option<Vec
 /// run disagrees with its prediction.
 fn cut_unverified(text: &str, run: usize) -> Option<Vec<(Place, Vec<Place>)>> {
     let limits = driftlint_yaml::Limits::default();
-    if text.len() > limits.max_bytes {
-        return None;
-    }
-    let pieces = driftlint_yaml::document_pieces(text);
-    let runs = group(&pieces, run.max(1));
-    if runs.len() < 2 {
-        return None;
-    }
+    let (pieces, runs) = pieces_and_runs(text, run, &limits)?;
     let flow: usize = pieces.par_iter().map(|r| driftlint_yaml::flow_entries(&text[r.clone()])).sum();
     if driftlint_yaml::flow_entries_refused(flow, &limits) {
         return None;
@@ -582,7 +582,9 @@ mod tests {
                 text.push_str("---\n---\n# only a comment\nvalues: 1\n");
             }
         }
-        let key = |cuts: Vec<(Place, Vec<Place>)>| -> Vec<(Range<usize>, usize, Vec<(Range<usize>, usize)>)> {
+        // Each run's range and first document, and its pieces'.
+        type Key = (Range<usize>, usize, Vec<(Range<usize>, usize)>);
+        let key = |cuts: Vec<(Place, Vec<Place>)>| -> Vec<Key> {
             cuts.into_iter()
                 .map(|(run, pieces)| {
                     (run.piece, run.first_doc, pieces.into_iter().map(|p| (p.piece, p.first_doc)).collect())

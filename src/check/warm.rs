@@ -150,6 +150,15 @@ mod tests {
     use crate::config::{self, resolve};
     use std::path::Path;
 
+    /// The settings of the repository at `repo` and the passes prepared for them.
+    fn prepared(repo: &Path) -> (Settings, Warm, Vec<Source>) {
+        let cfg = config::load_config(&repo.join(".driftlint.yaml")).unwrap();
+        let settings = resolve::settings(&resolve::Flags::default(), &cfg).unwrap_or_else(|e| panic!("{e:#}"));
+        let manifests = manifest_inputs(&settings, collect_inputs(&settings)).unwrap().kept;
+        let warm = Warm::prepare(&settings, &manifests).unwrap();
+        (settings, warm, manifests)
+    }
+
     fn write(dir: &Path, rel: &str, text: &str) {
         let path = dir.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -213,11 +222,7 @@ mod tests {
     #[test]
     fn a_warm_check_finds_what_a_cold_check_finds() {
         let dir = tempfile::tempdir().unwrap();
-        let repo = repository(dir.path());
-        let cfg = config::load_config(&repo.join(".driftlint.yaml")).unwrap();
-        let settings = resolve::settings(&resolve::Flags::default(), &cfg).unwrap_or_else(|e| panic!("{e:#}"));
-        let manifests = manifest_inputs(&settings, collect_inputs(&settings)).unwrap().kept;
-        let mut warm = Warm::prepare(&settings, &manifests).unwrap();
+        let (settings, mut warm, manifests) = prepared(&repository(dir.path()));
         let rules = |r: &crate::check::Report| -> Vec<String> {
             r.diagnostics.iter().map(|d| d.rule.id().to_string()).collect()
         };
@@ -276,11 +281,7 @@ mod tests {
     #[test]
     fn each_warm_check_has_the_whole_cel_budget_of_a_run() {
         let dir = tempfile::tempdir().unwrap();
-        let repo = repository(dir.path());
-        let cfg = config::load_config(&repo.join(".driftlint.yaml")).unwrap();
-        let settings = resolve::settings(&resolve::Flags::default(), &cfg).unwrap_or_else(|e| panic!("{e:#}"));
-        let manifests = manifest_inputs(&settings, collect_inputs(&settings)).unwrap().kept;
-        let mut warm = Warm::prepare(&settings, &manifests).unwrap();
+        let (settings, mut warm, _) = prepared(&repository(dir.path()));
         let spent = |warm: &Warm| {
             let (registry, _) = warm.registry.as_ref().expect("a registry");
             driftlint_cel::cost::RUN_STEPS - registry.cel_run().budget.run_left()

@@ -248,8 +248,6 @@ fn failed_templates<'c>(result: &CrResult, compiled: &'c Compiled) -> Vec<&'c st
         .collect()
 }
 
-/// `namespace/name` or `name`.
-
 /// Where a finding about a whole object points: its `metadata.name`, the line a reader
 /// recognises the object by (the object's start when it has no name).
 fn object_anchor(doc: &Document, coll: &Collection, files: &mut Files) -> (SourcePath, std::ops::Range<usize>) {
