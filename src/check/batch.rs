@@ -585,6 +585,53 @@ mod tests {
     use crate::check::drift;
     use driftlint_reference::correlate::ReferenceIndex;
 
+    /// The runs of a text cut unverified are taken in order only while each starts with the
+    /// document after those before it, loaded without an error, keeps the nodes so far within
+    /// one load's budget and, on standard input, has no helm `# Source:` in the text between
+    /// it and the document before it (which its first document was not given).
+    #[test]
+    fn unverified_runs_agree_only_with_what_the_runs_before_them_loaded() {
+        let text = "a: 1\n# Source: c/t.yaml\n---\nb: 2\n---\nc: 3\n";
+        let (second, third) = (text.find("---").unwrap(), text.rfind("---").unwrap());
+        let place = |start: usize, first_doc: usize| document::Place {
+            base: start,
+            piece: start..text.len(),
+            first_doc,
+            prev_end: start,
+            ..document::Place::default()
+        };
+        let loaded = |documents: usize, last_end: usize, nodes: usize| document::Loaded {
+            documents,
+            last_end: Some(last_end),
+            nodes: Some(nodes),
+        };
+        let file = Source { path: SourcePath::File("s.yaml".into()), text: text.to_string() };
+        let stdin = Source { path: SourcePath::Stdin, text: text.to_string() };
+        // In order, one document each: each agrees.
+        let mut seen = Seen::default();
+        assert!(seen.agrees(&place(0, 0), Some(&loaded(1, 4, 3)), &file));
+        assert!(seen.agrees(&place(second, 1), Some(&loaded(1, second + 8, 3)), &file));
+        assert!(seen.agrees(&place(third, 2), Some(&loaded(1, text.len() - 1, 3)), &file));
+        // A run that did not load, or whose loader did not count its nodes.
+        assert!(!Seen::default().agrees(&place(0, 0), None, &file));
+        let uncounted = document::Loaded { nodes: None, ..loaded(1, 4, 3) };
+        assert!(!Seen::default().agrees(&place(0, 0), Some(&uncounted), &file));
+        // The first run held two documents where one was predicted.
+        let mut seen = Seen::default();
+        assert!(seen.agrees(&place(0, 0), Some(&loaded(2, 4, 3)), &file));
+        assert!(!seen.agrees(&place(second, 1), Some(&loaded(1, second + 8, 3)), &file));
+        // The runs' nodes add up past one load's budget.
+        let budget = driftlint_yaml::Limits::default().max_nodes;
+        let mut seen = Seen::default();
+        assert!(seen.agrees(&place(0, 0), Some(&loaded(1, 4, budget - 2)), &file));
+        assert!(!seen.agrees(&place(second, 1), Some(&loaded(1, second + 8, 3)), &file));
+        // helm's comment after the first document and before the second run's `---`: the whole
+        // load gives it to the second document, the run did not; on standard input only.
+        let mut seen = Seen::default();
+        assert!(seen.agrees(&place(0, 0), Some(&loaded(1, 4, 3)), &stdin));
+        assert!(!seen.agrees(&place(second, 1), Some(&loaded(1, second + 8, 3)), &stdin));
+    }
+
     /// `n` files, each an object with a duplicate key (a finding of its own) and enough nodes
     /// to draw from the pool.
     fn sources(n: usize) -> Vec<Source> {
