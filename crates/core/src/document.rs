@@ -47,6 +47,20 @@ impl Identity {
         }
     }
 
+    /// [`Identity::of`] the object `node` is, read from the tree: a mapping's few keys are
+    /// compared in order where the object's map hashes each key looked up (for every
+    /// document of a run). The tree and its JSON hold the same keys and strings.
+    fn of_node(node: &Node) -> Identity {
+        let s = |v: Option<&Node>| v.and_then(Node::as_str).unwrap_or_default().to_string();
+        let meta = node.get("metadata");
+        Identity {
+            api_version: s(node.get("apiVersion")),
+            kind: s(node.get("kind")),
+            namespace: s(meta.and_then(|m| m.get("namespace"))),
+            name: s(meta.and_then(|m| m.get("name"))),
+        }
+    }
+
     /// kube-compare's CR id: `apiVersion_kind_namespace_name`, or `apiVersion_kind_name` when
     /// the object has no namespace.
     pub fn cr_id(&self) -> String {
@@ -549,7 +563,7 @@ fn take_object(
         return;
     }
     let object = node.to_json();
-    let identity = Identity::of(&object);
+    let identity = Identity::of_node(&node);
     let is_object = object.is_object() && !identity.api_version.is_empty() && !identity.kind.is_empty();
     let foreign = if is_object { tool_configuration(&identity) } else { foreign_api_version(&object) };
     if !is_object || foreign.is_some() {
@@ -625,17 +639,12 @@ fn take_object(
         return;
     }
     let origin = if source.path == SourcePath::Stdin {
-        helm.map(|p| helm_origin(p, &identity, opts)).or_else(|| kustomize_origin(&object, &identity, opts))
+        helm.map(|p| helm_origin(p, &identity, opts)).or_else(|| kustomize_origin(&node, &identity, opts))
     } else {
         None
     };
-    // `get` by `get`: `Value::pointer` would unescape (and allocate) each token.
-    let suppression = object
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(SUPPRESS_ANNOTATION))
-        .and_then(|v| v.as_str())
-        .map(str::to_string);
+    // From the tree, as the identity (`Identity::of_node`).
+    let suppression = annotation(&node, SUPPRESS_ANNOTATION).map(str::to_string);
     docs.push(Document {
         suppression,
         source: idx,
@@ -774,11 +783,15 @@ fn helm_source(lead: &str) -> Option<String> {
         .filter(|p| !p.is_empty())
 }
 
+/// The string value of the object's annotation `key`.
+fn annotation<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
+    node.get("metadata")?.get("annotations")?.get(key)?.as_str()
+}
+
 /// kustomize's `config.kubernetes.io/origin` annotation (a small YAML document with `path:`),
 /// resolved against the origin root and located in its file when that file can be read.
-fn kustomize_origin(object: &serde_json::Value, identity: &Identity, opts: &Options) -> Option<Origin> {
-    let annotations = object.get("metadata")?.get("annotations")?;
-    let text = annotations.get("config.kubernetes.io/origin")?.as_str()?;
+fn kustomize_origin(node: &Node, identity: &Identity, opts: &Options) -> Option<Origin> {
+    let text = annotation(node, "config.kubernetes.io/origin")?;
     let origin = parse_yaml_json(text).ok()??;
     let path = origin.get("path")?.as_str()?.to_string();
     let resolved = origin_file(opts, &path).and_then(|file| locate_in_file(&file, identity));
