@@ -403,18 +403,16 @@ pub fn collect_holding(
     // Each source that may hold, in input order, with a run of it that may (`None`: all).
     // Of a run of pieces only the pieces that may hold are parsed (one document of a few in
     // most streams). Every text or piece is searched, so on the pool (in order).
-    let candidates: Vec<(usize, Option<&Place>)> = batches
-        .iter()
-        .flat_map(|b| -> Box<dyn Iterator<Item = (usize, Option<&Place>)> + '_> {
-            match &b.place {
-                None => Box::new(b.sources.clone().map(|i| (i, None))),
-                Some(place) => {
-                    let each = if b.pieces.is_empty() { std::slice::from_ref(place) } else { &b.pieces[..] };
-                    Box::new(each.iter().map(move |p| (b.sources.start, Some(p))))
-                }
+    let mut candidates: Vec<(usize, Option<&Place>)> = Vec::new();
+    for b in batches {
+        match &b.place {
+            None => candidates.extend(b.sources.clone().map(|i| (i, None))),
+            Some(place) => {
+                let each = if b.pieces.is_empty() { std::slice::from_ref(place) } else { &b.pieces[..] };
+                candidates.extend(each.iter().map(|p| (b.sources.start, Some(p))));
             }
-        })
-        .collect();
+        }
+    }
     let picked: Vec<(usize, Option<Place>)> = candidates
         .into_par_iter()
         .filter(|&(i, place)| match place {

@@ -315,12 +315,16 @@ fn named_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64)> {
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--format", "json"]);
     all.extend(NAMED);
-    let r = run_in(dir, &all, None);
-    let v = json(&r);
-    let mut found: Vec<(String, String, u64)> = v["diagnostics"]
+    rule_file_lines(&run_in(dir, &all, None), |_| true)
+}
+
+/// The findings of a `--format json` run's `r` that `keep` keeps, as (rule, file, line), sorted.
+fn rule_file_lines(r: &super::Run, keep: impl Fn(&serde_json::Value) -> bool) -> Vec<(String, String, u64)> {
+    let mut found: Vec<(String, String, u64)> = json(r)["diagnostics"]
         .as_array()
         .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
         .iter()
+        .filter(|d| keep(d))
         .map(|d| {
             let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
             (s("rule"), s("file"), d["line"].as_u64().unwrap_or(0))
@@ -426,19 +430,7 @@ fn a_file_named_alone_sees_the_kustomizations_in_sibling_directories() {
     let of = |file: &str, args: &[&str]| -> Vec<(String, String, u64)> {
         let mut all = vec!["check", "--isolated", "--format", "json"];
         all.extend(args);
-        let r = run_in(&repo, &all, None);
-        let mut found: Vec<(String, String, u64)> = json(&r)["diagnostics"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr))
-            .iter()
-            .filter(|d| d["file"] == file)
-            .map(|d| {
-                let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
-                (s("rule"), s("file"), d["line"].as_u64().unwrap_or(0))
-            })
-            .collect();
-        found.sort();
-        found
+        rule_file_lines(&run_in(&repo, &all, None), |d| d["file"] == file)
     };
     let patch = of("patches/replicas.yaml", &["."]);
     assert_eq!(patch, [("schema-unknown-field".to_string(), "patches/replicas.yaml".to_string(), 6)]);

@@ -36,21 +36,11 @@ pub struct Identity {
 }
 
 impl Identity {
-    fn of(object: &serde_json::Value) -> Identity {
-        let s = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).unwrap_or_default().to_string();
-        let meta = object.get("metadata");
-        Identity {
-            api_version: s(object.get("apiVersion")),
-            kind: s(object.get("kind")),
-            namespace: s(meta.and_then(|m| m.get("namespace"))),
-            name: s(meta.and_then(|m| m.get("name"))),
-        }
-    }
-
-    /// [`Identity::of`] the object `node` is, read from the tree: a mapping's few keys are
-    /// compared in order where the object's map hashes each key looked up (for every
-    /// document of a run). The tree and its JSON hold the same keys and strings.
-    fn of_node(node: &Node) -> Identity {
+    /// The identity of the object `node` is (empty strings where it has no such string), read
+    /// from the tree: a mapping's few keys are compared in order where the object's JSON map
+    /// hashes each key looked up (for every document of a run). The tree and its JSON hold the
+    /// same keys and strings.
+    fn of(node: &Node) -> Identity {
         let s = |v: Option<&Node>| v.and_then(Node::as_str).unwrap_or_default().to_string();
         let meta = node.get("metadata");
         Identity {
@@ -563,7 +553,7 @@ fn take_object(
         return;
     }
     let object = node.to_json();
-    let identity = Identity::of_node(&node);
+    let identity = Identity::of(&node);
     let is_object = object.is_object() && !identity.api_version.is_empty() && !identity.kind.is_empty();
     let foreign = if is_object { tool_configuration(&identity) } else { foreign_api_version(&object) };
     if !is_object || foreign.is_some() {
@@ -643,7 +633,7 @@ fn take_object(
     } else {
         None
     };
-    // From the tree, as the identity (`Identity::of_node`).
+    // From the tree, as the identity (`Identity::of`).
     let suppression = annotation(&node, SUPPRESS_ANNOTATION).map(str::to_string);
     docs.push(Document {
         suppression,
@@ -858,7 +848,7 @@ fn locate_in_file(path: &Path, identity: &Identity) -> Option<(PathBuf, Range<us
     let stream = driftlint_yaml::parse_stream(&text);
     let mut renamed: Option<(usize, Range<usize>)> = None;
     for doc in &stream.documents {
-        let id = Identity::of(&doc.root.to_json());
+        let id = Identity::of(&doc.root);
         if id.kind != identity.kind || id.name.is_empty() {
             continue;
         }
@@ -928,5 +918,25 @@ pub fn parse_yaml_json(text: &str) -> Result<Option<serde_json::Value>, String> 
     match stream.error {
         Some(e) => Err(format!("{}:{}: {}", e.line, e.column, e.message)),
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run that ends with a scalar at a document's root, which one load of the whole text
+    /// reads on past the next `---`, is not taken as a part of the text: unless it ends it.
+    #[test]
+    fn a_run_ending_with_a_root_scalar_is_refused_before_the_end_of_the_text() {
+        let text = "---\n >\na\n---\nkind: B\n";
+        let next = text.rfind("---").unwrap();
+        let source = Source { path: SourcePath::Stdin, text: text.to_string() };
+        let place = |end: usize, next: Option<usize>| Place { piece: 0..end, next, ..Place::default() };
+        let opts = Options::default();
+        assert!(parse_run(0, &source, &place(next, Some(next)), &opts).is_none());
+        let (_, loaded) = parse_run(0, &source, &place(text.len(), None), &opts).expect("the whole text");
+        // Loaded whole, the folded scalar takes in the `---` and what follows: one document.
+        assert_eq!(loaded.documents, 1);
     }
 }
