@@ -126,6 +126,12 @@ pub fn collect_inputs(settings: &Settings) -> input::Collected {
 const BATCH_BYTES: usize = 8 * 1024;
 /// How many sources one batch holds at most.
 const BATCH_SOURCES: usize = 32;
+/// About how much text one run of a cut text holds (a run is a batch: `pieces`). Larger than
+/// a batch of files: a run's batch costs the same hand-offs between the staging threads and
+/// the reporting one whatever it holds, and on a stream those were a tenth of the wall time
+/// with runs of 8 KiB (docs/performance.md); its trees are still a small part of the memory a
+/// cut text takes (the text itself is held whole).
+const RUN_BYTES: usize = 32 * 1024;
 /// How many parsed YAML nodes the batches staged ahead may hold together (`batch::run`):
 /// twice the loader's per-text budget ([`driftlint_yaml::Limits::max_nodes`]), so that a
 /// near-cap file can be staged ahead beside the one being reported, whatever `--jobs` is.
@@ -195,7 +201,7 @@ fn run(
     // load of every run ahead of the checks); in the rare text where a run turns out not to,
     // the batches stop and the run is done again from its inputs, with that text verified
     // before it is cut. The inputs are kept for that only when a text is large enough to cut.
-    let mut again = pieces::Sizes::of_run(BATCH_BYTES)
+    let mut again = pieces::Sizes::of_run(RUN_BYTES)
         .is_some_and(|sizes| collected.sources.iter().any(|s| s.text.len() >= sizes.from))
         .then(|| collected.clone());
     let mut inputs = (collected, again.is_some());
@@ -282,7 +288,7 @@ fn run_cut(
         vec![pieces::Batch { sources: 0..sources.len(), ..pieces::Batch::default() }]
     } else {
         // A large text is cut into runs of documents, each a batch (`pieces`).
-        pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(BATCH_BYTES), unverified)
+        pieces::plan(&sources, batches(&sources), &options, pieces::Sizes::of_run(RUN_BYTES), unverified)
     };
     // The configured (trusted) schemas are read before the inputs' pre-pass: the admission
     // policies they hold decide what the pre-pass gathers.

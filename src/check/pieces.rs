@@ -45,13 +45,13 @@ pub struct Sizes {
 }
 
 impl Sizes {
-    /// The run's sizes: a run of about a batch's bytes. `DRIFTLINT_PIECE_BYTES` (hidden, for
+    /// The run's sizes: runs of about `run_bytes`. `DRIFTLINT_PIECE_BYTES` (hidden, for
     /// tests: `0` never cuts, `N` cuts texts over `N` bytes into runs of `N`) sets both.
-    pub fn of_run(batch_bytes: usize) -> Option<Sizes> {
+    pub fn of_run(run_bytes: usize) -> Option<Sizes> {
         match std::env::var("DRIFTLINT_PIECE_BYTES").ok().and_then(|v| v.parse::<usize>().ok()) {
             Some(0) => None,
             Some(n) => Some(Sizes { from: n + 1, run: n }),
-            None => Some(Sizes { from: CUT_FROM, run: batch_bytes }),
+            None => Some(Sizes { from: CUT_FROM, run: run_bytes }),
         }
     }
 }
