@@ -223,6 +223,9 @@ fn run_cut(
     unverified: bool,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Report>, CheckError> {
+    if warm.is_none() {
+        prewarm_builtins(settings, &collected.sources);
+    }
     // The reference is opened first: its own directory is never read as manifests.
     let opened = match (&settings.reference, warm) {
         (Some(location), None) => Some(drift::open_reference(location, &settings.git_start)?),
@@ -687,6 +690,39 @@ fn schema_mode(settings: &Settings, definitions_in_inputs: bool) -> driftlint_sc
 fn schema_pass_runs(settings: &Settings, definitions_in_inputs: bool) -> bool {
     settings.builtin_schemas || settings.schema_mode.is_some() || schemas_configured(settings, definitions_in_inputs)
 }
+
+/// Starts compiling, on the pool, the built-in kinds that the first `PREWARM_BYTES` of the
+/// inputs name, while this thread prepares the reference and reads the rest: the first batch's
+/// report would otherwise compile them (a few milliseconds, on one thread) while the staging
+/// threads wait for it, and a run of a few files (a pre-commit hook's) is all first batch.
+/// Later kinds are compiled as their objects come. Not with one job (`--jobs 1` keeps to one
+/// thread) nor when built-in kinds are not validated.
+fn prewarm_builtins(settings: &Settings, sources: &[Source]) {
+    if !settings.builtin_schemas || rayon::current_num_threads() <= 1 {
+        return;
+    }
+    let mut left = PREWARM_BYTES;
+    let mut texts = Vec::new();
+    for source in sources {
+        if left == 0 {
+            break;
+        }
+        let text = source.text.as_str();
+        // Whole lines only (a `\n` is a character boundary).
+        let cut = match text.len() <= left {
+            true => text,
+            false => text.as_bytes()[..left].iter().rposition(|&b| b == b'\n').map_or("", |i| &text[..i]),
+        };
+        left -= text.len().min(left);
+        texts.push(cut);
+    }
+    let Some(kinds) = driftlint_schema::load::kinds_named(texts).filter(|k| !k.is_empty()) else { return };
+    let version = settings.kubernetes_version;
+    rayon::spawn(move || driftlint_schema::builtin::prewarm(version, &kinds));
+}
+
+/// How much of the inputs' text [`prewarm_builtins`] reads for the kinds they name.
+const PREWARM_BYTES: usize = 256 * 1024;
 
 /// The schemas of the schema and Composition passes.
 struct Schemas {

@@ -12,7 +12,7 @@
 //! the closest kind (did-you-mean), or the Kubernetes version that removed it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use driftlint_kube_schemas as bundled;
 use serde_json::Value;
@@ -31,9 +31,36 @@ type Table = HashMap<(String, String, String), OnceLock<Arc<Schema>>>;
 pub struct Builtins {
     /// `None`: the newest bundled version.
     version: Option<&'static str>,
-    /// `(group, version, kind)` → its compiled schema; the map is built on first use (it needs
-    /// the bundle's index), each schema on its kind's first lookup.
-    kinds: OnceLock<Table>,
+}
+
+/// The table of `version`'s kinds, one for the process: built on first use (it needs the
+/// bundle's index), each schema compiled on its kind's first lookup, whichever registry or
+/// thread asks (an editor's session holds a registry per configuration; [`prewarm`] compiles
+/// ahead, on another thread, what a run will ask for). The bundle is part of the binary, so
+/// a compiled schema is the same whoever compiles it.
+fn shared_table(version: &'static str) -> &'static Table {
+    static TABLES: OnceLock<Mutex<HashMap<&'static str, &'static Table>>> = OnceLock::new();
+    let mut tables = TABLES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+    tables.entry(version).or_insert_with(|| {
+        let table: Table = bundled::kinds(version)
+            .into_iter()
+            .map(|k| ((k.group.clone(), k.version.clone(), k.kind.clone()), OnceLock::new()))
+            .collect();
+        // One table a bundled version, for the life of the process.
+        Box::leak(Box::new(table))
+    })
+}
+
+/// Compiles, for Kubernetes `version` (`None`: the newest bundled one), the built-in kinds
+/// named `kinds` (of any group and version), as a run's lookups later would: a run that
+/// calls it on another thread while it prepares the rest finds them compiled.
+pub fn prewarm(version: Option<&'static str>, kinds: &HashSet<String>) {
+    let builtins = Builtins { version };
+    for ((group, api_version, kind), _) in
+        shared_table(builtins.version()).iter().filter(|((_, _, k), _)| kinds.contains(k))
+    {
+        builtins.lookup(group, api_version, kind);
+    }
 }
 
 /// Why a built-in group's apiVersion/kind has no bundled schema.
@@ -49,7 +76,7 @@ pub enum Unknown {
 
 impl Builtins {
     pub fn new(version: &'static str) -> Builtins {
-        Builtins { version: Some(version), kinds: OnceLock::new() }
+        Builtins { version: Some(version) }
     }
 
     /// The Kubernetes version whose kinds these are.
@@ -57,13 +84,8 @@ impl Builtins {
         self.version.unwrap_or_else(bundled::default_version)
     }
 
-    fn table(&self) -> &Table {
-        self.kinds.get_or_init(|| {
-            bundled::kinds(self.version())
-                .into_iter()
-                .map(|k| ((k.group.clone(), k.version.clone(), k.kind.clone()), OnceLock::new()))
-                .collect()
-        })
+    fn table(&self) -> &'static Table {
+        shared_table(self.version())
     }
 
     /// The schema of a built-in kind, compiled on first use; `None` when this version has none.
@@ -437,6 +459,19 @@ mod tests {
         let (s, exhausted) = compile_bounded(&kind);
         assert_eq!(s.ty, Some(Type::Object));
         assert!(exhausted.is_some());
+    }
+
+    #[test]
+    fn prewarmed_kinds_are_compiled_for_every_registry_of_the_version() {
+        let version = bundled::versions()[0];
+        let key = (String::new(), "v1".to_string(), "PodTemplate".to_string());
+        prewarm(Some(version), &HashSet::from(["PodTemplate".to_string(), "NoSuchKind".to_string()]));
+        let compiled = shared_table(version).get(&key).and_then(OnceLock::get).expect("compiled ahead");
+        // A registry made afterwards finds that schema, not one of its own.
+        let registry = Builtins::new(version);
+        let found = registry.lookup("", "v1", "PodTemplate").expect("a built-in kind");
+        assert!(std::ptr::eq(found, &**compiled));
+        assert!(found.properties.contains_key("template"));
     }
 
     /// Each definition uses the next as two properties, its items and its additional
