@@ -816,11 +816,21 @@ fn manifest_sources(
         }
     }
     // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
-    // The kustomizations above the named paths give their files roles too.
-    Ok(driftlint_core::input::layout::split_roles(
+    // The kustomizations above the named paths give their files roles too, and those
+    // elsewhere in the repository that the run's walk would read.
+    let config = exclude_matcher(&settings.exclude, &settings.exclude_root)?;
+    let cli = exclude_matcher(&settings.exclude_cli, Path::new("."))?;
+    let excluded = |path: &Path| {
+        config.as_ref().is_some_and(|m| matches_exclude(m, &settings.exclude_root, path))
+            || cli.as_ref().is_some_and(|m| matches_exclude(m, Path::new("."), path))
+    };
+    let search =
+        driftlint_core::input::kustomize::Search { respect_ignore_files: !settings.no_ignore, excluded: &excluded };
+    Ok(driftlint_core::input::layout::split_roles_searching(
         sources,
         |path| policy_inputs.is_some_and(|p| p.takes(path)),
         &settings.paths,
+        search,
     ))
 }
 

@@ -456,6 +456,40 @@ fn a_file_named_alone_sees_the_kustomizations_in_sibling_directories() {
     assert!(r.stdout.contains("patches/replicas.yaml:1:1: apps/v1 Deployment web"), "{}", r.stdout);
 }
 
+/// The search elsewhere walks the repository as the run does: an overlay that the run leaves
+/// out (`--exclude`, `exclude:`) or that git ignores gives a file named alone no role, as it
+/// gives none in a run at the root; with `--no-ignore` the ignored overlay is read by both.
+#[test]
+fn a_file_named_alone_gets_no_role_from_a_kustomization_the_run_leaves_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    sibling_layout(tmp.path());
+    let repo = tmp.path().join("repo");
+    let of = |args: &[&str], named: &str| -> Vec<(String, String, u64)> {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend(args);
+        all.push(named);
+        rule_file_lines(&run_in(&repo, &all, None), |d| d["file"] == "patches/replicas.yaml")
+    };
+    let as_patch = vec![("schema-unknown-field".to_string(), "patches/replicas.yaml".to_string(), 6)];
+    assert_eq!(of(&["--isolated"], "patches/replicas.yaml"), as_patch);
+    let left_out = |args: &[&str]| {
+        let alone = of(args, "patches/replicas.yaml");
+        assert_eq!(alone, of(args, "."), "{args:?}: named alone as in a run at the root");
+        alone
+    };
+    // No kustomization names it: a Deployment with an unknown field and no selector.
+    let as_manifest = left_out(&["--isolated", "--exclude", "overlays/"]);
+    assert_ne!(as_manifest, as_patch);
+    assert!(as_manifest.iter().any(|(rule, _, _)| rule == "schema-required-missing"), "{as_manifest:?}");
+    // `exclude:` of the configuration (read without --isolated).
+    write(&repo, &[(".driftlint.yaml", "exclude:\n  - overlays/prod/\n")]);
+    assert_eq!(left_out(&[]), as_manifest, "exclude: in the configuration");
+    std::fs::remove_file(repo.join(".driftlint.yaml")).unwrap();
+    write(&repo, &[(".gitignore", "overlays/\n")]);
+    assert_eq!(left_out(&["--isolated"]), as_manifest, "an ignored overlay");
+    assert_eq!(left_out(&["--isolated", "--no-ignore"]), as_patch, "read with --no-ignore");
+}
+
 /// `--staged` and `--base` on named files read the kustomizations too: the files added by the
 /// change get the roles a run at the root gives them.
 #[test]

@@ -67,6 +67,17 @@ pub fn split(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool) -> (Vec<S
 /// kustomizations above them that are not among the inputs are read too
 /// ([`kustomize::discover`]), so a file named alone gets the role a run at the root gives it.
 pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool, named: &[PathBuf]) -> Split {
+    split_roles_searching(sources, keep, named, kustomize::Search::default())
+}
+
+/// [`split_roles`], the kustomizations elsewhere in the repository searched for as the run
+/// walks it (`search`: ignore files, `exclude:`).
+pub fn split_roles_searching(
+    sources: Vec<Source>,
+    keep: impl Fn(&SourcePath) -> bool,
+    named: &[PathBuf],
+    search: kustomize::Search<'_>,
+) -> Split {
     let mut charts = Charts::of(&sources);
     // A kustomization inside a Helm chart works on what the chart renders (Argo CD's
     // kustomized-helm: `helm template . > all.yaml`, then `kustomize build`): it is the
@@ -82,7 +93,8 @@ pub fn split_roles(sources: Vec<Source>, keep: impl Fn(&SourcePath) -> bool, nam
             SourcePath::Stdin => None,
         })
         .collect();
-    let context = if named.is_empty() { crate::input::Collected::default() } else { kustomize::discover(named, &have) };
+    let context =
+        if named.is_empty() { crate::input::Collected::default() } else { kustomize::discover(named, &have, search) };
     let context_sources: Vec<&Source> = context
         .sources
         .iter()

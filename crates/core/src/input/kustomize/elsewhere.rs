@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use driftlint_yaml::{Node, NodeValue};
 
-use super::{MAX_DISCOVERED, from_cwd, is_kustomization, normalise, remote};
+use super::{MAX_DISCOVERED, Search, from_cwd, is_kustomization, normalise, remote};
 use crate::confine::{Boundary, confine};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::source::{Source, SourcePath};
@@ -36,10 +36,14 @@ impl Default for Limits {
 /// The kustomizations in the repository whose root is `top` (not in `seen` directories) that
 /// name one of `seeds` (a file, or with the flag a directory and what is in it) or a directory
 /// of `reached` (kustomizations that do), directly or through others: at most `room` of them,
-/// in walk order. The walk passes over what the inputs' walk passes over (hidden directories, ignore
-/// files, nested repositories) and follows no link; it stops after [`Limits::entries`]
-/// entries or [`Limits::read`] kustomizations, with a note that the roles may then differ
-/// from a run at the root.
+/// in walk order. The walk passes over what the inputs' walk of the repository passes over
+/// (hidden directories, ignore files unless `search` says otherwise, nested repositories),
+/// takes no kustomization the run excludes, and follows no link (a run at the root reads a
+/// link to a file inside the repository under the file's own name: a linked kustomization
+/// gives its directory no role there either); it stops after [`Limits::entries`] entries or
+/// [`Limits::read`] kustomizations, with a note that the roles may then differ from a run at
+/// the root.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn elsewhere(
     top: &Path,
     boundary: &Boundary,
@@ -48,6 +52,7 @@ pub(super) fn elsewhere(
     reached: &HashSet<PathBuf>,
     limits: Limits,
     room: usize,
+    search: Search<'_>,
 ) -> crate::input::Collected {
     let mut out = crate::input::Collected::default();
     let root = if top.as_os_str().is_empty() { Path::new(".") } else { top };
@@ -67,20 +72,31 @@ pub(super) fn elsewhere(
     // /dev/zero never ends): as the inputs' walk does, those of the root and its parents are
     // looked at first, and a directory holding one that is no small regular file is not
     // entered (a run at the root does not walk it either, and says so).
+    let respect = search.respect_ignore_files;
     let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    if let Some(bad) = std::iter::once(root).chain(absolute.ancestors().skip(1)).find_map(crate::input::bad_ignore_file)
+    if let Some(bad) = std::iter::once(root)
+        .chain(absolute.ancestors().skip(1))
+        .filter(|_| respect)
+        .find_map(crate::input::bad_ignore_file)
     {
         out.diagnostics.push(note(format!("was not made ({})", bad.message)));
         return out;
     }
     let mut walk = ignore::WalkBuilder::new(root);
-    walk.require_git(false).sort_by_file_path(|a, b| a.cmp(b)).filter_entry(|e| {
-        let dir = e.file_type().is_some_and(|t| t.is_dir());
-        e.depth() == 0
-            || !(e.file_name().to_string_lossy().starts_with('.')
-                || (dir && e.path().join(".git").exists())
-                || (dir && crate::input::bad_ignore_file(e.path()).is_some()))
-    });
+    walk.git_ignore(respect)
+        .git_global(respect)
+        .git_exclude(respect)
+        .ignore(respect)
+        .parents(respect)
+        .require_git(false)
+        .sort_by_file_path(|a, b| a.cmp(b))
+        .filter_entry(move |e| {
+            let dir = e.file_type().is_some_and(|t| t.is_dir());
+            e.depth() == 0
+                || !(e.file_name().to_string_lossy().starts_with('.')
+                    || (dir && e.path().join(".git").exists())
+                    || (respect && dir && crate::input::bad_ignore_file(e.path()).is_some()))
+        });
     // Each kustomization read: its path, its text, and the paths its strings name.
     let mut candidates: Vec<(PathBuf, String, Vec<PathBuf>)> = Vec::new();
     let mut cut = None;
@@ -95,7 +111,7 @@ pub(super) fn elsewhere(
         }
         let path = from_cwd(normalise(entry.path()));
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        if seen.contains(&dir) {
+        if seen.contains(&dir) || (search.excluded)(&path) {
             continue;
         }
         if candidates.len() >= limits.read {

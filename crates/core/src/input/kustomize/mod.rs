@@ -595,12 +595,39 @@ const MAX_DISCOVERED: usize = 256;
 /// the root, which reads every kustomization, gives it. `have` holds the kustomizations among
 /// the inputs (normalised), which are not read again. Each is confined to its repository and
 /// read with the bounded reader; one that cannot be read is an `io-error` warning (the roles
-/// it would give are unknown).
-pub fn discover(named: &[PathBuf], have: &HashSet<PathBuf>) -> crate::input::Collected {
-    discover_within(named, have, Limits::default())
+/// it would give are unknown). `search` is how the run walks the repository: the search
+/// elsewhere walks it alike.
+pub fn discover(named: &[PathBuf], have: &HashSet<PathBuf>, search: Search<'_>) -> crate::input::Collected {
+    discover_within(named, have, Limits::default(), search)
 }
 
-fn discover_within(named: &[PathBuf], have: &HashSet<PathBuf>, limits: Limits) -> crate::input::Collected {
+/// How a run walks a repository, for [`discover`]'s search of the rest of it: a kustomization
+/// that a run at the root would not read (ignored, or left out by `exclude:`) gives a file
+/// named alone no role either.
+#[derive(Clone, Copy)]
+pub struct Search<'a> {
+    /// Honour `.gitignore`, `.ignore` and git's excludes (the run's `--no-ignore` does not).
+    pub respect_ignore_files: bool,
+    /// Whether the run leaves a path out (`exclude:`, `--exclude`), named as the walk names
+    /// it (from the working directory).
+    pub excluded: &'a dyn Fn(&Path) -> bool,
+}
+
+impl Default for Search<'_> {
+    fn default() -> Self {
+        fn none(_: &Path) -> bool {
+            false
+        }
+        Search { respect_ignore_files: true, excluded: &none }
+    }
+}
+
+fn discover_within(
+    named: &[PathBuf],
+    have: &HashSet<PathBuf>,
+    limits: Limits,
+    search: Search<'_>,
+) -> crate::input::Collected {
     let mut out = crate::input::Collected::default();
     // Each repository's root (as the walk names it) with its boundary: searched once.
     let mut tops: Vec<(PathBuf, Boundary)> = Vec::new();
@@ -697,7 +724,7 @@ fn discover_within(named: &[PathBuf], have: &HashSet<PathBuf>, limits: Limits) -
         if seeds.iter().any(|(s, dir)| *dir && elsewhere::inside(top, s)) {
             continue;
         }
-        let found = elsewhere::elsewhere(top, boundary, &seeds, &mut seen, &reached, limits, room);
+        let found = elsewhere::elsewhere(top, boundary, &seeds, &mut seen, &reached, limits, room, search);
         out.sources.extend(found.sources);
         out.diagnostics.extend(found.diagnostics);
     }
@@ -803,15 +830,15 @@ mod tests {
         write("other/kustomization.yaml", "resources:\n  - cm.yaml\n");
         write("patches/p.yaml", "kind: Deployment\n");
         let named = [root.join("patches/p.yaml")];
-        let found = discover_within(&named, &HashSet::new(), Limits::default());
+        let found = discover_within(&named, &HashSet::new(), Limits::default(), Search::default());
         let paths: Vec<_> = found.sources.iter().map(|s| s.path.clone()).collect();
         assert_eq!(paths, [SourcePath::File(root.join("overlays/prod/kustomization.yaml"))]);
         assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
-        let cut = discover_within(&named, &HashSet::new(), Limits { entries: 12, read: 10 });
+        let cut = discover_within(&named, &HashSet::new(), Limits { entries: 12, read: 10 }, Search::default());
         assert!(cut.sources.is_empty(), "{:?}", cut.sources);
         assert_eq!(cut.diagnostics.len(), 1);
         assert!(cut.diagnostics[0].message.contains("stopped after 12 entries"), "{}", cut.diagnostics[0].message);
-        let few = discover_within(&named, &HashSet::new(), Limits { entries: 100, read: 1 });
+        let few = discover_within(&named, &HashSet::new(), Limits { entries: 100, read: 1 }, Search::default());
         assert_eq!(few.diagnostics.len(), 1, "{:?}", few.sources);
         assert!(
             few.diagnostics[0].message.contains("stopped after 1 kustomizations"),
@@ -842,7 +869,12 @@ mod tests {
         let search = |root: PathBuf| {
             let (tx, rx) = std::sync::mpsc::channel();
             std::thread::spawn(move || {
-                let _ = tx.send(discover_within(&[root.join("patches/p.yaml")], &HashSet::new(), Limits::default()));
+                let _ = tx.send(discover_within(
+                    &[root.join("patches/p.yaml")],
+                    &HashSet::new(),
+                    Limits::default(),
+                    Search::default(),
+                ));
             });
             rx.recv_timeout(std::time::Duration::from_secs(120)).expect("the search ends")
         };
