@@ -701,9 +701,10 @@ fn prewarm_builtins(settings: &Settings, sources: &[Source]) {
     if !settings.builtin_schemas || rayon::current_num_threads() <= 1 {
         return;
     }
-    let mut left = PREWARM_BYTES;
-    let mut texts = Vec::new();
+    // A copy of the first lines of the first texts, read for kinds on the pool too.
+    let mut head = String::new();
     for source in sources {
+        let left = PREWARM_BYTES.saturating_sub(head.len());
         if left == 0 {
             break;
         }
@@ -713,12 +714,15 @@ fn prewarm_builtins(settings: &Settings, sources: &[Source]) {
             true => text,
             false => text.as_bytes()[..left].iter().rposition(|&b| b == b'\n').map_or("", |i| &text[..i]),
         };
-        left -= text.len().min(left);
-        texts.push(cut);
+        head.push_str(cut);
+        head.push('\n');
     }
-    let Some(kinds) = driftlint_schema::load::kinds_named(texts).filter(|k| !k.is_empty()) else { return };
     let version = settings.kubernetes_version;
-    rayon::spawn(move || driftlint_schema::builtin::prewarm(version, &kinds));
+    rayon::spawn(move || {
+        if let Some(kinds) = driftlint_schema::load::kinds_named([head.as_str()]) {
+            driftlint_schema::builtin::prewarm(version, &kinds);
+        }
+    });
 }
 
 /// How much of the inputs' text [`prewarm_builtins`] reads for the kinds they name.
