@@ -229,21 +229,37 @@ fn render_one_line(d: &Diagnostic, sources: &SourceResolver) -> Option<String> {
         return None;
     }
     let number = location.line.to_string();
-    let pad = " ".repeat(number.len());
     let column = range.start - window.start;
     let level = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Note => "note",
     };
+    // Written piece by piece (most findings of a large run take this path; `format!`'s
+    // machinery was most of its cost).
     let mut out = String::with_capacity(256 + line.len() + d.message.len() + object.len() + path.len());
-    let _ = writeln!(out, "{level}[{}]: {}", d.rule.id(), d.message);
-    let _ = writeln!(out, "{pad}--> {path}:{number}:{}", column + 1);
-    let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{number} | {line}");
-    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(column), "^".repeat(range.len()));
-    let _ = writeln!(out, "{pad} |");
-    let _ = write!(out, "{pad} = note: object: {object}");
+    let pad = |out: &mut String, n: usize, c: char| out.extend(std::iter::repeat_n(c, n));
+    for piece in [level, "[", d.rule.id(), "]: ", &d.message, "\n"] {
+        out.push_str(piece);
+    }
+    pad(&mut out, number.len(), ' ');
+    for piece in ["--> ", &path, ":", &number, ":", &(column + 1).to_string(), "\n"] {
+        out.push_str(piece);
+    }
+    pad(&mut out, number.len(), ' ');
+    for piece in [" |\n", &number, " | ", line, "\n"] {
+        out.push_str(piece);
+    }
+    pad(&mut out, number.len(), ' ');
+    out.push_str(" | ");
+    pad(&mut out, column, ' ');
+    pad(&mut out, range.len(), '^');
+    out.push('\n');
+    pad(&mut out, number.len(), ' ');
+    out.push_str(" |\n");
+    pad(&mut out, number.len(), ' ');
+    out.push_str(" = note: object: ");
+    out.push_str(object);
     Some(out)
 }
 
