@@ -410,6 +410,8 @@ fn take_stream(
     // A policy input's empty documents are `null` inputs (conftest), unless the file holds
     // Kubernetes objects: a manifest's stray `---` keeps today's treatment (no input).
     let mut empties = Vec::new();
+    // Documents are large: grown by doubling, a run's were copied over and over.
+    docs.reserve(stream.documents.len());
     for (doc_index, doc) in stream.documents.into_iter().enumerate() {
         let doc_index = first_doc + doc_index;
         for w in &doc.warnings {
