@@ -95,15 +95,65 @@ pub fn metadata_path(reference: &Path) -> PathBuf {
 
 /// Runs the linter on the inputs `settings.paths` name.
 pub fn check(settings: &Settings) -> Result<Report, CheckError> {
-    // Named files (pre-commit's form) show what they are responsible for; a walk names, in one
-    // note, the directories it passed over that hold manifests.
+    // The inputs are read on a thread of their own while this one opens and compiles the
+    // reference (which they do not depend on; its compiled templates stay on this thread).
+    let read = || -> Result<input::Collected, CheckError> {
+        let collected = read_inputs(settings)?;
+        prewarm_builtins(settings, &collected.sources);
+        Ok(collected)
+    };
+    std::thread::scope(|scope| {
+        // The stack every thread of the run has (the reading thread only reads, but the
+        // walk's code is the same whoever runs it).
+        let spawned =
+            std::thread::Builder::new().name("driftlint-read".into()).stack_size(STACK_SIZE).spawn_scoped(scope, read);
+        let early = Early::prepare(settings);
+        let collected = match spawned {
+            Ok(reading) => reading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+            Err(_) => read()?,
+        };
+        run(settings, collected, None, Some(early?), &|| false)
+    })
+}
+
+/// The stack of every thread that parses or evaluates what a repository brings (the main
+/// work thread, see `src/main.rs`, rayon's pool, the thread reading the inputs): regorus
+/// recurses once per rule a rule depends on and per generator statement, and the policy
+/// checks bound those (`policy::compile::MAX_RULE_DEPTH`) to what fits here. Only the pages
+/// used are committed.
+pub const STACK_SIZE: usize = 64 << 20;
+
+/// The inputs `settings` names, read from the work tree (and standard input). Named files
+/// (pre-commit's form) show what they are responsible for; a walk names, in one note, the
+/// directories it passed over that hold manifests.
+fn read_inputs(settings: &Settings) -> Result<input::Collected, CheckError> {
     if !settings.named.is_empty() {
-        return check_sources(settings, collect_inputs(settings));
+        return Ok(collect_inputs(settings));
     }
     let (mut collected, mut skipped) = input::load_sources_noting_skipped(&settings.paths, &walk_options(settings));
     skipped.extend(excluded_dirs(settings, &collected.sources)?);
     collected.diagnostics.extend(input::skipped_note(&skipped));
-    check_sources(settings, collected)
+    Ok(collected)
+}
+
+/// The reference opened and compiled before a run's inputs are known (see [`check`]), with
+/// the texts it put in the run's cache of files.
+struct Early {
+    /// Its directory, which the walk's inputs leave out.
+    dir: Option<PathBuf>,
+    prepared: Option<(drift::Prepared, drift::Drift)>,
+    files: driftlint_core::locate::Files,
+}
+
+impl Early {
+    fn prepare(settings: &Settings) -> Result<Early, CheckError> {
+        let mut files = driftlint_core::locate::Files::default();
+        let Some(location) = &settings.reference else { return Ok(Early { dir: None, prepared: None, files }) };
+        let opened = drift::open_reference(location, &settings.git_start)?;
+        let dir = opened.work_dir.as_deref().and_then(absolute);
+        let prepared = drift::prepare(settings, location, opened, &mut files)?;
+        Ok(Early { dir, prepared: Some(prepared), files })
+    }
 }
 
 /// How directories are walked for `settings`.
@@ -173,7 +223,7 @@ pub fn manifest_inputs(
 /// (combined policy input, lookups whose apiVersion or kind is computed) makes the whole
 /// input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
-    run(settings, collected, None, &|| false)
+    run(settings, collected, None, None, &|| false)
 }
 
 /// [`check_sources`] on passes prepared before ([`warm::Warm`], made for `settings`): the same
@@ -187,14 +237,16 @@ pub fn check_sources_warm(
     collected: input::Collected,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Report, CheckError> {
-    run(settings, collected, Some(warm), cancelled)
+    run(settings, collected, Some(warm), None, cancelled)
 }
 
-/// [`check_sources`], with what `warm` holds in place of what a run prepares.
+/// [`check_sources`], with what `warm` holds in place of what a run prepares, or with the
+/// reference prepared `early`.
 fn run(
     settings: &Settings,
     collected: input::Collected,
     warm: Option<&warm::Warm>,
+    mut early: Option<Early>,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Report, CheckError> {
     // A large text is cut into runs before it is known to load as one load of it does (saving a
@@ -207,7 +259,7 @@ fn run(
     let mut inputs = (collected, again.is_some());
     loop {
         // Done again at most once: a run that cuts only verified texts always reports.
-        match run_cut(settings, inputs.0, warm, inputs.1, cancelled)? {
+        match run_cut(settings, inputs.0, warm, early.take(), inputs.1, cancelled)? {
             Some(report) => return Ok(report),
             None => inputs = (again.take().unwrap_or_default(), false),
         }
@@ -220,20 +272,28 @@ fn run_cut(
     settings: &Settings,
     collected: input::Collected,
     warm: Option<&warm::Warm>,
+    early: Option<Early>,
     unverified: bool,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Report>, CheckError> {
-    if warm.is_none() {
+    if warm.is_none() && early.is_none() {
         prewarm_builtins(settings, &collected.sources);
     }
-    // The reference is opened first: its own directory is never read as manifests.
-    let opened = match (&settings.reference, warm) {
-        (Some(location), None) => Some(drift::open_reference(location, &settings.git_start)?),
-        _ => None,
+    // The reference is opened first (unless it was, early): its own directory is never read
+    // as manifests.
+    let early = match (early, warm) {
+        (Some(early), _) => Some(early),
+        (None, None) => Some(Early::prepare(settings)?),
+        (None, Some(_)) => None,
     };
-    let reference_dir = match warm {
-        Some(w) => w.reference_dir.clone(),
-        None => opened.as_ref().and_then(|o| o.work_dir.as_deref()).and_then(absolute),
+    let reference_dir = match (warm, &early) {
+        (Some(w), _) => w.reference_dir.clone(),
+        (None, Some(early)) => early.dir.clone(),
+        (None, None) => None,
+    };
+    let (early_prepared, early_files) = match early {
+        Some(Early { prepared, files, .. }) => (prepared, files),
+        None => (None, driftlint_core::locate::Files::default()),
     };
     let policy_inputs = policy_inputs(settings)?.map(std::sync::Arc::new);
     let driftlint_core::input::layout::Split { kept: mut sources, notes, patches, roles, shown } =
@@ -254,7 +314,7 @@ fn run_cut(
             *p = driftlint_git::states::strip_dot(std::mem::take(p));
         }
     }
-    let mut files = driftlint_core::locate::Files::default();
+    let mut files = early_files;
     for kustomization in shown {
         if let SourcePath::File(p) = kustomization.path {
             files.preset(p, kustomization.text);
@@ -265,12 +325,9 @@ fn run_cut(
     }
 
     // The passes, prepared: each reports a batch's documents in the loop below.
-    let (prepared, found) = match (&settings.reference, opened) {
-        (Some(location), Some(opened)) => {
-            let (prepared, found) = drift::prepare(settings, location, opened, &mut files)?;
-            (Some(prepared), Some(found))
-        }
-        _ => (None, warm.and_then(warm::Warm::found)),
+    let (prepared, found) = match early_prepared {
+        Some((prepared, found)) => (Some(prepared), Some(found)),
+        None => (None, warm.and_then(warm::Warm::found)),
     };
     let engine = match warm.map_or(prepared.as_ref(), |w| w.prepared.as_ref()) {
         Some(p) => p.engine()?,

@@ -149,11 +149,8 @@ impl InputArgs {
     }
 }
 
-/// The stack of every thread that parses or evaluates what a repository brings (the main
-/// work thread, see `src/main.rs`, and rayon's pool): regorus recurses once per rule a rule
-/// depends on and per generator statement, and the policy checks bound those
-/// (`policy::compile::MAX_RULE_DEPTH`) to what fits here. Only the pages used are committed.
-pub const STACK_SIZE: usize = 64 << 20;
+/// The stack of every thread of a run ([`crate::check::STACK_SIZE`]).
+pub const STACK_SIZE: usize = crate::check::STACK_SIZE;
 
 /// `--jobs N`: the size of rayon's global pool, which every parallel step of `check` and
 /// `compare` uses (without it rayon takes the available parallelism). Results are joined in
