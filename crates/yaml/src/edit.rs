@@ -40,7 +40,7 @@ pub fn replace_scalar(
         return None;
     }
     let (count, node) = nodes_at(&before.documents, span.start);
-    let node = node.filter(|n| count == 1 && n.span == span && n.tag.is_none() && n.alias.is_none())?;
+    let node = node.filter(|n| count == 1 && n.span == span && n.tag().is_none() && n.alias().is_none())?;
     if matches!(node.value, NodeValue::Sequence(_) | NodeValue::Mapping(_)) || old.starts_with(['&', '!', '*']) {
         return None;
     }
@@ -171,7 +171,7 @@ pub fn insert_entry(text: &str, mapping: Range<usize>, key: &str, value: &Value)
         return None;
     }
     // (A mapping used through an alias too would grow twice: the size check below refuses it.)
-    if node.alias.is_some() || entries.iter().any(|(k, _)| k.json_key() == key) {
+    if node.alias().is_some() || entries.iter().any(|(k, _)| k.json_key() == key) {
         return None;
     }
     let line_start = text[..first_key.span.start].rfind('\n').map_or(0, |i| i + 1);
@@ -341,7 +341,7 @@ pub fn rename_key(text: &str, key: Range<usize>, new: &str) -> Option<(Range<usi
     }
     let (mapping, node) = entry_with_key(&before.documents, &key)?;
     let NodeValue::Mapping(entries) = &mapping.value else { return None };
-    if node.tag.is_some() || node.alias.is_some() || entries.iter().any(|(k, _)| k.json_key() == new) {
+    if node.tag().is_some() || node.alias().is_some() || entries.iter().any(|(k, _)| k.json_key() == new) {
         return None;
     }
     let old = node.json_key().into_owned();
@@ -384,7 +384,7 @@ pub fn remove_entry(text: &str, key: Range<usize>) -> Option<Range<usize>> {
     let (mapping, node) = entry_with_key(&before.documents, &key)?;
     let NodeValue::Mapping(entries) = &mapping.value else { return None };
     let (_, value) = entries.iter().find(|(k, _)| k.span == node.span)?;
-    if entries.len() < 2 || value.alias.is_some() || text.as_bytes().get(mapping.span.start) == Some(&b'{') {
+    if entries.len() < 2 || value.alias().is_some() || text.as_bytes().get(mapping.span.start) == Some(&b'{') {
         return None;
     }
     let line_start = text[..key.start].rfind('\n').map_or(0, |i| i + 1);

@@ -615,7 +615,7 @@ impl<'a> Loader<'a> {
             start..end.unwrap_or(frame.start).max(start)
         };
         let mut node = Node::new(value, span);
-        node.tag = frame.tag;
+        node.set_tag(frame.tag);
         self.complete(node, frame.anchor, frame.height, frame.nodes)
     }
 
@@ -677,7 +677,7 @@ impl<'a> Loader<'a> {
             _ => Scalar::String,
         };
         let mut node = scalar_node(value, resolved, style, range, &mut self.warnings);
-        node.tag = tag;
+        node.set_tag(tag);
         self.complete(node, anchor, 0, 1)
     }
 
@@ -757,7 +757,7 @@ impl<'a> Loader<'a> {
         // Drawn before the copy is made; the anchor is still there (the draw does not touch it).
         self.draw_nodes(nodes, range.start)?;
         let Some(mut node) = self.anchors.get(&id).map(|a| a.node.clone()) else { return Ok(()) };
-        node.alias = Some(range);
+        node.set_alias(Some(range));
         self.complete(node, 0, height, nodes)
     }
 

@@ -64,7 +64,7 @@ fn check_key(key: &Node, name: &str, warnings: &mut Vec<Warning>) {
 
 /// go-yaml's `isMerge`: a plain, untagged `<<`, or anything tagged `!!merge`.
 fn is_merge_key(key: &Node) -> bool {
-    match key.tag.as_deref() {
+    match key.tag() {
         Some(tag) => tag == "!!merge",
         None => key.style == Some(ScalarStyle::Plain) && key.raw() == Some("<<"),
     }

@@ -99,7 +99,7 @@ fn shift(r: &Range<usize>, by: usize) -> Range<usize> {
 
 fn shift_node(node: &mut Node, by: usize) {
     node.span = shift(&node.span, by);
-    if let Some(alias) = &mut node.alias {
+    if let Some(alias) = node.alias_mut() {
         *alias = shift(alias, by);
     }
     match &mut node.value {

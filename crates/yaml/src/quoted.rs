@@ -193,7 +193,7 @@ impl Padding {
 
     fn node(&self, node: &mut Node) {
         node.span = self.range(&node.span);
-        if let Some(a) = &mut node.alias {
+        if let Some(a) = node.alias_mut() {
             *a = self.range(a);
         }
         match &mut node.value {

@@ -211,7 +211,7 @@ fn tags() {
     assert_eq!(json, json!({"a": "0755", "b": 12, "c": 1, "d": "x", "e": true, "f": null}));
     let c = parse_stream(text).documents[0].root.get("c").unwrap().clone();
     assert_eq!(c.value, NodeValue::Float(1.0));
-    assert_eq!(c.tag.as_deref(), Some("!!float"));
+    assert_eq!(c.tag(), Some("!!float"));
 
     let err = parse_stream("a: 1\nb: !!int abc\n").error.unwrap();
     assert_eq!(err.kind, ErrorKind::Tag);
@@ -227,7 +227,7 @@ fn anchors_and_aliases() {
     assert_eq!(json["copy"], json!({"x": 1, "w": ["a", "b"]}));
     assert_eq!(json["again"], "hello");
     let copy = doc.root.get("copy").unwrap();
-    assert_eq!(at(text, copy.alias.as_ref().unwrap()), "*b");
+    assert_eq!(at(text, copy.alias().unwrap()), "*b");
     // Children of a copy point at the original text.
     assert_eq!(doc.root.pointer("/copy/x").unwrap().span, doc.root.pointer("/base/x").unwrap().span);
 
