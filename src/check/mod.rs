@@ -854,7 +854,8 @@ fn manifest_sources(
     reference_dir: Option<&Path>,
     policy_inputs: Option<&document::PolicyInputs>,
 ) -> Result<driftlint_core::input::layout::Split, CheckError> {
-    let mut sources = not_excluded(settings, sources)?;
+    let excludes = Excludes::of(settings)?;
+    let mut sources = not_excluded(&excludes, sources);
     // Nor are the reference's own files, when the checked paths include its directory (a
     // reference kept in the repository it pins, e.g. `reference/` beside `manifests/`).
     if let Some(reference_dir) = reference_dir {
@@ -879,12 +880,7 @@ fn manifest_sources(
     // A tool's file that is a policy input (named, or matched by `policy-inputs:`) is read.
     // The kustomizations above the named paths give their files roles too, and those
     // elsewhere in the repository that the run's walk would read.
-    let config = exclude_matcher(&settings.exclude, &settings.exclude_root)?;
-    let cli = exclude_matcher(&settings.exclude_cli, Path::new("."))?;
-    let excluded = |path: &Path| {
-        config.as_ref().is_some_and(|m| matches_exclude(m, &settings.exclude_root, path))
-            || cli.as_ref().is_some_and(|m| matches_exclude(m, Path::new("."), path))
-    };
+    let excluded = |path: &Path| excludes.matches(path);
     let search =
         driftlint_core::input::kustomize::Search { respect_ignore_files: !settings.no_ignore, excluded: &excluded };
     Ok(driftlint_core::input::layout::split_roles_searching(
@@ -900,17 +896,44 @@ fn manifest_sources(
 /// manifests: [`layout`], with a note for each chart and kind of tool file): what `check`
 /// checks and `ls` lists.
 pub fn excluded(settings: &Settings, sources: Vec<Source>) -> Result<(Vec<Source>, Vec<Diagnostic>), CheckError> {
-    Ok(driftlint_core::input::layout::split(not_excluded(settings, sources)?, |_| false))
+    Ok(driftlint_core::input::layout::split(not_excluded(&Excludes::of(settings)?, sources), |_| false))
 }
 
-/// The inputs less those `exclude:` and `--exclude` leave out and less driftlint's
-/// configuration files.
-fn not_excluded(settings: &Settings, sources: Vec<Source>) -> Result<Vec<Source>, CheckError> {
-    let sources = exclude(sources, &settings.exclude, &settings.exclude_root)?;
-    let mut sources = exclude(sources, &settings.exclude_cli, Path::new("."))?;
+/// The inputs less those `excludes` leave out and less driftlint's configuration files.
+fn not_excluded(excludes: &Excludes, mut sources: Vec<Source>) -> Vec<Source> {
+    sources.retain(|s| match &s.path {
+        SourcePath::File(p) => !excludes.matches(p) && p.file_name().is_none_or(|n| n != config::FILE_NAME),
+        SourcePath::Stdin => true,
+    });
     sources
-        .retain(|s| !matches!(&s.path, SourcePath::File(p) if p.file_name().is_some_and(|n| n == config::FILE_NAME)));
-    Ok(sources)
+}
+
+/// What `exclude:` (globs rooted at the configuration's directory) and `--exclude` (rooted at
+/// the working directory) leave out, their matchers built once a run.
+struct Excludes {
+    config: Option<ignore::gitignore::Gitignore>,
+    config_root: PathBuf,
+    cli: Option<ignore::gitignore::Gitignore>,
+}
+
+impl Excludes {
+    fn of(settings: &Settings) -> Result<Excludes, CheckError> {
+        Ok(Excludes {
+            config: exclude_matcher(&settings.exclude, &settings.exclude_root)?,
+            config_root: settings.exclude_root.clone(),
+            cli: exclude_matcher(&settings.exclude_cli, Path::new("."))?,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.config.is_none() && self.cli.is_none()
+    }
+
+    /// Whether either leaves `path` out (named as the walk names it).
+    fn matches(&self, path: &Path) -> bool {
+        self.config.as_ref().is_some_and(|m| matches_exclude(m, &self.config_root, path))
+            || self.cli.as_ref().is_some_and(|m| matches_exclude(m, Path::new("."), path))
+    }
 }
 
 /// [`absolute`] for an input file, resolving each directory once (`dirs`, by directory): a file
@@ -973,25 +996,12 @@ fn permute<T>(items: &mut [T], order: &mut [usize]) {
     }
 }
 
-/// Drops sources matched by an exclude glob (gitignore syntax, relative to `root`).
-fn exclude(sources: Vec<Source>, globs: &[String], root: &Path) -> Result<Vec<Source>, CheckError> {
-    let Some(matcher) = exclude_matcher(globs, root)? else { return Ok(sources) };
-    Ok(sources
-        .into_iter()
-        .filter(|s| match &s.path {
-            SourcePath::File(p) => !matches_exclude(&matcher, root, p),
-            SourcePath::Stdin => true,
-        })
-        .collect())
-}
-
 /// The directories of the inputs that `exclude:` and `--exclude` leave out and that read like
 /// manifests (the reference's own files, left out anyway, not counted), the topmost of each
 /// tree.
 fn excluded_dirs(settings: &Settings, sources: &[Source]) -> Result<Vec<(PathBuf, input::Skip)>, CheckError> {
-    let config = exclude_matcher(&settings.exclude, &settings.exclude_root)?;
-    let cli = exclude_matcher(&settings.exclude_cli, Path::new("."))?;
-    if config.is_none() && cli.is_none() {
+    let excludes = Excludes::of(settings)?;
+    if excludes.is_empty() {
         return Ok(Vec::new());
     }
     let reference = match &settings.reference {
@@ -1002,8 +1012,7 @@ fn excluded_dirs(settings: &Settings, sources: &[Source]) -> Result<Vec<(PathBuf
         .iter()
         .filter_map(|s| match &s.path {
             SourcePath::File(p)
-                if (config.as_ref().is_some_and(|m| matches_exclude(m, &settings.exclude_root, p))
-                    || cli.as_ref().is_some_and(|m| matches_exclude(m, Path::new("."), p)))
+                if excludes.matches(p)
                     && !reference.as_ref().is_some_and(|r| absolute(p).is_some_and(|a| a.starts_with(r)))
                     && input::looks_like_manifest(&s.text) =>
             {
