@@ -300,7 +300,10 @@ impl Pass for Run<'_> {
 /// either name and without a backslash adds nothing to the index, so it need not be parsed to
 /// build it.
 pub fn may_hold_reference_keys(text: &str) -> bool {
-    text.contains("ownerReferences") || text.contains("subjects") || driftlint_yaml::may_escape(text)
+    static KEYS: std::sync::LazyLock<[driftlint_yaml::Needle; 2]> = std::sync::LazyLock::new(|| {
+        [driftlint_yaml::Needle::new("ownerReferences"), driftlint_yaml::Needle::new("subjects")]
+    });
+    KEYS.iter().any(|k| k.in_text(text)) || driftlint_yaml::may_escape(text)
 }
 
 /// The object as the reference should see it: without driftlint's own suppression

@@ -97,10 +97,13 @@ pub fn metadata_path(reference: &Path) -> PathBuf {
 pub fn check(settings: &Settings) -> Result<Report, CheckError> {
     // The inputs are read on a thread of their own while this one opens and compiles the
     // reference (which they do not depend on; its compiled templates stay on this thread).
-    let read = || -> Result<input::Collected, CheckError> {
+    // The copy kept for a run done again (see [`run`]) is made there too: on a large stream
+    // it is milliseconds of copying that would otherwise wait for both.
+    let read = || -> Result<(input::Collected, Again), CheckError> {
         let collected = read_inputs(settings)?;
         prewarm_builtins(settings, &collected.sources);
-        Ok(collected)
+        let again = Again::of(&collected);
+        Ok((collected, again))
     };
     std::thread::scope(|scope| {
         // The stack every thread of the run has (the reading thread only reads, but the
@@ -108,11 +111,11 @@ pub fn check(settings: &Settings) -> Result<Report, CheckError> {
         let spawned =
             std::thread::Builder::new().name("driftlint-read".into()).stack_size(STACK_SIZE).spawn_scoped(scope, read);
         let early = Early::prepare(settings);
-        let collected = match spawned {
+        let (collected, again) = match spawned {
             Ok(reading) => reading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
             Err(_) => read()?,
         };
-        run(settings, collected, None, Some(early?), &|| false)
+        run(settings, collected, again, None, Some(early?), &|| false)
     })
 }
 
@@ -223,7 +226,8 @@ pub fn manifest_inputs(
 /// (combined policy input, lookups whose apiVersion or kind is computed) makes the whole
 /// input one batch.
 pub fn check_sources(settings: &Settings, collected: input::Collected) -> Result<Report, CheckError> {
-    run(settings, collected, None, None, &|| false)
+    let again = Again::of(&collected);
+    run(settings, collected, again, None, None, &|| false)
 }
 
 /// [`check_sources`] on passes prepared before ([`warm::Warm`], made for `settings`): the same
@@ -237,7 +241,25 @@ pub fn check_sources_warm(
     collected: input::Collected,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Report, CheckError> {
-    run(settings, collected, Some(warm), None, cancelled)
+    let again = Again::of(&collected);
+    run(settings, collected, again, Some(warm), None, cancelled)
+}
+
+/// The inputs kept for a run done again: a large text is cut into runs before it is known to
+/// load as one load of it does (saving a load of every run ahead of the checks); in the rare
+/// text where a run turns out not to, the batches stop and the run is done again from its
+/// inputs, with that text verified before it is cut. The inputs are kept for that only when
+/// a text is large enough to cut.
+struct Again(Option<input::Collected>);
+
+impl Again {
+    fn of(collected: &input::Collected) -> Again {
+        Again(
+            pieces::Sizes::of_run(RUN_BYTES)
+                .is_some_and(|sizes| collected.sources.iter().any(|s| s.text.len() >= sizes.from))
+                .then(|| collected.clone()),
+        )
+    }
 }
 
 /// [`check_sources`], with what `warm` holds in place of what a run prepares, or with the
@@ -245,17 +267,11 @@ pub fn check_sources_warm(
 fn run(
     settings: &Settings,
     collected: input::Collected,
+    Again(mut again): Again,
     warm: Option<&warm::Warm>,
     mut early: Option<Early>,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Report, CheckError> {
-    // A large text is cut into runs before it is known to load as one load of it does (saving a
-    // load of every run ahead of the checks); in the rare text where a run turns out not to,
-    // the batches stop and the run is done again from its inputs, with that text verified
-    // before it is cut. The inputs are kept for that only when a text is large enough to cut.
-    let mut again = pieces::Sizes::of_run(RUN_BYTES)
-        .is_some_and(|sizes| collected.sources.iter().any(|s| s.text.len() >= sizes.from))
-        .then(|| collected.clone());
     let mut inputs = (collected, again.is_some());
     loop {
         // Done again at most once: a run that cuts only verified texts always reports.
@@ -797,7 +813,9 @@ struct Schemas {
 /// `CompositeResourceDefinition`) is in its text, or spelt with a double-quoted escape, which
 /// needs a backslash.
 pub(crate) fn may_hold_definition(text: &str) -> bool {
-    text.contains("ResourceDefinition") || driftlint_yaml::may_escape(text)
+    static KIND: std::sync::LazyLock<driftlint_yaml::Needle> =
+        std::sync::LazyLock::new(|| driftlint_yaml::Needle::new("ResourceDefinition"));
+    KIND.in_text(text) || driftlint_yaml::may_escape(text)
 }
 
 /// Loads the schemas: the CRDs and XRDs among `early` (the inputs that may hold them, see

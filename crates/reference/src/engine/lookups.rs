@@ -21,6 +21,8 @@ pub(super) struct Lookups {
     pub(super) every: bool,
     /// The `(apiVersion, kind)` pairs a lookup can match; `None`: any.
     pub(super) kinds: Option<Vec<(String, String)>>,
+    /// The kinds of `kinds`, searched for in every text before it is loaded.
+    pub(super) kind_needles: Vec<driftlint_yaml::Needle>,
 }
 
 /// What `lookupCR(s)` see (§3.4): the CRs a lookup can match, in input order, as the template
@@ -134,7 +136,7 @@ impl Engine<'_> {
         }
         match &self.lookups.kinds {
             None => true,
-            Some(kinds) => driftlint_yaml::may_escape(text) || kinds.iter().any(|(_, k)| text.contains(k.as_str())),
+            Some(_) => driftlint_yaml::may_escape(text) || self.lookups.kind_needles.iter().any(|k| k.in_text(text)),
         }
     }
 
@@ -189,5 +191,6 @@ pub(super) fn lookup_plan(compiled: &Compiled, overrides: &[UserOverride]) -> Lo
             }
         }
     }
-    Lookups { calls, every, kinds }
+    let kind_needles = kinds.iter().flatten().map(|(_, k)| driftlint_yaml::Needle::new(k)).collect();
+    Lookups { calls, every, kinds, kind_needles }
 }
