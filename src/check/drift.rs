@@ -300,11 +300,13 @@ impl Pass for Run<'_> {
 /// either name and without a backslash adds nothing to the index, so it need not be parsed to
 /// build it.
 pub fn may_hold_reference_keys(text: &str) -> bool {
-    static KEYS: std::sync::LazyLock<[driftlint_yaml::Needle; 2]> = std::sync::LazyLock::new(|| {
-        [driftlint_yaml::Needle::new("ownerReferences"), driftlint_yaml::Needle::new("subjects")]
-    });
+    static KEYS: std::sync::LazyLock<Vec<driftlint_yaml::Needle>> =
+        std::sync::LazyLock::new(|| REFERENCE_KEY_WORDS.iter().map(|w| driftlint_yaml::Needle::new(w)).collect());
     KEYS.iter().any(|k| k.in_text(text)) || driftlint_yaml::may_escape(text)
 }
+
+/// The words of [`may_hold_reference_keys`] (besides a backslash).
+pub const REFERENCE_KEY_WORDS: [&str; 2] = ["ownerReferences", "subjects"];
 
 /// The object as the reference should see it: without driftlint's own suppression
 /// annotation, nor the origin annotation kustomize adds to its output — neither is part of

@@ -398,12 +398,15 @@ fn run_cut(
         &sources,
         &batches,
         &options,
-        |text| {
-            (with_reference && drift::may_hold_reference_keys(text))
-                || may_hold_definition(text)
-                || lookups.is_some_and(|e| e.may_hold_view_member(text))
-                || (admission && admission::may_hold_context(text, parameterised))
-        },
+        // One search of each text for the words of all of `may_hold_definition`,
+        // `drift::may_hold_reference_keys`, `Engine::may_hold_view_member` and
+        // `admission::may_hold_context` (each also holds when the text has a backslash).
+        &pieces::Holding::new([
+            Some(if with_reference { drift::REFERENCE_KEY_WORDS.to_vec() } else { Vec::new() }),
+            Some(vec![DEFINITION_WORD]),
+            lookups.map_or(Some(Vec::new()), |e| e.view_member_words()),
+            if admission { admission::context_words(parameterised).map(<[&str]>::to_vec) } else { Some(Vec::new()) },
+        ]),
         |doc| {
             driftlint_schema::defines_schemas(&doc.node)
                 || lookups.is_some_and(|e| e.in_view(&doc.object))
@@ -814,9 +817,12 @@ struct Schemas {
 /// needs a backslash.
 pub(crate) fn may_hold_definition(text: &str) -> bool {
     static KIND: std::sync::LazyLock<driftlint_yaml::Needle> =
-        std::sync::LazyLock::new(|| driftlint_yaml::Needle::new("ResourceDefinition"));
+        std::sync::LazyLock::new(|| driftlint_yaml::Needle::new(DEFINITION_WORD));
     KIND.in_text(text) || driftlint_yaml::may_escape(text)
 }
+
+/// The word of [`may_hold_definition`] (besides a backslash).
+const DEFINITION_WORD: &str = "ResourceDefinition";
 
 /// Loads the schemas: the CRDs and XRDs among `early` (the inputs that may hold them, see
 /// [`may_hold_definition`]), then the configured ones.

@@ -376,7 +376,47 @@ struct Read {
     whole: bool,
 }
 
-/// Reads what the run needs before its batches from the inputs that `may_hold` it: the
+/// What [`collect_holding`] looks for in a text before loading it: a backslash (a
+/// double-quoted escape can spell any word) or one of some words, all searched for in one
+/// pass over the text (`aho-corasick`) — or anything.
+pub struct Holding {
+    /// Any text may hold what is looked for.
+    every: bool,
+    words: Option<aho_corasick::AhoCorasick>,
+}
+
+impl Holding {
+    /// The union of word sets; a `None` set: any text may hold it.
+    pub fn new<'w>(sets: impl IntoIterator<Item = Option<Vec<&'w str>>>) -> Holding {
+        let mut words = Vec::new();
+        for set in sets {
+            match set {
+                Some(set) => words.extend(set),
+                None => return Holding { every: true, words: None },
+            }
+        }
+        words.retain(|w| !w.is_empty());
+        if words.is_empty() {
+            return Holding { every: false, words: None };
+        }
+        // Leftmost matching lets the crate search with its vector (Teddy) searcher; which
+        // word matches is of no interest here.
+        let built =
+            aho_corasick::AhoCorasick::builder().match_kind(aho_corasick::MatchKind::LeftmostFirst).build(&words);
+        match built {
+            Ok(words) => Holding { every: false, words: Some(words) },
+            // Too many words for one automaton: every text is read (what is kept is decided
+            // on the loaded documents, so this costs time, never a finding).
+            Err(_) => Holding { every: true, words: None },
+        }
+    }
+
+    pub fn may_hold(&self, text: &str) -> bool {
+        self.every || driftlint_yaml::may_escape(text) || self.words.as_ref().is_some_and(|w| w.is_match(text))
+    }
+}
+
+/// Reads what the run needs before its batches from the inputs that `holding` may hold: the
 /// documents `keep` selects, and with `index`, the reference indexes of every object read.
 /// Of a cut source only its runs that may hold it are parsed, each run's trees dropped once
 /// read: one lookup target in a large stream does not load the whole stream at once. The
@@ -394,7 +434,7 @@ pub fn collect_holding(
     sources: &[Source],
     batches: &[Batch],
     opts: &document::Options,
-    may_hold: impl Fn(&str) -> bool + Sync,
+    holding: &Holding,
     keep: impl Fn(&document::Document) -> bool + Sync,
     index: bool,
     pool: &std::sync::Arc<driftlint_yaml::NodePool>,
@@ -416,8 +456,8 @@ pub fn collect_holding(
     let picked: Vec<(usize, Option<Place>)> = candidates
         .into_par_iter()
         .filter(|&(i, place)| match place {
-            None => may_hold(&sources[i].text),
-            Some(p) => may_hold(&sources[i].text[p.piece.clone()]),
+            None => holding.may_hold(&sources[i].text),
+            Some(p) => holding.may_hold(&sources[i].text[p.piece.clone()]),
         })
         // The source holds the whole text: offsets need no base.
         .map(|(i, place)| (i, place.map(|p| Place { base: 0, ..p.clone() })))

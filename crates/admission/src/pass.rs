@@ -22,7 +22,13 @@ pub fn may_hold_policies(text: &str) -> bool {
 /// Whether a text may hold part of the admission context. With parameterised policies
 /// (`paramKind`), the parameters may be objects of any kind, so every text may.
 pub fn may_hold_context(text: &str, parameterised: bool) -> bool {
-    parameterised || text.contains("admissionregistration.k8s.io") || text.contains("Namespace")
+    context_words(parameterised).is_none_or(|words| words.iter().any(|w| text.contains(w)))
+}
+
+/// The words a text that may hold part of the admission context has one of; `None` when
+/// any text may.
+pub fn context_words(parameterised: bool) -> Option<&'static [&'static str]> {
+    (!parameterised).then_some(&["admissionregistration.k8s.io", "Namespace"])
 }
 
 /// Whether a document is part of the admission context (see [`may_hold_context`]).

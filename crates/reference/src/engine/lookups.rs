@@ -127,6 +127,16 @@ impl Engine<'_> {
         kinds.iter().any(|(a, k)| a == api && k == kind)
     }
 
+    /// The words (kinds) of [`Engine::may_hold_view_member`] besides a backslash: `None` when
+    /// any text may hold a member, none when there is no view.
+    #[must_use]
+    pub fn view_member_words(&self) -> Option<Vec<&str>> {
+        if !self.uses_lookups {
+            return Some(Vec::new());
+        }
+        self.lookups.kinds.as_ref().map(|kinds| kinds.iter().map(|(_, k)| k.as_str()).collect())
+    }
+
     /// Whether a YAML text may hold a [`View`] member: it spells the kind of one (a kind can
     /// only be spelt otherwise in a double-quoted escape, which needs a backslash).
     #[must_use]
