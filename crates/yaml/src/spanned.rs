@@ -422,8 +422,10 @@ fn split_key<'a>(line: &Line<'a>, off: usize) -> Option<Option<Key<'a>>> {
         }
         _ => {
             let Some(colon) = find_value_colon(b) else { return Some(None) };
-            if find_pair(text, b' ', b'#').is_some_and(|c| c < colon) {
-                return Some(None); // A plain scalar followed by a comment.
+            // A plain scalar followed by a comment: ` #` before the colon (only the key's
+            // bytes are searched, not the value's, which may be long).
+            if find_pair(&text[..colon], b' ', b'#').is_some() {
+                return Some(None);
             }
             let key = &text[..colon];
             if !plain_ok(key) || key.ends_with(' ') {
