@@ -238,26 +238,35 @@ fn render_one_line(d: &Diagnostic, sources: &SourceResolver) -> Option<String> {
     // Written piece by piece (most findings of a large run take this path; `format!`'s
     // machinery was most of its cost).
     let mut out = String::with_capacity(256 + line.len() + d.message.len() + object.len() + path.len());
-    let pad = |out: &mut String, n: usize, c: char| out.extend(std::iter::repeat_n(c, n));
+    // Runs of one ASCII byte are pushed a slice at a time, not a character at a time.
+    const SPACES: &str = "                                                                ";
+    const CARETS: &str = "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^";
+    let pad = |out: &mut String, mut n: usize, run: &str| {
+        while n > 0 {
+            let k = n.min(run.len());
+            out.push_str(&run[..k]);
+            n -= k;
+        }
+    };
     for piece in [level, "[", d.rule.id(), "]: ", &d.message, "\n"] {
         out.push_str(piece);
     }
-    pad(&mut out, number.len(), ' ');
+    pad(&mut out, number.len(), SPACES);
     for piece in ["--> ", &path, ":", &number, ":", &(column + 1).to_string(), "\n"] {
         out.push_str(piece);
     }
-    pad(&mut out, number.len(), ' ');
+    pad(&mut out, number.len(), SPACES);
     for piece in [" |\n", &number, " | ", line, "\n"] {
         out.push_str(piece);
     }
-    pad(&mut out, number.len(), ' ');
+    pad(&mut out, number.len(), SPACES);
     out.push_str(" | ");
-    pad(&mut out, column, ' ');
-    pad(&mut out, range.len(), '^');
+    pad(&mut out, column, SPACES);
+    pad(&mut out, range.len(), CARETS);
     out.push('\n');
-    pad(&mut out, number.len(), ' ');
+    pad(&mut out, number.len(), SPACES);
     out.push_str(" |\n");
-    pad(&mut out, number.len(), ' ');
+    pad(&mut out, number.len(), SPACES);
     out.push_str(" = note: object: ");
     out.push_str(object);
     Some(out)

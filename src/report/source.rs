@@ -129,7 +129,7 @@ impl<'a> SourceResolver<'a> {
         let text = entry.text.as_ref();
         let index = entry.index.get_or_init(|| LineIndex::new(text));
         let start = index.line_column(text, range.start);
-        let end = index.line_column(text, range.end.max(range.start));
+        let end = index.line_column_from(text, range.start, start, range.end.max(range.start));
         Some(Location { line: start.line, column: start.column, end_line: end.line, end_column: end.column })
     }
 

@@ -14,43 +14,42 @@ pub struct LineColumn {
     pub column: usize,
 }
 
-/// Lines of a text, found from checkpoints: the start offset and number of one line in every
-/// [`CHECK_LINES`] lines (or sooner, after [`CHECK_BYTES`] bytes). Lines end at `\n` (so
-/// `\r\n` counts once).
+/// Lines of a text, found from the count of line feeds before each block of [`BLOCK`] bytes.
+/// Lines end at `\n` (so `\r\n` counts once).
 ///
 /// Not every line start is kept: a file of 60 million blank lines would need 480 MB for them
-/// (and twice that while the vector grows), about 8× the text. The checkpoints
-/// take at most 16 bytes per 64 lines, and a lookup scans at most `CHECK_BYTES` plus the line
-/// it lands in, which computing a column reads anyway.
+/// (and twice that while the vector grows), about 8× the text; the counts take 8 bytes per
+/// 4 KiB. Both the index and a lookup count line feeds a vector at a time (`memchr`'s count),
+/// not one line at a time: a lookup counts at most a block, and scans back over the line it
+/// lands in, which computing a column reads anyway. (Indexed a line at a time, a 5 MB stream's
+/// index was several milliseconds of the end of a run, while every thread waited for it.)
 #[derive(Debug, Clone)]
 pub struct LineIndex {
-    /// `(byte offset of a line start, 0-based line number)`, ascending; the first is `(0, 0)`.
-    checkpoints: Vec<(usize, usize)>,
+    /// `before[k]`: the line feeds in the text's first `k * BLOCK` bytes.
+    before: Vec<usize>,
     lines: usize,
     ascii: bool,
     len: usize,
 }
 
-/// At most this many lines between two checkpoints.
-const CHECK_LINES: usize = 64;
-/// A checkpoint at the first line start this many bytes after the previous one.
-const CHECK_BYTES: usize = 4096;
+/// The bytes of a block of [`LineIndex`].
+const BLOCK: usize = 4096;
+/// The bytes counted at a time when looking for a line's start inside a block.
+const STEP: usize = 256;
 
 impl LineIndex {
     /// Indexes `text`.
     #[must_use]
     pub fn new(text: &str) -> Self {
-        let mut checkpoints = vec![(0, 0)];
-        let (mut last_start, mut last_line) = (0, 0);
-        let mut line = 0;
-        for start in newline_ends(text.as_bytes(), 0) {
-            line += 1;
-            if line - last_line >= CHECK_LINES || start - last_start >= CHECK_BYTES {
-                checkpoints.push((start, line));
-                (last_start, last_line) = (start, line);
-            }
+        let bytes = text.as_bytes();
+        let mut before = Vec::with_capacity(bytes.len() / BLOCK + 1);
+        let mut feeds = 0;
+        before.push(0);
+        for block in bytes.chunks(BLOCK) {
+            feeds += count_feeds(block);
+            before.push(feeds);
         }
-        LineIndex { checkpoints, lines: line + 1, ascii: text.is_ascii(), len: text.len() }
+        LineIndex { before, lines: feeds + 1, ascii: text.is_ascii(), len: text.len() }
     }
 
     /// Number of lines (a trailing newline starts a last, empty line).
@@ -67,28 +66,50 @@ impl LineIndex {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let k = self.checkpoints.partition_point(|&(start, _)| start <= offset) - 1;
-        let (mut start, mut line) = self.checkpoints[k];
-        let between = &text.as_bytes()[start..offset];
-        if let Some(last) = memchr::memrchr(b'\n', between) {
-            line += memchr::memchr_iter(b'\n', between).count();
-            start += last + 1;
-        }
+        let bytes = text.as_bytes();
+        let block = offset / BLOCK;
+        let line = self.before[block] + count_feeds(&bytes[block * BLOCK..offset]);
+        let start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |i| i + 1);
         let column = if self.ascii { offset - start } else { text[start..offset].chars().count() };
         LineColumn { line: line + 1, column: column + 1 }
+    }
+
+    /// [`LineIndex::line_column`] of `offset`, given that of an earlier offset `from` (`at`):
+    /// read from there when both are on one line (the end of a range, most often), else
+    /// looked up.
+    #[must_use]
+    pub fn line_column_from(&self, text: &str, from: usize, at: LineColumn, offset: usize) -> LineColumn {
+        let boundary = |mut o: usize| {
+            o = o.min(self.len);
+            while !text.is_char_boundary(o) {
+                o -= 1;
+            }
+            o
+        };
+        let (from, offset) = (boundary(from), boundary(offset));
+        match text.get(from..offset) {
+            Some(between) if memchr::memchr(b'\n', between.as_bytes()).is_none() => {
+                let chars = if self.ascii { between.len() } else { between.chars().count() };
+                LineColumn { line: at.line, column: at.column + chars }
+            }
+            _ => self.line_column(text, offset),
+        }
     }
 
     /// The byte range of 1-based `line` without its line terminator, if the line exists.
     #[must_use]
     pub fn line_range(&self, text: &str, line: usize) -> Option<Range<usize>> {
         let target = line.checked_sub(1).filter(|&l| l < self.lines)?;
-        let k = self.checkpoints.partition_point(|&(_, l)| l <= target) - 1;
-        let (from, at) = self.checkpoints[k];
         let bytes = text.as_bytes();
-        // One scan from the checkpoint: the line's start, then its end.
-        let mut ends = newline_ends(&bytes[from..], from);
-        let start = if at < target { ends.nth(target - at - 1)? } else { from };
-        let mut end = ends.next().map_or(self.len, |next| next - 1);
+        let start = match target {
+            0 => 0,
+            _ => {
+                // The block holding the line's own feed (the `target`-th), then that feed.
+                let block = self.before.partition_point(|&b| b < target) - 1;
+                nth_feed(bytes, block * BLOCK, target - self.before[block])? + 1
+            }
+        };
+        let mut end = memchr::memchr(b'\n', &bytes[start..]).map_or(self.len, |i| start + i);
         if end > start && bytes.get(end - 1) == Some(&b'\r') {
             end -= 1;
         }
@@ -105,9 +126,25 @@ impl LineIndex {
     }
 }
 
-/// The offsets just after each `\n` of `bytes`, which start at offset `base` of the text.
-fn newline_ends(bytes: &[u8], base: usize) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(b'\n', bytes).map(move |i| base + i + 1)
+/// The line feeds in `bytes`.
+fn count_feeds(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
+}
+
+/// The offset of the `n`-th (1-based) line feed of `bytes` from `from`: counted [`STEP`]
+/// bytes at a time, then found in the step that holds it.
+fn nth_feed(bytes: &[u8], from: usize, mut n: usize) -> Option<usize> {
+    let mut at = from;
+    while at < bytes.len() {
+        let step = &bytes[at..(at + STEP).min(bytes.len())];
+        let feeds = count_feeds(step);
+        if feeds >= n {
+            return memchr::memchr_iter(b'\n', step).nth(n - 1).map(|i| at + i);
+        }
+        n -= feeds;
+        at += step.len();
+    }
+    None
 }
 
 #[cfg(test)]
@@ -156,10 +193,33 @@ mod tests {
         }
         assert_eq!(index.line_range(&text, starts.len() + 1), None);
         assert_eq!(index.line_range(&text, 0), None);
-        // A million blank lines: checkpoints every 64 lines.
+        // A million blank lines: one count per block, and lines found inside a block of feeds.
         let blank = "\n".repeat(1_000_000);
         let index = LineIndex::new(&blank);
-        assert!(index.checkpoints.len() <= 1_000_000 / CHECK_LINES + 1, "{}", index.checkpoints.len());
+        assert!(index.before.len() <= 1_000_000 / BLOCK + 2, "{}", index.before.len());
         assert_eq!(index.line_column(&blank, 999_999), LineColumn { line: 1_000_000, column: 1 });
+        for line in [1, 2, 4_096, 4_097, 4_098, 999_999, 1_000_000, 1_000_001] {
+            assert_eq!(index.line_range(&blank, line), Some(line - 1..line - 1), "line {line}");
+        }
+        assert_eq!(index.line_range(&blank, 1_000_002), None);
+    }
+
+    /// From an earlier offset's line and column, a later one's are those looked up, on one
+    /// line or across lines, in ASCII and non-ASCII text, inside characters and past the end.
+    #[test]
+    fn line_column_from_an_earlier_offset_agrees_with_a_lookup() {
+        for text in ["ab: c\nd\r\n\nef: gh", "é: ü\n  – x\ny"] {
+            let index = LineIndex::new(text);
+            for from in 0..=text.len() + 1 {
+                let at = index.line_column(text, from);
+                for offset in from..=text.len() + 2 {
+                    assert_eq!(
+                        index.line_column_from(text, from, at, offset),
+                        index.line_column(text, offset),
+                        "{text:?} {from} {offset}"
+                    );
+                }
+            }
+        }
     }
 }
