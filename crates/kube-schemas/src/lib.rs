@@ -50,12 +50,25 @@ struct Release {
     definitions: HashMap<String, usize>,
 }
 
+/// The bundled versions' names, oldest first, as the manifest lists them (the bundle's index
+/// holds its versions in that order): known without inflating the bundle.
+fn names() -> &'static [String] {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        #[derive(serde::Deserialize)]
+        struct Manifest {
+            kubernetes: Vec<String>,
+        }
+        serde_json::from_str::<Manifest>(MANIFEST).expect("the bundle's manifest lists its versions").kubernetes
+    })
+}
+
 struct Bundle {
-    /// The versions' names, oldest first.
-    names: Vec<String>,
-    /// Each version's index entry, read into a [`Release`] on its first use: a run uses one
-    /// version (and the others' kinds only for a kind that its version lacks).
-    raw: Vec<Value>,
+    /// Each version's index entry, kept as its JSON text and read into a [`Release`] on its
+    /// first use: a run uses one version (and the others' kinds only for a kind that its
+    /// version lacks). Read whole into JSON values at the first lookup, the eight versions'
+    /// entries were several milliseconds of every run that validates a built-in kind.
+    raw: Vec<&'static serde_json::value::RawValue>,
     releases: Vec<OnceLock<Release>>,
     /// Every bundled version's API groups.
     groups: OnceLock<HashSet<String>>,
@@ -71,28 +84,15 @@ fn bundle() -> &'static Bundle {
         let bytes = miniz_oxide::inflate::decompress_to_vec_zlib(DATA).expect("bundled Kubernetes schemas inflate");
         let text: &'static str = String::from_utf8(bytes).expect("bundled Kubernetes schemas are UTF-8").leak();
         let mut lines = text.lines();
-        let index: Value = serde_json::from_str(lines.next().unwrap_or_default()).expect("bundle index is JSON");
-        let raw: Vec<Value> = match index {
-            Value::Object(mut map) => match map.remove("versions") {
-                Some(Value::Array(vs)) => vs,
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
-        let names = raw.iter().map(|v| v["name"].as_str().unwrap_or_default().to_string()).collect();
+        let index: Index<'static> =
+            serde_json::from_str(lines.next().unwrap_or_default()).expect("bundle index is JSON");
+        let raw = index.versions;
         let releases = raw.iter().map(|_| OnceLock::new()).collect();
-        Bundle {
-            names,
-            raw,
-            releases,
-            groups: OnceLock::new(),
-            lines: lines.collect(),
-            parsed: Mutex::new(HashMap::new()),
-        }
+        Bundle { raw, releases, groups: OnceLock::new(), lines: lines.collect(), parsed: Mutex::new(HashMap::new()) }
     })
 }
 
-/// The bundled version at `at` (an index of [`Bundle::names`]), read on first use.
+/// The bundled version at `at` (an index of [`names`]), read on first use.
 fn release_at(at: usize) -> &'static Release {
     let b = bundle();
     b.releases[at].get_or_init(|| release(&b.raw[at]))
@@ -104,38 +104,51 @@ pub fn groups() -> &'static HashSet<String> {
     b.groups.get_or_init(|| {
         b.raw
             .iter()
-            .filter_map(|v| v["kinds"].as_array())
-            .flatten()
-            .filter_map(|k| k[0].as_str().map(str::to_string))
+            .filter_map(|v| serde_json::from_str::<KindGroups>(v.get()).ok())
+            .flat_map(|k| k.kinds)
+            .map(|(group, ..)| group)
             .collect()
     })
 }
 
-fn release(v: &Value) -> Release {
-    let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let kinds = v["kinds"]
-        .as_array()
+fn release(v: &serde_json::value::RawValue) -> Release {
+    let entry: Entry = serde_json::from_str(v.get()).expect("a bundled version's index entry");
+    let kinds = entry
+        .kinds
         .into_iter()
-        .flatten()
-        .map(|k| (Gvk { group: s(&k[0]), version: s(&k[1]), kind: s(&k[2]) }, s(&k[3])))
+        .map(|(group, version, kind, definition)| (Gvk { group, version, kind }, definition))
         .collect();
-    let definitions = v["definitions"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(name, line)| Some((name.clone(), line.as_u64()? as usize)))
-        .collect();
-    Release { kinds, definitions }
+    Release { kinds, definitions: entry.definitions }
+}
+
+/// The bundle's index (its first line): every version's entry.
+#[derive(serde::Deserialize)]
+struct Index<'a> {
+    #[serde(borrow)]
+    versions: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// A version's entry: its kinds (`[group, version, kind, definition]`) and its definitions' lines.
+#[derive(serde::Deserialize)]
+struct Entry {
+    kinds: Vec<(String, String, String, String)>,
+    definitions: HashMap<String, usize>,
+}
+
+/// The groups of a version's kinds.
+#[derive(serde::Deserialize)]
+struct KindGroups {
+    kinds: Vec<(String, serde::de::IgnoredAny, serde::de::IgnoredAny, serde::de::IgnoredAny)>,
 }
 
 /// The bundled Kubernetes versions (`1.30`, …), oldest first.
 pub fn versions() -> Vec<&'static str> {
-    bundle().names.iter().map(String::as_str).collect()
+    names().iter().map(String::as_str).collect()
 }
 
 /// The newest bundled Kubernetes version, the default.
 pub fn default_version() -> &'static str {
-    bundle().names.last().map_or("", String::as_str)
+    names().last().map_or("", String::as_str)
 }
 
 /// `text` (`1.31`, `v1.31`, `1.31.4`) as a bundled version's name, or `None` when it is not
@@ -149,11 +162,11 @@ pub fn parse_version(text: &str) -> Option<&'static str> {
     }
     let (major, minor) = (major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?);
     let name = format!("{major}.{minor}");
-    bundle().names.iter().find(|n| **n == name).map(String::as_str)
+    names().iter().find(|n| **n == name).map(String::as_str)
 }
 
 fn find(kube: &str) -> Option<&'static Release> {
-    bundle().names.iter().position(|n| n == kube).map(release_at)
+    names().iter().position(|n| n == kube).map(release_at)
 }
 
 /// The kinds of Kubernetes `kube` (a name from [`versions`]), sorted.
@@ -236,7 +249,7 @@ pub enum Whereabouts {
 
 /// For a kind Kubernetes `kube` lacks: the bundled versions that have it.
 pub fn whereabouts(kube: &str, group: &str, version: &str, kind: &str) -> Option<Whereabouts> {
-    let names = &bundle().names;
+    let names = names();
     let at = names.iter().position(|n| n == kube)?;
     let k = key(group, version, kind);
     let has = |i: usize| release_at(i).kinds.contains_key(&k);
@@ -266,9 +279,16 @@ mod tests {
         assert_eq!(vs.len(), 8, "{vs:?}");
         assert_eq!(vs[0], "1.30");
         assert_eq!(default_version(), *vs.last().unwrap());
+        // The versions are the manifest's: the bundle's index holds the same, in that order.
         let manifest: Value = serde_json::from_str(MANIFEST).unwrap();
         let listed: Vec<&str> = manifest["kubernetes"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
         assert_eq!(listed, vs);
+        let indexed: Vec<String> = bundle()
+            .raw
+            .iter()
+            .map(|v| serde_json::from_str::<Value>(v.get()).unwrap()["name"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(indexed, vs);
         assert_eq!(manifest["source"]["package"], "kubernetes-validate");
     }
 

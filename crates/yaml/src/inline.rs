@@ -232,10 +232,8 @@ mod tests {
         // Every text of up to six of these bytes, for each pair the loaders look for.
         let mut texts = vec![String::new()];
         for _ in 0..6 {
-            let longer: Vec<String> = texts
-                .iter()
-                .flat_map(|t| bytes.iter().map(move |&c| format!("{t}{}", c as char)))
-                .collect();
+            let longer: Vec<String> =
+                texts.iter().flat_map(|t| bytes.iter().map(move |&c| format!("{t}{}", c as char))).collect();
             texts.extend(longer);
         }
         texts.sort();
