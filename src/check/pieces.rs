@@ -557,6 +557,59 @@ mod tests {
         Source { path: SourcePath::Stdin, text: text.to_string() }
     }
 
+    /// One search for the union of the gatherers' words holds exactly where one of the
+    /// gatherers' own tests does, whichever gatherers a run has.
+    #[test]
+    fn holding_is_the_union_of_the_gatherers_tests() {
+        use crate::check::{DEFINITION_WORD, drift, may_hold_definition};
+        let texts = [
+            "",
+            "kind: ConfigMap\n",
+            "metadata:\n  ownerReferences: []\n",
+            "subjects:\n- kind: User\n",
+            "kind: CustomResourceDefinition\n",
+            "kind: Infrastructure\n",
+            "apiVersion: admissionregistration.k8s.io/v1\n",
+            "kind: Namespace\n",
+            "name: \"\\x41\"\n",
+            "ownerReference subject ResourceDefinitio Infrastructur Namespac\n",
+        ];
+        let view: &[&str] = &["Infrastructure"];
+        for with_reference in [false, true] {
+            for lookups in [None, Some(Vec::new()), Some(view.to_vec())] {
+                for admission in [None, Some(false), Some(true)] {
+                    let holding = Holding::new([
+                        Some(if with_reference { drift::REFERENCE_KEY_WORDS.to_vec() } else { Vec::new() }),
+                        Some(vec![DEFINITION_WORD]),
+                        lookups.clone(),
+                        match admission {
+                            Some(parameterised) => {
+                                driftlint_admission::pass::context_words(parameterised).map(<[&str]>::to_vec)
+                            }
+                            None => Some(Vec::new()),
+                        },
+                    ]);
+                    for text in texts {
+                        let view_member = match &lookups {
+                            None => true,
+                            Some(kinds) if kinds.is_empty() => false,
+                            Some(kinds) => driftlint_yaml::may_escape(text) || kinds.iter().any(|k| text.contains(k)),
+                        };
+                        let expected = (with_reference && drift::may_hold_reference_keys(text))
+                            || may_hold_definition(text)
+                            || view_member
+                            || admission.is_some_and(|p| driftlint_admission::pass::may_hold_context(text, p));
+                        assert_eq!(
+                            holding.may_hold(text),
+                            expected,
+                            "{text:?} reference {with_reference} lookups {lookups:?} admission {admission:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// An object's document number, range and identity.
     type Shown = (usize, Range<usize>, String);
 

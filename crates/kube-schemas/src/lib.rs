@@ -95,7 +95,7 @@ fn bundle() -> &'static Bundle {
 /// The bundled version at `at` (an index of [`names`]), read on first use.
 fn release_at(at: usize) -> &'static Release {
     let b = bundle();
-    b.releases[at].get_or_init(|| release(&b.raw[at]))
+    b.releases[at].get_or_init(|| release(b.raw[at]))
 }
 
 /// The API groups of every bundled version's kinds (`""` for the core group).
