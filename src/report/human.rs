@@ -198,7 +198,9 @@ pub fn summary_line_counted(diags: &[Diagnostic], color: bool, coverage: Option<
 /// `tests::one_line_snippets_are_annotate_snippets_own` holds the two to the same bytes.
 fn render_one_line(d: &Diagnostic, sources: &SourceResolver) -> Option<String> {
     // Printable ASCII: one column a byte, nothing escaped, nothing a terminal interprets.
-    let plain = |s: &str| s.bytes().all(|b| (b' '..=b'~').contains(&b));
+    // (Folded over every byte without stopping early, which the compiler turns into vector
+    // code: the texts are short and nearly always plain.)
+    let plain = |s: &str| s.bytes().fold(true, |ok, b| ok & (b' '..=b'~').contains(&b));
     let object = d.object.as_deref()?;
     if !d.secondary.is_empty()
         || !d.help.is_empty()
