@@ -300,9 +300,7 @@ impl Pass for Run<'_> {
 /// either name and without a backslash adds nothing to the index, so it need not be parsed to
 /// build it.
 pub fn may_hold_reference_keys(text: &str) -> bool {
-    static KEYS: std::sync::LazyLock<Vec<driftlint_yaml::Needle>> =
-        std::sync::LazyLock::new(|| REFERENCE_KEY_WORDS.iter().map(|w| driftlint_yaml::Needle::new(w)).collect());
-    KEYS.iter().any(|k| k.in_text(text)) || driftlint_yaml::may_escape(text)
+    REFERENCE_KEY_WORDS.iter().any(|k| text.contains(k)) || driftlint_yaml::may_escape(text)
 }
 
 /// The words of [`may_hold_reference_keys`] (besides a backslash).

@@ -398,15 +398,11 @@ fn run_cut(
         &sources,
         &batches,
         &options,
-        // One search of each text for the words of all of `may_hold_definition`,
-        // `drift::may_hold_reference_keys`, `Engine::may_hold_view_member` and
-        // `admission::may_hold_context` (each also holds when the text has a backslash).
-        &pieces::Holding::new([
-            Some(if with_reference { drift::REFERENCE_KEY_WORDS.to_vec() } else { Vec::new() }),
-            Some(vec![DEFINITION_WORD]),
+        &pre_pass_holding(
+            with_reference,
             lookups.map_or(Some(Vec::new()), |e| e.view_member_words()),
-            if admission { admission::context_words(parameterised).map(<[&str]>::to_vec) } else { Some(Vec::new()) },
-        ]),
+            admission.then_some(parameterised),
+        ),
         |doc| {
             driftlint_schema::defines_schemas(&doc.node)
                 || lookups.is_some_and(|e| e.in_view(&doc.object))
@@ -816,13 +812,26 @@ struct Schemas {
 /// `CompositeResourceDefinition`) is in its text, or spelt with a double-quoted escape, which
 /// needs a backslash.
 pub(crate) fn may_hold_definition(text: &str) -> bool {
-    static KIND: std::sync::LazyLock<driftlint_yaml::Needle> =
-        std::sync::LazyLock::new(|| driftlint_yaml::Needle::new(DEFINITION_WORD));
-    KIND.in_text(text) || driftlint_yaml::may_escape(text)
+    text.contains(DEFINITION_WORD) || driftlint_yaml::may_escape(text)
 }
 
 /// The word of [`may_hold_definition`] (besides a backslash).
 const DEFINITION_WORD: &str = "ResourceDefinition";
+
+/// What the pre-pass looks for in each text: one search for the words of all of
+/// [`may_hold_definition`], with a reference `drift::may_hold_reference_keys`, the lookups'
+/// `view` words (`Engine::view_member_words`) and, when the admission pass runs (`Some`, with
+/// parameterised policies or not), `admission::may_hold_context` — each of which also holds
+/// when the text has a backslash.
+fn pre_pass_holding(with_reference: bool, view: Option<Vec<&str>>, admission: Option<bool>) -> pieces::Holding {
+    pieces::Holding::new([
+        Some(if with_reference { drift::REFERENCE_KEY_WORDS.to_vec() } else { Vec::new() }),
+        Some(vec![DEFINITION_WORD]),
+        view,
+        admission
+            .map_or(Some(Vec::new()), |parameterised| admission::context_words(parameterised).map(<[&str]>::to_vec)),
+    ])
+}
 
 /// Loads the schemas: the CRDs and XRDs among `early` (the inputs that may hold them, see
 /// [`may_hold_definition`]), then the configured ones.

@@ -561,7 +561,7 @@ mod tests {
     /// gatherers' own tests does, whichever gatherers a run has.
     #[test]
     fn holding_is_the_union_of_the_gatherers_tests() {
-        use crate::check::{DEFINITION_WORD, drift, may_hold_definition};
+        use crate::check::{drift, may_hold_definition, pre_pass_holding};
         let texts = [
             "",
             "kind: ConfigMap\n",
@@ -578,17 +578,7 @@ mod tests {
         for with_reference in [false, true] {
             for lookups in [None, Some(Vec::new()), Some(view.to_vec())] {
                 for admission in [None, Some(false), Some(true)] {
-                    let holding = Holding::new([
-                        Some(if with_reference { drift::REFERENCE_KEY_WORDS.to_vec() } else { Vec::new() }),
-                        Some(vec![DEFINITION_WORD]),
-                        lookups.clone(),
-                        match admission {
-                            Some(parameterised) => {
-                                driftlint_admission::pass::context_words(parameterised).map(<[&str]>::to_vec)
-                            }
-                            None => Some(Vec::new()),
-                        },
-                    ]);
+                    let holding = pre_pass_holding(with_reference, lookups.clone(), admission);
                     for text in texts {
                         let view_member = match &lookups {
                             None => true,

@@ -78,7 +78,7 @@ pub use load::{
     parse_stream_with, too_many_flow_entries,
 };
 pub use node::{MAX_COLLECTION_KEY, Node, NodeValue, ScalarStyle, float_to_json};
-pub use pieces::{Needle, document_pieces, ends_open, join_pieces, may_escape};
+pub use pieces::{document_pieces, ends_open, join_pieces, may_escape};
 pub use scalar::{Scalar, is_base60_float, is_timestamp, parse_scalar};
 pub use simple::{Shape, parse_simple, parse_simple_documents, parse_simple_ends, scan_simple_ends};
 pub use sort::{key_cmp, key_less};

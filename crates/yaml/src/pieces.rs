@@ -80,26 +80,6 @@ pub fn may_escape(text: &str) -> bool {
     memchr::memchr(b'\\', text.as_bytes()).is_some()
 }
 
-/// A word searched for in many texts (every piece of a stream, before loading, for the ones
-/// that may hold something): `memchr`'s vector search, set up once for the word. A `str`
-/// search sets itself up again for each text, which on pieces of a few hundred bytes cost
-/// more than the search.
-#[derive(Clone, Debug)]
-pub struct Needle(memchr::memmem::Finder<'static>);
-
-impl Needle {
-    #[must_use]
-    pub fn new(word: &str) -> Needle {
-        Needle(memchr::memmem::Finder::new(word).into_owned())
-    }
-
-    /// Whether `text` holds the word.
-    #[must_use]
-    pub fn in_text(&self, text: &str) -> bool {
-        self.0.find(text.as_bytes()).is_some()
-    }
-}
-
 /// Whether a piece ending with `doc` may not be joined: its root is a scalar, which a load of
 /// the whole text can read on past the next `---` line (see the [module documentation](self)).
 /// Callers that load pieces their own way apply the same rule.

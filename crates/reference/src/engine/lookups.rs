@@ -21,8 +21,6 @@ pub(super) struct Lookups {
     pub(super) every: bool,
     /// The `(apiVersion, kind)` pairs a lookup can match; `None`: any.
     pub(super) kinds: Option<Vec<(String, String)>>,
-    /// The kinds of `kinds`, searched for in every text before it is loaded.
-    pub(super) kind_needles: Vec<driftlint_yaml::Needle>,
 }
 
 /// What `lookupCR(s)` see (§3.4): the CRs a lookup can match, in input order, as the template
@@ -144,9 +142,9 @@ impl Engine<'_> {
         if !self.uses_lookups {
             return false;
         }
-        match &self.lookups.kinds {
+        match self.view_member_words() {
             None => true,
-            Some(_) => driftlint_yaml::may_escape(text) || self.lookups.kind_needles.iter().any(|k| k.in_text(text)),
+            Some(kinds) => driftlint_yaml::may_escape(text) || kinds.iter().any(|k| text.contains(k)),
         }
     }
 
@@ -201,6 +199,5 @@ pub(super) fn lookup_plan(compiled: &Compiled, overrides: &[UserOverride]) -> Lo
             }
         }
     }
-    let kind_needles = kinds.iter().flatten().map(|(_, k)| driftlint_yaml::Needle::new(k)).collect();
-    Lookups { calls, every, kinds, kind_needles }
+    Lookups { calls, every, kinds }
 }
